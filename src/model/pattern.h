@@ -1,0 +1,23 @@
+// messagePattern: the regex form of a message as a user sees it.
+//
+// The chosen form (used everywhere in errdex):
+//  * literal text with exactly these characters escaped by a backslash:
+//      . * + ? ^ $ { } ( ) | [ ] \
+//    nothing else (spaces, '-', '_', '/', '#', newlines stay as they are);
+//  * each run of adjacent interpolated parts becomes the group (.*?) -- lazy and
+//    '*' rather than '+', because an interpolated value may be empty;
+//  * a conditional message ("a" if c else "b") becomes (?:pa|pb);
+//  * not anchored: match it against the whole message with DOTALL semantics.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace errdex {
+
+inline constexpr std::string_view kHoleGroup = "(.*?)";
+
+// Escapes the regex metacharacters of the chosen form.
+std::string EscapePatternLiteral(std::string_view text);
+
+}  // namespace errdex

@@ -1,0 +1,81 @@
+// CatalogStore: the SQLite catalog. Holds many repositories and many commits of
+// each ("scans"); every scan is a set of CatalogLines (record + dataset version +
+// facts). Re-putting the same (repo, sha) replaces that scan in one transaction,
+// so a reader never sees half a scan. Also keeps opaque blobs for later stages
+// (the compiled matcher database), a key/value cache (language-model answers)
+// and an FTS5 index over messages for fuzzy look-ups.
+//
+// Thread-safety: one CatalogStore per thread (it owns one sqlite3 connection).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/record.h"
+#include "model/status.h"
+
+namespace errdex {
+
+struct ScanInfo {
+  int64_t scan_id = 0;            // assigned by the store
+  std::string repo;               // owner/name, "" when unknown
+  std::string sha;                // commit, "" when unknown
+  std::string dataset_version;    // ISO time
+  std::string source;             // what was scanned (path, path@rev), for people
+  int64_t files = 0;              // files read
+  int64_t sites = 0;              // lines stored
+};
+
+// Which lines to load. Empty fields match everything.
+struct ScanFilter {
+  std::string repo;
+  std::string sha;
+  bool latest_only = false;  // per repo, only the most recently stored scan
+};
+
+// One stored line plus the scan it belongs to.
+struct StoredLine {
+  int64_t scan_id = 0;
+  CatalogLine line;
+};
+
+class CatalogStore {
+ public:
+  // Opens (create=true: creates and migrates) the catalog at `path`.
+  // kNotFound when create=false and the file does not exist; kInvalidArgument
+  // when the file is not an errdex catalog.
+  static Result<std::unique_ptr<CatalogStore>> Open(const std::string& path, bool create);
+  virtual ~CatalogStore() = default;
+
+  // Replaces the scan (info.repo, info.sha) with `lines` atomically; returns the new scan_id.
+  virtual Result<int64_t> PutScan(const ScanInfo& info, const std::vector<CatalogLine>& lines) = 0;
+  virtual Result<std::vector<ScanInfo>> ListScans() = 0;
+  virtual Result<std::vector<StoredLine>> LoadLines(const ScanFilter& filter) = 0;
+  // By record id (16 hex) or slug; every stored version of it, newest scan first.
+  virtual Result<std::vector<StoredLine>> FindRecord(const std::string& id_or_slug) = 0;
+  // Writes the prose fields of these records (matched by scan_id + record id).
+  virtual Status UpdateRecords(const std::vector<StoredLine>& lines) = 0;
+  // Changes every time the set of stored lines changes (PutScan, UpdateRecords, import):
+  // blobs built from the lines are keyed by it so they are never served stale.
+  virtual Result<std::string> ContentVersion() = 0;
+
+  virtual Status PutBlob(const std::string& key, std::string_view bytes) = 0;
+  virtual Result<std::optional<std::string>> GetBlob(const std::string& key) = 0;
+
+  virtual Status PutCache(const std::string& key, std::string_view value) = 0;
+  virtual Result<std::optional<std::string>> GetCache(const std::string& key) = 0;
+
+  // FTS5 (bm25) over errorMessage/errorClass/slug of all stored lines; best first.
+  struct TextHit {
+    int64_t scan_id;
+    std::string record_id;
+    double score;  // higher is better (negated bm25)
+  };
+  virtual Result<std::vector<TextHit>> FullTextSearch(const std::string& text, int limit) = 0;
+};
+
+}  // namespace errdex
