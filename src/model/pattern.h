@@ -2,7 +2,7 @@
 //
 // The chosen form (used everywhere in errdex):
 //  * literal text with exactly these characters escaped by a backslash:
-//      . * + ? ^ $ { } ( ) | [ ] \
+//      . * + ? ^ $ { } ( ) | [ ] and the backslash itself
 //    nothing else (spaces, '-', '_', '/', '#', newlines stay as they are);
 //  * each run of adjacent interpolated parts becomes the group (.*?) -- lazy and
 //    '*' rather than '+', because an interpolated value may be empty;
