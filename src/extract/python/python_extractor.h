@@ -1,0 +1,29 @@
+// The Python front end: a purpose-built tokenizer-level extractor (no full AST)
+// that finds every raise / assert / HTTP-error / error-response / warning-log
+// site of one file and rebuilds its message. Designed for throughput: the whole
+// file is tokenized once; only statements that can produce an error are parsed
+// further. Validated against CPython's ast (../shared/tools/oracle_py.py) by
+// tests/diff/diff_oracle.py.
+//
+// Thread-safety: ExtractPython is a pure function; call it from any thread.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "extract/common/diagnostic.h"
+#include "model/site.h"
+
+namespace errdex {
+
+struct PythonExtractResult {
+  std::vector<Site> sites;              // ordered by (line, column)
+  std::vector<Diagnostic> diagnostics;  // tokenizer/parse problems; sites may still be partial
+  bool failed = false;                  // the file could not be tokenized at all (nothing extracted)
+};
+
+// `path` is the repo-relative path recorded in each Site; `text` the file's bytes
+// (UTF-8 expected; invalid bytes are tolerated, never crash).
+PythonExtractResult ExtractPython(std::string_view path, std::string_view text);
+
+}  // namespace errdex
