@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what errdex needs to build and test on Debian 12: the -dev packages
+# (apt), then the pinned tree-sitter sources (npm pack, scripts/fetch-third-party.sh).
+# Idempotent; safe to re-run. Needs root (or sudo) for apt.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config git
+  libsqlite3-dev libgit2-dev libpcre2-dev libvectorscan-dev libxxhash-dev
+  nlohmann-json3-dev libcli11-dev libcpp-httplib-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  ripgrep python3 time
+)
+
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: apt-get install ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ -x scripts/fetch-third-party.sh ]; then
+  scripts/fetch-third-party.sh
+fi
+echo "install-deps: ok"
