@@ -1,0 +1,749 @@
+// sqlite_store.cc: the SQLite implementation of CatalogStore (catalog_store.h) and
+// of PutScans (import.h): schema, migrations, transactions, FTS5.
+//
+// Schema (version kStoreSchemaVersion, kept in meta.schema_version):
+//   meta(key, value)            application=errdex, schema_version, content_version, fts
+//   scans(scan_id, repo, sha, dataset_version, source, files, sites, created)  UNIQUE(repo, sha)
+//   lines(line_id, scan_id, record_id, slug, file_path, line_number, error_message,
+//         message_pattern, error_class, record_json, facts_json, dataset_version)
+//         UNIQUE(scan_id, record_id); line_id keeps the order lines were put in
+//   blobs(key, bytes, updated), cache(key, value, updated)
+//   lines_fts: FTS5 over lines(error_message, error_class, slug), kept by triggers
+// Every write runs in a transaction (BEGIN IMMEDIATE, or a SAVEPOINT when nested)
+// and is rolled back on any failure. Tested by sqlite_store_test.cc.
+#include <sqlite3.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "store/catalog_store.h"
+#include "store/import.h"
+
+namespace errdex {
+namespace {
+
+constexpr int kStoreSchemaVersion = 1;
+constexpr const char* kApplication = "errdex";
+constexpr int kBusyTimeoutMs = 10000;
+constexpr size_t kMaxSearchTerms = 64;
+
+// Finalizes a statement it owns.
+struct StmtDeleter {
+  void operator()(sqlite3_stmt* s) const { sqlite3_finalize(s); }
+};
+using StmtPtr = std::unique_ptr<sqlite3_stmt, StmtDeleter>;
+
+// Resets (and clears the bindings of) a cached statement when it goes out of scope.
+class ScopedReset {
+ public:
+  explicit ScopedReset(sqlite3_stmt* s) : s_(s) {}
+  ~ScopedReset() {
+    sqlite3_reset(s_);
+    sqlite3_clear_bindings(s_);
+  }
+  ScopedReset(const ScopedReset&) = delete;
+  ScopedReset& operator=(const ScopedReset&) = delete;
+
+ private:
+  sqlite3_stmt* s_;
+};
+
+void BindText(sqlite3_stmt* s, int i, std::string_view v) {
+  sqlite3_bind_text64(s, i, v.data() ? v.data() : "", v.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+}
+void BindOptText(sqlite3_stmt* s, int i, const std::optional<std::string>& v) {
+  if (v) BindText(s, i, *v);
+  else sqlite3_bind_null(s, i);
+}
+void BindBlob(sqlite3_stmt* s, int i, std::string_view v) {
+  // A null pointer would bind SQL NULL; an empty blob must stay a blob.
+  sqlite3_bind_blob64(s, i, v.data() ? v.data() : "", v.size(), SQLITE_TRANSIENT);
+}
+std::string ColumnText(sqlite3_stmt* s, int i) {
+  const unsigned char* t = sqlite3_column_text(s, i);
+  if (!t) return std::string();
+  return std::string(reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_column_bytes(s, i)));
+}
+std::string ColumnBlob(sqlite3_stmt* s, int i) {
+  const void* b = sqlite3_column_blob(s, i);
+  int n = sqlite3_column_bytes(s, i);
+  if (!b || n <= 0) return std::string();
+  return std::string(static_cast<const char*>(b), static_cast<size_t>(n));
+}
+
+bool FileExists(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0;
+}
+bool IsDirectory(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// The words of `text` (runs of ASCII alphanumerics, '_' and non-ASCII bytes), lower-cased.
+std::vector<std::string> SearchTerms(const std::string& text) {
+  std::vector<std::string> terms;
+  std::string cur;
+  auto flush = [&] {
+    if (!cur.empty() && std::find(terms.begin(), terms.end(), cur) == terms.end() &&
+        terms.size() < kMaxSearchTerms)
+      terms.push_back(cur);
+    cur.clear();
+  };
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c >= 0x80) cur.push_back(static_cast<char>(std::tolower(c)));
+    else flush();
+  }
+  flush();
+  return terms;
+}
+
+// The prose fields of a record (model/record.h: "document/ fills them").
+void CopyProse(const Record& from, Record* to) {
+  to->documentation = from.documentation;
+  to->trigger_scenarios = from.trigger_scenarios;
+  to->common_situations = from.common_situations;
+  to->solutions = from.solutions;
+  to->example_fix = from.example_fix;
+  to->handling_strategy = from.handling_strategy;
+  to->validation_code = from.validation_code;
+  to->type_guard = from.type_guard;
+  to->try_catch_pattern = from.try_catch_pattern;
+  to->prevention_tips = from.prevention_tips;
+  to->tags = from.tags;
+  to->background_tag = from.background_tag;
+}
+
+constexpr const char* kCreateSchema = R"sql(
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE scans(
+  scan_id INTEGER PRIMARY KEY AUTOINCREMENT,
+  repo TEXT NOT NULL,
+  sha TEXT NOT NULL,
+  dataset_version TEXT NOT NULL,
+  source TEXT NOT NULL,
+  files INTEGER NOT NULL,
+  sites INTEGER NOT NULL,
+  created TEXT NOT NULL,
+  UNIQUE(repo, sha));
+CREATE TABLE lines(
+  line_id INTEGER PRIMARY KEY,
+  scan_id INTEGER NOT NULL REFERENCES scans(scan_id) ON DELETE CASCADE,
+  record_id TEXT NOT NULL,
+  slug TEXT,
+  file_path TEXT NOT NULL,
+  line_number INTEGER NOT NULL,
+  error_message TEXT,
+  message_pattern TEXT,
+  error_class TEXT,
+  record_json TEXT NOT NULL,
+  facts_json TEXT,
+  dataset_version TEXT NOT NULL,
+  UNIQUE(scan_id, record_id));
+CREATE INDEX lines_by_record_id ON lines(record_id);
+CREATE INDEX lines_by_slug ON lines(slug);
+CREATE TABLE blobs(key TEXT PRIMARY KEY, bytes BLOB NOT NULL, updated TEXT NOT NULL);
+CREATE TABLE cache(key TEXT PRIMARY KEY, value BLOB NOT NULL, updated TEXT NOT NULL);
+)sql";
+
+constexpr const char* kCreateFts = R"sql(
+CREATE VIRTUAL TABLE lines_fts USING fts5(
+  error_message, error_class, slug, content='lines', content_rowid='line_id');
+CREATE TRIGGER lines_fts_ai AFTER INSERT ON lines BEGIN
+  INSERT INTO lines_fts(rowid, error_message, error_class, slug)
+    VALUES (new.line_id, new.error_message, new.error_class, new.slug);
+END;
+CREATE TRIGGER lines_fts_ad AFTER DELETE ON lines BEGIN
+  INSERT INTO lines_fts(lines_fts, rowid, error_message, error_class, slug)
+    VALUES ('delete', old.line_id, old.error_message, old.error_class, old.slug);
+END;
+CREATE TRIGGER lines_fts_au AFTER UPDATE OF error_message, error_class, slug ON lines BEGIN
+  INSERT INTO lines_fts(lines_fts, rowid, error_message, error_class, slug)
+    VALUES ('delete', old.line_id, old.error_message, old.error_class, old.slug);
+  INSERT INTO lines_fts(rowid, error_message, error_class, slug)
+    VALUES (new.line_id, new.error_message, new.error_class, new.slug);
+END;
+)sql";
+
+// Thread-compatible: one instance per thread (it owns one connection).
+class SqliteCatalogStore final : public CatalogStore {
+ public:
+  SqliteCatalogStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+  ~SqliteCatalogStore() override {
+    stmts_.clear();  // finalize before closing
+    sqlite3_close_v2(db_);
+  }
+  SqliteCatalogStore(const SqliteCatalogStore&) = delete;
+  SqliteCatalogStore& operator=(const SqliteCatalogStore&) = delete;
+
+  Status Init(bool create);
+
+  Result<int64_t> PutScan(const ScanInfo& info, const std::vector<CatalogLine>& lines) override;
+  Result<std::vector<int64_t>> PutScansInOneTransaction(const std::vector<ScanBatch>& batches);
+  Result<std::vector<ScanInfo>> ListScans() override;
+  Result<std::vector<StoredLine>> LoadLines(const ScanFilter& filter) override;
+  Result<std::vector<StoredLine>> FindRecord(const std::string& id_or_slug) override;
+  Status UpdateRecords(const std::vector<StoredLine>& lines) override;
+  Result<std::string> ContentVersion() override;
+  Status PutBlob(const std::string& key, std::string_view bytes) override;
+  Result<std::optional<std::string>> GetBlob(const std::string& key) override;
+  Status PutCache(const std::string& key, std::string_view value) override;
+  Result<std::optional<std::string>> GetCache(const std::string& key) override;
+  Result<std::vector<TextHit>> FullTextSearch(const std::string& text, int limit) override;
+
+ private:
+  // A write transaction: BEGIN IMMEDIATE when none is open, else a SAVEPOINT.
+  // Rolled back by the destructor unless Commit() succeeded.
+  class WriteTxn {
+   public:
+    explicit WriteTxn(SqliteCatalogStore* s) : s_(s) {}
+    ~WriteTxn() {
+      if (!begun_ || done_) return;
+      if (nested_) {
+        s_->ExecIgnoringErrors("ROLLBACK TO errdex_sp; RELEASE errdex_sp;");
+      } else {
+        s_->ExecIgnoringErrors("ROLLBACK;");
+      }
+    }
+    Status Begin() {
+      nested_ = !sqlite3_get_autocommit(s_->db_);
+      Status st = s_->Exec(nested_ ? "SAVEPOINT errdex_sp;" : "BEGIN IMMEDIATE;", "begin a transaction");
+      begun_ = st.ok();
+      return st;
+    }
+    Status Commit() {
+      Status st = s_->Exec(nested_ ? "RELEASE errdex_sp;" : "COMMIT;", "commit");
+      if (st.ok()) done_ = true;
+      return st;
+    }
+
+   private:
+    SqliteCatalogStore* s_;
+    bool nested_ = false;
+    bool begun_ = false;
+    bool done_ = false;
+  };
+
+  // A Status for SQLite result `rc` while doing `what`.
+  Status Error(int rc, std::string_view what) const {
+    std::string msg = path_ + ": " + std::string(what) + ": " + sqlite3_errmsg(db_);
+    switch (rc & 0xff) {
+      case SQLITE_READONLY:
+        return Status::IoError(path_ + ": the catalog is read-only (" + std::string(what) + ")");
+      case SQLITE_BUSY:
+      case SQLITE_LOCKED:
+        return Status::IoError(path_ + ": the catalog is locked by another process (" + std::string(what) + ")");
+      case SQLITE_CONSTRAINT: return Status::InvalidArgument(msg);
+      case SQLITE_NOTADB: return Status::InvalidArgument(path_ + ": not an errdex catalog");
+      case SQLITE_CORRUPT: return Status::IoError(path_ + ": the catalog file is corrupt (" + std::string(what) + ")");
+      case SQLITE_FULL:
+      case SQLITE_IOERR:
+      case SQLITE_CANTOPEN:
+      case SQLITE_PERM: return Status::IoError(msg);
+      default: return Status::Internal(msg);
+    }
+  }
+
+  Status Exec(const char* sql, std::string_view what) {
+    char* err = nullptr;
+    int rc = sqlite3_exec(db_, sql, nullptr, nullptr, &err);
+    sqlite3_free(err);
+    if (rc != SQLITE_OK) return Error(rc, what);
+    return Status::Ok();
+  }
+  void ExecIgnoringErrors(const char* sql) { sqlite3_exec(db_, sql, nullptr, nullptr, nullptr); }
+
+  // A cached prepared statement for `sql` (the pointer is the cache key: pass literals).
+  Result<sqlite3_stmt*> Prepare(const char* sql) {
+    auto it = stmts_.find(sql);
+    if (it != stmts_.end()) return it->second.get();
+    sqlite3_stmt* s = nullptr;
+    int rc = sqlite3_prepare_v3(db_, sql, -1, SQLITE_PREPARE_PERSISTENT, &s, nullptr);
+    if (rc != SQLITE_OK) {
+      sqlite3_finalize(s);
+      return Error(rc, "prepare a statement");
+    }
+    stmts_.emplace(sql, StmtPtr(s));
+    return s;
+  }
+
+  // Runs a statement that returns no rows (already bound).
+  Status StepDone(sqlite3_stmt* s, std::string_view what) {
+    int rc = sqlite3_step(s);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW) return Error(rc, what);
+    return Status::Ok();
+  }
+
+  Result<std::optional<std::string>> GetMeta(const char* key);
+  Status SetMeta(const char* key, const std::string& value);
+  Status BumpContentVersion();
+  Result<int64_t> PutScanLocked(const ScanInfo& info, const std::vector<CatalogLine>& lines);
+  Result<std::vector<StoredLine>> ReadLines(sqlite3_stmt* s);
+  Result<std::vector<TextHit>> LikeSearch(const std::vector<std::string>& terms, int limit);
+  Status Migrate(int from_version);
+
+  sqlite3* db_;
+  std::string path_;
+  bool read_only_ = false;
+  bool has_fts_ = false;
+  std::map<const char*, StmtPtr> stmts_;
+};
+
+Result<std::optional<std::string>> SqliteCatalogStore::GetMeta(const char* key) {
+  auto s = Prepare("SELECT value FROM meta WHERE key = ?1");
+  if (!s.ok()) return s.status();
+  ScopedReset reset(*s);
+  BindText(*s, 1, key);
+  int rc = sqlite3_step(*s);
+  if (rc == SQLITE_ROW) return std::optional<std::string>(ColumnText(*s, 0));
+  if (rc == SQLITE_DONE) return std::optional<std::string>();
+  return Error(rc, "read meta");
+}
+
+Status SqliteCatalogStore::SetMeta(const char* key, const std::string& value) {
+  auto s = Prepare("INSERT INTO meta(key, value) VALUES (?1, ?2) "
+                   "ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+  if (!s.ok()) return s.status();
+  ScopedReset reset(*s);
+  BindText(*s, 1, key);
+  BindText(*s, 2, value);
+  return StepDone(*s, "write meta");
+}
+
+Status SqliteCatalogStore::BumpContentVersion() {
+  auto s = Prepare("UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) "
+                   "WHERE key = 'content_version'");
+  if (!s.ok()) return s.status();
+  ScopedReset reset(*s);
+  return StepDone(*s, "bump the content version");
+}
+
+Status SqliteCatalogStore::Migrate(int from_version) {
+  // Version 1 is the first schema: nothing older exists yet. A future version adds
+  // a step here: if (from_version < 2) { ALTER TABLE ...; } and so on.
+  if (from_version < 1 || from_version > kStoreSchemaVersion)
+    return Status::InvalidArgument(path_ + ": unknown catalog schema version " + std::to_string(from_version));
+  return Status::Ok();
+}
+
+Status SqliteCatalogStore::Init(bool create) {
+  sqlite3_busy_timeout(db_, kBusyTimeoutMs);
+  sqlite3_extended_result_codes(db_, 1);
+  read_only_ = sqlite3_db_readonly(db_, "main") == 1;
+
+  // Reading sqlite_master is the first access to the file: a non-SQLite file fails here.
+  int64_t tables = 0;
+  {
+    sqlite3_stmt* raw = nullptr;
+    int rc = sqlite3_prepare_v2(db_, "SELECT count(*) FROM sqlite_master", -1, &raw, nullptr);
+    StmtPtr s(raw);
+    if (rc == SQLITE_OK) rc = sqlite3_step(raw);
+    if ((rc & 0xff) == SQLITE_NOTADB) return Status::InvalidArgument(path_ + ": not an errdex catalog");
+    if (rc != SQLITE_ROW) return Error(rc, "open the catalog");
+    tables = sqlite3_column_int64(raw, 0);
+  }
+
+  if (tables == 0) {
+    if (!create) return Status::InvalidArgument(path_ + ": not an errdex catalog (empty file)");
+    if (read_only_) return Status::IoError(path_ + ": the catalog is read-only; cannot create it");
+    Status st = Exec("PRAGMA journal_mode=WAL;", "enable WAL");
+    if (!st.ok()) return st;
+    st = Exec("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;", "set pragmas");
+    if (!st.ok()) return st;
+    WriteTxn txn(this);
+    if (st = txn.Begin(); !st.ok()) return st;
+    if (st = Exec(kCreateSchema, "create the schema"); !st.ok()) return st;
+    has_fts_ = sqlite3_compileoption_used("ENABLE_FTS5") == 1;
+    if (has_fts_) {
+      if (st = Exec(kCreateFts, "create the full-text index"); !st.ok()) return st;
+    }
+    if (st = SetMeta("application", kApplication); !st.ok()) return st;
+    if (st = SetMeta("schema_version", std::to_string(kStoreSchemaVersion)); !st.ok()) return st;
+    if (st = SetMeta("content_version", "0"); !st.ok()) return st;
+    if (st = SetMeta("fts", has_fts_ ? "fts5" : "like"); !st.ok()) return st;
+    return txn.Commit();
+  }
+
+  // An existing database: must be ours.
+  {
+    sqlite3_stmt* raw = nullptr;
+    int rc = sqlite3_prepare_v2(db_, "SELECT value FROM meta WHERE key = 'application'", -1, &raw, nullptr);
+    StmtPtr s(raw);
+    if (rc != SQLITE_OK) return Status::InvalidArgument(path_ + ": not an errdex catalog");
+    rc = sqlite3_step(raw);
+    if (rc != SQLITE_ROW || ColumnText(raw, 0) != kApplication)
+      return Status::InvalidArgument(path_ + ": not an errdex catalog");
+  }
+  auto version_text = GetMeta("schema_version");
+  if (!version_text.ok()) return version_text.status();
+  int version = 0;
+  try {
+    version = version_text->has_value() ? std::stoi(**version_text) : 0;
+  } catch (...) {
+    version = 0;
+  }
+  if (version <= 0) return Status::InvalidArgument(path_ + ": not an errdex catalog (no schema version)");
+  if (version > kStoreSchemaVersion) {
+    return Status::InvalidArgument(path_ + ": the catalog has schema version " + std::to_string(version) +
+                                   ", newer than this errdex understands (" +
+                                   std::to_string(kStoreSchemaVersion) + "); use a newer errdex");
+  }
+  if (!read_only_) {
+    Status st = Exec("PRAGMA journal_mode=WAL;", "enable WAL");
+    if (!st.ok()) return st;
+  }
+  Status st = Exec("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;", "set pragmas");
+  if (!st.ok()) return st;
+  if (version < kStoreSchemaVersion) {
+    if (read_only_)
+      return Status::IoError(path_ + ": the catalog needs an upgrade (schema version " + std::to_string(version) +
+                             ") but it is read-only");
+    WriteTxn txn(this);
+    if (st = txn.Begin(); !st.ok()) return st;
+    if (st = Migrate(version); !st.ok()) return st;
+    if (st = SetMeta("schema_version", std::to_string(kStoreSchemaVersion)); !st.ok()) return st;
+    if (st = txn.Commit(); !st.ok()) return st;
+  }
+  auto fts = GetMeta("fts");
+  if (!fts.ok()) return fts.status();
+  has_fts_ = fts->has_value() && **fts == "fts5";
+  return Status::Ok();
+}
+
+Result<int64_t> SqliteCatalogStore::PutScanLocked(const ScanInfo& info, const std::vector<CatalogLine>& lines) {
+  // Replace: the old lines go (the FTS delete trigger fires per line), then the scan row.
+  {
+    auto s = Prepare("DELETE FROM lines WHERE scan_id IN (SELECT scan_id FROM scans WHERE repo = ?1 AND sha = ?2)");
+    if (!s.ok()) return s.status();
+    ScopedReset reset(*s);
+    BindText(*s, 1, info.repo);
+    BindText(*s, 2, info.sha);
+    if (Status st = StepDone(*s, "delete the old scan's lines"); !st.ok()) return st;
+  }
+  {
+    auto s = Prepare("DELETE FROM scans WHERE repo = ?1 AND sha = ?2");
+    if (!s.ok()) return s.status();
+    ScopedReset reset(*s);
+    BindText(*s, 1, info.repo);
+    BindText(*s, 2, info.sha);
+    if (Status st = StepDone(*s, "delete the old scan"); !st.ok()) return st;
+  }
+  int64_t scan_id = 0;
+  {
+    auto s = Prepare("INSERT INTO scans(repo, sha, dataset_version, source, files, sites, created) "
+                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+    if (!s.ok()) return s.status();
+    ScopedReset reset(*s);
+    BindText(*s, 1, info.repo);
+    BindText(*s, 2, info.sha);
+    BindText(*s, 3, info.dataset_version);
+    BindText(*s, 4, info.source);
+    sqlite3_bind_int64(*s, 5, info.files);
+    sqlite3_bind_int64(*s, 6, static_cast<int64_t>(lines.size()));
+    BindText(*s, 7, FormatIsoTime(NowMillisHonouringSourceDateEpoch()));
+    if (Status st = StepDone(*s, "insert the scan"); !st.ok()) return st;
+    scan_id = sqlite3_last_insert_rowid(db_);
+  }
+  auto s = Prepare("INSERT INTO lines(scan_id, record_id, slug, file_path, line_number, error_message, "
+                   "message_pattern, error_class, record_json, facts_json, dataset_version) "
+                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+  if (!s.ok()) return s.status();
+  for (const CatalogLine& line : lines) {
+    const Record& r = line.record;
+    ScopedReset reset(*s);
+    sqlite3_bind_int64(*s, 1, scan_id);
+    BindText(*s, 2, r.id);
+    BindOptText(*s, 3, r.slug);
+    BindText(*s, 4, r.file_path);
+    sqlite3_bind_int64(*s, 5, r.line_number);
+    BindOptText(*s, 6, r.error_message);
+    BindOptText(*s, 7, r.message_pattern);
+    BindOptText(*s, 8, r.error_class);
+    BindText(*s, 9, RecordToJson(r));
+    if (line.facts) BindText(*s, 10, SiteToJson(*line.facts));
+    else sqlite3_bind_null(*s, 10);
+    BindText(*s, 11, line.dataset_version);
+    int rc = sqlite3_step(*s);
+    if (rc != SQLITE_DONE) {
+      if ((rc & 0xff) == SQLITE_CONSTRAINT)
+        return Status::InvalidArgument(path_ + ": record " + r.id + " appears twice in scan " + info.repo + "@" +
+                                       info.sha + " (" + sqlite3_errmsg(db_) + ")");
+      return Error(rc, "insert a line");
+    }
+  }
+  if (Status st = BumpContentVersion(); !st.ok()) return st;
+  return scan_id;
+}
+
+Result<int64_t> SqliteCatalogStore::PutScan(const ScanInfo& info, const std::vector<CatalogLine>& lines) {
+  WriteTxn txn(this);
+  if (Status st = txn.Begin(); !st.ok()) return st;
+  auto id = PutScanLocked(info, lines);
+  if (!id.ok()) return id.status();
+  if (Status st = txn.Commit(); !st.ok()) return st;
+  return id;
+}
+
+Result<std::vector<int64_t>> SqliteCatalogStore::PutScansInOneTransaction(const std::vector<ScanBatch>& batches) {
+  WriteTxn txn(this);
+  if (Status st = txn.Begin(); !st.ok()) return st;
+  std::vector<int64_t> ids;
+  for (const ScanBatch& b : batches) {
+    auto id = PutScanLocked(b.info, b.lines);
+    if (!id.ok()) return id.status();
+    ids.push_back(*id);
+  }
+  if (Status st = txn.Commit(); !st.ok()) return st;
+  return ids;
+}
+
+Result<std::vector<ScanInfo>> SqliteCatalogStore::ListScans() {
+  auto s = Prepare("SELECT scan_id, repo, sha, dataset_version, source, files, sites FROM scans ORDER BY scan_id");
+  if (!s.ok()) return s.status();
+  ScopedReset reset(*s);
+  std::vector<ScanInfo> out;
+  int rc;
+  while ((rc = sqlite3_step(*s)) == SQLITE_ROW) {
+    ScanInfo info;
+    info.scan_id = sqlite3_column_int64(*s, 0);
+    info.repo = ColumnText(*s, 1);
+    info.sha = ColumnText(*s, 2);
+    info.dataset_version = ColumnText(*s, 3);
+    info.source = ColumnText(*s, 4);
+    info.files = sqlite3_column_int64(*s, 5);
+    info.sites = sqlite3_column_int64(*s, 6);
+    out.push_back(std::move(info));
+  }
+  if (rc != SQLITE_DONE) return Error(rc, "list scans");
+  return out;
+}
+
+// Rows of (scan_id, record_json, facts_json, dataset_version) -> StoredLines.
+Result<std::vector<StoredLine>> SqliteCatalogStore::ReadLines(sqlite3_stmt* s) {
+  std::vector<StoredLine> out;
+  std::string json;
+  int rc;
+  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+    // Reassemble the catalog line and parse it with the one JSON mapping (model/record.h).
+    json.assign("{\"record\":");
+    json.append(reinterpret_cast<const char*>(sqlite3_column_text(s, 1)), sqlite3_column_bytes(s, 1));
+    json.append(",\"datasetVersion\":");
+    AppendJsonString(json, ColumnText(s, 3));
+    if (sqlite3_column_type(s, 2) != SQLITE_NULL) {
+      json.append(",\"facts\":");
+      json.append(reinterpret_cast<const char*>(sqlite3_column_text(s, 2)), sqlite3_column_bytes(s, 2));
+    }
+    json.push_back('}');
+    auto line = ParseCatalogLine(json);
+    if (!line.ok())
+      return Status::Internal(path_ + ": a stored line cannot be read back: " + line.status().message());
+    StoredLine sl;
+    sl.scan_id = sqlite3_column_int64(s, 0);
+    sl.line = std::move(line.value());
+    out.push_back(std::move(sl));
+  }
+  if (rc != SQLITE_DONE) return Error(rc, "read lines");
+  return out;
+}
+
+Result<std::vector<StoredLine>> SqliteCatalogStore::LoadLines(const ScanFilter& filter) {
+  // sha: exact, or a prefix of at least 4 characters (people type short shas).
+  auto s = Prepare(
+      "SELECT l.scan_id, l.record_json, l.facts_json, l.dataset_version FROM lines l "
+      "JOIN scans s ON s.scan_id = l.scan_id "
+      "WHERE (?1 = '' OR s.repo = ?1) "
+      "AND (?2 = '' OR s.sha = ?2 OR (length(?2) >= 4 AND substr(s.sha, 1, length(?2)) = ?2)) "
+      "AND (?3 = 0 OR s.scan_id = (SELECT max(s2.scan_id) FROM scans s2 WHERE s2.repo = s.repo)) "
+      "ORDER BY l.scan_id, l.line_id");
+  if (!s.ok()) return s.status();
+  ScopedReset reset(*s);
+  BindText(*s, 1, filter.repo);
+  BindText(*s, 2, filter.sha);
+  sqlite3_bind_int(*s, 3, filter.latest_only ? 1 : 0);
+  return ReadLines(*s);
+}
+
+Result<std::vector<StoredLine>> SqliteCatalogStore::FindRecord(const std::string& id_or_slug) {
+  auto s = Prepare(
+      "SELECT l.scan_id, l.record_json, l.facts_json, l.dataset_version FROM lines l "
+      "JOIN scans s ON s.scan_id = l.scan_id "
+      "WHERE l.record_id = ?1 OR l.slug = ?1 "
+      "ORDER BY s.dataset_version DESC, s.scan_id DESC, l.line_id");
+  if (!s.ok()) return s.status();
+  ScopedReset reset(*s);
+  BindText(*s, 1, id_or_slug);
+  return ReadLines(*s);
+}
+
+Status SqliteCatalogStore::UpdateRecords(const std::vector<StoredLine>& lines) {
+  WriteTxn txn(this);
+  if (Status st = txn.Begin(); !st.ok()) return st;
+  auto get = Prepare("SELECT record_json FROM lines WHERE scan_id = ?1 AND record_id = ?2");
+  if (!get.ok()) return get.status();
+  auto put = Prepare("UPDATE lines SET record_json = ?3 WHERE scan_id = ?1 AND record_id = ?2");
+  if (!put.ok()) return put.status();
+  for (const StoredLine& sl : lines) {
+    std::string stored;
+    {
+      ScopedReset reset(*get);
+      sqlite3_bind_int64(*get, 1, sl.scan_id);
+      BindText(*get, 2, sl.line.record.id);
+      int rc = sqlite3_step(*get);
+      if (rc == SQLITE_DONE)
+        return Status::NotFound(path_ + ": no record " + sl.line.record.id + " in scan " + std::to_string(sl.scan_id));
+      if (rc != SQLITE_ROW) return Error(rc, "read a record");
+      stored = ColumnText(*get, 0);
+    }
+    auto record = RecordFromJson(stored);
+    if (!record.ok()) return Status::Internal(path_ + ": a stored record cannot be read back: " + record.status().message());
+    CopyProse(sl.line.record, &record.value());
+    ScopedReset reset(*put);
+    sqlite3_bind_int64(*put, 1, sl.scan_id);
+    BindText(*put, 2, sl.line.record.id);
+    BindText(*put, 3, RecordToJson(*record));
+    if (Status st = StepDone(*put, "update a record"); !st.ok()) return st;
+  }
+  if (Status st = BumpContentVersion(); !st.ok()) return st;
+  return txn.Commit();
+}
+
+Result<std::string> SqliteCatalogStore::ContentVersion() {
+  auto v = GetMeta("content_version");
+  if (!v.ok()) return v.status();
+  if (!v->has_value()) return Status::Internal(path_ + ": meta.content_version is missing");
+  return **v;
+}
+
+Status SqliteCatalogStore::PutBlob(const std::string& key, std::string_view bytes) {
+  auto s = Prepare("INSERT INTO blobs(key, bytes, updated) VALUES (?1, ?2, ?3) "
+                   "ON CONFLICT(key) DO UPDATE SET bytes = excluded.bytes, updated = excluded.updated");
+  if (!s.ok()) return s.status();
+  ScopedReset reset(*s);
+  BindText(*s, 1, key);
+  BindBlob(*s, 2, bytes);
+  BindText(*s, 3, FormatIsoTime(NowMillisHonouringSourceDateEpoch()));
+  return StepDone(*s, "store a blob");
+}
+
+Result<std::optional<std::string>> SqliteCatalogStore::GetBlob(const std::string& key) {
+  auto s = Prepare("SELECT bytes FROM blobs WHERE key = ?1");
+  if (!s.ok()) return s.status();
+  ScopedReset reset(*s);
+  BindText(*s, 1, key);
+  int rc = sqlite3_step(*s);
+  if (rc == SQLITE_ROW) return std::optional<std::string>(ColumnBlob(*s, 0));
+  if (rc == SQLITE_DONE) return std::optional<std::string>();
+  return Error(rc, "read a blob");
+}
+
+Status SqliteCatalogStore::PutCache(const std::string& key, std::string_view value) {
+  auto s = Prepare("INSERT INTO cache(key, value, updated) VALUES (?1, ?2, ?3) "
+                   "ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated = excluded.updated");
+  if (!s.ok()) return s.status();
+  ScopedReset reset(*s);
+  BindText(*s, 1, key);
+  BindBlob(*s, 2, value);
+  BindText(*s, 3, FormatIsoTime(NowMillisHonouringSourceDateEpoch()));
+  return StepDone(*s, "store a cache entry");
+}
+
+Result<std::optional<std::string>> SqliteCatalogStore::GetCache(const std::string& key) {
+  auto s = Prepare("SELECT value FROM cache WHERE key = ?1");
+  if (!s.ok()) return s.status();
+  ScopedReset reset(*s);
+  BindText(*s, 1, key);
+  int rc = sqlite3_step(*s);
+  if (rc == SQLITE_ROW) return std::optional<std::string>(ColumnBlob(*s, 0));
+  if (rc == SQLITE_DONE) return std::optional<std::string>();
+  return Error(rc, "read a cache entry");
+}
+
+Result<std::vector<CatalogStore::TextHit>> SqliteCatalogStore::FullTextSearch(const std::string& text, int limit) {
+  std::vector<std::string> terms = SearchTerms(text);
+  if (terms.empty() || limit <= 0) return std::vector<TextHit>();
+  if (!has_fts_) return LikeSearch(terms, limit);
+  // Each word quoted (so no word is read as FTS5 syntax), any of them may match;
+  // bm25 ranks lines that share more and rarer words first.
+  std::string query;
+  for (const std::string& t : terms) {
+    if (!query.empty()) query += " OR ";
+    query += '"' + t + '"';
+  }
+  auto s = Prepare(
+      "SELECT l.scan_id, l.record_id, -bm25(lines_fts) AS score FROM lines_fts "
+      "JOIN lines l ON l.line_id = lines_fts.rowid "
+      "WHERE lines_fts MATCH ?1 ORDER BY bm25(lines_fts), l.line_id LIMIT ?2");
+  if (!s.ok()) return s.status();
+  ScopedReset reset(*s);
+  BindText(*s, 1, query);
+  sqlite3_bind_int(*s, 2, limit);
+  std::vector<TextHit> hits;
+  int rc;
+  while ((rc = sqlite3_step(*s)) == SQLITE_ROW)
+    hits.push_back(TextHit{sqlite3_column_int64(*s, 0), ColumnText(*s, 1), sqlite3_column_double(*s, 2)});
+  if (rc != SQLITE_DONE) return Error(rc, "full-text search");
+  return hits;
+}
+
+// Without FTS5 (a SQLite built without it): the number of words found as substrings.
+Result<std::vector<CatalogStore::TextHit>> SqliteCatalogStore::LikeSearch(const std::vector<std::string>& terms,
+                                                                          int limit) {
+  auto s = Prepare("SELECT scan_id, record_id, lower(coalesce(error_message, '') || ' ' || "
+                   "coalesce(error_class, '') || ' ' || coalesce(slug, '')) FROM lines ORDER BY line_id");
+  if (!s.ok()) return s.status();
+  ScopedReset reset(*s);
+  std::vector<TextHit> hits;
+  int rc;
+  while ((rc = sqlite3_step(*s)) == SQLITE_ROW) {
+    std::string hay = ColumnText(*s, 2);
+    double score = 0;
+    for (const std::string& t : terms)
+      if (hay.find(t) != std::string::npos) score += 1;
+    if (score > 0) hits.push_back(TextHit{sqlite3_column_int64(*s, 0), ColumnText(*s, 1), score});
+  }
+  if (rc != SQLITE_DONE) return Error(rc, "search");
+  std::stable_sort(hits.begin(), hits.end(), [](const TextHit& a, const TextHit& b) { return a.score > b.score; });
+  if (hits.size() > static_cast<size_t>(limit)) hits.resize(limit);
+  return hits;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<CatalogStore>> CatalogStore::Open(const std::string& path, bool create) {
+  if (path.empty()) return Status::InvalidArgument("no catalog path given");
+  if (IsDirectory(path)) return Status::InvalidArgument(path + ": is a directory, not an errdex catalog");
+  if (!create && !FileExists(path)) return Status::NotFound(path + ": no such catalog");
+  // SQLite here is built with URI filenames on: keep a path that starts with "file:" a path.
+  std::string name = path.rfind("file:", 0) == 0 ? "./" + path : path;
+  sqlite3* db = nullptr;
+  int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX;
+  int rc = sqlite3_open_v2(name.c_str(), &db, flags, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    sqlite3_close_v2(db);
+    return Status::IoError(path + ": cannot open the catalog: " + msg);
+  }
+  auto store = std::make_unique<SqliteCatalogStore>(db, path);
+  if (Status st = store->Init(create); !st.ok()) return st;
+  return std::unique_ptr<CatalogStore>(std::move(store));
+}
+
+Result<std::vector<int64_t>> PutScans(CatalogStore& store, const std::vector<ScanBatch>& batches) {
+  if (auto* sqlite = dynamic_cast<SqliteCatalogStore*>(&store)) return sqlite->PutScansInOneTransaction(batches);
+  std::vector<int64_t> ids;  // another implementation (a test double): one scan at a time
+  for (const ScanBatch& b : batches) {
+    auto id = store.PutScan(b.info, b.lines);
+    if (!id.ok()) return id.status();
+    ids.push_back(*id);
+  }
+  return ids;
+}
+
+}  // namespace errdex
