@@ -1,6 +1,340 @@
-// Placeholder until the scan stage lands.
+// errdex scan: flags, progress line, summary, output file / catalog writing and
+// exit codes of the scan command (the library work is in scan/scanner.h).
+//
+// Exit codes: 0 success (soft errors -- unreadable or unparsable files -- are
+// counted, listed with --verbose); 2 for a bad path, an unknown revision, an
+// unwritable output or catalog, or --strict with soft errors. The output file is
+// written to a temporary file in the same directory and renamed, so a reader
+// never sees half a catalog. Tested by tests/scan_e2e_test.cc.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+
 #include "cli/commands.h"
+#include "model/record.h"
+#include "scan/scanner.h"
+#include "store/catalog_store.h"
 
 namespace errdex::cli {
-void RegisterScanCommands(CLI::App& app, CommandTable& table) {}
+
+namespace {
+
+struct ScanFlags {
+  std::string path;
+  std::string rev;
+  std::string repo;
+  std::string sha;
+  std::string output;
+  std::string db;
+  bool facts = false;
+  bool no_docs = false;
+  int jobs = 0;
+  uint64_t max_file_size = kDefaultMaxFileSize;
+  bool quiet = false;
+  bool verbose = false;
+  bool json = false;
+  bool strict = false;
+  std::string color = "auto";
+  CLI::Option* rev_opt = nullptr;
+  CLI::Option* repo_opt = nullptr;
+  CLI::Option* sha_opt = nullptr;
+};
+
+bool UseColor(const std::string& mode) {
+  if (mode == "always") return true;
+  if (mode == "never") return false;
+  if (!isatty(STDERR_FILENO) || std::getenv("NO_COLOR") != nullptr) return false;
+  const char* term = std::getenv("TERM");
+  return term != nullptr && *term != '\0' && std::strcmp(term, "dumb") != 0;
+}
+
+class Printer {
+ public:
+  explicit Printer(bool color) : color_(color) {}
+  int Error(const std::string& what) const {
+    std::fprintf(stderr, "errdex: %serror:%s %s\n", color_ ? "\033[1;31m" : "", color_ ? "\033[0m" : "",
+                 what.c_str());
+    return 2;
+  }
+  void Warning(const std::string& what) const {
+    std::fprintf(stderr, "errdex: %swarning:%s %s\n", color_ ? "\033[1;33m" : "", color_ ? "\033[0m" : "",
+                 what.c_str());
+  }
+
+ private:
+  bool color_;
+};
+
+// A file written under a temporary name in the target's directory, renamed
+// over the target by Commit(); removed if never committed.
+class AtomicFile {
+ public:
+  ~AtomicFile() {
+    if (file_ != nullptr) std::fclose(file_);
+    if (!tmp_.empty()) unlink(tmp_.c_str());
+  }
+  // Creates the temporary file now, so an unwritable target fails before any work.
+  bool Open(const std::string& target, std::string* err) {
+    target_ = target;
+    struct stat st;
+    if (stat(target.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+      *err = "cannot write " + target + ": is a directory";
+      return false;
+    }
+    size_t slash = target.rfind('/');
+    std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : target.substr(0, slash));
+    std::string base = slash == std::string::npos ? target : target.substr(slash + 1);
+    std::string tmpl = dir + "/." + base + ".tmp-XXXXXX";
+    int fd = mkstemp(tmpl.data());
+    if (fd < 0) {
+      *err = "cannot write " + target + ": " + std::strerror(errno);
+      return false;
+    }
+    tmp_ = tmpl;
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    file_ = fdopen(fd, "w");
+    if (file_ == nullptr) {
+      close(fd);
+      *err = "cannot write " + target + ": " + std::strerror(errno);
+      return false;
+    }
+    return true;
+  }
+  FILE* file() const { return file_; }
+  bool Commit(std::string* err) {
+    bool ok = std::fflush(file_) == 0 && !std::ferror(file_);
+    int e = errno;
+    ok = (std::fclose(file_) == 0) && ok;
+    file_ = nullptr;
+    if (!ok) {
+      *err = "cannot write " + target_ + ": " + std::strerror(e ? e : errno);
+      return false;
+    }
+    if (rename(tmp_.c_str(), target_.c_str()) != 0) {
+      *err = "cannot rename " + tmp_ + " to " + target_ + ": " + std::strerror(errno);
+      return false;
+    }
+    tmp_.clear();
+    return true;
+  }
+
+ private:
+  std::string target_, tmp_;
+  FILE* file_ = nullptr;
+};
+
+// Writes the JSON Lines; false on a write error (errno set).
+bool WriteLines(FILE* out, const ScanResult& result, bool with_facts) {
+  std::string buf;
+  for (const CatalogLine& line : result.lines) {
+    buf.clear();
+    if (with_facts) {
+      buf = CatalogLineToJson(line);
+    } else {  // CatalogLineToJson without the facts object: exactly schema 2
+      buf.append("{\"record\":");
+      buf.append(RecordToJson(line.record));
+      buf.append(",\"datasetVersion\":");
+      AppendJsonString(buf, line.dataset_version);
+      buf.push_back('}');
+    }
+    buf.push_back('\n');
+    if (std::fwrite(buf.data(), 1, buf.size(), out) != buf.size()) return false;
+  }
+  return std::fflush(out) == 0;
+}
+
+double Mb(uint64_t bytes) { return static_cast<double>(bytes) / 1e6; }
+
+std::string SummaryText(const ScanResult& r, double seconds) {
+  const ScanStats& s = r.stats;
+  std::string kinds;
+  for (int k = 0; k < 5; ++k) {
+    if (s.sites_by_kind[k] == 0) continue;
+    if (!kinds.empty()) kinds += ", ";
+    kinds += std::to_string(s.sites_by_kind[k]) + " " + SiteKindName(static_cast<SiteKind>(k));
+  }
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "scanned %lld files (%lld skipped), %lld sites%s%s%s, %.1f MB in %.2f s (%.1f MB/s)",
+                static_cast<long long>(s.files_scanned), static_cast<long long>(s.files_skipped),
+                static_cast<long long>(s.sites), kinds.empty() ? "" : " (", kinds.c_str(), kinds.empty() ? "" : ")",
+                Mb(s.bytes), seconds, seconds > 0 ? Mb(s.bytes) / seconds : 0.0);
+  return buf;
+}
+
+std::string SummaryJson(const ScanResult& r, const ScanFlags& f, double write_seconds, double total_seconds,
+                        long long scan_id) {
+  const ScanStats& s = r.stats;
+  std::string o = "{\"type\":\"summary\",\"data\":{";
+  auto str = [&](const char* k, const std::optional<std::string>& v) {
+    o += "\"";
+    o += k;
+    o += "\":";
+    if (v) AppendJsonString(o, *v); else o += "null";
+    o += ",";
+  };
+  auto num = [&](const char* k, double v, bool integer) {
+    char buf[64];
+    if (integer) std::snprintf(buf, sizeof buf, "\"%s\":%lld,", k, static_cast<long long>(v));
+    else std::snprintf(buf, sizeof buf, "\"%s\":%.3f,", k, v);
+    o += buf;
+  };
+  str("source", r.source);
+  str("repo", r.repo);
+  str("sha", r.sha);
+  str("datasetVersion", r.dataset_version);
+  str("output", f.output.empty() ? std::nullopt : std::optional<std::string>(f.output));
+  str("db", f.db.empty() ? std::nullopt : std::optional<std::string>(f.db));
+  if (scan_id >= 0) num("scanId", static_cast<double>(scan_id), true);
+  num("filesListed", static_cast<double>(s.files_listed), true);
+  num("files", static_cast<double>(s.files_scanned), true);
+  num("filesSkipped", static_cast<double>(s.files_skipped), true);
+  num("diagnostics", static_cast<double>(r.diagnostics.size()), true);
+  num("sites", static_cast<double>(s.sites), true);
+  o += "\"sitesByKind\":{";
+  for (int k = 0; k < 5; ++k) {
+    if (k) o += ",";
+    o += "\"";
+    o += SiteKindName(static_cast<SiteKind>(k));
+    o += "\":" + std::to_string(s.sites_by_kind[k]);
+  }
+  o += "},";
+  num("bytes", static_cast<double>(s.bytes), true);
+  o += "\"seconds\":{";
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "\"list\":%.3f,\"extract\":%.3f,\"document\":%.3f,\"write\":%.3f,\"total\":%.3f},",
+                s.list_seconds, s.extract_seconds, s.document_seconds, write_seconds, total_seconds);
+  o += buf;
+  num("mbPerSecond", total_seconds > 0 ? Mb(s.bytes) / total_seconds : 0.0, false);
+  o.back() = '}';
+  o += "}";
+  return o;
+}
+
+int RunScan(const ScanFlags& f) {
+  Printer printer(UseColor(f.color));
+  const bool to_stdout = f.output == "-" || (f.output.empty() && f.db.empty());
+  using Clock = std::chrono::steady_clock;
+  auto t0 = Clock::now();
+
+  // Fail on unwritable outputs before doing any work.
+  AtomicFile out_file;
+  if (!to_stdout && !f.output.empty()) {
+    std::string err;
+    if (!out_file.Open(f.output, &err)) return printer.Error(err);
+  }
+  std::unique_ptr<CatalogStore> store;
+  if (!f.db.empty()) {
+    auto s = CatalogStore::Open(f.db, true);
+    if (!s.ok()) return printer.Error("cannot open catalog " + f.db + ": " + s.status().message());
+    store = std::move(s.value());
+  }
+
+  ScanOptions o;
+  o.path = f.path;
+  if (f.rev_opt->count()) o.rev = f.rev;
+  if (f.repo_opt->count()) o.repo = f.repo;
+  if (f.sha_opt->count()) o.sha = f.sha;
+  o.jobs = f.jobs;
+  o.max_file_size = f.max_file_size;
+  o.document = !f.no_docs;
+  const bool progress = !f.quiet && isatty(STDERR_FILENO);
+  bool progress_shown = false;
+  if (progress) {
+    o.on_progress = [&](const ScanProgress& p) {
+      std::fprintf(stderr, "\rerrdex: %lld/%lld files, %lld sites, %.1f MB/s\033[K",
+                   static_cast<long long>(p.files_done), static_cast<long long>(p.files_total),
+                   static_cast<long long>(p.sites), p.seconds > 0 ? Mb(p.bytes) / p.seconds : 0.0);
+      std::fflush(stderr);
+      progress_shown = true;
+    };
+  }
+  auto scanned = Scan(o);
+  if (progress_shown) std::fprintf(stderr, "\r\033[K");
+  if (!scanned.ok()) return printer.Error(scanned.status().message());
+  const ScanResult& r = scanned.value();
+
+  if (f.verbose) {
+    for (const Diagnostic& d : r.diagnostics) {
+      if (d.line > 0) std::fprintf(stderr, "%s:%d:%d: %s\n", d.path.c_str(), d.line, d.column, d.message.c_str());
+      else std::fprintf(stderr, "%s: %s\n", d.path.c_str(), d.message.c_str());
+    }
+  }
+  const size_t soft = r.diagnostics.size() + static_cast<size_t>(r.stats.files_skipped);
+  if (f.strict && soft > 0)
+    return printer.Error(std::to_string(r.diagnostics.size()) + " soft error(s) and " +
+                         std::to_string(r.stats.files_skipped) + " skipped file(s) with --strict; nothing written" +
+                         (f.verbose ? "" : " (--verbose lists them)"));
+
+  auto tw = Clock::now();
+  if (to_stdout) {
+    if (!WriteLines(stdout, r, f.facts)) {
+      if (errno == EPIPE) return 0;  // a closed pipe (| head) is not an error
+      return printer.Error(std::string("cannot write to stdout: ") + std::strerror(errno));
+    }
+  } else if (!f.output.empty()) {
+    std::string err;
+    if (!WriteLines(out_file.file(), r, f.facts)) return printer.Error("cannot write " + f.output + ": " + std::strerror(errno));
+    if (!out_file.Commit(&err)) return printer.Error(err);
+  }
+  long long scan_id = -1;
+  if (store) {
+    auto id = StoreScan(*store, r);
+    if (!id.ok()) return printer.Error("cannot store the scan in " + f.db + ": " + id.status().message());
+    scan_id = id.value();
+  }
+  double write_seconds = std::chrono::duration<double>(Clock::now() - tw).count();
+  double total_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+
+  if (!r.repo || !r.sha) {
+    if (!f.quiet)
+      printer.Warning(std::string("no ") + (!r.repo ? "--repo" : "--sha") +
+                      " (not found in git): githubUrl is null in every record");
+  }
+  if (!f.quiet) {
+    std::string line = SummaryText(r, total_seconds);
+    if (!r.diagnostics.empty())
+      line += "; " + std::to_string(r.diagnostics.size()) + " diagnostic(s)" + (f.verbose ? "" : " (--verbose lists them)");
+    std::fprintf(stderr, "errdex: %s\n", line.c_str());
+  }
+  if (f.json) {
+    std::string js = SummaryJson(r, f, write_seconds, total_seconds, scan_id) + "\n";
+    std::fputs(js.c_str(), to_stdout ? stderr : stdout);
+    std::fflush(to_stdout ? stderr : stdout);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void RegisterScanCommands(CLI::App& app, CommandTable& table) {
+  auto f = std::make_shared<ScanFlags>();
+  CLI::App* sub = app.add_subcommand("scan", "Scan a repository (directory, work tree or git repository) into an error catalog");
+  sub->add_option("PATH", f->path, "directory, git work tree, or git repository (bare or not)")->required();
+  f->rev_opt = sub->add_option("--rev", f->rev, "read the tree of this commit (tag, branch, sha) from git, no checkout");
+  f->repo_opt = sub->add_option("--repo", f->repo, "OWNER/NAME (default: the origin remote's GitHub owner/name)");
+  f->sha_opt = sub->add_option("--sha", f->sha, "commit recorded in the records (default: the commit scanned)");
+  sub->add_option("-o,--output", f->output, "write JSON Lines to FILE ('-' = stdout; default stdout without --db)");
+  sub->add_option("--db", f->db, "add the scan to this SQLite catalog (same repo+commit: replaced)");
+  sub->add_flag("--facts", f->facts, "add each site's facts object beside the record (extended export)");
+  sub->add_flag("--no-docs", f->no_docs, "skip the document stage (prose fields stay null)");
+  sub->add_option("-j,--jobs", f->jobs, "worker threads (default: hardware concurrency)")->check(CLI::NonNegativeNumber);
+  sub->add_option("--max-file-size", f->max_file_size, "skip files larger than BYTES (default 67108864 = 64 MiB)");
+  sub->add_flag("-q,--quiet", f->quiet, "no progress line, no summary");
+  sub->add_flag("-v,--verbose", f->verbose, "list every diagnostic as path:line:col: message");
+  sub->add_flag("--json", f->json, "print the summary as one JSON object (stdout; stderr when the catalog goes to stdout)");
+  sub->add_flag("--strict", f->strict, "exit 2 (and write nothing) when any file could not be read or parsed");
+  sub->add_option("--color", f->color, "auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));
+  table.emplace_back(sub, [f] { return RunScan(*f); });
+}
+
 }  // namespace errdex::cli

@@ -1,0 +1,105 @@
+// FileSource: where the scanner gets the files of a repository from, kept behind
+// an interface (STYLE.md, convention 8) so tests can scan an in-memory tree.
+// Owns three sources -- a directory walker, a git tree read straight from the
+// object database (libgit2, no checkout), an in-memory map -- and the repository
+// facts read from git (HEAD commit, origin remote -> GitHub owner/name).
+//
+// Tested by file_source_test.cc and tests/scan_e2e_test.cc.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "extract/common/diagnostic.h"
+#include "model/status.h"
+
+namespace errdex {
+
+// Files larger than this are skipped with a Diagnostic (--max-file-size).
+inline constexpr uint64_t kDefaultMaxFileSize = 64ull << 20;  // 64 MiB
+
+// What List() found: regular files, and the soft errors met on the way
+// (unreadable directories, ...). The run goes on after a diagnostic.
+struct FileListing {
+  std::vector<std::string> paths;  // repo-relative, '/' separated, sorted bytewise, unique
+  std::vector<Diagnostic> diagnostics;
+};
+
+// A tree of files. List() is called once, from one thread; Read() is
+// thread-safe and may be called concurrently for different or equal paths.
+class FileSource {
+ public:
+  virtual ~FileSource() = default;
+  virtual Result<FileListing> List() = 0;
+  // The file's bytes. kLimitExceeded when it is larger than the source's
+  // max file size; kIoError when it cannot be read. Both are soft errors.
+  // REQUIRES: `path` came from List().
+  virtual Result<std::string> Read(const std::string& path) const = 0;
+  // For people: "DIR" or "REPO@REV".
+  virtual std::string Describe() const = 0;
+};
+
+// Directories never entered (as ../shared/tools/oracle_py.py).
+bool IsSkippedDirName(std::string_view name);
+
+// Walks `root` (a directory; a symlink given as root is followed, no symlink
+// below it is). Skips the directories of IsSkippedDirName. Unreadable
+// directories become diagnostics. kNotFound / kInvalidArgument when root is
+// missing / not a directory.
+Result<std::unique_ptr<FileSource>> OpenDirectorySource(const std::string& root,
+                                                        uint64_t max_file_size = kDefaultMaxFileSize);
+
+// The tree of `rev` (anything git rev-parse accepts: tag, branch, sha, HEAD~1)
+// in the repository at or above `repo_path` (bare or not), read from the object
+// database. Only paths under `subdir` (repo-relative, "" for all) are listed.
+// Symlinks and submodules are not files. kNotFound for a missing repository or
+// unknown revision.
+struct GitTreeSourceInfo {
+  std::unique_ptr<FileSource> source;
+  std::string commit_sha;  // the commit `rev` names (40 hex)
+};
+Result<GitTreeSourceInfo> OpenGitTreeSource(const std::string& repo_path, const std::string& rev,
+                                            const std::string& subdir = "",
+                                            uint64_t max_file_size = kDefaultMaxFileSize);
+
+// Files held in memory (tests). Not thread-safe while adding; Read is.
+class MemoryFileSource : public FileSource {
+ public:
+  explicit MemoryFileSource(uint64_t max_file_size = kDefaultMaxFileSize) : max_file_size_(max_file_size) {}
+  void Add(std::string path, std::string bytes) { files_[std::move(path)] = std::move(bytes); }
+  Result<FileListing> List() override;
+  Result<std::string> Read(const std::string& path) const override;
+  std::string Describe() const override { return "<memory>"; }
+
+ private:
+  std::map<std::string, std::string> files_;
+  uint64_t max_file_size_;
+};
+
+// What git says about a path. Every field is empty when it is not in git.
+struct GitFacts {
+  bool in_git = false;
+  bool bare = false;
+  std::string git_dir;                     // the repository's .git directory (or the bare dir)
+  std::string workdir;                     // work tree root, "" for a bare repository
+  std::string subdir;                      // the path inside the work tree, repo-relative ("" = root)
+  std::optional<std::string> head_sha;     // HEAD commit; nullopt for an unborn branch
+  std::optional<std::string> origin_url;   // remote.origin.url
+  std::optional<std::string> github_repo;  // owner/name when origin is on GitHub
+};
+
+// Discovers the repository at or above `path` (never fails: a path outside git
+// gives in_git=false).
+GitFacts DiscoverGitFacts(const std::string& path);
+
+// "https://github.com/o/n(.git)", "git@github.com:o/n(.git)",
+// "ssh://git@github.com/o/n(.git)", "git://github.com/o/n" -> "o/n";
+// anything else (another host, a local path, a malformed URL) -> nullopt.
+std::optional<std::string> GithubRepoFromRemoteUrl(std::string_view url);
+
+}  // namespace errdex

@@ -1,0 +1,368 @@
+// Scan(): list -> read + extract (N threads) -> records -> document (N threads).
+// Determinism: every per-file result lands in the slot of its index in the
+// sorted file list, and knowledge is merged in that order, so the output does
+// not depend on the number of threads (tested by scan_e2e_test.cc, -j1 == -j2).
+#include "scan/scanner.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+
+#include "document/documenter.h"
+#include "extract/python/python_extractor.h"
+#include "store/catalog_store.h"
+
+namespace errdex {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double SecondsSince(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+ExtractOutput RunPython(std::string_view path, std::string_view text) {
+  PythonExtractResult r = ExtractPython(path, text);
+  ExtractOutput out;
+  out.sites = std::move(r.sites);
+  out.diagnostics = std::move(r.diagnostics);
+  out.failed = r.failed;
+  return out;
+}
+
+// Runs fn(i) for i in [0, n) on `jobs` threads; the calling thread calls
+// tick() about every 100 ms until all are done.
+void ParallelFor(size_t n, int jobs, const std::function<void(size_t)>& fn, const std::function<void()>& tick) {
+  if (n == 0) return;
+  int threads = std::max(1, std::min<int>(jobs, static_cast<int>(n)));
+  std::atomic<size_t> next{0};
+  std::mutex mu;
+  std::condition_variable cv;
+  int finished = 0;
+  std::vector<std::thread> pool;
+  pool.reserve(threads);
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&] {
+      for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) fn(i);
+      std::lock_guard<std::mutex> lock(mu);
+      ++finished;
+      cv.notify_one();
+    });
+  }
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    while (!cv.wait_for(lock, std::chrono::milliseconds(100), [&] { return finished == threads; })) {
+      lock.unlock();
+      if (tick) tick();
+      lock.lock();
+    }
+  }
+  for (auto& th : pool) th.join();
+}
+
+// What one file gave.
+struct FileResult {
+  std::vector<CatalogLine> lines;
+  std::vector<Diagnostic> diagnostics;
+  std::string text;  // kept only while the document stage needs it
+  FileKnowledgePtr knowledge;
+  uint64_t bytes = 0;
+  bool skipped = false;
+};
+
+struct ResolvedSource {
+  FileSource* source = nullptr;
+  std::unique_ptr<FileSource> owned;
+  std::string prefix;  // prepended to every listed path ("" or "sub/dir/")
+  std::optional<std::string> repo, sha;
+};
+
+Result<ResolvedSource> ResolveSource(const ScanOptions& o) {
+  ResolvedSource rs;
+  rs.repo = o.repo;
+  rs.sha = o.sha;
+  if (o.source != nullptr) {
+    rs.source = o.source;
+    return rs;
+  }
+  struct stat st;
+  if (o.path.empty() || stat(o.path.c_str(), &st) != 0) return Status::NotFound("no such file or directory: " + o.path);
+  if (!S_ISDIR(st.st_mode)) return Status::InvalidArgument("not a directory or git repository: " + o.path);
+  GitFacts facts = DiscoverGitFacts(o.path);
+  if (!rs.repo && facts.github_repo) rs.repo = facts.github_repo;
+  if (o.rev || facts.bare) {
+    if (!facts.in_git) return Status::InvalidArgument("--rev needs a git repository: " + o.path + " is not in one");
+    std::string rev = o.rev.value_or("HEAD");
+    auto git = OpenGitTreeSource(o.path, rev, facts.bare ? "" : facts.subdir, o.max_file_size);
+    if (!git.ok()) return git.status();
+    if (!rs.sha) rs.sha = git->commit_sha;
+    rs.owned = std::move(git->source);
+  } else {
+    auto dir = OpenDirectorySource(o.path, o.max_file_size);
+    if (!dir.ok()) return dir.status();
+    rs.owned = std::move(dir.value());
+    if (facts.in_git) {
+      if (!rs.sha && facts.head_sha) rs.sha = facts.head_sha;
+      if (!facts.subdir.empty()) rs.prefix = facts.subdir + "/";
+    }
+  }
+  rs.source = rs.owned.get();
+  return rs;
+}
+
+bool SiteOrder(const Site& a, const Site& b) {
+  if (a.line != b.line) return a.line < b.line;
+  return a.column < b.column;
+}
+
+}  // namespace
+
+Extractor ExtractorForPath(std::string_view path) {
+  if (EndsWith(path, ".py")) return RunPython;
+  // Next front end (src/extract/javascript/, tree-sitter): ".js"/".mjs"/".cjs"/".ts"/".tsx" -> ExtractJavaScript.
+  return nullptr;
+}
+
+std::vector<std::string_view> SplitSourceLines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  if (text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.remove_prefix(3);  // BOM, as utf-8-sig
+  size_t start = 0, i = 0, n = text.size();
+  while (i < n) {
+    char c = text[i];
+    if (c == '\n' || c == '\r') {
+      lines.push_back(text.substr(start, i - start));
+      i += (c == '\r' && i + 1 < n && text[i + 1] == '\n') ? 2 : 1;
+      start = i;
+    } else {
+      ++i;
+    }
+  }
+  if (start < n) lines.push_back(text.substr(start));
+  return lines;
+}
+
+std::string_view IdMessageKey(const Site& site) {
+  if (site.error_message) return *site.error_message;
+  if (site.message_expr) return *site.message_expr;
+  return {};
+}
+
+Record BuildRecord(const Site& site, const std::vector<std::string_view>& lines,
+                   const std::optional<std::string>& repo, const std::optional<std::string>& sha,
+                   const std::string& analyzed_at, int occurrence) {
+  Record r;
+  r.id = MakeRecordId(repo.value_or(""), site.file_path, SiteKindName(site.kind), site.error_class.value_or(""),
+                      IdMessageKey(site), occurrence);
+  r.repo = repo;
+  if (site.error_message) {
+    std::string slug = MakeSlug(*site.error_message);
+    if (!slug.empty()) r.slug = std::move(slug);
+  }
+  r.error_code = site.error_code;
+  r.error_message = site.error_message;
+  r.message_pattern = site.message_pattern;
+  r.error_class = site.error_class;
+  r.http_status = site.http_status;
+  r.file_path = site.file_path;
+  r.line_number = site.line;
+  int n = static_cast<int>(lines.size());
+  int start = std::max(1, site.line - kSourceContextLines);
+  int end = std::min(n, site.line + kSourceContextLines);
+  if (end < start) {  // a site past the last line (cannot happen with a correct front end)
+    start = end = std::max(1, std::min(site.line, n));
+  }
+  std::string code;
+  for (int k = start; k <= end && k <= n; ++k) {
+    if (k > start) code.push_back('\n');
+    code.append(lines[k - 1]);
+  }
+  r.source_code = std::move(code);
+  r.source_code_start = start;
+  r.source_code_end = end;
+  if (repo && sha) r.github_url = MakeGithubUrl(*repo, *sha, site.file_path, start, end);
+  r.analyzed_sha = sha;
+  r.analyzed_at = analyzed_at;
+  r.schema_version = kSchemaVersion;
+  return r;
+}
+
+Result<ScanResult> Scan(const ScanOptions& options) {
+  auto t0 = Clock::now();
+  ScanResult result;
+  result.dataset_version = FormatIsoTime(NowMillisHonouringSourceDateEpoch());
+
+  auto resolved = ResolveSource(options);
+  if (!resolved.ok()) return resolved.status();
+  ResolvedSource& rs = resolved.value();
+  result.repo = rs.repo;
+  result.sha = rs.sha;
+  result.source = rs.source->Describe();
+
+  // 1. List.
+  auto listing = rs.source->List();
+  if (!listing.ok()) return listing.status();
+  result.stats.files_listed = static_cast<int64_t>(listing->paths.size());
+  for (Diagnostic& d : listing->diagnostics) {
+    d.path = rs.prefix + d.path;
+    result.diagnostics.push_back(std::move(d));
+  }
+  struct Work {
+    std::string path;  // as listed by the source
+    Extractor extractor;
+  };
+  std::vector<Work> work;
+  for (std::string& p : listing->paths) {
+    Extractor ex = options.extractor ? options.extractor : ExtractorForPath(p);
+    if (ex) work.push_back({std::move(p), std::move(ex)});
+  }
+  result.stats.files_scanned = static_cast<int64_t>(work.size());
+  result.stats.list_seconds = SecondsSince(t0);
+
+  int jobs = options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<FileResult> files(work.size());
+  std::atomic<int64_t> done{0}, sites{0};
+  std::atomic<uint64_t> bytes{0};
+  auto tick = [&] {
+    if (!options.on_progress) return;
+    ScanProgress p;
+    p.files_total = static_cast<int64_t>(work.size());
+    p.files_done = done.load();
+    p.sites = sites.load();
+    p.bytes = bytes.load();
+    p.seconds = SecondsSince(t0);
+    options.on_progress(p);
+  };
+
+  // 2. Read + extract + records (+ knowledge).
+  auto t1 = Clock::now();
+  const std::string& analyzed_at = result.dataset_version;
+  ParallelFor(
+      work.size(), jobs,
+      [&](size_t i) {
+        FileResult& fr = files[i];
+        const std::string path = rs.prefix + work[i].path;
+        auto text = rs.source->Read(work[i].path);
+        if (!text.ok()) {
+          fr.diagnostics.push_back({path, 0, 0, text.status().message()});
+          fr.skipped = true;
+          done.fetch_add(1);
+          return;
+        }
+        fr.text = std::move(text.value());
+        fr.bytes = fr.text.size();
+        ExtractOutput out;
+        try {
+          out = work[i].extractor(path, fr.text);
+        } catch (const std::exception& e) {
+          out = ExtractOutput{};
+          out.failed = true;
+          out.diagnostics.push_back({path, 0, 0, std::string("internal error in the front end: ") + e.what()});
+        }
+        for (Diagnostic& d : out.diagnostics) {
+          if (d.path.empty()) d.path = path;
+          fr.diagnostics.push_back(std::move(d));
+        }
+        fr.skipped = out.failed;
+        std::stable_sort(out.sites.begin(), out.sites.end(), SiteOrder);
+        if (!out.sites.empty()) {
+          std::vector<std::string_view> lines = SplitSourceLines(fr.text);
+          std::unordered_map<std::string, int> seen;  // id key -> occurrences so far
+          fr.lines.reserve(out.sites.size());
+          for (Site& s : out.sites) {
+            if (s.file_path.empty()) s.file_path = path;
+            std::string key = std::string(SiteKindName(s.kind)) + '\0' + s.error_class.value_or("") + '\0' +
+                              std::string(IdMessageKey(s));
+            int occurrence = seen[key]++;
+            CatalogLine line;
+            line.record = BuildRecord(s, lines, rs.repo, rs.sha, analyzed_at, occurrence);
+            line.dataset_version = analyzed_at;
+            line.facts = std::move(s);
+            fr.lines.push_back(std::move(line));
+          }
+        }
+        if (options.document) fr.knowledge = CollectFileKnowledge(path, fr.text);
+        if (!options.document || fr.lines.empty()) std::string().swap(fr.text);
+        sites.fetch_add(static_cast<int64_t>(fr.lines.size()));
+        bytes.fetch_add(fr.bytes);
+        done.fetch_add(1);
+      },
+      tick);
+  result.stats.extract_seconds = SecondsSince(t1);
+
+  // 3. Document.
+  if (options.document) {
+    auto t2 = Clock::now();
+    std::vector<FileKnowledgePtr> knowledge;
+    knowledge.reserve(files.size());
+    for (FileResult& fr : files)
+      if (fr.knowledge) knowledge.push_back(std::move(fr.knowledge));
+    std::unique_ptr<RepoKnowledge> repo_knowledge = RepoKnowledge::Build(std::move(knowledge));
+    std::vector<size_t> with_sites;
+    for (size_t i = 0; i < files.size(); ++i)
+      if (!files[i].lines.empty()) with_sites.push_back(i);
+    ParallelFor(
+        with_sites.size(), jobs,
+        [&](size_t k) {
+          FileResult& fr = files[with_sites[k]];
+          for (CatalogLine& line : fr.lines) DocumentRecord(*line.facts, fr.text, *repo_knowledge, &line.record);
+          std::string().swap(fr.text);
+        },
+        tick);
+    result.knowledge = repo_knowledge->Serialize();
+    result.stats.document_seconds = SecondsSince(t2);
+  }
+
+  // 4. Collect in file order (already sorted by path; sites by line, column).
+  size_t total = 0;
+  for (const FileResult& fr : files) total += fr.lines.size();
+  result.lines.reserve(total);
+  for (FileResult& fr : files) {
+    result.stats.bytes += fr.bytes;
+    if (fr.skipped) ++result.stats.files_skipped;
+    for (Diagnostic& d : fr.diagnostics) result.diagnostics.push_back(std::move(d));
+    for (CatalogLine& line : fr.lines) {
+      ++result.stats.sites_by_kind[static_cast<int>(line.facts->kind)];
+      result.lines.push_back(std::move(line));
+    }
+    fr = FileResult{};
+  }
+  result.stats.sites = static_cast<int64_t>(result.lines.size());
+  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    if (a.path != b.path) return a.path < b.path;
+    return a.line < b.line;
+  });
+  result.stats.total_seconds = SecondsSince(t0);
+  tick();
+  return result;
+}
+
+Result<int64_t> StoreScan(CatalogStore& store, const ScanResult& result) {
+  ScanInfo info;
+  info.repo = result.repo.value_or("");
+  info.sha = result.sha.value_or("");
+  info.dataset_version = result.dataset_version;
+  info.source = result.source;
+  info.files = result.stats.files_scanned;
+  info.sites = result.stats.sites;
+  auto id = store.PutScan(info, result.lines);
+  if (!id.ok()) return id.status();
+  if (!result.knowledge.empty()) {
+    Status s = store.PutBlob("knowledge:" + info.repo + "@" + info.sha, result.knowledge);
+    if (!s.ok()) return s;
+  }
+  return id;
+}
+
+}  // namespace errdex

@@ -1,0 +1,108 @@
+// scan/: turns a repository (directory, git work tree, or a commit read from
+// git) into catalog lines -- one seed-format Record per error site, with the
+// site's facts kept beside it. Lists the files, reads and extracts them on N
+// threads (output identical for any N), builds each Record, then runs the
+// document stage. The library never prints or exits; the CLI (cli/scan_cmd.cc)
+// does.
+//
+// Tested by scanner_test.cc (in memory) and tests/scan_e2e_test.cc (the binary).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "extract/common/diagnostic.h"
+#include "extract/common/file_source.h"
+#include "model/record.h"
+#include "model/site.h"
+#include "model/status.h"
+
+namespace errdex {
+
+class CatalogStore;
+
+// A front end: sites and diagnostics of one file. Must be thread-safe.
+struct ExtractOutput {
+  std::vector<Site> sites;
+  std::vector<Diagnostic> diagnostics;
+  bool failed = false;  // nothing could be extracted: the file counts as skipped
+};
+using Extractor = std::function<ExtractOutput(std::string_view path, std::string_view text)>;
+
+// The front end for a repo-relative path, chosen by extension (".py" ->
+// ExtractPython); nullptr when no front end handles it.
+Extractor ExtractorForPath(std::string_view path);
+
+// Progress, reported from the thread that called Scan() about every 100 ms.
+struct ScanProgress {
+  int64_t files_total = 0;  // files a front end handles
+  int64_t files_done = 0;
+  int64_t sites = 0;
+  uint64_t bytes = 0;
+  double seconds = 0;
+};
+
+struct ScanOptions {
+  std::string path;                 // directory, work tree, or git repository (bare or not)
+  std::optional<std::string> rev;   // read this commit's tree from git instead of the directory
+  std::optional<std::string> repo;  // owner/name; default: origin's GitHub owner/name
+  std::optional<std::string> sha;   // default: the commit scanned (HEAD of a work tree in git)
+  int jobs = 0;                     // worker threads; 0 = hardware concurrency
+  uint64_t max_file_size = kDefaultMaxFileSize;
+  bool document = true;             // run the document stage (prose fields)
+
+  // Tests: scan this source instead of opening `path` (rev/git facts unused).
+  FileSource* source = nullptr;
+  // Tests: use this front end for every file instead of ExtractorForPath.
+  Extractor extractor;
+  std::function<void(const ScanProgress&)> on_progress;
+};
+
+struct ScanStats {
+  int64_t files_listed = 0;   // regular files found
+  int64_t files_scanned = 0;  // files a front end handled (read and extracted)
+  int64_t files_skipped = 0;  // of those, unreadable / too large / failed to parse
+  uint64_t bytes = 0;         // bytes of the scanned files
+  std::array<int64_t, 5> sites_by_kind{};  // indexed by SiteKind
+  int64_t sites = 0;
+  double list_seconds = 0, extract_seconds = 0, document_seconds = 0, total_seconds = 0;
+};
+
+struct ScanResult {
+  std::vector<CatalogLine> lines;  // sorted by (file, line, column); facts always set
+  std::vector<Diagnostic> diagnostics;  // soft errors, sorted by path, line
+  std::optional<std::string> repo;
+  std::optional<std::string> sha;
+  std::string dataset_version;  // also every record's analyzedAt
+  std::string source;           // what was scanned, for people ("DIR", "DIR@REV")
+  std::string knowledge;        // RepoKnowledge::Serialize(); "" when document=false
+  ScanStats stats;
+};
+
+// Errors (the CLI's exit 2): kNotFound for a missing path or an unknown
+// revision, kInvalidArgument for a path that is neither a directory nor a git
+// repository. Unreadable or unparsable files are soft: they end up in
+// `diagnostics` and the stats.
+Result<ScanResult> Scan(const ScanOptions& options);
+
+// Builds the Record of `site` found in `text` (no prose fields). `lines` are the
+// file's lines without their endings (SplitSourceLines). Exposed for tests.
+std::vector<std::string_view> SplitSourceLines(std::string_view text);
+Record BuildRecord(const Site& site, const std::vector<std::string_view>& lines,
+                   const std::optional<std::string>& repo, const std::optional<std::string>& sha,
+                   const std::string& analyzed_at, int occurrence);
+// The id key's message part: errorMessage, else messageExpr, else "".
+std::string_view IdMessageKey(const Site& site);
+
+// Adds the scan to a catalog: PutScan (replacing the same repo+sha), then the
+// repository knowledge as blob "knowledge:<repo>@<sha>" when there is some.
+Result<int64_t> StoreScan(CatalogStore& store, const ScanResult& result);
+
+}  // namespace errdex
