@@ -1,0 +1,213 @@
+// Tests of file_source.h: the directory walker, the libgit2 tree source, the
+// git facts and the GitHub remote URL parser.
+#include "extract/common/file_source.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+namespace errdex {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "errdex-fs-XXXXXX").string();
+    path_ = mkdtemp(tmpl.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const std::string& path() const { return path_; }
+  void Write(const std::string& rel, const std::string& bytes) const {
+    fs::path p = fs::path(path_) / rel;
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << bytes;
+  }
+
+ private:
+  std::string path_;
+};
+
+int Sh(const std::string& cmd) { return std::system(("set -e; " + cmd + " >/dev/null 2>&1").c_str()); }
+
+TEST(GithubRepoFromRemoteUrl, AcceptsGithubForms) {
+  EXPECT_EQ(GithubRepoFromRemoteUrl("https://github.com/o/n.git"), "o/n");
+  EXPECT_EQ(GithubRepoFromRemoteUrl("https://github.com/sgl-project/sglang"), "sgl-project/sglang");
+  EXPECT_EQ(GithubRepoFromRemoteUrl("https://github.com/o/n/"), "o/n");
+  EXPECT_EQ(GithubRepoFromRemoteUrl("https://user:tok@github.com/o/n.git"), "o/n");
+  EXPECT_EQ(GithubRepoFromRemoteUrl("git@github.com:o/n.git"), "o/n");
+  EXPECT_EQ(GithubRepoFromRemoteUrl("git@github.com:o/n"), "o/n");
+  EXPECT_EQ(GithubRepoFromRemoteUrl("ssh://git@github.com/o/n.git"), "o/n");
+  EXPECT_EQ(GithubRepoFromRemoteUrl("ssh://git@github.com:22/o/my.repo.git"), "o/my.repo");
+  EXPECT_EQ(GithubRepoFromRemoteUrl("git://GitHub.com/o/n"), "o/n");
+}
+
+TEST(GithubRepoFromRemoteUrl, RejectsOthers) {
+  EXPECT_EQ(GithubRepoFromRemoteUrl("https://gitlab.com/o/n.git"), std::nullopt);
+  EXPECT_EQ(GithubRepoFromRemoteUrl("git@gitlab.com:o/n.git"), std::nullopt);
+  EXPECT_EQ(GithubRepoFromRemoteUrl("/srv/git/n.git"), std::nullopt);
+  EXPECT_EQ(GithubRepoFromRemoteUrl("../n"), std::nullopt);
+  EXPECT_EQ(GithubRepoFromRemoteUrl("https://github.com/o"), std::nullopt);
+  EXPECT_EQ(GithubRepoFromRemoteUrl("https://github.com/o/n/tree/main"), std::nullopt);
+  EXPECT_EQ(GithubRepoFromRemoteUrl("https://github.com.evil.org/o/n"), std::nullopt);
+  EXPECT_EQ(GithubRepoFromRemoteUrl(""), std::nullopt);
+}
+
+TEST(DirectorySource, ListsSortedRegularFilesSkipsVcsAndSymlinks) {
+  TempDir t;
+  t.Write("b.py", "b");
+  t.Write("a/z.py", "z");
+  t.Write("a/b.txt", "t");
+  t.Write(".git/config", "x");
+  t.Write("pkg/__pycache__/m.pyc", "x");
+  t.Write("node_modules/x/i.js", "x");
+  t.Write("venv/lib/site.py", "x");
+  ASSERT_EQ(symlink("..", (t.path() + "/a/loop").c_str()), 0);          // a symlink loop
+  ASSERT_EQ(symlink("../b.py", (t.path() + "/a/link.py").c_str()), 0);  // a symlinked file
+  auto src = OpenDirectorySource(t.path());
+  ASSERT_TRUE(src.ok()) << src.status().ToString();
+  auto list = (*src)->List();
+  ASSERT_TRUE(list.ok());
+  EXPECT_EQ(list->paths, (std::vector<std::string>{"a/b.txt", "a/z.py", "b.py"}));
+  EXPECT_TRUE(list->diagnostics.empty());
+  auto bytes = (*src)->Read("a/z.py");
+  ASSERT_TRUE(bytes.ok());
+  EXPECT_EQ(*bytes, "z");
+}
+
+TEST(DirectorySource, SizeLimitIsASoftError) {
+  TempDir t;
+  t.Write("big.py", std::string(100, 'x'));
+  t.Write("small.py", "ok");
+  auto src = OpenDirectorySource(t.path(), 10);
+  ASSERT_TRUE(src.ok());
+  auto big = (*src)->Read("big.py");
+  ASSERT_FALSE(big.ok());
+  EXPECT_EQ(big.status().code(), Status::Code::kLimitExceeded);
+  EXPECT_NE(big.status().message().find("100 bytes"), std::string::npos);
+  EXPECT_TRUE((*src)->Read("small.py").ok());
+}
+
+TEST(DirectorySource, MissingRootAndFileRoot) {
+  TempDir t;
+  t.Write("f.py", "x");
+  EXPECT_EQ(OpenDirectorySource(t.path() + "/nope").status().code(), Status::Code::kNotFound);
+  EXPECT_EQ(OpenDirectorySource(t.path() + "/f.py").status().code(), Status::Code::kInvalidArgument);
+}
+
+TEST(DirectorySource, UnreadableDirectoryIsADiagnostic) {
+  TempDir t;
+  t.Write("ok.py", "x");
+  t.Write("locked/in.py", "x");
+  chmod(t.path().c_str(), 0755);
+  chmod((t.path() + "/locked").c_str(), 0);
+  // 0 when the walker lists ok.py only and reports "locked" as a diagnostic.
+  auto check = [&]() -> int {
+    auto src = OpenDirectorySource(t.path());
+    if (!src.ok()) return 1;
+    auto list = (*src)->List();
+    if (!list.ok()) return 2;
+    if (list->paths != std::vector<std::string>{"ok.py"}) return 3;
+    if (list->diagnostics.size() != 1 || list->diagnostics[0].path != "locked") return 4;
+    return 0;
+  };
+  int rc;
+  if (geteuid() == 0) {
+    // root reads any directory: check as the unprivileged user "nobody" in a child.
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      if (setgid(65534) != 0 || setuid(65534) != 0) _exit(9);
+      _exit(check());
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    rc = WIFEXITED(status) ? WEXITSTATUS(status) : 10;
+  } else {
+    rc = check();
+  }
+  chmod((t.path() + "/locked").c_str(), 0755);
+  EXPECT_EQ(rc, 0);
+}
+
+class GitRepoTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string& d = t_.path();
+    t_.Write("w/pkg/a.py", "one\n");
+    t_.Write("w/README", "r\n");
+    ASSERT_EQ(Sh("cd " + d + "/w && git init -q -b main . && git add -A && git -c user.name=t -c user.email=t@t "
+                 "commit -q -m one && git remote add origin git@github.com:o/n.git"),
+              0);
+    t_.Write("w/pkg/a.py", "two\n");
+    t_.Write("w/pkg/b.py", "b\n");
+    ASSERT_EQ(symlink("a.py", (d + "/w/pkg/l.py").c_str()), 0);
+    ASSERT_EQ(Sh("cd " + d + "/w && git add -A && git -c user.name=t -c user.email=t@t commit -q -m two && "
+                 "git clone -q --bare . ../bare.git"),
+              0);
+  }
+  TempDir t_;
+};
+
+TEST_F(GitRepoTest, ReadsTreesOfCommitsWithoutCheckout) {
+  auto old = OpenGitTreeSource(t_.path() + "/w", "HEAD~1");
+  ASSERT_TRUE(old.ok()) << old.status().ToString();
+  EXPECT_EQ(old->commit_sha.size(), 40u);
+  auto list = old->source->List();
+  EXPECT_EQ(list->paths, (std::vector<std::string>{"README", "pkg/a.py"}));
+  EXPECT_EQ(old->source->Read("pkg/a.py").value(), "one\n");
+
+  auto head = OpenGitTreeSource(t_.path() + "/bare.git", "main");
+  ASSERT_TRUE(head.ok()) << head.status().ToString();
+  EXPECT_EQ(head->source->List()->paths, (std::vector<std::string>{"README", "pkg/a.py", "pkg/b.py"}));  // no symlink
+  EXPECT_EQ(head->source->Read("pkg/a.py").value(), "two\n");
+
+  auto sub = OpenGitTreeSource(t_.path() + "/w", "HEAD", "pkg");
+  ASSERT_TRUE(sub.ok());
+  EXPECT_EQ(sub->source->List()->paths, (std::vector<std::string>{"pkg/a.py", "pkg/b.py"}));
+
+  auto small = OpenGitTreeSource(t_.path() + "/w", "HEAD", "", 2);
+  EXPECT_EQ(small->source->Read("pkg/a.py").status().code(), Status::Code::kLimitExceeded);
+}
+
+TEST_F(GitRepoTest, UnknownRevisionIsNotFound) {
+  auto r = OpenGitTreeSource(t_.path() + "/w", "no-such-branch");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), Status::Code::kNotFound);
+  EXPECT_EQ(OpenGitTreeSource(t_.path(), "HEAD").status().code(), Status::Code::kNotFound);  // not a repo
+}
+
+TEST_F(GitRepoTest, Facts) {
+  GitFacts f = DiscoverGitFacts(t_.path() + "/w/pkg");
+  EXPECT_TRUE(f.in_git);
+  EXPECT_FALSE(f.bare);
+  EXPECT_EQ(f.subdir, "pkg");
+  ASSERT_TRUE(f.head_sha);
+  EXPECT_EQ(f.head_sha->size(), 40u);
+  EXPECT_EQ(f.github_repo, "o/n");
+  GitFacts b = DiscoverGitFacts(t_.path() + "/bare.git");
+  EXPECT_TRUE(b.bare);
+  EXPECT_EQ(b.head_sha, f.head_sha);
+  EXPECT_FALSE(DiscoverGitFacts(t_.path()).in_git);
+}
+
+TEST(MemoryFileSource, ListsAndReads) {
+  MemoryFileSource m(3);
+  m.Add("b.py", "bb");
+  m.Add("a.py", "aaaa");
+  EXPECT_EQ(m.List()->paths, (std::vector<std::string>{"a.py", "b.py"}));
+  EXPECT_EQ(m.Read("a.py").status().code(), Status::Code::kLimitExceeded);
+  EXPECT_EQ(m.Read("b.py").value(), "bb");
+}
+
+}  // namespace
+}  // namespace errdex
