@@ -1,0 +1,1431 @@
+// The JavaScript / TypeScript front end (see js_extractor.h): one tree-sitter
+// parse per file, then one iterative walk of the tree (a TSTreeCursor, so a
+// 100,000-deep file cannot overflow the stack) that keeps a context stack of
+// enclosing functions/classes, if/else/while/switch guards, catch clauses and
+// variable bindings, and turns throw statements and a few well-known calls into
+// Sites. Tested by js_extractor_test.cc.
+#include "extract/javascript/js_extractor.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "model/pattern.h"
+
+#ifdef ERRDEX_HAVE_TREE_SITTER
+#include <tree_sitter/api.h>
+
+extern "C" {
+const TSLanguage* tree_sitter_javascript(void);
+const TSLanguage* tree_sitter_typescript(void);
+const TSLanguage* tree_sitter_tsx(void);
+}
+#endif
+
+namespace errdex {
+
+JsExtractResult ExtractJavaScript(std::string_view path, std::string_view text, bool typescript) {
+  return ExtractJavaScript(path, text, typescript, JsExtractOptions{});
+}
+
+#ifndef ERRDEX_HAVE_TREE_SITTER
+
+JsExtractResult ExtractJavaScript(std::string_view path, std::string_view text, bool typescript,
+                                  const JsExtractOptions& options) {
+  JsExtractResult result;
+  result.failed = true;
+  result.diagnostics.push_back(Diagnostic{
+      std::string(path), 0, 0,
+      std::string(typescript ? "TypeScript" : "JavaScript") +
+          " grammar not built: run scripts/fetch-third-party.sh and reconfigure"});
+  return result;
+}
+
+#else  // ERRDEX_HAVE_TREE_SITTER
+
+namespace {
+
+constexpr int kMaxEvalDepth = 48;      // nesting of + / ?: / variables followed in a message
+constexpr int kMaxVariableHops = 8;    // msg = a; a = b; ... followed at most this far
+constexpr size_t kMaxAlternatives = 16;
+
+// ---------------------------------------------------------------------------
+// Small helpers on nodes and text.
+
+bool Is(TSNode n, const char* type) { return !ts_node_is_null(n) && std::strcmp(ts_node_type(n), type) == 0; }
+
+bool IsClasslike(std::string_view name) {
+  size_t i = 0;
+  while (i < name.size() && (name[i] == '_' || name[i] == '$')) ++i;
+  return i < name.size() && name[i] >= 'A' && name[i] <= 'Z';
+}
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+void AppendUtf8(std::string& out, uint32_t cp) {
+  if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;  // a lone surrogate
+  if (cp > 0x10FFFF) cp = 0xFFFD;
+  if (cp < 0x80) {
+    out.push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Reads exactly `count` hex digits at s[i]; -1 when they are not all hex.
+int64_t ReadHex(std::string_view s, size_t i, size_t count) {
+  if (i + count > s.size()) return -1;
+  int64_t v = 0;
+  for (size_t k = 0; k < count; ++k) {
+    int h = HexValue(s[i + k]);
+    if (h < 0) return -1;
+    v = v * 16 + h;
+  }
+  return v;
+}
+
+// The cooked value of the body of a string or template literal (quotes/backticks
+// and ${} excluded): escape sequences decoded, line continuations removed and,
+// in templates, CR/CRLF turned into LF. Malformed escapes keep their character.
+std::string DecodeJsLiteral(std::string_view raw, bool tmpl) {
+  std::string out;
+  out.reserve(raw.size());
+  const size_t n = raw.size();
+  for (size_t i = 0; i < n; ++i) {
+    char c = raw[i];
+    if (tmpl && c == '\r') {
+      out.push_back('\n');
+      if (i + 1 < n && raw[i + 1] == '\n') ++i;
+      continue;
+    }
+    if (c != '\\') {
+      out.push_back(c);
+      continue;
+    }
+    if (i + 1 >= n) {
+      out.push_back('\\');
+      break;
+    }
+    char e = raw[++i];
+    switch (e) {
+      case 'n': out.push_back('\n'); break;
+      case 't': out.push_back('\t'); break;
+      case 'r': out.push_back('\r'); break;
+      case 'b': out.push_back('\b'); break;
+      case 'f': out.push_back('\f'); break;
+      case 'v': out.push_back('\v'); break;
+      case '\r':  // line continuation
+        if (i + 1 < n && raw[i + 1] == '\n') ++i;
+        break;
+      case '\n':
+        break;
+      case 'x': {
+        int64_t v = ReadHex(raw, i + 1, 2);
+        if (v < 0) {
+          out.push_back('x');
+        } else {
+          AppendUtf8(out, static_cast<uint32_t>(v));
+          i += 2;
+        }
+        break;
+      }
+      case 'u': {
+        if (i + 1 < n && raw[i + 1] == '{') {
+          size_t close = raw.find('}', i + 2);
+          int64_t v = -1;
+          if (close != std::string_view::npos && close > i + 2 && close - (i + 2) <= 8)
+            v = ReadHex(raw, i + 2, close - (i + 2));
+          if (v < 0) {
+            out.push_back('u');
+          } else {
+            AppendUtf8(out, static_cast<uint32_t>(std::min<int64_t>(v, 0x110000)));
+            i = close;
+          }
+          break;
+        }
+        int64_t v = ReadHex(raw, i + 1, 4);
+        if (v < 0) {
+          out.push_back('u');
+          break;
+        }
+        i += 4;
+        if (v >= 0xD800 && v <= 0xDBFF && i + 6 < n + 0 + 1 && i + 2 < n && raw[i + 1] == '\\' &&
+            raw[i + 2] == 'u') {
+          int64_t lo = ReadHex(raw, i + 3, 4);
+          if (lo >= 0xDC00 && lo <= 0xDFFF) {
+            v = 0x10000 + ((v - 0xD800) << 10) + (lo - 0xDC00);
+            i += 6;
+          }
+        }
+        AppendUtf8(out, static_cast<uint32_t>(v));
+        break;
+      }
+      case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+        if (tmpl || (e == '0' && (i + 1 >= n || raw[i + 1] < '0' || raw[i + 1] > '9'))) {
+          if (e == '0') {
+            out.push_back('\0');
+          } else {
+            out.push_back(e);
+          }
+          break;
+        }
+        // Legacy octal escape (sloppy-mode strings): up to 3 digits, value <= 0377.
+        uint32_t v = static_cast<uint32_t>(e - '0');
+        size_t max_digits = e <= '3' ? 2 : 1;
+        for (size_t k = 0; k < max_digits && i + 1 < n && raw[i + 1] >= '0' && raw[i + 1] <= '7'; ++k)
+          v = v * 8 + static_cast<uint32_t>(raw[++i] - '0');
+        AppendUtf8(out, v);
+        break;
+      }
+      default:
+        // \' \" \\ \` \$ and any other character stand for themselves; a multi-byte
+        // UTF-8 character's continuation bytes are copied by the next iterations.
+        out.push_back(e);
+        break;
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Messages as segments: literal text and holes (interpolated expressions).
+
+struct Seg {
+  bool hole = false;
+  std::string text;  // literal bytes, or the hole's source expression
+};
+using Segs = std::vector<Seg>;
+using Alts = std::vector<Segs>;  // "a" or "b": every variant (at least one)
+
+void AppendSeg(Segs& segs, Seg seg) {
+  if (!seg.hole && seg.text.empty()) return;
+  if (!seg.hole && !segs.empty() && !segs.back().hole) {
+    segs.back().text += seg.text;
+    return;
+  }
+  segs.push_back(std::move(seg));
+}
+
+Alts Concat(const Alts& a, const Alts& b) {
+  Alts out;
+  for (const Segs& x : a) {
+    for (const Segs& y : b) {
+      if (out.size() >= kMaxAlternatives) return out;
+      Segs s = x;
+      for (const Seg& seg : y) AppendSeg(s, seg);
+      out.push_back(std::move(s));
+    }
+  }
+  return out;
+}
+
+struct Rendered {
+  std::optional<std::string> message;  // null when the message has no literal text
+  std::string pattern;
+  std::vector<std::string> holes;
+};
+
+Rendered RenderOne(const Segs& segs) {
+  Rendered r;
+  bool has_literal = false;
+  for (const Seg& s : segs)
+    if (!s.hole && !s.text.empty()) has_literal = true;
+  bool prev_hole = false;
+  std::string msg;
+  for (const Seg& s : segs) {
+    if (s.hole) {
+      msg += "{" + s.text + "}";
+      if (!prev_hole) r.pattern += kHoleGroup;
+      prev_hole = true;
+      r.holes.push_back(s.text);
+    } else if (!s.text.empty()) {
+      msg += s.text;
+      r.pattern += EscapePatternLiteral(s.text);
+      prev_hole = false;
+    }
+  }
+  if (has_literal) r.message = std::move(msg);
+  return r;
+}
+
+// Fills the message fields of `site` from the evaluated alternatives (the oracle's
+// render(): one pattern, (?:pa|pb) for several; errorMessage is the first variant
+// with literal text; a variant without any becomes the wildcard).
+void RenderInto(Site& site, const Alts& alts) {
+  std::vector<Rendered> rendered;
+  for (const Segs& a : alts) rendered.push_back(RenderOne(a));
+  const Rendered* first_good = nullptr;
+  for (const Rendered& r : rendered)
+    if (r.message && !first_good) first_good = &r;
+  if (!first_good) return;
+  site.error_message = *first_good->message;
+  site.interpolations = first_good->holes;
+  if (rendered.size() == 1) {
+    site.message_pattern = first_good->pattern;
+    return;
+  }
+  std::vector<std::string> pats, msgs;
+  for (const Rendered& r : rendered) {
+    std::string p = r.message ? r.pattern : std::string(kHoleGroup);
+    if (std::find(pats.begin(), pats.end(), p) == pats.end()) pats.push_back(std::move(p));
+    if (r.message && std::find(msgs.begin(), msgs.end(), *r.message) == msgs.end())
+      msgs.push_back(*r.message);
+  }
+  if (pats.size() == 1) {
+    site.message_pattern = pats[0];
+  } else {
+    std::string p = "(?:";
+    for (size_t i = 0; i < pats.size(); ++i) p += (i ? "|" : "") + pats[i];
+    site.message_pattern = p + ")";
+  }
+  if (msgs.size() > 1) site.message_alternatives = std::move(msgs);
+}
+
+// ---------------------------------------------------------------------------
+// HTTP status names (IANA reason phrases as UPPER_SNAKE, the spelling of Python's
+// HTTPStatus, NestJS's HttpStatus and http-status-codes' StatusCodes).
+
+struct StatusName {
+  int code;
+  const char* name;
+};
+constexpr StatusName kStatusNames[] = {
+    {400, "BAD_REQUEST"}, {401, "UNAUTHORIZED"}, {402, "PAYMENT_REQUIRED"}, {403, "FORBIDDEN"},
+    {404, "NOT_FOUND"}, {405, "METHOD_NOT_ALLOWED"}, {406, "NOT_ACCEPTABLE"},
+    {407, "PROXY_AUTHENTICATION_REQUIRED"}, {408, "REQUEST_TIMEOUT"}, {409, "CONFLICT"},
+    {410, "GONE"}, {411, "LENGTH_REQUIRED"}, {412, "PRECONDITION_FAILED"},
+    {413, "PAYLOAD_TOO_LARGE"}, {413, "REQUEST_ENTITY_TOO_LARGE"}, {413, "CONTENT_TOO_LARGE"},
+    {414, "URI_TOO_LONG"}, {414, "REQUEST_URI_TOO_LONG"}, {415, "UNSUPPORTED_MEDIA_TYPE"},
+    {416, "REQUESTED_RANGE_NOT_SATISFIABLE"}, {416, "RANGE_NOT_SATISFIABLE"},
+    {417, "EXPECTATION_FAILED"}, {418, "I_AM_A_TEAPOT"}, {418, "IM_A_TEAPOT"},
+    {421, "MISDIRECTED_REQUEST"}, {422, "UNPROCESSABLE_ENTITY"}, {422, "UNPROCESSABLE_CONTENT"},
+    {423, "LOCKED"}, {424, "FAILED_DEPENDENCY"}, {425, "TOO_EARLY"}, {426, "UPGRADE_REQUIRED"},
+    {428, "PRECONDITION_REQUIRED"}, {429, "TOO_MANY_REQUESTS"},
+    {431, "REQUEST_HEADER_FIELDS_TOO_LARGE"}, {451, "UNAVAILABLE_FOR_LEGAL_REASONS"},
+    {500, "INTERNAL_SERVER_ERROR"}, {501, "NOT_IMPLEMENTED"}, {502, "BAD_GATEWAY"},
+    {503, "SERVICE_UNAVAILABLE"}, {504, "GATEWAY_TIMEOUT"}, {505, "HTTP_VERSION_NOT_SUPPORTED"},
+    {506, "VARIANT_ALSO_NEGOTIATES"}, {507, "INSUFFICIENT_STORAGE"}, {508, "LOOP_DETECTED"},
+    {510, "NOT_EXTENDED"}, {511, "NETWORK_AUTHENTICATION_REQUIRED"},
+};
+
+// NOT_FOUND -> NotFound.
+std::string CamelStatus(const char* upper) {
+  std::string out;
+  bool up = true;
+  for (const char* p = upper; *p; ++p) {
+    if (*p == '_') {
+      up = true;
+      continue;
+    }
+    out.push_back(up ? *p : static_cast<char>(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p));
+    up = false;
+  }
+  return out;
+}
+
+std::optional<int> StatusFromUpperName(std::string_view name) {
+  for (const StatusName& s : kStatusNames)
+    if (name == s.name) return s.code;
+  return std::nullopt;
+}
+
+std::optional<int> StatusFromCamelName(std::string_view name) {
+  for (const StatusName& s : kStatusNames)
+    if (name == CamelStatus(s.name)) return s.code;
+  return std::nullopt;
+}
+
+// The http-errors class name of a status: 404 -> NotFoundError, 500 -> InternalServerError.
+std::string HttpErrorsClass(std::optional<int> status) {
+  if (status) {
+    for (const StatusName& s : kStatusNames) {
+      if (s.code == *status) {
+        std::string c = CamelStatus(s.name);
+        if (c.size() < 5 || c.compare(c.size() - 5, 5, "Error") != 0) c += "Error";
+        return c;
+      }
+    }
+  }
+  return "HttpError";
+}
+
+// ---------------------------------------------------------------------------
+// The walk.
+
+enum class CtxKind { kFunction, kClass, kGuard, kCatch, kScope };
+
+struct Binding {
+  enum Kind { kValue, kOpaque, kCatchParam };
+  std::string_view name;
+  Kind kind = kOpaque;
+  TSNode value{};            // kValue: the assigned expression
+  std::vector<TSNode> aug;   // later `name += expr` pieces
+  int assigns = 1;           // `=` seen so far (declaration included)
+};
+
+struct Ctx {
+  const void* owner;  // the node whose subtree this context covers
+  CtxKind kind;
+  std::string text;   // guard text, function/class name, catch header
+  bool module = false;
+  std::vector<Binding> bindings;
+};
+
+struct FieldIds {
+  TSFieldId consequence = 0, alternative = 0, body = 0, condition = 0;
+  explicit FieldIds(const TSLanguage* lang) {
+    auto id = [lang](const char* n) { return ts_language_field_id_for_name(lang, n, static_cast<uint32_t>(std::strlen(n))); };
+    consequence = id("consequence");
+    alternative = id("alternative");
+    body = id("body");
+    condition = id("condition");
+  }
+};
+
+class Walker {
+ public:
+  Walker(std::string_view path, std::string_view text, bool typescript, const TSLanguage* lang)
+      : path_(path), text_(text), typescript_(typescript), fields_(lang) {
+    in_tests_ = InTests(path);
+  }
+
+  void Run(TSNode root);
+
+  std::vector<Site> sites;
+  int syntax_errors = 0;
+  TSPoint first_error{0, 0};
+
+ private:
+  std::string_view Text(TSNode n) const {
+    uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    if (b > text_.size() || e > text_.size() || e < b) return {};
+    return text_.substr(b, e - b);
+  }
+  TSNode Field(TSNode n, const char* name) const {
+    return ts_node_child_by_field_name(n, name, static_cast<uint32_t>(std::strlen(name)));
+  }
+  static TSNode FirstNamed(TSNode n) {
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode c = ts_node_named_child(n, i);
+      if (!Is(c, "comment")) return c;
+    }
+    return TSNode{};
+  }
+  // Positional arguments of an `arguments` node (comments skipped).
+  static std::vector<TSNode> Args(TSNode args) {
+    std::vector<TSNode> out;
+    if (ts_node_is_null(args) || !Is(args, "arguments")) return out;
+    uint32_t count = ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode c = ts_node_named_child(args, i);
+      if (!Is(c, "comment")) out.push_back(c);
+    }
+    return out;
+  }
+  // Strips parentheses and TypeScript-only wrappers (x as T, x!, <T>x, x satisfies T).
+  static TSNode Unwrap(TSNode n) {
+    for (int guard = 0; guard < 64 && !ts_node_is_null(n); ++guard) {
+      if (Is(n, "parenthesized_expression") || Is(n, "as_expression") || Is(n, "non_null_expression") ||
+          Is(n, "satisfies_expression")) {
+        TSNode inner = FirstNamed(n);
+        if (ts_node_is_null(inner)) return n;
+        n = inner;
+      } else if (Is(n, "type_assertion")) {
+        uint32_t count = ts_node_named_child_count(n);
+        if (count == 0) return n;
+        n = ts_node_named_child(n, count - 1);
+      } else {
+        return n;
+      }
+    }
+    return n;
+  }
+  // The last name of `a.b.C` / `C`; empty for anything else.
+  std::string_view LastName(TSNode n) const {
+    n = Unwrap(n);
+    if (Is(n, "identifier") || Is(n, "property_identifier") || Is(n, "type_identifier") ||
+        Is(n, "private_property_identifier") || Is(n, "this"))
+      return Text(n);
+    if (Is(n, "member_expression")) return Text(Field(n, "property"));
+    return {};
+  }
+
+  static bool InTests(std::string_view path);
+
+  bool Enter(TSNode node, TSNode parent, TSNode grandparent, TSFieldId field);
+  void Leave(TSNode node) {
+    while (!ctx_.empty() && ctx_.back().owner == node.id) ctx_.pop_back();
+  }
+  void Push(TSNode owner, CtxKind kind, std::string text) {
+    ctx_.push_back(Ctx{owner.id, kind, std::move(text), false, {}});
+  }
+
+  std::string ConditionText(TSNode stmt) {
+    TSNode cond = Field(stmt, "condition");
+    if (Is(cond, "parenthesized_expression")) {
+      TSNode inner = FirstNamed(cond);
+      if (!ts_node_is_null(inner)) cond = inner;
+    }
+    return std::string(Text(cond));
+  }
+  std::string FunctionName(TSNode fn, TSNode parent);
+  void BindParams(TSNode fn, Ctx& ctx, Binding::Kind kind);
+  void BindPattern(TSNode pattern, Ctx& ctx, Binding::Kind kind, int depth);
+  void Declare(TSNode declarator, bool is_var);
+  void Assign(TSNode assignment, bool augmented);
+  Binding* Lookup(std::string_view name, bool* in_module, bool* crossed_function);
+
+  // Site building.
+  Site NewSite(SiteKind kind, TSNode at, TSNode end) const;
+  void Finish(Site site) { sites.push_back(std::move(site)); }
+  void HandleThrow(TSNode stmt);
+  void HandleCall(TSNode call);
+  void HandleNew(TSNode expr);
+  // Class + message of `new C(args)` / `C(args)`; returns false when not classlike.
+  void FillConstructed(Site& site, TSNode callee, TSNode args_node);
+  bool FillHttpConstructed(Site& site, std::string_view cls, const std::vector<TSNode>& args);
+  void FillCreateError(Site& site, TSNode callee, const std::vector<TSNode>& args);
+  std::optional<int> StatusValue(TSNode n) const;
+  std::optional<int> StatusInInit(TSNode init) const;  // {status: 404}
+  TSNode PickKey(TSNode object, int depth);            // {error: msg} / {message: msg}
+  TSNode PickMessageArg(const std::vector<TSNode>& args, size_t skip_status_index);
+  void SetMessage(Site& site, TSNode msg);
+  bool Consumed(TSNode n) const {
+    return std::find(consumed_.begin(), consumed_.end(), n.id) != consumed_.end();
+  }
+
+  // Message evaluation.
+  std::optional<Alts> Evaluate(TSNode n, int depth);
+  Alts EvaluatePart(TSNode n, int depth);
+  std::optional<Alts> EvaluateTemplate(TSNode n, int depth);
+
+  std::string_view path_;
+  std::string_view text_;
+  bool typescript_;
+  bool in_tests_ = false;
+  FieldIds fields_;
+  std::vector<Ctx> ctx_;
+  std::vector<const void*> consumed_;  // call/new nodes already turned into a site by a throw
+  // Per-message evaluation state.
+  std::string resolution_;
+  int variable_hops_ = 0;
+};
+
+bool Walker::InTests(std::string_view path) {
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t slash = path.find('/', start);
+    std::string_view comp = path.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
+    if (slash == std::string_view::npos) {
+      // File name: foo.test.js, foo.spec.ts, foo_test.js.
+      return comp.find(".test.") != std::string_view::npos || comp.find(".spec.") != std::string_view::npos ||
+             comp.find("_test.") != std::string_view::npos;
+    }
+    if (comp == "test" || comp == "tests" || comp == "__tests__" || comp == "spec" || comp == "__mocks__")
+      return true;
+    start = slash + 1;
+  }
+  return false;
+}
+
+void Walker::Run(TSNode root) {
+  ctx_.push_back(Ctx{root.id, CtxKind::kFunction, "", true, {}});
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  std::vector<TSNode> path;  // ancestors of the cursor's node
+  bool done = false;
+  // Enter the root's children (the root's context is pushed above).
+  if (!ts_tree_cursor_goto_first_child(&cursor)) done = true;
+  path.push_back(root);
+  while (!done) {
+    TSNode node = ts_tree_cursor_current_node(&cursor);
+    TSFieldId field = ts_tree_cursor_current_field_id(&cursor);
+    TSNode parent = path.back();
+    TSNode grandparent = path.size() >= 2 ? path[path.size() - 2] : TSNode{};
+    bool descend = Enter(node, parent, grandparent, field);
+    if (descend && ts_tree_cursor_goto_first_child(&cursor)) {
+      path.push_back(node);
+      continue;
+    }
+    Leave(node);
+    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+      if (path.size() <= 1 || !ts_tree_cursor_goto_parent(&cursor)) {
+        done = true;
+        break;
+      }
+      Leave(path.back());
+      path.pop_back();
+    }
+  }
+  ts_tree_cursor_delete(&cursor);
+  std::stable_sort(sites.begin(), sites.end(), [](const Site& a, const Site& b) {
+    return a.line != b.line ? a.line < b.line : a.column < b.column;
+  });
+}
+
+bool Walker::Enter(TSNode node, TSNode parent, TSNode grandparent, TSFieldId field) {
+  if (ts_node_is_missing(node) || ts_node_is_error(node)) {
+    if (syntax_errors++ == 0) first_error = ts_node_start_point(node);
+  }
+  if (!ts_node_is_named(node)) return false;
+  const char* type = ts_node_type(node);
+
+  // Guards: the branch being entered.
+  if (Is(parent, "if_statement")) {
+    if (field == fields_.consequence) {
+      Push(node, CtxKind::kGuard, ConditionText(parent));
+    } else if (std::strcmp(type, "else_clause") == 0) {
+      Push(node, CtxKind::kGuard, "not (" + ConditionText(parent) + ")");
+    }
+  } else if (Is(parent, "while_statement") && field == fields_.body) {
+    Push(node, CtxKind::kGuard, ConditionText(parent));
+  }
+
+  switch (type[0]) {
+    case 'a':
+      if (std::strcmp(type, "arrow_function") == 0) break;
+      if (std::strcmp(type, "assignment_expression") == 0) Assign(node, false);
+      else if (std::strcmp(type, "augmented_assignment_expression") == 0) Assign(node, true);
+      else if (std::strcmp(type, "abstract_class_declaration") == 0)
+        Push(node, CtxKind::kClass, std::string(Text(Field(node, "name"))));
+      return true;
+    case 'c':
+      if (std::strcmp(type, "call_expression") == 0) {
+        HandleCall(node);
+      } else if (std::strcmp(type, "catch_clause") == 0) {
+        TSNode body = Field(node, "body");
+        uint32_t header_end = ts_node_is_null(body) ? ts_node_end_byte(node) : ts_node_start_byte(body);
+        std::string_view header = text_.substr(ts_node_start_byte(node), header_end - ts_node_start_byte(node));
+        while (!header.empty() && (header.back() == ' ' || header.back() == '\t' || header.back() == '\n' ||
+                                   header.back() == '\r'))
+          header.remove_suffix(1);
+        Push(node, CtxKind::kCatch, std::string(header));
+        TSNode param = Field(node, "parameter");
+        if (!ts_node_is_null(param)) BindPattern(param, ctx_.back(), Binding::kCatchParam, 0);
+      } else if (std::strcmp(type, "class_declaration") == 0 || std::strcmp(type, "class") == 0) {
+        TSNode name = Field(node, "name");
+        std::string n = ts_node_is_null(name) ? FunctionName(node, parent) : std::string(Text(name));
+        Push(node, CtxKind::kClass, std::move(n));
+      } else if (std::strcmp(type, "comment") == 0) {
+        return false;
+      }
+      return true;
+    case 'n':
+      if (std::strcmp(type, "new_expression") == 0) HandleNew(node);
+      else if (std::strcmp(type, "number") == 0) return false;
+      return true;
+    case 's':
+      if (std::strcmp(type, "statement_block") == 0) {
+        Push(node, CtxKind::kScope, "");
+      } else if (std::strcmp(type, "string") == 0) {
+        return false;
+      } else if (std::strcmp(type, "switch_case") == 0 || std::strcmp(type, "switch_default") == 0) {
+        // parent: switch_body; grandparent: switch_statement.
+        std::string subject;
+        if (Is(grandparent, "switch_statement")) {
+          TSNode v = Field(grandparent, "value");
+          if (Is(v, "parenthesized_expression") && !ts_node_is_null(FirstNamed(v))) v = FirstNamed(v);
+          subject = std::string(Text(v));
+        }
+        std::string g = "switch (" + subject + "): ";
+        if (type[7] == 'c') {
+          g += "case " + std::string(Text(Field(node, "value")));
+        } else {
+          g += "default";
+        }
+        Push(node, CtxKind::kGuard, std::move(g));
+      }
+      return true;
+    case 't':
+      if (std::strcmp(type, "throw_statement") == 0) HandleThrow(node);
+      return true;
+    case 'v':
+      if (std::strcmp(type, "variable_declarator") == 0) Declare(node, Is(parent, "variable_declaration"));
+      return true;
+    case 'f':
+    case 'g':
+    case 'm':
+      break;  // functions, below
+    default:
+      return true;
+  }
+
+  // Functions.
+  if (std::strcmp(type, "function_declaration") == 0 || std::strcmp(type, "function_expression") == 0 ||
+      std::strcmp(type, "function") == 0 || std::strcmp(type, "generator_function_declaration") == 0 ||
+      std::strcmp(type, "generator_function") == 0 || std::strcmp(type, "arrow_function") == 0 ||
+      std::strcmp(type, "method_definition") == 0) {
+    Push(node, CtxKind::kFunction, FunctionName(node, parent));
+    // A callback given to promise.catch(...) receives the rejection: throwing its
+    // parameter is a rethrow, as for a catch clause.
+    Binding::Kind kind = Binding::kOpaque;
+    if (Is(parent, "arguments") && Is(grandparent, "call_expression")) {
+      TSNode callee = Field(grandparent, "function");
+      if (Is(callee, "member_expression") && Text(Field(callee, "property")) == "catch") kind = Binding::kCatchParam;
+    }
+    BindParams(node, ctx_.back(), kind);
+  }
+  return true;
+}
+
+std::string Walker::FunctionName(TSNode fn, TSNode parent) {
+  TSNode name = Field(fn, "name");
+  if (!ts_node_is_null(name)) {
+    std::string_view t = Text(name);
+    if (Is(name, "string") && t.size() >= 2) t = t.substr(1, t.size() - 2);
+    return std::string(t);
+  }
+  // Anonymous: named by what it is assigned to.
+  if (Is(parent, "variable_declarator")) {
+    TSNode n = Field(parent, "name");
+    if (Is(n, "identifier")) return std::string(Text(n));
+  } else if (Is(parent, "pair")) {
+    TSNode k = Field(parent, "key");
+    std::string_view t = Text(k);
+    if (Is(k, "string") && t.size() >= 2) t = t.substr(1, t.size() - 2);
+    return std::string(t);
+  } else if (Is(parent, "assignment_expression")) {
+    return std::string(LastName(Field(parent, "left")));
+  } else if (Is(parent, "field_definition")) {
+    return std::string(Text(Field(parent, "property")));
+  } else if (Is(parent, "public_field_definition")) {
+    return std::string(Text(Field(parent, "name")));
+  }
+  return "";
+}
+
+void Walker::BindPattern(TSNode pattern, Ctx& ctx, Binding::Kind kind, int depth) {
+  if (ts_node_is_null(pattern) || depth > 16) return;
+  if (Is(pattern, "identifier")) {
+    Binding b;
+    b.name = Text(pattern);
+    b.kind = kind;
+    ctx.bindings.push_back(std::move(b));
+    return;
+  }
+  if (Is(pattern, "assignment_pattern")) {
+    BindPattern(Field(pattern, "left"), ctx, kind, depth + 1);
+    return;
+  }
+  if (Is(pattern, "required_parameter") || Is(pattern, "optional_parameter")) {
+    BindPattern(Field(pattern, "pattern"), ctx, kind, depth + 1);
+    return;
+  }
+  // Destructuring / rest: every identifier inside shadows outer names.
+  uint32_t count = ts_node_named_child_count(pattern);
+  for (uint32_t i = 0; i < count && i < 256; ++i) {
+    TSNode c = ts_node_named_child(pattern, i);
+    if (Is(c, "pair_pattern")) c = Field(c, "value");
+    if (Is(c, "shorthand_property_identifier_pattern")) {
+      Binding b;
+      b.name = Text(c);
+      b.kind = kind;
+      ctx.bindings.push_back(std::move(b));
+      continue;
+    }
+    BindPattern(c, ctx, kind, depth + 1);
+  }
+}
+
+void Walker::BindParams(TSNode fn, Ctx& ctx, Binding::Kind kind) {
+  TSNode single = Field(fn, "parameter");  // x => ...
+  if (!ts_node_is_null(single)) BindPattern(single, ctx, kind, 0);
+  TSNode params = Field(fn, "parameters");
+  if (ts_node_is_null(params)) return;
+  uint32_t count = ts_node_named_child_count(params);
+  for (uint32_t i = 0; i < count && i < 256; ++i) BindPattern(ts_node_named_child(params, i), ctx, kind, 0);
+}
+
+void Walker::Declare(TSNode declarator, bool is_var) {
+  TSNode name = Field(declarator, "name");
+  // `var` belongs to the function; const/let to the innermost block.
+  Ctx* target = &ctx_.back();
+  for (auto it = ctx_.rbegin(); it != ctx_.rend(); ++it) {
+    if (it->kind == CtxKind::kFunction || (!is_var && (it->kind == CtxKind::kScope || it->kind == CtxKind::kCatch))) {
+      target = &*it;
+      break;
+    }
+  }
+  if (!Is(name, "identifier")) {
+    BindPattern(name, *target, Binding::kOpaque, 0);
+    return;
+  }
+  Binding b;
+  b.name = Text(name);
+  TSNode value = Field(declarator, "value");
+  if (!ts_node_is_null(value)) {
+    b.kind = Binding::kValue;
+    b.value = value;
+  }
+  target->bindings.push_back(std::move(b));
+}
+
+void Walker::Assign(TSNode assignment, bool augmented) {
+  TSNode left = Field(assignment, "left");
+  if (!Is(left, "identifier")) return;
+  bool in_module = false, crossed = false;
+  Binding* b = Lookup(Text(left), &in_module, &crossed);
+  if (!b || b->kind == Binding::kCatchParam) return;
+  TSNode right = Field(assignment, "right");
+  if (!augmented) {
+    b->kind = ts_node_is_null(right) ? Binding::kOpaque : Binding::kValue;
+    b->value = right;
+    b->aug.clear();
+    ++b->assigns;
+    return;
+  }
+  TSNode op = Field(assignment, "operator");
+  if (Text(op) == "+=" && b->kind == Binding::kValue && !ts_node_is_null(right)) {
+    b->aug.push_back(right);
+  } else {
+    b->kind = Binding::kOpaque;  // x -= ..., or += onto something unknown
+  }
+}
+
+Binding* Walker::Lookup(std::string_view name, bool* in_module, bool* crossed_function) {
+  *crossed_function = false;
+  for (auto it = ctx_.rbegin(); it != ctx_.rend(); ++it) {
+    for (auto b = it->bindings.rbegin(); b != it->bindings.rend(); ++b) {
+      if (b->name == name) {
+        *in_module = it->module;
+        return &*b;
+      }
+    }
+    if (it->kind == CtxKind::kFunction) *crossed_function = true;
+  }
+  return nullptr;
+}
+
+Site Walker::NewSite(SiteKind kind, TSNode at, TSNode end) const {
+  Site s;
+  s.kind = kind;
+  s.language = typescript_ ? "typescript" : "javascript";
+  s.file_path = std::string(path_);
+  TSPoint start = ts_node_start_point(at);
+  s.line = static_cast<int>(start.row) + 1;
+  s.column = static_cast<int>(start.column);
+  TSPoint stop = ts_node_end_point(end);
+  s.end_line = static_cast<int>(stop.row) + 1;
+  if (stop.column == 0 && stop.row > start.row) s.end_line = static_cast<int>(stop.row);
+  s.in_tests = in_tests_;
+  // Context: names of enclosing functions/classes; guards and catch up to the
+  // innermost function or class.
+  std::string qual;
+  for (const Ctx& c : ctx_) {
+    if ((c.kind == CtxKind::kFunction || c.kind == CtxKind::kClass) && !c.module && !c.text.empty()) {
+      if (!qual.empty()) qual += ".";
+      qual += c.text;
+    }
+  }
+  s.function = qual.empty() ? "<module>" : qual;
+  for (auto it = ctx_.rbegin(); it != ctx_.rend(); ++it) {
+    if (it->kind == CtxKind::kFunction || it->kind == CtxKind::kClass) break;
+    if (it->kind == CtxKind::kGuard) s.guards.push_back(it->text);
+    if (it->kind == CtxKind::kCatch && !s.except_context) s.except_context = it->text;
+  }
+  std::reverse(s.guards.begin(), s.guards.end());
+  return s;
+}
+
+// ---------------------------------------------------------------------------
+// Message evaluation.
+
+std::optional<Alts> Walker::Evaluate(TSNode n, int depth) {
+  if (depth > kMaxEvalDepth || ts_node_is_null(n)) return std::nullopt;
+  n = Unwrap(n);
+  if (Is(n, "string")) {
+    std::string_view t = Text(n);
+    if (t.size() < 2) return std::nullopt;
+    std::string lit = DecodeJsLiteral(t.substr(1, t.size() - 2), false);
+    return Alts{Segs{Seg{false, std::move(lit)}}};
+  }
+  if (Is(n, "template_string")) return EvaluateTemplate(n, depth);
+  if (Is(n, "binary_expression")) {
+    if (Text(Field(n, "operator")) != "+") return std::nullopt;
+    TSNode l = Field(n, "left"), r = Field(n, "right");
+    std::optional<Alts> le = Evaluate(l, depth + 1);
+    std::optional<Alts> re = Evaluate(r, depth + 1);
+    if (!le && !re) return std::nullopt;  // no string involved: not a message
+    Alts la = le ? std::move(*le) : EvaluatePart(l, depth + 1);
+    Alts ra = re ? std::move(*re) : EvaluatePart(r, depth + 1);
+    return Concat(la, ra);
+  }
+  if (Is(n, "ternary_expression")) {
+    std::optional<Alts> c = Evaluate(Field(n, "consequence"), depth + 1);
+    std::optional<Alts> a = Evaluate(Field(n, "alternative"), depth + 1);
+    if (!c && !a) return std::nullopt;
+    Alts out = c ? std::move(*c) : EvaluatePart(Field(n, "consequence"), depth + 1);
+    Alts more = a ? std::move(*a) : EvaluatePart(Field(n, "alternative"), depth + 1);
+    for (Segs& s : more)
+      if (out.size() < kMaxAlternatives) out.push_back(std::move(s));
+    return out;
+  }
+  if (Is(n, "identifier") || Is(n, "shorthand_property_identifier")) {  // {message} means {message: message}
+    if (variable_hops_ >= kMaxVariableHops) return std::nullopt;
+    bool in_module = false, crossed = false;
+    Binding* b = Lookup(Text(n), &in_module, &crossed);
+    if (!b || b->kind != Binding::kValue) return std::nullopt;
+    TSNode value = b->value;
+    std::vector<TSNode> aug = b->aug;  // copy: evaluation may not touch bindings, but be safe
+    int assigns = b->assigns;
+    ++variable_hops_;
+    std::optional<Alts> v = Evaluate(value, depth + 1);
+    if (v) {
+      for (TSNode piece : aug) v = Concat(*v, EvaluatePart(piece, depth + 1));
+    }
+    --variable_hops_;
+    if (!v) return std::nullopt;
+    if (resolution_ == "literal") {
+      resolution_ = in_module ? "module-constant" : "variable";
+      if (assigns > 1) resolution_ += "-multi";
+      if (!aug.empty()) resolution_ += "+aug";
+    }
+    return v;
+  }
+  return std::nullopt;
+}
+
+Alts Walker::EvaluatePart(TSNode n, int depth) {
+  std::optional<Alts> v = Evaluate(n, depth);
+  if (v) return std::move(*v);
+  TSNode u = Unwrap(n);
+  if (Is(u, "number")) return Alts{Segs{Seg{false, std::string(Text(u))}}};
+  return Alts{Segs{Seg{true, std::string(Text(u))}}};
+}
+
+std::optional<Alts> Walker::EvaluateTemplate(TSNode n, int depth) {
+  uint32_t pos = ts_node_start_byte(n) + 1;  // after the backtick
+  uint32_t end = ts_node_end_byte(n);
+  if (end > pos && text_[end - 1] == '`') --end;
+  Alts out{Segs{}};
+  uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count; ++i) {
+    TSNode c = ts_node_named_child(n, i);
+    if (!Is(c, "template_substitution")) continue;
+    uint32_t b = ts_node_start_byte(c);
+    if (b > pos) AppendSeg(out[0], Seg{false, DecodeJsLiteral(text_.substr(pos, b - pos), true)});
+    TSNode expr = FirstNamed(c);
+    AppendSeg(out[0], Seg{true, std::string(Text(expr))});
+    pos = ts_node_end_byte(c);
+  }
+  if (end > pos) AppendSeg(out[0], Seg{false, DecodeJsLiteral(text_.substr(pos, end - pos), true)});
+  return out;
+}
+
+void Walker::SetMessage(Site& site, TSNode msg) {
+  if (ts_node_is_null(msg)) return;
+  site.message_expr = std::string(Text(msg));
+  resolution_ = "literal";
+  variable_hops_ = 0;
+  std::optional<Alts> v = Evaluate(msg, 0);
+  if (!v) return;
+  RenderInto(site, *v);
+  if (site.error_message) site.message_resolution = resolution_;
+}
+
+// ---------------------------------------------------------------------------
+// Sites.
+
+std::optional<int> Walker::StatusValue(TSNode n) const {
+  n = Unwrap(n);
+  if (Is(n, "number")) {
+    std::string_view t = Text(n);
+    if (t.size() != 3) return std::nullopt;
+    int v = 0;
+    for (char c : t) {
+      if (c < '0' || c > '9') return std::nullopt;
+      v = v * 10 + (c - '0');
+    }
+    if (v >= 100 && v <= 599) return v;
+    return std::nullopt;
+  }
+  std::string_view name = LastName(n);
+  if (name.empty()) return std::nullopt;
+  if (Is(n, "member_expression")) {
+    if (auto s = StatusFromUpperName(name)) return s;  // HttpStatus.NOT_FOUND, StatusCodes.NOT_FOUND
+  }
+  // HTTP_404_NOT_FOUND, HTTP_STATUS_404 style constants.
+  for (size_t i = 0; i + 3 <= name.size(); ++i) {
+    if (std::isdigit(static_cast<unsigned char>(name[i])) && std::isdigit(static_cast<unsigned char>(name[i + 1])) &&
+        std::isdigit(static_cast<unsigned char>(name[i + 2])) && (i == 0 || name[i - 1] == '_') &&
+        (i + 3 == name.size() || name[i + 3] == '_') && name.substr(0, 4) == "HTTP") {
+      int v = (name[i] - '0') * 100 + (name[i + 1] - '0') * 10 + (name[i + 2] - '0');
+      if (v >= 100 && v <= 599) return v;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<int> Walker::StatusInInit(TSNode init) const {
+  init = Unwrap(init);
+  if (!Is(init, "object")) return std::nullopt;
+  uint32_t count = ts_node_named_child_count(init);
+  for (uint32_t i = 0; i < count; ++i) {
+    TSNode p = ts_node_named_child(init, i);
+    if (!Is(p, "pair")) continue;
+    std::string_view k = Text(Field(p, "key"));
+    if (k == "status" || k == "statusCode" || k == "\"status\"" || k == "'status'") return StatusValue(Field(p, "value"));
+  }
+  return std::nullopt;
+}
+
+// In an object literal, the value of the key that holds the message; recurses
+// one level into {error: {message: ...}}. Prefers a value with literal text.
+TSNode Walker::PickKey(TSNode object, int depth) {
+  static constexpr const char* kKeys[] = {"message", "error", "msg", "errorMessage", "error_message",
+                                          "detail", "details", "description", "reason", "title"};
+  object = Unwrap(object);
+  if (!Is(object, "object") || depth > 2) return TSNode{};
+  TSNode first_present{};
+  for (const char* key : kKeys) {
+    uint32_t count = ts_node_named_child_count(object);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode p = ts_node_named_child(object, i);
+      std::string_view k;
+      TSNode value{};
+      if (Is(p, "pair")) {
+        TSNode kn = Field(p, "key");
+        k = Text(kn);
+        if (Is(kn, "string") && k.size() >= 2) k = k.substr(1, k.size() - 2);
+        value = Field(p, "value");
+      } else if (Is(p, "shorthand_property_identifier")) {
+        k = Text(p);
+        value = p;  // {message} is {message: message}
+      } else {
+        continue;
+      }
+      if (k != key || ts_node_is_null(value)) continue;
+      TSNode uv = Unwrap(value);
+      if (Is(uv, "object")) {
+        TSNode inner = PickKey(uv, depth + 1);
+        if (!ts_node_is_null(inner)) value = inner;
+      }
+      resolution_ = "literal";
+      variable_hops_ = 0;
+      std::optional<Alts> v = Evaluate(value, 0);
+      if (v) {
+        for (const Segs& s : *v)
+          for (const Seg& seg : s)
+            if (!seg.hole && !seg.text.empty()) return value;
+      }
+      if (ts_node_is_null(first_present)) first_present = value;
+    }
+  }
+  return first_present;
+}
+
+// The message argument: the first one that evaluates to a string, else the first
+// later one with literal text (`new AppError(Codes.X, "msg")`), else argument 0.
+// An object argument contributes its message key. `skip` is an index to ignore
+// (the status of an HTTP error), or SIZE_MAX.
+TSNode Walker::PickMessageArg(const std::vector<TSNode>& args, size_t skip) {
+  TSNode first{};
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i == skip) continue;
+    if (Is(args[i], "spread_element")) break;
+    TSNode a = args[i];
+    if (Is(Unwrap(a), "object")) {
+      a = PickKey(a, 0);
+      if (ts_node_is_null(a)) continue;  // an options object without a message key
+    }
+    bool is_first = ts_node_is_null(first);
+    if (is_first) first = a;
+    resolution_ = "literal";
+    variable_hops_ = 0;
+    std::optional<Alts> v = Evaluate(a, 0);
+    if (!v) continue;
+    if (is_first) return a;
+    for (const Segs& s : *v)
+      for (const Seg& seg : s)
+        if (!seg.hole && !seg.text.empty()) return a;
+  }
+  return first;
+}
+
+bool Walker::FillHttpConstructed(Site& site, std::string_view cls, const std::vector<TSNode>& args) {
+  std::optional<int> implied;
+  bool http = false;
+  if (cls == "HttpException" || cls == "HTTPException" || cls == "HttpError" || cls == "HTTPError" ||
+      (cls.size() > 13 && cls.substr(cls.size() - 13) == "HttpException")) {
+    http = true;
+  } else if (cls.size() > 9 && cls.substr(cls.size() - 9) == "Exception") {
+    implied = StatusFromCamelName(cls.substr(0, cls.size() - 9));  // NestJS NotFoundException
+    http = implied.has_value();
+  } else if (cls == "Response" || cls == "NextResponse") {
+    // Remix-style `throw new Response("Not found", {status: 404})`.
+    if (args.size() >= 2) implied = StatusInInit(args[1]);
+    http = implied.has_value() && *implied >= 400;
+    if (http) {
+      site.kind = SiteKind::kHttp;
+      site.http_status = implied;
+      SetMessage(site, Is(Unwrap(args[0]), "object") ? PickKey(args[0], 0) : args[0]);
+    }
+    return http;
+  }
+  if (!http) return false;
+  site.kind = SiteKind::kHttp;
+  size_t status_index = SIZE_MAX;
+  for (size_t i = 0; i < args.size() && i < 3; ++i) {
+    if (auto s = StatusValue(args[i])) {
+      site.http_status = s;
+      status_index = i;
+      break;
+    }
+    if (auto s = StatusInInit(args[i])) {
+      if (!site.http_status) site.http_status = s;
+    }
+  }
+  if (!site.http_status) site.http_status = implied;
+  SetMessage(site, PickMessageArg(args, status_index));
+  return true;
+}
+
+void Walker::FillConstructed(Site& site, TSNode callee, TSNode args_node) {
+  callee = Unwrap(callee);
+  site.error_class_expr = std::string(Text(callee));
+  std::string_view last = LastName(callee);
+  std::vector<TSNode> args = Args(args_node);
+  if (!last.empty() && IsClasslike(last)) {
+    site.error_class = std::string(last);
+    if (FillHttpConstructed(site, last, args)) return;
+  } else if (Is(callee, "member_expression") && IsClasslike(LastName(Field(callee, "object")))) {
+    // AppError.notFound("...") / Errors.badInput("...")
+    site.error_class = std::string(LastName(Field(callee, "object")));
+  } else {
+    site.dynamic = true;  // throw makeError(...), throw new errorClass(...)
+  }
+  TSNode msg = PickMessageArg(args, SIZE_MAX);
+  // An error code given before the message: new AppError(ErrorCode.X, "msg").
+  if (!args.empty() && !ts_node_is_null(msg) && msg.id != args[0].id && Is(Unwrap(args[0]), "member_expression"))
+    site.error_code = std::string(Text(Unwrap(args[0])));
+  SetMessage(site, msg);
+}
+
+void Walker::FillCreateError(Site& site, TSNode callee, const std::vector<TSNode>& args) {
+  site.kind = SiteKind::kHttp;
+  site.error_class_expr = std::string(Text(callee));
+  size_t status_index = SIZE_MAX;
+  if (Is(callee, "member_expression")) {
+    // createError.NotFound("msg")
+    std::string_view prop = LastName(callee);
+    site.http_status = StatusFromCamelName(prop);
+    if (!site.http_status && prop.size() > 5 && prop.substr(prop.size() - 5) == "Error")
+      site.http_status = StatusFromCamelName(prop.substr(0, prop.size() - 5));
+  } else if (!args.empty()) {
+    if (auto s = StatusValue(args[0])) {
+      site.http_status = s;
+      status_index = 0;
+    }
+  }
+  site.error_class = HttpErrorsClass(site.http_status);
+  SetMessage(site, PickMessageArg(args, status_index));
+}
+
+bool IsCreateErrorName(std::string_view n) {
+  return n == "createError" || n == "createHttpError" || n == "httpErrors" || n == "HttpErrors" ||
+         n == "createHttpErrors";
+}
+
+void Walker::HandleThrow(TSNode stmt) {
+  TSNode expr = Unwrap(FirstNamed(stmt));
+  if (ts_node_is_null(expr)) return;
+  Site site = NewSite(SiteKind::kRaise, stmt, stmt);
+  if (Is(expr, "new_expression")) {
+    consumed_.push_back(expr.id);
+    TSNode ctor = Field(expr, "constructor");
+    if (Is(ctor, "member_expression") && IsCreateErrorName(LastName(Field(ctor, "object")))) {
+      FillCreateError(site, Unwrap(ctor), Args(Field(expr, "arguments")));
+    } else {
+      FillConstructed(site, ctor, Field(expr, "arguments"));
+    }
+  } else if (Is(expr, "call_expression")) {
+    consumed_.push_back(expr.id);
+    TSNode callee = Unwrap(Field(expr, "function"));
+    std::string_view last = LastName(callee);
+    if (IsCreateErrorName(last) ||
+        (Is(callee, "member_expression") && IsCreateErrorName(LastName(Field(callee, "object"))))) {
+      FillCreateError(site, callee, Args(Field(expr, "arguments")));
+    } else {
+      FillConstructed(site, callee, Field(expr, "arguments"));
+    }
+  } else if (Is(expr, "identifier")) {
+    std::string_view name = Text(expr);
+    bool in_module = false, crossed = false;
+    Binding* b = Lookup(name, &in_module, &crossed);
+    if (b && b->kind == Binding::kCatchParam) return;  // rethrow: not a new error
+    TSNode value = b && b->kind == Binding::kValue ? Unwrap(b->value) : TSNode{};
+    if (Is(value, "new_expression") || Is(value, "call_expression")) {
+      // const err = new NotFound("..."); ...; throw err
+      TSNode callee = Is(value, "new_expression") ? Field(value, "constructor") : Field(value, "function");
+      if (IsClasslike(LastName(callee))) {
+        FillConstructed(site, callee, Field(value, "arguments"));
+        site.error_class_expr = std::string(name) + " <- " + site.error_class_expr.value_or("");
+        if (!site.message_resolution.empty()) site.message_resolution = "variable:" + site.message_resolution;
+        Finish(std::move(site));
+        return;
+      }
+    }
+    site.error_class_expr = std::string(name);
+    if (IsClasslike(name)) {
+      site.error_class = std::string(name);
+    } else {
+      site.dynamic = true;
+    }
+  } else if (Is(expr, "string") || Is(expr, "template_string") || Is(expr, "binary_expression")) {
+    SetMessage(site, expr);  // throw "message": a string is thrown, no class
+  } else if (Is(expr, "member_expression")) {
+    site.error_class_expr = std::string(Text(expr));
+    std::string_view last = LastName(expr);
+    if (IsClasslike(last)) site.error_class = std::string(last);
+    else site.dynamic = true;
+  } else {
+    site.error_class_expr = std::string(Text(expr));
+    site.dynamic = true;
+  }
+  Finish(std::move(site));
+}
+
+void Walker::HandleNew(TSNode expr) {
+  if (Consumed(expr)) return;
+  TSNode ctor = Unwrap(Field(expr, "constructor"));
+  std::string_view last = LastName(ctor);
+  if (last.empty()) return;
+  std::vector<TSNode> args = Args(Field(expr, "arguments"));
+  if (last == "Response" || last == "NextResponse") {
+    if (args.empty()) return;
+    std::optional<int> status = args.size() >= 2 ? StatusInInit(args[1]) : std::nullopt;
+    if (!status || *status < 400) return;
+    Site site = NewSite(SiteKind::kHttpResponse, expr, expr);
+    site.error_class_expr = std::string(Text(ctor));
+    site.http_status = status;
+    TSNode body = Unwrap(args[0]);
+    // new Response(JSON.stringify({error: "..."}), {status: 400})
+    if (Is(body, "call_expression") && Text(Field(body, "function")) == "JSON.stringify") {
+      std::vector<TSNode> inner = Args(Field(body, "arguments"));
+      if (!inner.empty()) body = Unwrap(inner[0]);
+    }
+    SetMessage(site, Is(body, "object") ? PickKey(body, 0) : body);
+    Finish(std::move(site));
+    return;
+  }
+  if (Is(ctor, "member_expression") && IsCreateErrorName(LastName(Field(ctor, "object")))) {
+    Site site = NewSite(SiteKind::kHttp, expr, expr);
+    FillCreateError(site, ctor, args);
+    Finish(std::move(site));
+    return;
+  }
+  if (!IsClasslike(last)) return;
+  Site site = NewSite(SiteKind::kHttp, expr, expr);
+  site.error_class = std::string(last);
+  site.error_class_expr = std::string(Text(ctor));
+  if (!FillHttpConstructed(site, last, args)) return;  // only HTTP errors count outside a throw
+  Finish(std::move(site));
+}
+
+void Walker::HandleCall(TSNode call) {
+  if (Consumed(call)) return;
+  TSNode callee = Unwrap(Field(call, "function"));
+  TSNode args_node = Field(call, "arguments");
+  if (Is(callee, "identifier")) {
+    if (IsCreateErrorName(Text(callee))) {
+      Site site = NewSite(SiteKind::kHttp, call, call);
+      FillCreateError(site, callee, Args(args_node));
+      Finish(std::move(site));
+    }
+    return;
+  }
+  if (!Is(callee, "member_expression")) return;
+  std::string_view prop = Text(Field(callee, "property"));
+  TSNode object = Unwrap(Field(callee, "object"));
+  std::vector<TSNode> args = Args(args_node);
+
+  // console.error / logger.warn / this.logger.error / log.error
+  if (prop == "error" || prop == "warn" || prop == "warning" || prop == "fatal") {
+    std::string receiver = Lower(LastName(object));
+    while (!receiver.empty() && (receiver[0] == '_' || receiver[0] == '$')) receiver.erase(0, 1);
+    bool is_console = receiver == "console";
+    bool is_logger = receiver == "log" ||
+                     (receiver.size() >= 6 && receiver.compare(receiver.size() - 6, 6, "logger") == 0);
+    if ((is_console && (prop == "error" || prop == "warn")) || is_logger) {
+      Site site = NewSite(SiteKind::kLog, call, call);
+      site.error_class_expr = std::string(Text(callee));
+      site.log_level = std::string(prop);
+      SetMessage(site, PickMessageArg(args, SIZE_MAX));
+      Finish(std::move(site));
+      return;
+    }
+  }
+
+  // res.status(404).json({error: msg}) / .send(msg); reply.code(400).send(...)
+  if ((prop == "json" || prop == "send") && Is(object, "call_expression")) {
+    TSNode inner_callee = Unwrap(Field(object, "function"));
+    if (Is(inner_callee, "member_expression")) {
+      std::string_view inner_prop = Text(Field(inner_callee, "property"));
+      std::vector<TSNode> inner_args = Args(Field(object, "arguments"));
+      if ((inner_prop == "status" || inner_prop == "code") && inner_args.size() == 1) {
+        std::optional<int> status = StatusValue(inner_args[0]);
+        if (status && *status >= 400) {
+          Site site = NewSite(SiteKind::kHttpResponse, call, call);
+          site.error_class_expr = std::string(Text(callee));
+          site.http_status = status;
+          if (!args.empty()) {
+            TSNode body = Unwrap(args[0]);
+            SetMessage(site, Is(body, "object") ? PickKey(body, 0) : args[0]);
+          }
+          Finish(std::move(site));
+          return;
+        }
+      }
+    }
+  }
+
+  // NextResponse.json({error: msg}, {status: 400}) / Response.json(...)
+  if (prop == "json" && args.size() >= 2) {
+    std::string_view recv = LastName(object);
+    if (recv == "NextResponse" || recv == "Response") {
+      std::optional<int> status = StatusInInit(args[1]);
+      if (status && *status >= 400) {
+        Site site = NewSite(SiteKind::kHttpResponse, call, call);
+        site.error_class_expr = std::string(Text(callee));
+        site.http_status = status;
+        TSNode body = Unwrap(args[0]);
+        SetMessage(site, Is(body, "object") ? PickKey(body, 0) : args[0]);
+        Finish(std::move(site));
+        return;
+      }
+    }
+  }
+
+  // createError.NotFound("msg")
+  if (IsCreateErrorName(LastName(object))) {
+    Site site = NewSite(SiteKind::kHttp, call, call);
+    FillCreateError(site, callee, args);
+    Finish(std::move(site));
+    return;
+  }
+
+  // Koa: ctx.throw(404, "msg")
+  if (prop == "throw" && !args.empty()) {
+    if (auto status = StatusValue(args[0])) {
+      Site site = NewSite(SiteKind::kHttp, call, call);
+      site.error_class_expr = std::string(Text(callee));
+      site.http_status = status;
+      site.error_class = HttpErrorsClass(status);
+      SetMessage(site, PickMessageArg(args, 0));
+      Finish(std::move(site));
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Parsing.
+
+struct Deadline {
+  std::chrono::steady_clock::time_point at;
+};
+
+bool ParseProgress(TSParseState* state) {
+  const Deadline* d = static_cast<const Deadline*>(state->payload);
+  return std::chrono::steady_clock::now() > d->at;  // true cancels the parse
+}
+
+// One parser per thread, reused across files (creating one costs allocations).
+class ThreadParser {
+ public:
+  ThreadParser() : parser_(ts_parser_new()) {}
+  ~ThreadParser() { ts_parser_delete(parser_); }
+  ThreadParser(const ThreadParser&) = delete;
+  ThreadParser& operator=(const ThreadParser&) = delete;
+  TSParser* get() { return parser_; }
+
+ private:
+  TSParser* parser_;
+};
+
+}  // namespace
+
+JsExtractResult ExtractJavaScript(std::string_view path, std::string_view text, bool typescript,
+                                  const JsExtractOptions& options) {
+  JsExtractResult result;
+  auto fail = [&](int line, int column, std::string message) {
+    result.failed = true;
+    result.diagnostics.push_back(Diagnostic{std::string(path), line, column, std::move(message)});
+    return std::move(result);
+  };
+  if (text.size() > options.max_file_bytes || text.size() > UINT32_MAX / 2) {
+    return fail(0, 0, "file too large for the JavaScript front end (" + std::to_string(text.size()) +
+                          " bytes > max_file_bytes " + std::to_string(options.max_file_bytes) + ")");
+  }
+  bool tsx = typescript && path.size() >= 4 && path.substr(path.size() - 4) == ".tsx";
+  const TSLanguage* lang = typescript ? (tsx ? tree_sitter_tsx() : tree_sitter_typescript()) : tree_sitter_javascript();
+
+  thread_local ThreadParser thread_parser;
+  TSParser* parser = thread_parser.get();
+  if (!ts_parser_set_language(parser, lang)) {
+    return fail(0, 0, "tree-sitter grammar ABI " + std::to_string(ts_language_abi_version(lang)) +
+                          " not supported by the tree-sitter core");
+  }
+  Deadline deadline{std::chrono::steady_clock::now() + options.parse_timeout};
+  TSParseOptions parse_options{&deadline, &ParseProgress};
+  TSTree* tree = ts_parser_parse_with_options(
+      parser, nullptr,
+      TSInput{&text,
+              [](void* payload, uint32_t byte, TSPoint, uint32_t* bytes_read) -> const char* {
+                const std::string_view* t = static_cast<const std::string_view*>(payload);
+                if (byte >= t->size()) {
+                  *bytes_read = 0;
+                  return "";
+                }
+                *bytes_read = static_cast<uint32_t>(t->size() - byte);
+                return t->data() + byte;
+              },
+              TSInputEncodingUTF8, nullptr},
+      parse_options);
+  if (!tree) {
+    ts_parser_reset(parser);
+    return fail(0, 0, "parse cancelled after " + std::to_string(options.parse_timeout.count()) +
+                          " ms (parse_timeout): file not extracted");
+  }
+  TSNode root = ts_tree_root_node(tree);
+  Walker walker(path, text, typescript, lang);
+  walker.Run(root);
+  if (walker.syntax_errors > 0) {
+    result.diagnostics.push_back(Diagnostic{
+        std::string(path), static_cast<int>(walker.first_error.row) + 1, static_cast<int>(walker.first_error.column),
+        "syntax error (" + std::to_string(walker.syntax_errors) +
+            " unparsed or missing region(s)); sites in them may be missing"});
+  }
+  result.sites = std::move(walker.sites);
+  ts_tree_delete(tree);
+  return result;
+}
+
+#endif  // ERRDEX_HAVE_TREE_SITTER
+
+}  // namespace errdex

@@ -1,0 +1,60 @@
+// The JavaScript / TypeScript front end: parses one file with tree-sitter (the
+// pinned grammars built by cmake/tree_sitter.cmake) and finds every site where
+// an error a user can see is produced:
+//   raise          throw new X(msg) / throw X(msg) / throw "msg" / throw f(msg)
+//                  (throw <catch parameter> is a rethrow, not a site)
+//   log            console.error/warn(...), logger.error/warn/fatal(...)
+//   http           new HttpException(msg, status), NestJS *Exception classes,
+//                  createError(404, msg), ctx.throw(404, msg)
+//   http_response  res.status(4xx/5xx).json({error: msg}) / .send(msg),
+//                  NextResponse.json({error: msg}, {status: 4xx}), new Response(msg, {status})
+// and rebuilds each message from string literals, template literals (each ${expr}
+// a hole shown as {expr}), `+` concatenation, `c ? "a" : "b"` alternatives and
+// variables assigned a string earlier in scope (model/pattern.h gives the pattern form).
+//
+// Limits (JsExtractOptions): a file larger than max_file_bytes or whose parse
+// runs longer than parse_timeout is not extracted (failed=true plus a diagnostic);
+// syntax errors give a diagnostic and the sites of the parts that did parse.
+// Invalid UTF-8 and NUL bytes are tolerated (bytes are kept as they are).
+//
+// Without the fetched grammars (no ERRDEX_HAVE_TREE_SITTER) every call returns
+// failed=true with a diagnostic saying the grammar was not built.
+//
+// Thread-safety: ExtractJavaScript may be called from any number of threads at
+// once (each thread keeps its own tree-sitter parsers).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <string_view>
+#include <vector>
+
+#include "extract/common/diagnostic.h"
+#include "model/site.h"
+
+namespace errdex {
+
+struct JsExtractResult {
+  std::vector<Site> sites;              // ordered by (line, column)
+  std::vector<Diagnostic> diagnostics;  // syntax errors, limits hit; sites may still be partial
+  bool failed = false;                  // nothing could be extracted (no grammar, too big, timeout)
+};
+
+struct JsExtractOptions {
+  // Files above this size are skipped with a diagnostic (default 16 MiB).
+  std::size_t max_file_bytes = std::size_t{16} << 20;
+  // A parse running longer than this is cancelled (default 10 s): hostile input
+  // cannot hang a scan. The parse of a normal file takes well under 1 s per MB.
+  std::chrono::milliseconds parse_timeout{10000};
+};
+
+// `path` is the repo-relative path recorded in each Site; it also picks the
+// grammar: with `typescript` a path ending in ".tsx" uses the TSX grammar, any
+// other the TypeScript grammar; without it the JavaScript grammar (which
+// accepts JSX) is used. `text` is the file's bytes.
+// Site.language is "typescript" when `typescript`, else "javascript".
+JsExtractResult ExtractJavaScript(std::string_view path, std::string_view text, bool typescript);
+JsExtractResult ExtractJavaScript(std::string_view path, std::string_view text, bool typescript,
+                                  const JsExtractOptions& options);
+
+}  // namespace errdex
