@@ -1,10 +1,1675 @@
-// Python front end (placeholder while the real extractor lands): returns no sites.
+// The Python front end (see python_extractor.h). Two phases over one file:
+//  1. structure: walk the logical lines from the tokenizer, keep a block stack
+//     (def/class/if/elif/else/while/for/try/except/finally/with/match/case,
+//     one-line compound statements included), record per scope the string-ish
+//     assignments (token ranges, parsed lazily), parameters, returns and
+//     imports, and queue every statement or call that can produce an error;
+//  2. evaluation: parse only the queued statements and rebuild their messages
+//     with the same rules as ../shared/tools/oracle_py.py.
+// Tested by python_extractor_test.cc; compared with the oracle by
+// tests/diff/diff_oracle.py.
 #include "extract/python/python_extractor.h"
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "extract/python/expr.h"
+#include "extract/python/message_eval.h"
+#include "extract/python/tokenizer.h"
 
 namespace errdex {
 
+namespace {
+
+using py::IsName;
+using py::IsOp;
+using py::MaybeSegs;
+using py::Node;
+using py::NodeKind;
+using py::Seg;
+using py::Segs;
+using py::Token;
+using py::TokenKind;
+
+constexpr int kMaxEvalDepth = 8;
+
+struct HttpName {
+  const char* name;
+  int code;
+};
+constexpr HttpName kHttpStatus[] = {
+    {"CONTINUE", 100}, {"SWITCHING_PROTOCOLS", 101}, {"PROCESSING", 102}, {"EARLY_HINTS", 103}, {"OK", 200},
+    {"CREATED", 201}, {"ACCEPTED", 202}, {"NON_AUTHORITATIVE_INFORMATION", 203}, {"NO_CONTENT", 204},
+    {"RESET_CONTENT", 205}, {"PARTIAL_CONTENT", 206}, {"MULTI_STATUS", 207}, {"ALREADY_REPORTED", 208},
+    {"IM_USED", 226}, {"MULTIPLE_CHOICES", 300}, {"MOVED_PERMANENTLY", 301}, {"FOUND", 302}, {"SEE_OTHER", 303},
+    {"NOT_MODIFIED", 304}, {"USE_PROXY", 305}, {"TEMPORARY_REDIRECT", 307}, {"PERMANENT_REDIRECT", 308},
+    {"BAD_REQUEST", 400}, {"UNAUTHORIZED", 401}, {"PAYMENT_REQUIRED", 402}, {"FORBIDDEN", 403},
+    {"NOT_FOUND", 404}, {"METHOD_NOT_ALLOWED", 405}, {"NOT_ACCEPTABLE", 406},
+    {"PROXY_AUTHENTICATION_REQUIRED", 407}, {"REQUEST_TIMEOUT", 408}, {"CONFLICT", 409}, {"GONE", 410},
+    {"LENGTH_REQUIRED", 411}, {"PRECONDITION_FAILED", 412}, {"REQUEST_ENTITY_TOO_LARGE", 413},
+    {"REQUEST_URI_TOO_LONG", 414}, {"UNSUPPORTED_MEDIA_TYPE", 415}, {"REQUESTED_RANGE_NOT_SATISFIABLE", 416},
+    {"EXPECTATION_FAILED", 417}, {"IM_A_TEAPOT", 418}, {"MISDIRECTED_REQUEST", 421},
+    {"UNPROCESSABLE_ENTITY", 422}, {"LOCKED", 423}, {"FAILED_DEPENDENCY", 424}, {"TOO_EARLY", 425},
+    {"UPGRADE_REQUIRED", 426}, {"PRECONDITION_REQUIRED", 428}, {"TOO_MANY_REQUESTS", 429},
+    {"REQUEST_HEADER_FIELDS_TOO_LARGE", 431}, {"UNAVAILABLE_FOR_LEGAL_REASONS", 451},
+    {"INTERNAL_SERVER_ERROR", 500}, {"NOT_IMPLEMENTED", 501}, {"BAD_GATEWAY", 502},
+    {"SERVICE_UNAVAILABLE", 503}, {"GATEWAY_TIMEOUT", 504}, {"HTTP_VERSION_NOT_SUPPORTED", 505},
+    {"VARIANT_ALSO_NEGOTIATES", 506}, {"INSUFFICIENT_STORAGE", 507}, {"LOOP_DETECTED", 508},
+    {"NOT_EXTENDED", 510}, {"NETWORK_AUTHENTICATION_REQUIRED", 511},
+};
+
+std::optional<int> HttpStatusByName(std::string_view name) {
+  for (const HttpName& h : kHttpStatus)
+    if (name == h.name) return h.code;
+  return std::nullopt;
+}
+const char* HttpStatusName(int code) {
+  for (const HttpName& h : kHttpStatus)
+    if (h.code == code) return h.name;
+  return nullptr;
+}
+
+// 'NotFound' -> 404, 'HTTPBadRequest' -> 400 (oracle http_status_from_name).
+std::optional<int> HttpStatusFromClassName(std::string_view camel) {
+  if (camel.substr(0, 4) == "HTTP") camel.remove_prefix(4);
+  std::string snake;
+  auto lower = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+  auto upper = [](char c) { return c >= 'A' && c <= 'Z'; };
+  for (size_t i = 0; i < camel.size(); ++i) {
+    char c = camel[i];
+    if (i > 0 && upper(c)) {
+      char p = camel[i - 1];
+      bool split = lower(p) || (upper(p) && i + 1 < camel.size() && camel[i + 1] >= 'a' && camel[i + 1] <= 'z');
+      if (split) snake.push_back('_');
+    }
+    snake.push_back((c >= 'a' && c <= 'z') ? static_cast<char>(c - 32) : c);
+  }
+  if (auto v = HttpStatusByName(snake)) return v;
+  std::string alt;
+  for (size_t i = 0; i < snake.size(); ++i) {
+    if (snake.compare(i, 5, "U_R_I") == 0) {
+      alt += "URI";
+      i += 4;
+    } else {
+      alt.push_back(snake[i]);
+    }
+  }
+  return HttpStatusByName(alt);
+}
+
+bool IsClasslike(std::string_view name) {
+  size_t i = 0;
+  while (i < name.size() && name[i] == '_') ++i;
+  return i < name.size() && name[i] >= 'A' && name[i] <= 'Z';
+}
+
+bool InTests(std::string_view rel) {
+  size_t slash = rel.rfind('/');
+  std::string_view base = slash == std::string_view::npos ? rel : rel.substr(slash + 1);
+  if (base.substr(0, 5) == "test_" || base == "conftest.py" ||
+      (base.size() >= 8 && base.substr(base.size() - 8) == "_test.py"))
+    return true;
+  size_t p = 0;
+  while (slash != std::string_view::npos && p < slash) {
+    size_t q = rel.find('/', p);
+    std::string_view part = rel.substr(p, q - p);
+    if (part == "tests" || part == "test") return true;
+    p = q + 1;
+  }
+  return false;
+}
+
+bool IsErrorResponseName(std::string_view s) {
+  if (!s.empty() && s[0] == '_') s.remove_prefix(1);
+  for (std::string_view pre : {"create", "make", "build"})
+    if (s.size() == pre.size() + 15 && s.substr(0, pre.size()) == pre && s.substr(pre.size()) == "_error_response")
+      return true;
+  return false;
+}
+
+bool IsLoggerName(std::string_view s) {
+  std::string l;
+  for (char c : s) l.push_back((c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c);
+  while (!l.empty() && l[0] == '_') l.erase(0, 1);
+  if (l == "log" || l == "logging" || l == "logger" || l == "log_" || l == "lgr") return true;
+  return l.size() >= 6 && l.compare(l.size() - 6, 6, "logger") == 0;
+}
+
+// ---------------------------------------------------------------------------
+struct Assign {
+  int line = 0, col = 0;
+  bool aug = false;        // "+="
+  bool has_value = false;  // false: bound to something that is not a value we track
+  uint32_t vb = 0, ve = 0; // value token range
+  mutable int node = -2;   // parsed value (-2 not yet, -1 unparsable)
+};
+
+struct Scope {
+  enum Kind { kModule, kClass, kFunction } kind = kModule;
+  int parent = -1;
+  std::unordered_map<std::string, std::vector<Assign>> assigns;
+  std::unordered_set<std::string> params;
+  std::vector<std::pair<uint32_t, uint32_t>> returns;  // return value token ranges
+  uint32_t ann_b = 0, ann_e = 0;                       // return annotation tokens
+};
+
+enum class BlockKind { kDef, kClass, kIf, kElif, kElse, kWhile, kFor, kTry, kExcept, kFinally, kWith, kMatch, kCase, kOther };
+
+struct Block {
+  BlockKind kind = BlockKind::kOther;
+  int indent = 0;
+  std::vector<std::string> guards;  // guards this block adds to its body
+  std::vector<std::string> chain;   // if/elif tests so far
+  std::string cond;                 // while test
+  std::string match_subject;
+  std::string name;                 // def/class name
+  int scope = -1;                   // def/class scope
+  bool has_handler = false;
+  std::string handler_name, handler_hdr;
+};
+
+enum class PendKind { kRaise, kAssert, kAbort, kErrorResponse, kJsonResponse, kLog, kWarn };
+
+struct Pending {
+  PendKind kind;
+  uint32_t tb = 0, te = 0;  // statement tokens; for calls: callee start .. statement end
+  uint32_t lparen = 0;      // calls: index of '('
+  int scope = 0;
+  std::string qual;
+  std::vector<std::string> guards;
+  std::vector<std::pair<std::string, std::string>> handlers;  // (name, header)
+  std::string method;  // kLog: method name; kWarn/kAbort: bare or attribute
+};
+
+struct Found {
+  std::vector<const Assign*> chain;
+  const char* kind;
+  std::string flags;
+  std::pair<int, int> apos;
+};
+
+class FileExtractor {
+ public:
+  FileExtractor(std::string_view path, std::string_view text)
+      : path_(path), text_(text), parser_(text) {}
+
+  PythonExtractResult Run();
+
+ private:
+  // phase 1
+  void ProcessLine(const py::LogicalLine& l);
+  void ProcessCompound(uint32_t b, uint32_t e, int indent, std::optional<Block>& prev, bool* handled);
+  void ProcessSimple(uint32_t b, uint32_t e);
+  void ProcessStatement(uint32_t b, uint32_t e);
+  void ScanCallsAndAssigns(uint32_t b, uint32_t e, bool assigns);
+  void RecordImport(uint32_t b, uint32_t e);
+  void BindNames(uint32_t b, uint32_t e, const Token& at);
+  void AddAssign(const std::string& name, const Token& at, bool aug, bool has_value, uint32_t vb, uint32_t ve);
+  Pending MakePending(PendKind k, uint32_t tb, uint32_t te) const;
+  int FindHeaderColon(uint32_t b, uint32_t e) const;
+  std::string SegTokens(uint32_t b, uint32_t e) const;  // tokens [b, e)
+  int CurrentScope() const;
+
+  // phase 2
+  void Finish(const Pending& p);
+  void FinishRaise(const Pending& p, Site& site);
+  void FinishCall(const Pending& p, Site& site);
+  void CallRaise(Site& site, int call, const Pending& p, std::string* factory);
+  void SetMessage(Site& site, int msg_node, const Pending& p, bool brace_template = false,
+                  const std::vector<int>* log_args = nullptr);
+  int FirstLiteralArg(int call, const Pending& p);
+  std::vector<int> Args(int call) const;
+  std::vector<int> Keywords(int call) const;
+  int PickMessageArg(int call, int idx, std::initializer_list<const char*> kws) const;
+  std::optional<int> StatusValue(int node) const;
+  std::optional<int> HttpStatusOf(int call, bool any_pos) const;
+  std::pair<bool, std::optional<int>> HttpClass(std::string_view callee, std::string_view last) const;
+  bool LocallyBound(const std::string& name, int scope) const;
+  std::string LastName(int node) const;
+  int ParseAssignValue(const Assign& a);
+  std::string Src(int node) const { return std::string(parser_.Seg(node)); }
+
+  // evaluation (oracle Evaluator)
+  struct Eval {
+    Eval(int s, std::pair<int, int> p) : scope(s), pos(p) {}
+    int scope;
+    std::pair<int, int> pos;
+    std::string resolution = "literal";
+    std::string flags;
+  };
+  std::optional<Found> Lookup(Eval& ev, const std::string& name, std::pair<int, int> pos);
+  MaybeSegs Ev(Eval& ev, int node, int depth, std::pair<int, int> pos);
+  MaybeSegs Ev(Eval& ev, int node) { return Ev(ev, node, 0, ev.pos); }
+  Segs EvOrHole(Eval& ev, int node, int depth, std::pair<int, int> pos);
+  MaybeSegs EvCall(Eval& ev, int node, int depth, std::pair<int, int> pos);
+  std::string HoleText(int node) const { return parser_.Unparse(node); }
+  std::string FvText(int fv) const;
+  MaybeSegs ApplyPercent(const Segs& segs, const std::vector<int>& positional, const std::vector<int>* dict,
+                         bool unknown_tuple);
+  MaybeSegs ApplyPercentRight(const Segs& segs, int right);
+  MaybeSegs ApplyFormat(const Segs& segs, int call);
+
+  std::string_view path_;
+  std::string_view text_;
+  py::Tokens toks_;
+  py::Parser parser_;
+  std::vector<Scope> scopes_;
+  std::vector<Block> stack_;
+  std::vector<Pending> pending_;
+  std::unordered_map<std::string, std::string> imports_;
+  std::unordered_map<std::string, std::vector<int>> functions_;  // def name -> scopes
+  PythonExtractResult result_;
+  std::vector<std::pair<size_t, std::string>> factories_pending_;  // site index -> factory name
+  bool in_tests_ = false;
+  std::optional<std::string> FactoryInfo(const Scope& fs);
+  Site BaseSite(const Pending& p, uint32_t end_tok) const;
+};
+
+std::string FileExtractor::SegTokens(uint32_t b, uint32_t e) const {
+  if (b >= e) return std::string();
+  uint32_t sb = toks_.tokens[b].begin, se = toks_.tokens[e - 1].end;
+  return std::string(text_.substr(sb, se - sb));
+}
+
+int FileExtractor::CurrentScope() const {
+  for (size_t i = stack_.size(); i-- > 0;)
+    if (stack_[i].scope >= 0) return stack_[i].scope;
+  return 0;
+}
+
+Pending FileExtractor::MakePending(PendKind k, uint32_t tb, uint32_t te) const {
+  Pending p;
+  p.kind = k;
+  p.tb = tb;
+  p.te = te;
+  size_t boundary = 0;
+  for (size_t i = 0; i < stack_.size(); ++i) {
+    const Block& bl = stack_[i];
+    if (bl.kind == BlockKind::kDef || bl.kind == BlockKind::kClass) {
+      if (!p.qual.empty()) p.qual.push_back('.');
+      p.qual += bl.name;
+      boundary = i + 1;
+    }
+  }
+  for (size_t i = boundary; i < stack_.size(); ++i) {
+    const Block& bl = stack_[i];
+    p.guards.insert(p.guards.end(), bl.guards.begin(), bl.guards.end());
+    if (bl.has_handler) p.handlers.emplace_back(bl.handler_name, bl.handler_hdr);
+  }
+  if (p.qual.empty()) p.qual = "<module>";
+  p.scope = CurrentScope();
+  return p;
+}
+
+// Index of the ':' ending a compound statement header in [b, e), or -1.
+int FileExtractor::FindHeaderColon(uint32_t b, uint32_t e) const {
+  int depth = 0, lambdas = 0;
+  for (uint32_t i = b; i < e; ++i) {
+    const Token& t = toks_.tokens[i];
+    if (t.kind == TokenKind::kOp && t.end - t.begin == 1) {
+      char c = text_[t.begin];
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      else if (c == ')' || c == ']' || c == '}') depth = depth > 0 ? depth - 1 : 0;
+      else if (c == ':' && depth == 0) {
+        if (lambdas > 0) --lambdas;
+        else return static_cast<int>(i);
+      }
+    } else if (depth == 0 && IsName(text_, t, "lambda")) {
+      ++lambdas;
+    }
+  }
+  return -1;
+}
+
+void FileExtractor::AddAssign(const std::string& name, const Token& at, bool aug, bool has_value, uint32_t vb,
+                              uint32_t ve) {
+  Assign a;
+  a.line = at.line;
+  a.col = at.col;
+  a.aug = aug;
+  a.has_value = has_value;
+  a.vb = vb;
+  a.ve = ve;
+  scopes_[static_cast<size_t>(CurrentScope())].assigns[name].push_back(a);
+}
+
+void FileExtractor::BindNames(uint32_t b, uint32_t e, const Token& at) {
+  for (uint32_t i = b; i < e; ++i) {
+    const Token& t = toks_.tokens[i];
+    if (t.kind != TokenKind::kName) continue;
+    if (i > b && IsOp(text_, toks_.tokens[i - 1], '.')) continue;
+    std::string_view s = py::TokenText(text_, t);
+    if (s == "in" || s == "as" || s == "not" || s == "and" || s == "or" || s == "if" || s == "else" ||
+        s == "None" || s == "True" || s == "False" || s == "is" || s == "for" || s == "lambda")
+      continue;
+    AddAssign(std::string(s), at, false, false, 0, 0);
+  }
+}
+
+void FileExtractor::ProcessLine(const py::LogicalLine& l) {
+  int indent = l.indent;
+  while (!stack_.empty() && stack_.back().indent > indent) stack_.pop_back();
+  std::optional<Block> prev;
+  if (!stack_.empty() && stack_.back().indent == indent) {
+    prev = std::move(stack_.back());
+    stack_.pop_back();
+  }
+  if (l.first >= l.last) return;
+  bool handled = false;
+  ProcessCompound(l.first, l.last, indent, prev, &handled);
+  if (!handled) ProcessSimple(l.first, l.last);
+}
+
+void FileExtractor::ProcessCompound(uint32_t b, uint32_t e, int indent, std::optional<Block>& prev, bool* handled) {
+  const Token& t0 = toks_.tokens[b];
+  if (t0.kind != TokenKind::kName) return;
+  std::string_view kw = py::TokenText(text_, t0);
+  uint32_t hb = b;
+  if (kw == "async" && b + 1 < e) {
+    std::string_view k2 = py::TokenText(text_, toks_.tokens[b + 1]);
+    if (k2 == "def" || k2 == "for" || k2 == "with") {
+      kw = k2;
+      hb = b + 1;
+    }
+  }
+  BlockKind kind;
+  if (kw == "if") kind = BlockKind::kIf;
+  else if (kw == "elif") kind = BlockKind::kElif;
+  else if (kw == "else") kind = BlockKind::kElse;
+  else if (kw == "while") kind = BlockKind::kWhile;
+  else if (kw == "for") kind = BlockKind::kFor;
+  else if (kw == "try") kind = BlockKind::kTry;
+  else if (kw == "except") kind = BlockKind::kExcept;
+  else if (kw == "finally") kind = BlockKind::kFinally;
+  else if (kw == "with") kind = BlockKind::kWith;
+  else if (kw == "def") kind = BlockKind::kDef;
+  else if (kw == "class") kind = BlockKind::kClass;
+  else if (kw == "match" || kw == "case") {
+    // soft keywords: a header ending in ':' whose next token starts an expression
+    if (hb + 1 >= e || !IsOp(text_, toks_.tokens[e - 1], ':')) return;
+    const Token& n1 = toks_.tokens[hb + 1];
+    if (n1.kind == TokenKind::kOp) {
+      std::string_view o = py::TokenText(text_, n1);
+      if (!(o == "(" || o == "[" || o == "{" || o == "-" || o == "*" || o == "~")) return;
+    }
+    if (kw == "case" && (stack_.empty() || stack_.back().kind != BlockKind::kMatch)) return;
+    kind = kw == "match" ? BlockKind::kMatch : BlockKind::kCase;
+  } else {
+    return;
+  }
+  int colon = FindHeaderColon(hb + 1, e);
+  if (colon < 0) return;
+  *handled = true;
+  uint32_t hc = static_cast<uint32_t>(colon);
+  Block bl;
+  bl.kind = kind;
+  bl.indent = indent;
+  const Token& kt = toks_.tokens[hb];
+  switch (kind) {
+    case BlockKind::kIf: {
+      std::string cond = SegTokens(hb + 1, hc);
+      bl.guards = {cond};
+      bl.chain = {cond};
+      break;
+    }
+    case BlockKind::kElif: {
+      std::string cond = SegTokens(hb + 1, hc);
+      if (prev && (prev->kind == BlockKind::kIf || prev->kind == BlockKind::kElif)) {
+        for (const std::string& c : prev->chain) bl.guards.push_back("not (" + c + ")");
+        bl.chain = prev->chain;
+      }
+      bl.guards.push_back(cond);
+      bl.chain.push_back(cond);
+      break;
+    }
+    case BlockKind::kElse:
+      if (prev && (prev->kind == BlockKind::kIf || prev->kind == BlockKind::kElif)) {
+        for (const std::string& c : prev->chain) bl.guards.push_back("not (" + c + ")");
+      } else if (prev && prev->kind == BlockKind::kWhile) {
+        bl.guards.push_back("not (" + prev->cond + ")");
+      }
+      break;
+    case BlockKind::kWhile:
+      bl.cond = SegTokens(hb + 1, hc);
+      bl.guards = {bl.cond};
+      break;
+    case BlockKind::kFor: {
+      uint32_t in = hb + 1;
+      int depth = 0;
+      for (; in < hc; ++in) {
+        const Token& t = toks_.tokens[in];
+        if (t.kind == TokenKind::kOp && t.end - t.begin == 1) {
+          char c = text_[t.begin];
+          if (c == '(' || c == '[') ++depth;
+          else if (c == ')' || c == ']') --depth;
+        }
+        if (depth == 0 && IsName(text_, t, "in")) break;
+      }
+      BindNames(hb + 1, in, toks_.tokens[b]);
+      break;
+    }
+    case BlockKind::kWith: {
+      ScanCallsAndAssigns(hb + 1, hc, false);
+      int depth = 0;
+      for (uint32_t i = hb + 1; i < hc; ++i) {
+        const Token& t = toks_.tokens[i];
+        if (t.kind == TokenKind::kOp && t.end - t.begin == 1) {
+          char c = text_[t.begin];
+          if (c == '(' || c == '[' || c == '{') ++depth;
+          else if (c == ')' || c == ']' || c == '}') --depth;
+        }
+        if (depth <= 1 && IsName(text_, t, "as")) {
+          uint32_t j = i + 1, d2 = 0;
+          uint32_t end = j;
+          for (; end < hc; ++end) {
+            const Token& u = toks_.tokens[end];
+            if (u.kind == TokenKind::kOp && u.end - u.begin == 1) {
+              char c = text_[u.begin];
+              if (c == '(' || c == '[') ++d2;
+              else if (c == ')' || c == ']') {
+                if (d2 == 0) break;
+                --d2;
+              } else if (c == ',' && d2 == 0) {
+                break;
+              }
+            }
+          }
+          BindNames(j, end, toks_.tokens[b]);
+        }
+      }
+      break;
+    }
+    case BlockKind::kExcept: {
+      uint32_t tb = hb + 1;
+      if (tb < hc && IsOp(text_, toks_.tokens[tb], '*')) ++tb;
+      uint32_t as = hc;
+      for (uint32_t i = tb; i < hc; ++i)
+        if (IsName(text_, toks_.tokens[i], "as")) as = i;
+      std::string hdr = "except";
+      if (as > tb) hdr += " " + SegTokens(tb, as);
+      bl.has_handler = true;
+      if (as + 1 < hc && toks_.tokens[as + 1].kind == TokenKind::kName) {
+        bl.handler_name = std::string(py::TokenText(text_, toks_.tokens[as + 1]));
+        hdr += " as " + bl.handler_name;
+        AddAssign(bl.handler_name, kt, false, false, 0, 0);
+      }
+      bl.handler_hdr = std::move(hdr);
+      break;
+    }
+    case BlockKind::kDef:
+    case BlockKind::kClass: {
+      if (hb + 1 < hc && toks_.tokens[hb + 1].kind == TokenKind::kName)
+        bl.name = std::string(py::TokenText(text_, toks_.tokens[hb + 1]));
+      Scope s;
+      s.kind = kind == BlockKind::kDef ? Scope::kFunction : Scope::kClass;
+      s.parent = CurrentScope();
+      if (kind == BlockKind::kDef) {
+        // parameters: names at depth 1 after '(' ',' '*' '**' '/'
+        int depth = 0;
+        uint32_t i = hb + 2;
+        for (; i < hc; ++i) {
+          const Token& t = toks_.tokens[i];
+          if (t.kind == TokenKind::kOp && t.end - t.begin == 1) {
+            char c = text_[t.begin];
+            if (c == '(' || c == '[' || c == '{') ++depth;
+            else if (c == ')' || c == ']' || c == '}') {
+              --depth;
+              if (depth == 0) break;
+            }
+          }
+          if (depth == 1 && t.kind == TokenKind::kName && i > 0) {
+            const Token& pv = toks_.tokens[i - 1];
+            if (IsOp(text_, pv, '(') || IsOp(text_, pv, ',') || IsOp(text_, pv, '*') || IsOp(text_, pv, "**"))
+              s.params.insert(std::string(py::TokenText(text_, t)));
+          }
+        }
+        for (; i < hc; ++i)
+          if (IsOp(text_, toks_.tokens[i], "->")) {
+            s.ann_b = i + 1;
+            s.ann_e = hc;
+          }
+      }
+      scopes_.push_back(std::move(s));
+      bl.scope = static_cast<int>(scopes_.size() - 1);
+      if (kind == BlockKind::kDef) functions_[bl.name].push_back(bl.scope);
+      break;
+    }
+    case BlockKind::kMatch:
+      bl.match_subject = SegTokens(hb + 1, hc);
+      break;
+    case BlockKind::kCase: {
+      const std::string& subj = stack_.back().match_subject;
+      uint32_t gi = hc;
+      int depth = 0;
+      for (uint32_t i = hb + 1; i < hc; ++i) {
+        const Token& t = toks_.tokens[i];
+        if (t.kind == TokenKind::kOp && t.end - t.begin == 1) {
+          char c = text_[t.begin];
+          if (c == '(' || c == '[' || c == '{') ++depth;
+          else if (c == ')' || c == ']' || c == '}') --depth;
+        }
+        if (depth == 0 && IsName(text_, t, "if")) {
+          gi = i;
+          break;
+        }
+      }
+      std::string g = "match " + subj + ": case " + SegTokens(hb + 1, gi);
+      if (gi < hc) g += " if " + SegTokens(gi + 1, hc);
+      bl.guards = {g};
+      break;
+    }
+    default:
+      break;
+  }
+  stack_.push_back(std::move(bl));
+  if (hc + 1 < e) ProcessSimple(hc + 1, e);
+}
+
+void FileExtractor::ProcessSimple(uint32_t b, uint32_t e) {
+  int depth = 0;
+  uint32_t s = b;
+  for (uint32_t i = b; i < e; ++i) {
+    const Token& t = toks_.tokens[i];
+    if (t.kind != TokenKind::kOp || t.end - t.begin != 1) continue;
+    char c = text_[t.begin];
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    else if (c == ')' || c == ']' || c == '}') depth = depth > 0 ? depth - 1 : 0;
+    else if (c == ';' && depth == 0) {
+      if (i > s) ProcessStatement(s, i);
+      s = i + 1;
+    }
+  }
+  if (e > s) ProcessStatement(s, e);
+}
+
+void FileExtractor::ProcessStatement(uint32_t b, uint32_t e) {
+  const Token& t = toks_.tokens[b];
+  if (t.kind == TokenKind::kName) {
+    std::string_view s = py::TokenText(text_, t);
+    switch (s.size()) {
+      case 5:
+        if (s == "raise") {
+          pending_.push_back(MakePending(PendKind::kRaise, b, e));
+          return;
+        }
+        break;
+      case 6:
+        if (s == "assert") {
+          pending_.push_back(MakePending(PendKind::kAssert, b, e));
+          return;
+        }
+        if (s == "return") {
+          Scope& sc = scopes_[static_cast<size_t>(CurrentScope())];
+          if (b + 1 < e) sc.returns.emplace_back(b + 1, e);
+          ScanCallsAndAssigns(b + 1, e, false);
+          return;
+        }
+        if (s == "import") {
+          RecordImport(b, e);
+          return;
+        }
+        if (s == "global") return;
+        break;
+      case 4:
+        if (s == "from" && b + 1 < e) {
+          RecordImport(b, e);
+          return;
+        }
+        if (s == "pass") return;
+        break;
+      default:
+        break;
+    }
+  }
+  ScanCallsAndAssigns(b, e, true);
+}
+
+void FileExtractor::RecordImport(uint32_t b, uint32_t e) {
+  const auto& T = toks_.tokens;
+  auto dotted = [&](uint32_t* i) {
+    std::string s;
+    while (*i < e) {
+      const Token& t = T[*i];
+      if (t.kind == TokenKind::kName) {
+        if (IsName(text_, t, "import") || IsName(text_, t, "as")) break;
+        s += py::TokenText(text_, t);
+      } else if (IsOp(text_, t, '.')) {
+        s.push_back('.');
+      } else {
+        break;
+      }
+      ++*i;
+    }
+    return s;
+  };
+  if (IsName(text_, T[b], "import")) {
+    uint32_t i = b + 1;
+    while (i < e) {
+      std::string name = dotted(&i);
+      if (name.empty()) break;
+      if (i + 1 < e && IsName(text_, T[i], "as")) {
+        imports_[std::string(py::TokenText(text_, T[i + 1]))] = name;
+        i += 2;
+      } else {
+        imports_[name.substr(0, name.find('.'))] = name.substr(0, name.find('.'));
+      }
+      if (i < e && IsOp(text_, T[i], ',')) ++i;
+      else break;
+    }
+    return;
+  }
+  // from M import a [as b], ...
+  uint32_t i = b + 1;
+  while (i < e && (IsOp(text_, T[i], '.') || IsOp(text_, T[i], "..."))) ++i;
+  std::string mod = dotted(&i);
+  if (i >= e || !IsName(text_, T[i], "import")) return;
+  ++i;
+  while (i < e) {
+    const Token& t = T[i];
+    if (IsOp(text_, t, '(') || IsOp(text_, t, ')') || IsOp(text_, t, ',')) {
+      ++i;
+      continue;
+    }
+    if (t.kind != TokenKind::kName && !IsOp(text_, t, '*')) break;
+    std::string name(py::TokenText(text_, t));
+    ++i;
+    std::string local = name;
+    if (i + 1 < e && IsName(text_, T[i], "as")) {
+      local = std::string(py::TokenText(text_, T[i + 1]));
+      i += 2;
+    }
+    imports_[local] = mod + "." + name;
+  }
+}
+
+// One pass over a simple statement: calls that can produce an error, and
+// (when `assigns`) the names it binds.
+void FileExtractor::ScanCallsAndAssigns(uint32_t b, uint32_t e, bool assigns) {
+  const auto& T = toks_.tokens;
+  int depth = 0;
+  bool lambda_seen = false;
+  uint32_t eqs[8];
+  int n_eq = 0;
+  for (uint32_t i = b; i < e; ++i) {
+    const Token& t = T[i];
+    if (t.kind == TokenKind::kOp) {
+      if (t.end - t.begin == 1) {
+        char c = text_[t.begin];
+        if (c == '(' || c == '[' || c == '{') ++depth;
+        else if (c == ')' || c == ']' || c == '}') depth = depth > 0 ? depth - 1 : 0;
+        else if (c == '=' && depth == 0 && !lambda_seen && n_eq < 8) eqs[n_eq++] = i;
+      }
+      continue;
+    }
+    if (t.kind != TokenKind::kName) continue;
+    std::string_view s = py::TokenText(text_, t);
+    if (depth == 0 && s == "lambda") lambda_seen = true;
+    if (i + 1 >= e || !IsOp(text_, T[i + 1], '(')) continue;
+    // a call: is it one we want?
+    std::optional<PendKind> kind;
+    std::string method;
+    bool dotted = i > b && IsOp(text_, T[i - 1], '.');
+    switch (s.size()) {
+      case 4:
+        if (s == "warn") {
+          if (dotted && i >= b + 2 && T[i - 2].kind == TokenKind::kName) {
+            std::string_view recv = py::TokenText(text_, T[i - 2]);
+            if (recv == "warnings") kind = PendKind::kWarn, method = "warnings";
+            else if (IsLoggerName(recv)) kind = PendKind::kLog, method = "warn";
+          } else if (!dotted) {
+            kind = PendKind::kWarn, method = "";
+          }
+        }
+        break;
+      case 5:
+        if (s == "abort") kind = PendKind::kAbort;
+        else if (s == "error") kind = PendKind::kLog, method = "error";
+        break;
+      case 7:
+        if (s == "warning") kind = PendKind::kLog, method = "warning";
+        break;
+      case 8:
+        if (s == "critical") kind = PendKind::kLog, method = "critical";
+        break;
+      case 9:
+        if (s == "exception") kind = PendKind::kLog, method = "exception";
+        break;
+      case 12:
+        if (s == "JSONResponse") kind = PendKind::kJsonResponse;
+        break;
+      default:
+        if (s.size() >= 19 && IsErrorResponseName(s)) kind = PendKind::kErrorResponse;
+        break;
+    }
+    if (!kind) continue;
+    if (*kind == PendKind::kLog) {
+      if (!dotted || i < b + 2 || T[i - 2].kind != TokenKind::kName) continue;
+      if (!IsLoggerName(py::TokenText(text_, T[i - 2]))) continue;
+    }
+    // callee start: walk back over NAME '.' NAME ...
+    uint32_t start = i;
+    while (start >= b + 2 && IsOp(text_, T[start - 1], '.') && T[start - 2].kind == TokenKind::kName) start -= 2;
+    bool complex_receiver = start > b && IsOp(text_, T[start - 1], '.');
+    if (*kind == PendKind::kAbort) {
+      // flask/werkzeug abort: `abort(...)` or `<name>.abort(...)` (checked against imports later)
+      if (complex_receiver || (i - start) > 2) continue;
+      method = (i == start) ? "" : std::string(py::TokenText(text_, T[start]));
+    }
+    Pending p = MakePending(*kind, start, e);
+    p.lparen = i + 1;
+    p.method = std::move(method);
+    pending_.push_back(std::move(p));
+  }
+  if (!assigns) return;
+  const Token& first = T[b];
+  // annotated assignment: NAME ':' ann ['=' value]
+  if (b + 1 < e && first.kind == TokenKind::kName && IsOp(text_, T[b + 1], ':')) {
+    if (n_eq > 0) AddAssign(std::string(py::TokenText(text_, first)), first, false, true, eqs[0] + 1, e);
+    return;
+  }
+  // augmented assignment
+  if (b + 1 < e && T[b + 1].kind == TokenKind::kOp) {
+    std::string_view op = py::TokenText(text_, T[b + 1]);
+    if (op.size() >= 2 && op.back() == '=' && op != "==" && op != "<=" && op != ">=" && op != "!=" && op != ":=") {
+      if (first.kind == TokenKind::kName) {
+        bool plus = op == "+=";
+        AddAssign(std::string(py::TokenText(text_, first)), first, plus, plus, b + 2, e);
+      }
+      return;
+    }
+  }
+  if (n_eq == 0) return;
+  uint32_t vb = eqs[n_eq - 1] + 1;
+  uint32_t tb = b;
+  for (int k = 0; k < n_eq; ++k) {
+    uint32_t te = eqs[k];
+    if (te == tb + 1 && T[tb].kind == TokenKind::kName) {
+      AddAssign(std::string(py::TokenText(text_, T[tb])), first, false, true, vb, e);
+    } else if (te > tb) {
+      bool tuple_like = IsOp(text_, T[tb], '(') || IsOp(text_, T[tb], '[') || IsOp(text_, T[tb], '*');
+      int d = 0;
+      for (uint32_t i = tb; i < te && !tuple_like; ++i) {
+        const Token& u = T[i];
+        if (u.kind == TokenKind::kOp && u.end - u.begin == 1) {
+          char c = text_[u.begin];
+          if (c == '(' || c == '[' || c == '{') ++d;
+          else if (c == ')' || c == ']' || c == '}') --d;
+          else if (c == ',' && d == 0) tuple_like = true;
+        }
+      }
+      if (tuple_like) BindNames(tb, te, first);
+    }
+    tb = te + 1;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Phase 2.
+
+int FileExtractor::ParseAssignValue(const Assign& a) {
+  if (a.node != -2) return a.node;
+  size_t pos = a.vb;
+  int n = parser_.ParseExpr(toks_.tokens, &pos, a.ve, true);
+  a.node = (n >= 0 && pos == a.ve) ? n : -1;
+  return a.node;
+}
+
+std::optional<Found> FileExtractor::Lookup(Eval& ev, const std::string& name, std::pair<int, int> pos) {
+  int scope = ev.scope;
+  bool first = true;
+  while (scope >= 0) {
+    const Scope& s = scopes_[static_cast<size_t>(scope)];
+    if (s.kind == Scope::kClass && !first) {
+      scope = s.parent;
+      continue;
+    }
+    auto it = s.assigns.find(name);
+    if (it != s.assigns.end() && !it->second.empty()) {
+      std::vector<const Assign*> usable;
+      for (const Assign& a : it->second)
+        if (!first || std::make_pair(a.line, a.col) < pos) usable.push_back(&a);
+      int base = -1;
+      for (int i = static_cast<int>(usable.size()) - 1; i >= 0; --i)
+        if (!usable[static_cast<size_t>(i)]->aug) {
+          base = i;
+          break;
+        }
+      if (base >= 0) {
+        int n_plain = 0;
+        for (const Assign* a : usable) n_plain += a->aug ? 0 : 1;
+        Found f;
+        f.chain.push_back(usable[static_cast<size_t>(base)]);
+        for (size_t i = static_cast<size_t>(base) + 1; i < usable.size(); ++i)
+          if (usable[i]->aug) f.chain.push_back(usable[i]);
+        if (!f.chain[0]->has_value) return std::nullopt;
+        f.kind = s.kind == Scope::kModule ? "module-constant" : "variable";
+        if (n_plain > 1) f.flags += "-multi";
+        if (f.chain.size() > 1) f.flags += "+aug";
+        f.apos = {f.chain[0]->line, f.chain[0]->col};
+        return f;
+      }
+      if (s.kind == Scope::kFunction) return std::nullopt;
+    }
+    if (s.kind == Scope::kFunction && s.params.count(name)) return std::nullopt;
+    first = false;
+    scope = s.parent;
+  }
+  return std::nullopt;
+}
+
+std::string FileExtractor::FvText(int fv) const {
+  const Node& n = parser_.node(fv);
+  std::string t = HoleText(n.kids[0]);
+  if (n.conv) {
+    t.push_back('!');
+    t.push_back(n.conv);
+  }
+  if (n.spec >= 0) {
+    t.push_back(':');
+    for (int k : parser_.node(n.spec).kids) {
+      const Node& p = parser_.node(k);
+      if (p.kind == NodeKind::kStr) t += p.str;
+      else if (p.kind == NodeKind::kFormatted) t += "{" + FvText(k) + "}";
+    }
+  }
+  return t;
+}
+
+Segs FileExtractor::EvOrHole(Eval& ev, int node, int depth, std::pair<int, int> pos) {
+  MaybeSegs r = Ev(ev, node, depth, pos);
+  if (r) return std::move(*r);
+  return Segs{Seg::Hole(HoleText(node))};
+}
+
+MaybeSegs FileExtractor::Ev(Eval& ev, int node, int depth, std::pair<int, int> pos) {
+  if (depth > kMaxEvalDepth || node < 0) return std::nullopt;
+  const Node& n = parser_.node(node);
+  switch (n.kind) {
+    case NodeKind::kStr:
+      return Segs{Seg::Lit(n.str)};
+    case NodeKind::kJoinedStr: {
+      Segs out;
+      for (int k : n.kids) {
+        const Node& p = parser_.node(k);
+        if (p.kind == NodeKind::kStr) out.push_back(Seg::Lit(p.str));
+        else out.push_back(Seg::Hole(FvText(k)));
+      }
+      return out;
+    }
+    case NodeKind::kBinOp: {
+      int l = n.kids[0], r = n.kids[1];
+      if (n.str == "+") {
+        MaybeSegs left = Ev(ev, l, depth + 1, pos);
+        MaybeSegs right = Ev(ev, r, depth + 1, pos);
+        if (!left && !right) return std::nullopt;
+        Segs out = left ? std::move(*left) : Segs{Seg::Hole(HoleText(l))};
+        Segs rs = right ? std::move(*right) : Segs{Seg::Hole(HoleText(r))};
+        out.insert(out.end(), rs.begin(), rs.end());
+        return out;
+      }
+      if (n.str == "%") {
+        MaybeSegs left = Ev(ev, l, depth + 1, pos);
+        if (!left) return std::nullopt;
+        return py::PerAlt(*left, [&](const Segs& s) { return ApplyPercentRight(s, r); });
+      }
+      return std::nullopt;
+    }
+    case NodeKind::kName: {
+      std::optional<Found> f = Lookup(ev, n.str, pos);
+      if (!f) return std::nullopt;
+      Segs out;
+      for (size_t i = 0; i < f->chain.size(); ++i) {
+        int v = ParseAssignValue(*f->chain[i]);
+        MaybeSegs r = v >= 0 ? Ev(ev, v, depth + 1, f->apos) : std::nullopt;
+        if (!r) {
+          if (i == 0) return std::nullopt;
+          r = Segs{Seg::Hole(v >= 0 ? HoleText(v) : std::string())};
+        }
+        out.insert(out.end(), r->begin(), r->end());
+      }
+      if (ev.resolution == "literal" || std::string_view(f->kind) == "variable") ev.resolution = f->kind;
+      for (const char* fl : {"-multi", "+aug"})
+        if (f->flags.find(fl) != std::string::npos && ev.flags.find(fl) == std::string::npos) ev.flags += fl;
+      return out;
+    }
+    case NodeKind::kCall:
+      return EvCall(ev, node, depth, pos);
+    case NodeKind::kIfExp: {
+      MaybeSegs a = Ev(ev, n.kids[0], depth + 1, pos);
+      MaybeSegs b = Ev(ev, n.kids[2], depth + 1, pos);
+      if (!a && !b) return std::nullopt;
+      Seg alt;
+      alt.type = Seg::kAlt;
+      alt.options.push_back(a ? std::move(*a) : Segs{Seg::Hole(HoleText(n.kids[0]))});
+      alt.options.push_back(b ? std::move(*b) : Segs{Seg::Hole(HoleText(n.kids[2]))});
+      return Segs{std::move(alt)};
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+std::vector<int> FileExtractor::Args(int call) const {
+  std::vector<int> out;
+  const Node& n = parser_.node(call);
+  for (size_t k = 1; k < n.kids.size(); ++k)
+    if (parser_.node(n.kids[k]).kind != NodeKind::kKeyword) out.push_back(n.kids[k]);
+  return out;
+}
+std::vector<int> FileExtractor::Keywords(int call) const {
+  std::vector<int> out;
+  const Node& n = parser_.node(call);
+  for (size_t k = 1; k < n.kids.size(); ++k)
+    if (parser_.node(n.kids[k]).kind == NodeKind::kKeyword) out.push_back(n.kids[k]);
+  return out;
+}
+
+MaybeSegs FileExtractor::EvCall(Eval& ev, int node, int depth, std::pair<int, int> pos) {
+  const Node& n = parser_.node(node);
+  int f = n.kids[0];
+  const Node& fn = parser_.node(f);
+  std::vector<int> args = Args(node);
+  bool no_kw = Keywords(node).empty();
+  if (fn.kind == NodeKind::kAttribute) {
+    const std::string& attr = fn.str;
+    int base_node = fn.kids[0];
+    if (attr == "format") {
+      MaybeSegs base = Ev(ev, base_node, depth + 1, pos);
+      if (!base) return std::nullopt;
+      return py::PerAlt(*base, [&](const Segs& s) { return ApplyFormat(s, node); });
+    }
+    if (attr == "join" && args.size() == 1 && no_kw && n.kids.size() == 2) {
+      MaybeSegs sep = Ev(ev, base_node, depth + 1, pos);
+      if (!sep) return std::nullopt;
+      std::string sep_s;
+      for (const Seg& s : *sep) {
+        if (s.type != Seg::kLit) return std::nullopt;
+        sep_s += s.text;
+      }
+      const Node& it = parser_.node(args[0]);
+      if (it.kind == NodeKind::kList || it.kind == NodeKind::kTuple) {
+        for (int k : it.kids)
+          if (parser_.node(k).kind == NodeKind::kStarred) return std::nullopt;
+        Segs out;
+        for (size_t i = 0; i < it.kids.size(); ++i) {
+          if (i) out.push_back(Seg::Lit(sep_s));
+          Segs e = EvOrHole(ev, it.kids[i], depth + 1, pos);
+          out.insert(out.end(), e.begin(), e.end());
+        }
+        return out;
+      }
+      return std::nullopt;
+    }
+    if ((attr == "strip" || attr == "lstrip" || attr == "rstrip") && args.empty() && no_kw) {
+      MaybeSegs base = Ev(ev, base_node, depth + 1, pos);
+      if (!base) return std::nullopt;
+      bool l = attr != "rstrip", r = attr != "lstrip";
+      return py::PerAlt(*base, [&](const Segs& s) -> MaybeSegs {
+        return py::MapText(s, [&](const std::string& t) { return py::PyStrip(t, l, r); });
+      });
+    }
+    if (attr == "replace" && args.size() == 2 && no_kw && parser_.node(args[0]).kind == NodeKind::kStr &&
+        parser_.node(args[1]).kind == NodeKind::kStr) {
+      MaybeSegs base = Ev(ev, base_node, depth + 1, pos);
+      if (!base) return std::nullopt;
+      std::string a = parser_.node(args[0]).str, b = parser_.node(args[1]).str;
+      return py::PerAlt(*base, [&](const Segs& s) -> MaybeSegs {
+        return py::MapText(s, [&](const std::string& t) { return py::ReplaceAll(t, a, b); });
+      });
+    }
+    if ((attr == "dedent" || attr == "cleandoc") && parser_.node(base_node).kind == NodeKind::kName &&
+        (parser_.node(base_node).str == "textwrap" || parser_.node(base_node).str == "inspect")) {
+      if (args.size() != 1 || !no_kw || parser_.node(args[0]).kind == NodeKind::kStarred) return std::nullopt;
+      MaybeSegs base = Ev(ev, args[0], depth + 1, pos);
+      if (!base) return std::nullopt;
+      bool dd = attr == "dedent";
+      return py::PerAlt(*base, [&](const Segs& s) -> MaybeSegs {
+        return py::MapText(s, [&](const std::string& t) { return dd ? py::TextwrapDedent(t) : py::InspectCleandoc(t); });
+      });
+    }
+    return std::nullopt;
+  }
+  if (fn.kind == NodeKind::kName && (fn.str == "dedent" || fn.str == "cleandoc")) {
+    if (args.size() != 1 || !no_kw || parser_.node(args[0]).kind == NodeKind::kStarred) return std::nullopt;
+    MaybeSegs base = Ev(ev, args[0], depth + 1, pos);
+    if (!base) return std::nullopt;
+    bool dd = fn.str == "dedent";
+    return py::PerAlt(*base, [&](const Segs& s) -> MaybeSegs {
+      return py::MapText(s, [&](const std::string& t) { return dd ? py::TextwrapDedent(t) : py::InspectCleandoc(t); });
+    });
+  }
+  return std::nullopt;
+}
+
+MaybeSegs FileExtractor::ApplyPercentRight(const Segs& segs, int right) {
+  const Node& r = parser_.node(right);
+  if (r.kind == NodeKind::kTuple) {
+    for (int k : r.kids)
+      if (parser_.node(k).kind == NodeKind::kStarred) return ApplyPercent(segs, {}, nullptr, true);
+    return ApplyPercent(segs, r.kids, nullptr, false);
+  }
+  if (r.kind == NodeKind::kDict) return ApplyPercent(segs, {}, &r.kids, false);
+  // a single non-tuple argument with several conversions is really a tuple variable
+  int n_conv = 0;
+  for (const Seg& s : segs) {
+    if (s.type != Seg::kLit) continue;
+    for (size_t i = 0; i < s.text.size(); ++i) {
+      if (s.text[i] != '%') continue;
+      py::PercentSpec m = py::MatchPercent(s.text, i);
+      if (m.end == 0) continue;
+      if (m.conv != '%') ++n_conv;
+      i = m.end - 1;
+    }
+  }
+  if (n_conv > 1) return ApplyPercent(segs, {}, nullptr, true);
+  return ApplyPercent(segs, {right}, nullptr, false);
+}
+
+MaybeSegs FileExtractor::ApplyPercent(const Segs& segs, const std::vector<int>& positional, const std::vector<int>* dict,
+                                      bool unknown_tuple) {
+  size_t idx = 0;
+  Segs out;
+  for (const Seg& s : segs) {
+    if (s.type == Seg::kHole) {
+      out.push_back(s);
+      continue;
+    }
+    const std::string& t = s.text;
+    size_t last = 0;
+    for (size_t i = 0; i < t.size(); ++i) {
+      if (t[i] != '%') continue;
+      py::PercentSpec m = py::MatchPercent(t, i);
+      if (m.end == 0) continue;
+      out.push_back(Seg::Lit(t.substr(last, i - last)));
+      last = m.end;
+      size_t mend = m.end;
+      if (m.conv == '%') {
+        out.push_back(Seg::Lit("%"));
+        i = mend - 1;
+        continue;
+      }
+      if (m.has_name) {
+        int arg = -1;
+        if (dict != nullptr) {
+          for (size_t k = 0; k + 1 < dict->size(); k += 2) {
+            int key = (*dict)[k];
+            if (key >= 0 && parser_.node(key).kind == NodeKind::kStr && parser_.node(key).str == m.name)
+              arg = (*dict)[k + 1];
+          }
+        }
+        out.push_back(Seg::Hole(arg < 0 ? m.name : HoleText(arg)));
+        i = mend - 1;
+        continue;
+      }
+      int arg = -1;
+      if (!unknown_tuple && dict == nullptr && idx < positional.size()) arg = positional[idx];
+      ++idx;
+      out.push_back(Seg::Hole(arg < 0 ? std::string() : HoleText(arg)));
+      i = mend - 1;
+    }
+    out.push_back(Seg::Lit(t.substr(last)));
+  }
+  return out;
+}
+
+MaybeSegs FileExtractor::ApplyFormat(const Segs& segs, int call) {
+  std::vector<int> args;
+  std::vector<std::pair<std::string, int>> kws;
+  bool star = false;
+  if (call >= 0) {
+    args = Args(call);
+    for (int a : args) star |= parser_.node(a).kind == NodeKind::kStarred;
+    for (int k : Keywords(call)) {
+      const Node& kn = parser_.node(k);
+      if (!kn.str.empty()) kws.emplace_back(kn.str, kn.kids[0]);
+    }
+  }
+  size_t autoi = 0;
+  Segs out;
+  for (const Seg& s : segs) {
+    if (s.type == Seg::kHole) {
+      out.push_back(s);
+      continue;
+    }
+    auto parsed = py::ParseFormatString(s.text);
+    if (!parsed) return std::nullopt;
+    for (const py::FormatPiece& p : *parsed) {
+      if (!p.literal.empty()) out.push_back(Seg::Lit(p.literal));
+      if (!p.has_field) continue;
+      size_t cut = p.field.find_first_of(".[");
+      std::string head = p.field.substr(0, cut);
+      std::string rest = cut == std::string::npos ? std::string() : p.field.substr(cut);
+      int expr = -1;
+      if (head.empty()) {
+        if (!star && autoi < args.size()) expr = args[autoi];
+        ++autoi;
+      } else if (std::all_of(head.begin(), head.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        size_t i = head.size() > 9 ? SIZE_MAX : std::stoul(head);
+        if (!star && i < args.size()) expr = args[i];
+      } else {
+        for (auto& kv : kws)
+          if (kv.first == head) expr = kv.second;
+      }
+      std::string text = expr >= 0 ? HoleText(expr) + rest : p.field;
+      if (p.conv) {
+        text.push_back('!');
+        text.push_back(p.conv);
+      }
+      if (!p.spec.empty()) text += ":" + p.spec;
+      out.push_back(Seg::Hole(std::move(text)));
+    }
+  }
+  return out;
+}
+
+std::string FileExtractor::LastName(int node) const {
+  if (node < 0) return std::string();
+  const Node& n = parser_.node(node);
+  if (n.kind == NodeKind::kName || n.kind == NodeKind::kAttribute) return n.str;
+  return std::string();
+}
+
+bool FileExtractor::LocallyBound(const std::string& name, int scope) const {
+  while (scope >= 0) {
+    const Scope& s = scopes_[static_cast<size_t>(scope)];
+    if (s.kind == Scope::kFunction && (s.params.count(name) || s.assigns.count(name))) return true;
+    scope = s.parent;
+  }
+  return false;
+}
+
+int FileExtractor::PickMessageArg(int call, int idx, std::initializer_list<const char*> kws) const {
+  std::vector<int> args = Args(call);
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (parser_.node(args[i]).kind == NodeKind::kStarred) return -1;
+    if (static_cast<int>(i) == idx) return args[i];
+  }
+  std::vector<int> kw = Keywords(call);
+  for (const char* k : kws)
+    for (int x : kw)
+      if (parser_.node(x).str == k) return parser_.node(x).kids[0];
+  return -1;
+}
+
+const std::initializer_list<const char*> kMsgKwargs = {"message", "msg", "detail", "description",
+                                                       "reason", "error_message", "error", "text"};
+
+std::optional<int> FileExtractor::StatusValue(int node) const {
+  const Node& n = parser_.node(node);
+  auto attr_re = [](std::string_view s) -> std::optional<int> {
+    // (?:^|\.)HTTP_(\d{3})(?:_[A-Z0-9_]*)?$
+    size_t p = s.rfind("HTTP_");
+    while (p != std::string_view::npos) {
+      if (p == 0 || s[p - 1] == '.') {
+        std::string_view r = s.substr(p + 5);
+        if (r.size() >= 3 && std::isdigit(static_cast<unsigned char>(r[0])) &&
+            std::isdigit(static_cast<unsigned char>(r[1])) && std::isdigit(static_cast<unsigned char>(r[2]))) {
+          std::string_view tail = r.substr(3);
+          bool ok = tail.empty();
+          if (!ok && tail[0] == '_') {
+            ok = true;
+            for (char c : tail)
+              if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) ok = false;
+          }
+          if (ok) return (r[0] - '0') * 100 + (r[1] - '0') * 10 + (r[2] - '0');
+        }
+      }
+      if (p == 0) break;
+      p = s.rfind("HTTP_", p - 1);
+    }
+    return std::nullopt;
+  };
+  if (n.kind == NodeKind::kNumber) {
+    std::string digits;
+    for (char c : n.str) {
+      if (c == '_') continue;
+      if (c < '0' || c > '9') return std::nullopt;
+      digits.push_back(c);
+    }
+    if (digits.empty() || digits.size() > 4 || (digits.size() > 1 && digits[0] == '0')) return std::nullopt;
+    int v = std::stoi(digits);
+    if (v >= 100 && v <= 599) return v;
+    return std::nullopt;
+  }
+  if (n.kind == NodeKind::kAttribute) {
+    if (LastName(n.kids[0]) == "HTTPStatus") return HttpStatusByName(n.str);
+    return attr_re(n.str);
+  }
+  if (n.kind == NodeKind::kName) {
+    if (auto v = attr_re(n.str)) return v;
+    auto it = imports_.find(n.str);
+    if (it != imports_.end() && ("." + it->second).find(".HTTPStatus.") != std::string::npos)
+      return HttpStatusByName(n.str);
+  }
+  return std::nullopt;
+}
+
+std::optional<int> FileExtractor::HttpStatusOf(int call, bool any_pos) const {
+  for (int k : Keywords(call)) {
+    const std::string& a = parser_.node(k).str;
+    if (a == "status_code" || a == "status" || a == "code") return StatusValue(parser_.node(k).kids[0]);
+  }
+  for (int a : Args(call)) {
+    if (parser_.node(a).kind == NodeKind::kStarred) break;
+    if (auto v = StatusValue(a)) return v;
+    if (!any_pos) break;
+  }
+  return std::nullopt;
+}
+
+std::pair<bool, std::optional<int>> FileExtractor::HttpClass(std::string_view callee, std::string_view last) const {
+  if (last.size() >= 13 && last.substr(last.size() - 13) == "HTTPException") return {true, std::nullopt};
+  std::string root(callee.substr(0, callee.find('.')));
+  auto it = imports_.find(root);
+  bool hinted = false;
+  if (it != imports_.end())
+    for (const char* h : {"werkzeug", "flask", "aiohttp"}) hinted |= it->second.find(h) != std::string::npos;
+  if (hinted || (last.size() > 4 && last.substr(0, 4) == "HTTP" && last[4] >= 'A' && last[4] <= 'Z')) {
+    if (auto st = HttpStatusFromClassName(last)) return {true, st};
+  }
+  return {false, std::nullopt};
+}
+
+int FileExtractor::FirstLiteralArg(int call, const Pending& p) {
+  std::vector<int> args = Args(call);
+  if (args.size() < 2 || parser_.node(args[0]).kind == NodeKind::kStarred) return 0;
+  Eval ev{p.scope, {toks_.tokens[p.tb].line, toks_.tokens[p.tb].col}};
+  if (Ev(ev, args[0])) return 0;
+  for (size_t i = 1; i < args.size(); ++i) {
+    if (parser_.node(args[i]).kind == NodeKind::kStarred) break;
+    if (py::Render(Ev(ev, args[i])).message) return static_cast<int>(i);
+  }
+  return 0;
+}
+
+void FileExtractor::SetMessage(Site& site, int msg, const Pending& p, bool brace_template,
+                               const std::vector<int>* log_args) {
+  if (msg < 0) return;
+  site.message_expr = Src(msg);
+  Eval ev{p.scope, {toks_.tokens[p.tb].line, toks_.tokens[p.tb].col}};
+  MaybeSegs segs = Ev(ev, msg);
+  if (segs && brace_template) segs = py::PerAlt(*segs, [&](const Segs& s) { return ApplyFormat(s, -1); });
+  if (segs && log_args != nullptr && !log_args->empty()) {
+    bool star = false;
+    for (int a : *log_args) star |= parser_.node(a).kind == NodeKind::kStarred;
+    const std::vector<int>* dict = nullptr;
+    if (log_args->size() == 1 && parser_.node((*log_args)[0]).kind == NodeKind::kDict)
+      dict = &parser_.node((*log_args)[0]).kids;
+    segs = py::PerAlt(*segs, [&](const Segs& s) { return ApplyPercent(s, *log_args, dict, star); });
+  }
+  py::Rendered r = py::Render(segs);
+  site.error_message = r.message;
+  site.message_pattern = r.pattern;
+  site.message_alternatives = std::move(r.alternatives);
+  site.interpolations = std::move(r.holes);
+  if (r.message) site.message_resolution = ev.resolution + ev.flags;
+}
+
+void FileExtractor::CallRaise(Site& site, int call, const Pending& p, std::string* factory) {
+  int f = parser_.node(call).kids[0];
+  const Node& fn = parser_.node(f);
+  std::string text = Src(f);
+  site.error_class_expr = text;
+  int msg_idx = 0;  // -1: none
+  bool brace = false;
+  if (fn.kind == NodeKind::kName || fn.kind == NodeKind::kAttribute) {
+    const std::string& last = fn.str;
+    if (IsClasslike(last)) {
+      site.error_class = last;
+      if (last == "HTTPException" || last == "PydanticCustomError") msg_idx = 1;
+      if (last == "PydanticKnownError") msg_idx = -1;
+      brace = last == "PydanticCustomError";
+      auto [is_http, st] = HttpClass(text, last);
+      if (is_http) {
+        site.kind = SiteKind::kHttp;
+        site.http_status = st ? st : HttpStatusOf(call, false);
+        if (last.size() >= 13 && last.substr(last.size() - 13) == "HTTPException") msg_idx = 1;
+      }
+    } else if (fn.kind == NodeKind::kAttribute && IsClasslike(LastName(fn.kids[0]))) {
+      site.error_class = LastName(fn.kids[0]);  // Class.from_xxx(...)
+      msg_idx = -1;
+    } else if (fn.kind == NodeKind::kName && LocallyBound(last, p.scope)) {
+      site.dynamic = true;
+    } else {
+      *factory = last;
+    }
+  } else {
+    site.dynamic = true;
+  }
+  if (msg_idx == 0) {
+    msg_idx = FirstLiteralArg(call, p);
+    if (msg_idx > 0) {
+      int a0 = Args(call)[0];
+      NodeKind k = parser_.node(a0).kind;
+      if (k == NodeKind::kAttribute || k == NodeKind::kName) site.error_code = Src(a0);
+    }
+  }
+  if (msg_idx >= 0) SetMessage(site, PickMessageArg(call, msg_idx, kMsgKwargs), p, brace);
+}
+
+void FileExtractor::FinishRaise(const Pending& p, Site& site) {
+  const auto& T = toks_.tokens;
+  size_t pos = p.tb + 1;
+  if (pos >= p.te) return;  // bare raise: re-raise, not a site
+  int exc = parser_.ParseExpr(T, &pos, p.te, false);
+  if (exc < 0) {
+    result_.diagnostics.push_back({std::string(path_), T[p.tb].line, T[p.tb].col, "cannot parse raise statement"});
+    site.dynamic = true;
+    site.error_class_expr = SegTokens(p.tb + 1, p.te);
+    result_.sites.push_back(std::move(site));
+    return;
+  }
+  if (pos < p.te && IsName(text_, T[pos], "from")) {
+    ++pos;
+    int cause = parser_.ParseExpr(T, &pos, p.te, false);
+    site.cause = cause >= 0 ? Src(cause) : SegTokens(static_cast<uint32_t>(pos), p.te);
+  }
+  // raise <obj>.with_traceback(tb) raises <obj>
+  while (parser_.node(exc).kind == NodeKind::kCall) {
+    int f = parser_.node(exc).kids[0];
+    if (parser_.node(f).kind == NodeKind::kAttribute && parser_.node(f).str == "with_traceback")
+      exc = parser_.node(f).kids[0];
+    else
+      break;
+  }
+  const Node& en = parser_.node(exc);
+  if (en.kind == NodeKind::kName) {
+    for (const auto& h : p.handlers)
+      if (!h.first.empty() && h.first == en.str) return;  // re-raise of the caught exception
+  }
+  std::string factory;
+  if (en.kind == NodeKind::kName && !IsClasslike(en.str)) {
+    Eval ev{p.scope, {T[p.tb].line, T[p.tb].col}};
+    std::optional<Found> f = Lookup(ev, en.str, ev.pos);
+    if (f && f->chain.size() == 1) {
+      int v = ParseAssignValue(*f->chain[0]);
+      if (v >= 0 && parser_.node(v).kind == NodeKind::kCall && IsClasslike(LastName(parser_.node(v).kids[0]))) {
+        std::string name = en.str;
+        CallRaise(site, v, p, &factory);
+        if (!site.message_resolution.empty()) site.message_resolution = "variable:" + site.message_resolution;
+        site.error_class_expr = name + " <- " + site.error_class_expr.value_or("");
+        result_.sites.push_back(std::move(site));
+        return;
+      }
+    }
+    site.error_class_expr = en.str;
+    site.dynamic = true;
+  } else if (en.kind == NodeKind::kName || en.kind == NodeKind::kAttribute) {
+    std::string text = Src(exc);
+    site.error_class_expr = text;
+    if (IsClasslike(en.str)) {
+      site.error_class = en.str;
+      auto [is_http, st] = HttpClass(text, en.str);
+      if (is_http) {
+        site.kind = SiteKind::kHttp;
+        site.http_status = st;
+      }
+    } else {
+      site.dynamic = true;
+    }
+  } else if (en.kind == NodeKind::kCall) {
+    CallRaise(site, exc, p, &factory);
+  } else {
+    site.error_class_expr = Src(exc);
+    site.dynamic = true;
+  }
+  if (!factory.empty()) factories_pending_.emplace_back(result_.sites.size(), factory);
+  result_.sites.push_back(std::move(site));
+}
+
+Site FileExtractor::BaseSite(const Pending& p, uint32_t end_tok) const {
+  const auto& T = toks_.tokens;
+  Site site;
+  site.file_path = std::string(path_);
+  site.line = T[p.tb].line;
+  site.column = T[p.tb].col;
+  uint32_t last_end = end_tok > p.tb ? T[end_tok - 1].end : T[p.tb].end;
+  site.end_line = toks_.LineOf(last_end > 0 ? last_end - 1 : 0);
+  site.function = p.qual;
+  site.guards = p.guards;
+  if (!p.handlers.empty()) site.except_context = p.handlers.back().second;
+  site.in_tests = in_tests_;
+  return site;
+}
+
+void FileExtractor::FinishCall(const Pending& p, Site& site) {
+  const auto& T = toks_.tokens;
+  size_t pos = p.tb;
+  int func = parser_.ParseExpr(T, &pos, p.lparen, false);
+  if (func < 0 || pos != p.lparen) return;
+  int call = parser_.NewNode(NodeKind::kCall, parser_.node(func).b, parser_.node(func).e);
+  parser_.node(call).kids.push_back(func);
+  pos = p.lparen + 1;
+  if (!parser_.ParseCallArgs(T, &pos, p.te, call)) return;
+  parser_.node(call).e = T[pos - 1].end;
+  site.end_line = toks_.LineOf(T[pos - 1].end - 1);
+  site.error_class_expr = Src(func);
+  switch (p.kind) {
+    case PendKind::kAbort: {
+      std::string key = p.method.empty() ? std::string("abort") : p.method;
+      auto it = imports_.find(key);
+      std::string mod = it != imports_.end() ? it->second : (p.method.empty() ? std::string() : p.method);
+      if (mod.find("flask") == std::string::npos && mod.find("werkzeug") == std::string::npos) return;
+      site.kind = SiteKind::kHttp;
+      site.http_status = HttpStatusOf(call, false);
+      std::string name;
+      if (site.http_status) {
+        if (const char* sn = HttpStatusName(*site.http_status)) {
+          bool up = true;
+          for (const char* c = sn; *c; ++c) {
+            if (*c == '_') {
+              up = true;
+              continue;
+            }
+            name.push_back(up ? *c : static_cast<char>(*c + 32));
+            up = false;
+          }
+        }
+      }
+      site.error_class = name.empty() ? "HTTPException" : name;
+      SetMessage(site, PickMessageArg(call, 1, {"description"}), p);
+      break;
+    }
+    case PendKind::kErrorResponse: {
+      site.kind = SiteKind::kHttpResponse;
+      site.http_status = HttpStatusOf(call, true);
+      int msg = -1;
+      for (int a : Args(call)) {
+        if (parser_.node(a).kind == NodeKind::kStarred) break;
+        if (!StatusValue(a)) {
+          msg = a;
+          break;
+        }
+      }
+      if (msg < 0) msg = PickMessageArg(call, 1 << 20, {"message", "msg", "detail"});
+      SetMessage(site, msg, p);
+      break;
+    }
+    case PendKind::kJsonResponse: {
+      std::vector<int> args = Args(call);
+      std::optional<int> st;
+      int content = -1;
+      for (int k : Keywords(call)) {
+        const Node& kn = parser_.node(k);
+        if (kn.str == "status_code" || kn.str == "status") st = StatusValue(kn.kids[0]);
+        if (kn.str == "content") content = kn.kids[0];
+      }
+      if (!st && args.size() >= 2 && parser_.node(args[1]).kind != NodeKind::kStarred) st = StatusValue(args[1]);
+      if (content < 0 && !args.empty()) content = args[0];
+      if (!st || *st < 400) return;
+      site.kind = SiteKind::kHttpResponse;
+      site.http_status = st;
+      int msg = -1;
+      for (int depth = 0; depth < 2 && content >= 0 && parser_.node(content).kind == NodeKind::kDict; ++depth) {
+        const Node& d = parser_.node(content);
+        int found = -1;
+        for (const char* key : {"error", "message", "detail"}) {
+          for (size_t k = 0; k + 1 < d.kids.size() && found < 0; k += 2) {
+            int kn = d.kids[k];
+            if (kn >= 0 && parser_.node(kn).kind == NodeKind::kStr && parser_.node(kn).str == key) found = d.kids[k + 1];
+          }
+          if (found >= 0) break;
+        }
+        if (found < 0) break;
+        msg = found;
+        content = found;
+      }
+      if (msg >= 0 && parser_.node(msg).kind == NodeKind::kDict) msg = -1;
+      SetMessage(site, msg, p);
+      break;
+    }
+    case PendKind::kLog: {
+      site.kind = SiteKind::kLog;
+      site.log_level = p.method;
+      std::vector<int> args = Args(call);
+      int msg = -1;
+      std::vector<int> rest;
+      if (!args.empty() && parser_.node(args[0]).kind != NodeKind::kStarred) {
+        msg = args[0];
+        rest.assign(args.begin() + 1, args.end());
+      } else if (args.empty()) {
+        msg = PickMessageArg(call, 1 << 20, {"msg"});
+      }
+      SetMessage(site, msg, p, false, &rest);
+      break;
+    }
+    case PendKind::kWarn: {
+      if (p.method.empty()) {
+        auto it = imports_.find("warn");
+        if (it == imports_.end() || it->second != "warnings.warn") return;
+      }
+      site.kind = SiteKind::kLog;
+      site.log_level = "warn";
+      std::vector<int> args = Args(call);
+      int cat = args.size() >= 2 ? args[1] : PickMessageArg(call, 1 << 20, {"category"});
+      std::string cls = cat >= 0 ? LastName(cat) : std::string();
+      site.error_class = cls.empty() ? "UserWarning" : cls;
+      SetMessage(site, PickMessageArg(call, 0, {"message"}), p);
+      break;
+    }
+    default:
+      return;
+  }
+  result_.sites.push_back(std::move(site));
+}
+
+void FileExtractor::Finish(const Pending& p) {
+  Site site = BaseSite(p, p.te);
+  switch (p.kind) {
+    case PendKind::kRaise:
+      site.kind = SiteKind::kRaise;
+      FinishRaise(p, site);
+      return;
+    case PendKind::kAssert: {
+      site.kind = SiteKind::kAssert;
+      site.error_class = "AssertionError";
+      size_t pos = p.tb + 1;
+      int test = parser_.ParseExpr(toks_.tokens, &pos, p.te, false);
+      if (test < 0) {
+        site.assert_condition = SegTokens(p.tb + 1, p.te);
+        result_.sites.push_back(std::move(site));
+        return;
+      }
+      site.assert_condition = Src(test);
+      if (pos < p.te && IsOp(text_, toks_.tokens[pos], ',')) {
+        ++pos;
+        int msg = parser_.ParseExpr(toks_.tokens, &pos, p.te, false);
+        SetMessage(site, msg, p);
+      }
+      result_.sites.push_back(std::move(site));
+      return;
+    }
+    default:
+      FinishCall(p, site);
+      return;
+  }
+}
+
+std::optional<std::string> FileExtractor::FactoryInfo(const Scope& fs) {
+  std::vector<std::string> classes;
+  for (const auto& [vb, ve] : fs.returns) {
+    const Token& t = toks_.tokens[vb];
+    if (t.kind != TokenKind::kName) continue;  // cheap filter: a call starts with a name
+    size_t pos = vb;
+    int n = parser_.ParseExpr(toks_.tokens, &pos, ve, true);
+    if (n < 0 || parser_.node(n).kind != NodeKind::kCall) continue;
+    std::string last = LastName(parser_.node(n).kids[0]);
+    if (!last.empty() && IsClasslike(last)) classes.push_back(last);
+  }
+  std::sort(classes.begin(), classes.end());
+  classes.erase(std::unique(classes.begin(), classes.end()), classes.end());
+  if (classes.size() == 1) return classes[0];
+  std::string ann;
+  if (fs.ann_e > fs.ann_b) {
+    size_t pos = fs.ann_b;
+    int n = parser_.ParseExpr(toks_.tokens, &pos, fs.ann_e, false);
+    if (n >= 0) {
+      const Node& an = parser_.node(n);
+      if (an.kind == NodeKind::kName || an.kind == NodeKind::kAttribute) ann = an.str;
+      else if (an.kind == NodeKind::kStr) ann = an.str.substr(an.str.rfind('.') == std::string::npos ? 0 : an.str.rfind('.') + 1);
+    }
+  }
+  auto ends = [&](const char* suf) {
+    size_t n = std::strlen(suf);
+    return ann.size() >= n && ann.compare(ann.size() - n, n, suf) == 0;
+  };
+  if (!ann.empty() && IsClasslike(ann) &&
+      (!classes.empty() || ends("Error") || ends("Exception") || ends("Exit") || ends("Warning")))
+    return ann;
+  return std::nullopt;
+}
+
+PythonExtractResult FileExtractor::Run() {
+  if (text_.size() >= 0xFFFFFFF0u) {
+    result_.failed = true;
+    result_.diagnostics.push_back({std::string(path_), 0, 0, "file too large for the Python front end (>= 4 GiB)"});
+    return std::move(result_);
+  }
+  in_tests_ = InTests(path_);
+  py::TokenizeOptions opts;
+  opts.path = path_;
+  toks_ = py::Tokenize(text_, opts);
+  scopes_.emplace_back();  // module
+  for (const py::LogicalLine& l : toks_.lines) ProcessLine(l);
+  stack_.clear();
+  for (const Pending& p : pending_) Finish(p);
+  if (!factories_pending_.empty()) {
+    std::unordered_map<std::string, std::optional<std::string>> table;
+    for (auto& [site_index, name] : factories_pending_) {
+      Site& s = result_.sites[site_index];
+      if (s.error_class) continue;
+      auto it = table.find(name);
+      if (it == table.end()) {
+        std::optional<std::string> info;
+        auto fit = functions_.find(name);
+        if (fit != functions_.end() && !IsClasslike(name))
+          for (int sc : fit->second) {
+            info = FactoryInfo(scopes_[static_cast<size_t>(sc)]);
+            if (info) break;
+          }
+        it = table.emplace(name, info).first;
+      }
+      if (it->second) s.error_class = it->second;
+      else s.dynamic = true;
+    }
+  }
+  std::stable_sort(result_.sites.begin(), result_.sites.end(), [](const Site& a, const Site& b) {
+    return a.line != b.line ? a.line < b.line : a.column < b.column;
+  });
+  for (Diagnostic& d : toks_.diagnostics) result_.diagnostics.push_back(std::move(d));
+  return std::move(result_);
+}
+
+}  // namespace
+
 PythonExtractResult ExtractPython(std::string_view path, std::string_view text) {
-  return PythonExtractResult{};
+  FileExtractor fx(path, text);
+  return fx.Run();
 }
 
 }  // namespace errdex
