@@ -12,6 +12,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <utility>
 
 #include "model/pattern.h"
@@ -397,14 +398,47 @@ struct Ctx {
   std::vector<Binding> bindings;
 };
 
+// Field ids of one grammar, looked up once per file (ts_node_child_by_field_name
+// would look the name up on every call).
 struct FieldIds {
-  TSFieldId consequence = 0, alternative = 0, body = 0, condition = 0;
+  TSFieldId alternative = 0;
+  TSFieldId arguments = 0;
+  TSFieldId body = 0;
+  TSFieldId condition = 0;
+  TSFieldId consequence = 0;
+  TSFieldId constructor = 0;
+  TSFieldId function = 0;
+  TSFieldId key = 0;
+  TSFieldId left = 0;
+  TSFieldId name = 0;
+  TSFieldId object = 0;
+  TSFieldId op = 0;
+  TSFieldId parameter = 0;
+  TSFieldId parameters = 0;
+  TSFieldId pattern = 0;
+  TSFieldId property = 0;
+  TSFieldId right = 0;
+  TSFieldId value = 0;
   explicit FieldIds(const TSLanguage* lang) {
     auto id = [lang](const char* n) { return ts_language_field_id_for_name(lang, n, static_cast<uint32_t>(std::strlen(n))); };
-    consequence = id("consequence");
     alternative = id("alternative");
+    arguments = id("arguments");
     body = id("body");
     condition = id("condition");
+    consequence = id("consequence");
+    constructor = id("constructor");
+    function = id("function");
+    key = id("key");
+    left = id("left");
+    name = id("name");
+    object = id("object");
+    op = id("operator");
+    parameter = id("parameter");
+    parameters = id("parameters");
+    pattern = id("pattern");
+    property = id("property");
+    right = id("right");
+    value = id("value");
   }
 };
 
@@ -427,8 +461,8 @@ class Walker {
     if (b > text_.size() || e > text_.size() || e < b) return {};
     return text_.substr(b, e - b);
   }
-  TSNode Field(TSNode n, const char* name) const {
-    return ts_node_child_by_field_name(n, name, static_cast<uint32_t>(std::strlen(name)));
+  static TSNode Field(TSNode n, TSFieldId id) {
+    return id == 0 ? TSNode{} : ts_node_child_by_field_id(n, id);
   }
   static TSNode FirstNamed(TSNode n) {
     uint32_t count = ts_node_named_child_count(n);
@@ -473,7 +507,7 @@ class Walker {
     if (Is(n, "identifier") || Is(n, "property_identifier") || Is(n, "type_identifier") ||
         Is(n, "private_property_identifier") || Is(n, "this"))
       return Text(n);
-    if (Is(n, "member_expression")) return Text(Field(n, "property"));
+    if (Is(n, "member_expression")) return Text(Field(n, fields_.property));
     return {};
   }
 
@@ -488,7 +522,7 @@ class Walker {
   }
 
   std::string ConditionText(TSNode stmt) {
-    TSNode cond = Field(stmt, "condition");
+    TSNode cond = Field(stmt, fields_.condition);
     if (Is(cond, "parenthesized_expression")) {
       TSNode inner = FirstNamed(cond);
       if (!ts_node_is_null(inner)) cond = inner;
@@ -518,7 +552,7 @@ class Walker {
   TSNode PickMessageArg(const std::vector<TSNode>& args, size_t skip_status_index);
   void SetMessage(Site& site, TSNode msg);
   bool Consumed(TSNode n) const {
-    return std::find(consumed_.begin(), consumed_.end(), n.id) != consumed_.end();
+    return consumed_.count(n.id) != 0;
   }
 
   // Message evaluation.
@@ -532,7 +566,7 @@ class Walker {
   bool in_tests_ = false;
   FieldIds fields_;
   std::vector<Ctx> ctx_;
-  std::vector<const void*> consumed_;  // call/new nodes already turned into a site by a throw
+  std::unordered_set<const void*> consumed_;  // call/new nodes already turned into a site by a throw
   // Per-message evaluation state.
   std::string resolution_;
   int variable_hops_ = 0;
@@ -584,9 +618,11 @@ void Walker::Run(TSNode root) {
     }
   }
   ts_tree_cursor_delete(&cursor);
-  std::stable_sort(sites.begin(), sites.end(), [](const Site& a, const Site& b) {
+  auto by_position = [](const Site& a, const Site& b) {
     return a.line != b.line ? a.line < b.line : a.column < b.column;
-  });
+  };
+  if (!std::is_sorted(sites.begin(), sites.end(), by_position))
+    std::stable_sort(sites.begin(), sites.end(), by_position);
 }
 
 bool Walker::Enter(TSNode node, TSNode parent, TSNode grandparent, TSFieldId field) {
@@ -613,23 +649,23 @@ bool Walker::Enter(TSNode node, TSNode parent, TSNode grandparent, TSFieldId fie
       if (std::strcmp(type, "assignment_expression") == 0) Assign(node, false);
       else if (std::strcmp(type, "augmented_assignment_expression") == 0) Assign(node, true);
       else if (std::strcmp(type, "abstract_class_declaration") == 0)
-        Push(node, CtxKind::kClass, std::string(Text(Field(node, "name"))));
+        Push(node, CtxKind::kClass, std::string(Text(Field(node, fields_.name))));
       return true;
     case 'c':
       if (std::strcmp(type, "call_expression") == 0) {
         HandleCall(node);
       } else if (std::strcmp(type, "catch_clause") == 0) {
-        TSNode body = Field(node, "body");
+        TSNode body = Field(node, fields_.body);
         uint32_t header_end = ts_node_is_null(body) ? ts_node_end_byte(node) : ts_node_start_byte(body);
         std::string_view header = text_.substr(ts_node_start_byte(node), header_end - ts_node_start_byte(node));
         while (!header.empty() && (header.back() == ' ' || header.back() == '\t' || header.back() == '\n' ||
                                    header.back() == '\r'))
           header.remove_suffix(1);
         Push(node, CtxKind::kCatch, std::string(header));
-        TSNode param = Field(node, "parameter");
+        TSNode param = Field(node, fields_.parameter);
         if (!ts_node_is_null(param)) BindPattern(param, ctx_.back(), Binding::kCatchParam, 0);
       } else if (std::strcmp(type, "class_declaration") == 0 || std::strcmp(type, "class") == 0) {
-        TSNode name = Field(node, "name");
+        TSNode name = Field(node, fields_.name);
         std::string n = ts_node_is_null(name) ? FunctionName(node, parent) : std::string(Text(name));
         Push(node, CtxKind::kClass, std::move(n));
       } else if (std::strcmp(type, "comment") == 0) {
@@ -649,13 +685,13 @@ bool Walker::Enter(TSNode node, TSNode parent, TSNode grandparent, TSFieldId fie
         // parent: switch_body; grandparent: switch_statement.
         std::string subject;
         if (Is(grandparent, "switch_statement")) {
-          TSNode v = Field(grandparent, "value");
+          TSNode v = Field(grandparent, fields_.value);
           if (Is(v, "parenthesized_expression") && !ts_node_is_null(FirstNamed(v))) v = FirstNamed(v);
           subject = std::string(Text(v));
         }
         std::string g = "switch (" + subject + "): ";
         if (type[7] == 'c') {
-          g += "case " + std::string(Text(Field(node, "value")));
+          g += "case " + std::string(Text(Field(node, fields_.value)));
         } else {
           g += "default";
         }
@@ -686,8 +722,8 @@ bool Walker::Enter(TSNode node, TSNode parent, TSNode grandparent, TSFieldId fie
     // parameter is a rethrow, as for a catch clause.
     Binding::Kind kind = Binding::kOpaque;
     if (Is(parent, "arguments") && Is(grandparent, "call_expression")) {
-      TSNode callee = Field(grandparent, "function");
-      if (Is(callee, "member_expression") && Text(Field(callee, "property")) == "catch") kind = Binding::kCatchParam;
+      TSNode callee = Field(grandparent, fields_.function);
+      if (Is(callee, "member_expression") && Text(Field(callee, fields_.property)) == "catch") kind = Binding::kCatchParam;
     }
     BindParams(node, ctx_.back(), kind);
   }
@@ -695,7 +731,7 @@ bool Walker::Enter(TSNode node, TSNode parent, TSNode grandparent, TSFieldId fie
 }
 
 std::string Walker::FunctionName(TSNode fn, TSNode parent) {
-  TSNode name = Field(fn, "name");
+  TSNode name = Field(fn, fields_.name);
   if (!ts_node_is_null(name)) {
     std::string_view t = Text(name);
     if (Is(name, "string") && t.size() >= 2) t = t.substr(1, t.size() - 2);
@@ -703,19 +739,19 @@ std::string Walker::FunctionName(TSNode fn, TSNode parent) {
   }
   // Anonymous: named by what it is assigned to.
   if (Is(parent, "variable_declarator")) {
-    TSNode n = Field(parent, "name");
+    TSNode n = Field(parent, fields_.name);
     if (Is(n, "identifier")) return std::string(Text(n));
   } else if (Is(parent, "pair")) {
-    TSNode k = Field(parent, "key");
+    TSNode k = Field(parent, fields_.key);
     std::string_view t = Text(k);
     if (Is(k, "string") && t.size() >= 2) t = t.substr(1, t.size() - 2);
     return std::string(t);
   } else if (Is(parent, "assignment_expression")) {
-    return std::string(LastName(Field(parent, "left")));
+    return std::string(LastName(Field(parent, fields_.left)));
   } else if (Is(parent, "field_definition")) {
-    return std::string(Text(Field(parent, "property")));
+    return std::string(Text(Field(parent, fields_.property)));
   } else if (Is(parent, "public_field_definition")) {
-    return std::string(Text(Field(parent, "name")));
+    return std::string(Text(Field(parent, fields_.name)));
   }
   return "";
 }
@@ -730,18 +766,18 @@ void Walker::BindPattern(TSNode pattern, Ctx& ctx, Binding::Kind kind, int depth
     return;
   }
   if (Is(pattern, "assignment_pattern")) {
-    BindPattern(Field(pattern, "left"), ctx, kind, depth + 1);
+    BindPattern(Field(pattern, fields_.left), ctx, kind, depth + 1);
     return;
   }
   if (Is(pattern, "required_parameter") || Is(pattern, "optional_parameter")) {
-    BindPattern(Field(pattern, "pattern"), ctx, kind, depth + 1);
+    BindPattern(Field(pattern, fields_.pattern), ctx, kind, depth + 1);
     return;
   }
   // Destructuring / rest: every identifier inside shadows outer names.
   uint32_t count = ts_node_named_child_count(pattern);
   for (uint32_t i = 0; i < count && i < 256; ++i) {
     TSNode c = ts_node_named_child(pattern, i);
-    if (Is(c, "pair_pattern")) c = Field(c, "value");
+    if (Is(c, "pair_pattern")) c = Field(c, fields_.value);
     if (Is(c, "shorthand_property_identifier_pattern")) {
       Binding b;
       b.name = Text(c);
@@ -754,16 +790,16 @@ void Walker::BindPattern(TSNode pattern, Ctx& ctx, Binding::Kind kind, int depth
 }
 
 void Walker::BindParams(TSNode fn, Ctx& ctx, Binding::Kind kind) {
-  TSNode single = Field(fn, "parameter");  // x => ...
+  TSNode single = Field(fn, fields_.parameter);  // x => ...
   if (!ts_node_is_null(single)) BindPattern(single, ctx, kind, 0);
-  TSNode params = Field(fn, "parameters");
+  TSNode params = Field(fn, fields_.parameters);
   if (ts_node_is_null(params)) return;
   uint32_t count = ts_node_named_child_count(params);
   for (uint32_t i = 0; i < count && i < 256; ++i) BindPattern(ts_node_named_child(params, i), ctx, kind, 0);
 }
 
 void Walker::Declare(TSNode declarator, bool is_var) {
-  TSNode name = Field(declarator, "name");
+  TSNode name = Field(declarator, fields_.name);
   // `var` belongs to the function; const/let to the innermost block.
   Ctx* target = &ctx_.back();
   for (auto it = ctx_.rbegin(); it != ctx_.rend(); ++it) {
@@ -778,7 +814,7 @@ void Walker::Declare(TSNode declarator, bool is_var) {
   }
   Binding b;
   b.name = Text(name);
-  TSNode value = Field(declarator, "value");
+  TSNode value = Field(declarator, fields_.value);
   if (!ts_node_is_null(value)) {
     b.kind = Binding::kValue;
     b.value = value;
@@ -787,12 +823,12 @@ void Walker::Declare(TSNode declarator, bool is_var) {
 }
 
 void Walker::Assign(TSNode assignment, bool augmented) {
-  TSNode left = Field(assignment, "left");
+  TSNode left = Field(assignment, fields_.left);
   if (!Is(left, "identifier")) return;
   bool in_module = false, crossed = false;
   Binding* b = Lookup(Text(left), &in_module, &crossed);
   if (!b || b->kind == Binding::kCatchParam) return;
-  TSNode right = Field(assignment, "right");
+  TSNode right = Field(assignment, fields_.right);
   if (!augmented) {
     b->kind = ts_node_is_null(right) ? Binding::kOpaque : Binding::kValue;
     b->value = right;
@@ -800,7 +836,7 @@ void Walker::Assign(TSNode assignment, bool augmented) {
     ++b->assigns;
     return;
   }
-  TSNode op = Field(assignment, "operator");
+  TSNode op = Field(assignment, fields_.op);
   if (Text(op) == "+=" && b->kind == Binding::kValue && !ts_node_is_null(right)) {
     b->aug.push_back(right);
   } else {
@@ -867,8 +903,8 @@ std::optional<Alts> Walker::Evaluate(TSNode n, int depth) {
   }
   if (Is(n, "template_string")) return EvaluateTemplate(n, depth);
   if (Is(n, "binary_expression")) {
-    if (Text(Field(n, "operator")) != "+") return std::nullopt;
-    TSNode l = Field(n, "left"), r = Field(n, "right");
+    if (Text(Field(n, fields_.op)) != "+") return std::nullopt;
+    TSNode l = Field(n, fields_.left), r = Field(n, fields_.right);
     std::optional<Alts> le = Evaluate(l, depth + 1);
     std::optional<Alts> re = Evaluate(r, depth + 1);
     if (!le && !re) return std::nullopt;  // no string involved: not a message
@@ -877,11 +913,11 @@ std::optional<Alts> Walker::Evaluate(TSNode n, int depth) {
     return Concat(la, ra);
   }
   if (Is(n, "ternary_expression")) {
-    std::optional<Alts> c = Evaluate(Field(n, "consequence"), depth + 1);
-    std::optional<Alts> a = Evaluate(Field(n, "alternative"), depth + 1);
+    std::optional<Alts> c = Evaluate(Field(n, fields_.consequence), depth + 1);
+    std::optional<Alts> a = Evaluate(Field(n, fields_.alternative), depth + 1);
     if (!c && !a) return std::nullopt;
-    Alts out = c ? std::move(*c) : EvaluatePart(Field(n, "consequence"), depth + 1);
-    Alts more = a ? std::move(*a) : EvaluatePart(Field(n, "alternative"), depth + 1);
+    Alts out = c ? std::move(*c) : EvaluatePart(Field(n, fields_.consequence), depth + 1);
+    Alts more = a ? std::move(*a) : EvaluatePart(Field(n, fields_.alternative), depth + 1);
     for (Segs& s : more)
       if (out.size() < kMaxAlternatives) out.push_back(std::move(s));
     return out;
@@ -916,7 +952,10 @@ Alts Walker::EvaluatePart(TSNode n, int depth) {
   if (v) return std::move(*v);
   TSNode u = Unwrap(n);
   if (Is(u, "number")) return Alts{Segs{Seg{false, std::string(Text(u))}}};
-  return Alts{Segs{Seg{true, std::string(Text(u))}}};
+  // The hole is the expression as written, less any parentheses around it.
+  for (int guard = 0; guard < 64 && Is(n, "parenthesized_expression") && !ts_node_is_null(FirstNamed(n)); ++guard)
+    n = FirstNamed(n);
+  return Alts{Segs{Seg{true, std::string(Text(n))}}};
 }
 
 std::optional<Alts> Walker::EvaluateTemplate(TSNode n, int depth) {
@@ -989,8 +1028,8 @@ std::optional<int> Walker::StatusInInit(TSNode init) const {
   for (uint32_t i = 0; i < count; ++i) {
     TSNode p = ts_node_named_child(init, i);
     if (!Is(p, "pair")) continue;
-    std::string_view k = Text(Field(p, "key"));
-    if (k == "status" || k == "statusCode" || k == "\"status\"" || k == "'status'") return StatusValue(Field(p, "value"));
+    std::string_view k = Text(Field(p, fields_.key));
+    if (k == "status" || k == "statusCode" || k == "\"status\"" || k == "'status'") return StatusValue(Field(p, fields_.value));
   }
   return std::nullopt;
 }
@@ -1010,10 +1049,10 @@ TSNode Walker::PickKey(TSNode object, int depth) {
       std::string_view k;
       TSNode value{};
       if (Is(p, "pair")) {
-        TSNode kn = Field(p, "key");
+        TSNode kn = Field(p, fields_.key);
         k = Text(kn);
         if (Is(kn, "string") && k.size() >= 2) k = k.substr(1, k.size() - 2);
-        value = Field(p, "value");
+        value = Field(p, fields_.value);
       } else if (Is(p, "shorthand_property_identifier")) {
         k = Text(p);
         value = p;  // {message} is {message: message}
@@ -1114,9 +1153,9 @@ void Walker::FillConstructed(Site& site, TSNode callee, TSNode args_node) {
   if (!last.empty() && IsClasslike(last)) {
     site.error_class = std::string(last);
     if (FillHttpConstructed(site, last, args)) return;
-  } else if (Is(callee, "member_expression") && IsClasslike(LastName(Field(callee, "object")))) {
+  } else if (Is(callee, "member_expression") && IsClasslike(LastName(Field(callee, fields_.object)))) {
     // AppError.notFound("...") / Errors.badInput("...")
-    site.error_class = std::string(LastName(Field(callee, "object")));
+    site.error_class = std::string(LastName(Field(callee, fields_.object)));
   } else {
     site.dynamic = true;  // throw makeError(...), throw new errorClass(...)
   }
@@ -1157,22 +1196,43 @@ void Walker::HandleThrow(TSNode stmt) {
   if (ts_node_is_null(expr)) return;
   Site site = NewSite(SiteKind::kRaise, stmt, stmt);
   if (Is(expr, "new_expression")) {
-    consumed_.push_back(expr.id);
-    TSNode ctor = Field(expr, "constructor");
-    if (Is(ctor, "member_expression") && IsCreateErrorName(LastName(Field(ctor, "object")))) {
-      FillCreateError(site, Unwrap(ctor), Args(Field(expr, "arguments")));
+    consumed_.insert(expr.id);
+    TSNode ctor = Field(expr, fields_.constructor);
+    if (Is(ctor, "member_expression") && IsCreateErrorName(LastName(Field(ctor, fields_.object)))) {
+      FillCreateError(site, Unwrap(ctor), Args(Field(expr, fields_.arguments)));
     } else {
-      FillConstructed(site, ctor, Field(expr, "arguments"));
+      FillConstructed(site, ctor, Field(expr, fields_.arguments));
+    }
+  } else if (Is(expr, "call_expression") && Text(Unwrap(Field(expr, fields_.function))) == "Object.assign" &&
+             !Args(Field(expr, fields_.arguments)).empty() &&
+             Is(Unwrap(Args(Field(expr, fields_.arguments))[0]), "new_expression")) {
+    // throw Object.assign(new Error("msg"), {code: "ECODE"}): the new error, with its code.
+    std::vector<TSNode> args = Args(Field(expr, fields_.arguments));
+    TSNode made = Unwrap(args[0]);
+    consumed_.insert(expr.id);
+    consumed_.insert(made.id);
+    FillConstructed(site, Field(made, fields_.constructor), Field(made, fields_.arguments));
+    for (size_t i = 1; i < args.size() && !site.error_code; ++i) {
+      TSNode obj = Unwrap(args[i]);
+      uint32_t count = Is(obj, "object") ? ts_node_named_child_count(obj) : 0;
+      for (uint32_t k = 0; k < count; ++k) {
+        TSNode p = ts_node_named_child(obj, k);
+        if (Is(p, "pair") && Text(Field(p, fields_.key)) == "code" && Is(Unwrap(Field(p, fields_.value)), "string")) {
+          std::string_view v = Text(Unwrap(Field(p, fields_.value)));
+          site.error_code = DecodeJsLiteral(v.substr(1, v.size() - 2), false);
+          break;
+        }
+      }
     }
   } else if (Is(expr, "call_expression")) {
-    consumed_.push_back(expr.id);
-    TSNode callee = Unwrap(Field(expr, "function"));
+    consumed_.insert(expr.id);
+    TSNode callee = Unwrap(Field(expr, fields_.function));
     std::string_view last = LastName(callee);
     if (IsCreateErrorName(last) ||
-        (Is(callee, "member_expression") && IsCreateErrorName(LastName(Field(callee, "object"))))) {
-      FillCreateError(site, callee, Args(Field(expr, "arguments")));
+        (Is(callee, "member_expression") && IsCreateErrorName(LastName(Field(callee, fields_.object))))) {
+      FillCreateError(site, callee, Args(Field(expr, fields_.arguments)));
     } else {
-      FillConstructed(site, callee, Field(expr, "arguments"));
+      FillConstructed(site, callee, Field(expr, fields_.arguments));
     }
   } else if (Is(expr, "identifier")) {
     std::string_view name = Text(expr);
@@ -1182,9 +1242,9 @@ void Walker::HandleThrow(TSNode stmt) {
     TSNode value = b && b->kind == Binding::kValue ? Unwrap(b->value) : TSNode{};
     if (Is(value, "new_expression") || Is(value, "call_expression")) {
       // const err = new NotFound("..."); ...; throw err
-      TSNode callee = Is(value, "new_expression") ? Field(value, "constructor") : Field(value, "function");
+      TSNode callee = Is(value, "new_expression") ? Field(value, fields_.constructor) : Field(value, fields_.function);
       if (IsClasslike(LastName(callee))) {
-        FillConstructed(site, callee, Field(value, "arguments"));
+        FillConstructed(site, callee, Field(value, fields_.arguments));
         site.error_class_expr = std::string(name) + " <- " + site.error_class_expr.value_or("");
         if (!site.message_resolution.empty()) site.message_resolution = "variable:" + site.message_resolution;
         Finish(std::move(site));
@@ -1213,10 +1273,10 @@ void Walker::HandleThrow(TSNode stmt) {
 
 void Walker::HandleNew(TSNode expr) {
   if (Consumed(expr)) return;
-  TSNode ctor = Unwrap(Field(expr, "constructor"));
+  TSNode ctor = Unwrap(Field(expr, fields_.constructor));
   std::string_view last = LastName(ctor);
   if (last.empty()) return;
-  std::vector<TSNode> args = Args(Field(expr, "arguments"));
+  std::vector<TSNode> args = Args(Field(expr, fields_.arguments));
   if (last == "Response" || last == "NextResponse") {
     if (args.empty()) return;
     std::optional<int> status = args.size() >= 2 ? StatusInInit(args[1]) : std::nullopt;
@@ -1226,15 +1286,15 @@ void Walker::HandleNew(TSNode expr) {
     site.http_status = status;
     TSNode body = Unwrap(args[0]);
     // new Response(JSON.stringify({error: "..."}), {status: 400})
-    if (Is(body, "call_expression") && Text(Field(body, "function")) == "JSON.stringify") {
-      std::vector<TSNode> inner = Args(Field(body, "arguments"));
+    if (Is(body, "call_expression") && Text(Field(body, fields_.function)) == "JSON.stringify") {
+      std::vector<TSNode> inner = Args(Field(body, fields_.arguments));
       if (!inner.empty()) body = Unwrap(inner[0]);
     }
     SetMessage(site, Is(body, "object") ? PickKey(body, 0) : body);
     Finish(std::move(site));
     return;
   }
-  if (Is(ctor, "member_expression") && IsCreateErrorName(LastName(Field(ctor, "object")))) {
+  if (Is(ctor, "member_expression") && IsCreateErrorName(LastName(Field(ctor, fields_.object)))) {
     Site site = NewSite(SiteKind::kHttp, expr, expr);
     FillCreateError(site, ctor, args);
     Finish(std::move(site));
@@ -1250,8 +1310,8 @@ void Walker::HandleNew(TSNode expr) {
 
 void Walker::HandleCall(TSNode call) {
   if (Consumed(call)) return;
-  TSNode callee = Unwrap(Field(call, "function"));
-  TSNode args_node = Field(call, "arguments");
+  TSNode callee = Unwrap(Field(call, fields_.function));
+  TSNode args_node = Field(call, fields_.arguments);
   if (Is(callee, "identifier")) {
     if (IsCreateErrorName(Text(callee))) {
       Site site = NewSite(SiteKind::kHttp, call, call);
@@ -1261,8 +1321,8 @@ void Walker::HandleCall(TSNode call) {
     return;
   }
   if (!Is(callee, "member_expression")) return;
-  std::string_view prop = Text(Field(callee, "property"));
-  TSNode object = Unwrap(Field(callee, "object"));
+  std::string_view prop = Text(Field(callee, fields_.property));
+  TSNode object = Unwrap(Field(callee, fields_.object));
   std::vector<TSNode> args = Args(args_node);
 
   // console.error / logger.warn / this.logger.error / log.error
@@ -1284,10 +1344,10 @@ void Walker::HandleCall(TSNode call) {
 
   // res.status(404).json({error: msg}) / .send(msg); reply.code(400).send(...)
   if ((prop == "json" || prop == "send") && Is(object, "call_expression")) {
-    TSNode inner_callee = Unwrap(Field(object, "function"));
+    TSNode inner_callee = Unwrap(Field(object, fields_.function));
     if (Is(inner_callee, "member_expression")) {
-      std::string_view inner_prop = Text(Field(inner_callee, "property"));
-      std::vector<TSNode> inner_args = Args(Field(object, "arguments"));
+      std::string_view inner_prop = Text(Field(inner_callee, fields_.property));
+      std::vector<TSNode> inner_args = Args(Field(object, fields_.arguments));
       if ((inner_prop == "status" || inner_prop == "code") && inner_args.size() == 1) {
         std::optional<int> status = StatusValue(inner_args[0]);
         if (status && *status >= 400) {
