@@ -1,0 +1,406 @@
+// Tests of the document stage on the three seeds (../shared/seeds): each seed's
+// source window is placed at its real line numbers in an in-memory file, next to
+// argparse/dataclass definitions like a real sglang's, and the Site facts are
+// built as the scanner reports them. The generated fields must state the seed's
+// key facts.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "document/documenter.h"
+#include "document/guards.h"
+#include "document/knowledge.h"
+#include "document/py_lex.h"
+#include "document/taxonomy.h"
+#include "model/record.h"
+
+namespace errdex {
+namespace {
+
+// What a real sglang defines for the flags involved (abridged).
+constexpr const char* kCliPy = R"PY(
+import dataclasses
+from typing import Optional
+
+MOE_RUNNER_BACKEND_CHOICES = [
+    "auto",
+    "deep_gemm",
+    "triton",
+    "triton_kernel",
+    "flashinfer_trtllm",
+    "flashinfer_trtllm_routed",
+    "flashinfer_cutlass",
+    "flashinfer_mxfp4",
+    "flashinfer_cutedsl",
+    "cutlass",
+]
+QUANTIZATION_CHOICES = ["awq", "fp8", "gptq", "modelopt_fp4", "nvfp4_online", "mxfp8", "w8a8_int8"]
+
+
+@dataclasses.dataclass
+class ServerArgs:
+    moe_a2a_backend: str = "none"
+    moe_runner_backend: str = "auto"
+    deepep_mode: str = "auto"
+    quantization: Optional[str] = None
+    enable_waterfill: bool = False
+
+    @staticmethod
+    def add_cli_args(parser):
+        parser.add_argument(
+            "--moe-a2a-backend",
+            type=str,
+            choices=["none", "deepep", "mooncake"],
+            default=ServerArgs.moe_a2a_backend,
+            help="Choose the backend for MoE A2A.",
+        )
+        parser.add_argument(
+            "--moe-runner-backend",
+            type=str,
+            choices=MOE_RUNNER_BACKEND_CHOICES,
+            default=ServerArgs.moe_runner_backend,
+            help="Choose the runner backend for MoE.",
+        )
+        parser.add_argument(
+            "--deepep-mode",
+            type=str,
+            choices=["normal", "low_latency", "auto"],
+            default="auto",
+            help="Select the mode when enable DeepEP MoE, could be `normal`, `low_latency` or `auto`.",
+        )
+        parser.add_argument(
+            "--quantization",
+            type=str,
+            default=ServerArgs.quantization,
+            choices=QUANTIZATION_CHOICES,
+            help="The quantization method.",
+        )
+        parser.add_argument("--enable-waterfill", action="store_true", help="Enable waterfill.")
+)PY";
+
+struct Seed {
+  Record record;
+};
+
+Record LoadSeed(const std::string& name) {
+  std::ifstream in(std::string(ERRDEX_SHARED_DIR) + "/seeds/" + name);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  auto line = ParseCatalogLine(ss.str());
+  EXPECT_TRUE(line.ok()) << line.status().ToString();
+  return line.ok() ? line.value().record : Record{};
+}
+
+// The file: `prefix` ends right above the window, padded with blank lines so the
+// window sits at its real line numbers; `suffix` follows it.
+std::string BuildFile(const Record& r, const std::vector<std::string>& prefix, const std::string& suffix = "") {
+  std::string text;
+  int pad = r.source_code_start - 1 - (int)prefix.size();
+  for (int i = 0; i < pad; ++i) text += "\n";
+  for (const auto& p : prefix) text += p + "\n";
+  text += r.source_code + "\n" + suffix;
+  return text;
+}
+
+std::unique_ptr<RepoKnowledge> Knowledge(const std::vector<std::pair<std::string, std::string>>& files) {
+  std::vector<FileKnowledgePtr> fk;
+  for (auto& [p, t] : files) fk.push_back(CollectFileKnowledge(p, t));
+  return RepoKnowledge::Build(std::move(fk));
+}
+
+Site MakeSite(const Record& r, std::string function, std::vector<std::string> guards) {
+  Site s;
+  s.kind = SiteKind::kRaise;
+  s.file_path = r.file_path;
+  s.line = r.line_number;
+  s.error_class = r.error_class;
+  s.error_class_expr = r.error_class;
+  s.error_message = r.error_message;
+  s.message_pattern = r.message_pattern;
+  s.function = std::move(function);
+  s.guards = std::move(guards);
+  return s;
+}
+
+bool Has(const std::optional<std::string>& s, const std::string& needle) { return s && s->find(needle) != std::string::npos; }
+bool AnyHas(const std::optional<std::vector<std::string>>& v, const std::string& needle) {
+  if (!v) return false;
+  for (auto& s : *v)
+    if (s.find(needle) != std::string::npos) return true;
+  return false;
+}
+std::string Dump(const Record& r) {
+  std::string j = RecordToJson(r);
+  if (std::getenv("ERRDEX_DOC_DUMP")) std::fprintf(stderr, "%s\n", j.c_str());  // for reading the prose by eye
+  return j;
+}
+
+TEST(DocumenterSeed, Seed000DeepepNormalWithCutedsl) {
+  Record seed = LoadSeed("000_6372fd8a0e5af399.txt");
+  std::string file = BuildFile(seed, {"class ServerArgs:", "    def _handle_a2a_moe(self, cfg):",
+                                      "        a2a_backend = cfg.moe_a2a_backend"});
+  auto k = Knowledge({{"python/sglang/srt/server_args_cli.py", kCliPy}, {seed.file_path, file}});
+  Site site = MakeSite(seed, "ServerArgs._handle_a2a_moe",
+                       {"a2a_backend == \"deepep\"", "cfg.moe_runner_backend == \"flashinfer_cutedsl\"",
+                        "not (cfg.deepep_mode == \"auto\")", "cfg.deepep_mode == \"normal\""});
+  ASSERT_EQ(file.substr(0, 0), "");
+  Record r = seed;
+  DocumentRecord(site, file, *k, &r);
+  SCOPED_TRACE(Dump(r));
+  // Triggers in the user's terms, with the sibling that rewrites auto.
+  EXPECT_TRUE(Has(r.trigger_scenarios, "`--moe-runner-backend flashinfer_cutedsl`"));
+  EXPECT_TRUE(Has(r.trigger_scenarios, "`--deepep-mode normal`"));
+  EXPECT_TRUE(Has(r.trigger_scenarios, "`--moe-a2a-backend deepep`"));
+  EXPECT_TRUE(Has(r.trigger_scenarios, "sets deepep_mode to `low_latency`"));
+  EXPECT_TRUE(Has(r.trigger_scenarios, "`--deepep-mode auto` never reaches this raise; only an explicit `--deepep-mode normal` does"));
+  // Documentation: condition, function, file:line.
+  EXPECT_TRUE(Has(r.documentation, "`ServerArgs._handle_a2a_moe` (python/sglang/srt/server_args.py:7677)"));
+  EXPECT_TRUE(Has(r.documentation, "`cfg.deepep_mode == \"normal\"`"));
+  EXPECT_TRUE(Has(r.documentation, "`a2a_backend` = `cfg.moe_a2a_backend`"));
+  // The message's own hint, then the flips.
+  ASSERT_TRUE(r.solutions);
+  EXPECT_EQ((*r.solutions)[0], "Pass `--deepep-mode low_latency` or `--deepep-mode auto` (the message's own hint).");
+  EXPECT_TRUE(AnyHas(r.solutions, "Change `--moe-runner-backend` from `flashinfer_cutedsl`"));
+  EXPECT_EQ(*r.example_fix,
+            "# before\n--moe-a2a-backend deepep --moe-runner-backend flashinfer_cutedsl --deepep-mode normal\n"
+            "# after\n--moe-a2a-backend deepep --moe-runner-backend flashinfer_cutedsl --deepep-mode low_latency");
+  EXPECT_TRUE(Has(r.validation_code, "args.moe_runner_backend == \"flashinfer_cutedsl\""));
+  EXPECT_TRUE(Has(r.validation_code, "args.deepep_mode == \"normal\""));
+  EXPECT_TRUE(Has(r.common_situations, "`--deepep-mode normal`"));
+  EXPECT_FALSE(r.type_guard);
+  EXPECT_TRUE(Has(r.try_catch_pattern, "except ValueError as e:"));
+  EXPECT_TRUE(Has(r.try_catch_pattern, "\"flashinfer_cutedsl FP4 MoE only supports DeepEP"));
+  EXPECT_EQ(r.background_tag, "unsupported-configuration-combo");
+  EXPECT_EQ(r.severity, "error");
+  EXPECT_EQ(r.error_type, "validation");
+  EXPECT_EQ(r.handling_strategy, "validation");
+  ASSERT_TRUE(r.tags);
+  std::set<std::string> tags(r.tags->begin(), r.tags->end());
+  EXPECT_TRUE(tags.count("deepep-mode"));
+  EXPECT_TRUE(tags.count("moe-runner-backend"));
+  EXPECT_TRUE(tags.count("server-args"));
+  EXPECT_TRUE(AnyHas(r.prevention_tips, "Leave `--deepep-mode` at its default `auto`"));
+}
+
+constexpr const char* kSeed001Def = "def resolve_quantization_moe_backend(view):";
+
+TEST(DocumenterSeed, Seed001Nvfp4OnlineAllowedRunners) {
+  Record seed = LoadSeed("001_aeab84cad267806c.txt");
+  std::string file = BuildFile(seed, {kSeed001Def});
+  auto k = Knowledge({{"python/sglang/srt/server_args_cli.py", kCliPy}, {seed.file_path, file}});
+  Site site = MakeSite(seed, "resolve_quantization_moe_backend",
+                       {"view.quantization == \"nvfp4_online\"", "not (moe_runner_backend == \"auto\")",
+                        "moe_runner_backend not in [\n            \"flashinfer_trtllm\",\n            \"flashinfer_trtllm_routed\",\n"
+                        "            \"flashinfer_cutedsl\",\n        ]"});
+  Record r = seed;
+  DocumentRecord(site, file, *k, &r);
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(Has(r.trigger_scenarios, "`--quantization nvfp4_online`"));
+  EXPECT_TRUE(Has(r.trigger_scenarios,
+                  "`--moe-runner-backend` set to a value other than `flashinfer_trtllm`, `flashinfer_trtllm_routed` or `flashinfer_cutedsl`"));
+  // auto is resolved by the sibling branch.
+  EXPECT_TRUE(Has(r.trigger_scenarios, "sets moe_runner_backend to `flashinfer_trtllm`"));
+  EXPECT_TRUE(AnyHas(r.solutions, "one of the supported values: `flashinfer_trtllm`, `flashinfer_trtllm_routed` or `flashinfer_cutedsl`"));
+  EXPECT_TRUE(AnyHas(r.solutions, "Set `--moe-runner-backend` to one of `flashinfer_trtllm`, `flashinfer_trtllm_routed` or `flashinfer_cutedsl`, or leave it at `auto`"));
+  EXPECT_TRUE(AnyHas(r.solutions, "Change `--quantization` from `nvfp4_online`"));
+  EXPECT_EQ(*r.example_fix,
+            "# before\n--quantization nvfp4_online --moe-runner-backend deep_gemm\n"
+            "# after\n--quantization nvfp4_online --moe-runner-backend flashinfer_trtllm");
+  EXPECT_EQ(r.background_tag, "unsupported-configuration-combo");
+  EXPECT_EQ(r.severity, "error");
+  EXPECT_EQ(r.error_type, "validation");
+  EXPECT_FALSE(r.type_guard);
+  EXPECT_TRUE(Has(r.documentation, "python/sglang/srt/arg_groups/overrides.py:2750"));
+  EXPECT_TRUE(Has(r.documentation, "`moe_runner_backend` = `view.moe_runner_backend`"));
+}
+
+TEST(DocumenterSeed, TwoSitesInOneFileGetDistinctDocumentation) {
+  Record seed = LoadSeed("001_aeab84cad267806c.txt");
+  std::string file = BuildFile(seed, {kSeed001Def});
+  auto k = Knowledge({{"python/sglang/srt/server_args_cli.py", kCliPy}, {seed.file_path, file}});
+  Site a = MakeSite(seed, "resolve_quantization_moe_backend",
+                    {"view.quantization == \"nvfp4_online\"", "not (moe_runner_backend == \"auto\")",
+                     "moe_runner_backend not in [\n            \"flashinfer_trtllm\",\n            \"flashinfer_trtllm_routed\",\n"
+                     "            \"flashinfer_cutedsl\",\n        ]"});
+  Site b = MakeSite(seed, "resolve_quantization_moe_backend", {"view.quantization == \"nvfp4_online\"", "not is_sm100_supported()"});
+  b.line = 2739;
+  b.error_message = "--quantization nvfp4_online is supported only on NVIDIA Blackwell SM100/SM103 GPUs.";
+  Record ra = seed, rb = seed;
+  DocumentRecord(a, file, *k, &ra);
+  DocumentRecord(b, file, *k, &rb);
+  SCOPED_TRACE(Dump(rb));
+  EXPECT_NE(*ra.documentation, *rb.documentation);
+  EXPECT_NE(*ra.solutions, *rb.solutions);
+  EXPECT_EQ(rb.background_tag, "unsupported-hardware");
+  EXPECT_EQ(rb.severity, "critical");
+  EXPECT_TRUE(Has(rb.trigger_scenarios, "`--quantization nvfp4_online`"));
+  EXPECT_TRUE(Has(rb.trigger_scenarios, "`is_sm100_supported()` is False"));
+  EXPECT_TRUE(AnyHas(rb.solutions, "Run on hardware/platform where `is_sm100_supported()` is True"));
+  EXPECT_TRUE(Has(rb.type_guard, "is_sm100_supported()"));
+}
+
+TEST(DocumenterSeed, Seed003MissingFp4Dtype) {
+  Record seed = LoadSeed("003_244498f5241e1ac1.txt");
+  std::string file = BuildFile(seed, {"import torch", "from sglang.srt.utils import get_bool_env_var"},
+                               "\n\ndef process_weights_after_loading_block_quant(layer):\n    fp4_dtype = _require_fp4_dtype()\n"
+                               "    return fp4_dtype\n");
+  auto k = Knowledge({{seed.file_path, file}});
+  Site site = MakeSite(seed, "_require_fp4_dtype", {"fp4_dtype is None"});
+  Record r = seed;
+  DocumentRecord(site, file, *k, &r);
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(Has(r.documentation, "`_require_fp4_dtype` (python/sglang/srt/layers/quantization/fp8.py:137)"));
+  EXPECT_TRUE(Has(r.documentation, "`fp4_dtype` = `getattr(torch, \"float4_e2m1fn_x2\", None)`"));
+  EXPECT_TRUE(Has(r.trigger_scenarios, "the installed `torch` has no attribute `float4_e2m1fn_x2`"));
+  EXPECT_TRUE(Has(r.trigger_scenarios, "`process_weights_after_loading_block_quant`"));
+  EXPECT_TRUE(AnyHas(r.solutions, "Upgrade `torch` to a version that defines `torch.float4_e2m1fn_x2`: `pip install -U \"torch\"`"));
+  EXPECT_EQ(*r.type_guard, "def has_float4_e2m1fn_x2() -> bool:\n    return getattr(torch, \"float4_e2m1fn_x2\", None) is not None");
+  EXPECT_TRUE(Has(r.validation_code, "import torch\n"));
+  EXPECT_TRUE(Has(r.validation_code, "if getattr(torch, \"float4_e2m1fn_x2\", None) is None:"));
+  EXPECT_TRUE(Has(r.example_fix, "pip install -U \"torch\""));
+  EXPECT_TRUE(Has(r.common_situations, "An older `torch`"));
+  EXPECT_EQ(r.background_tag, "missing-dtype-support");
+  EXPECT_EQ(r.severity, "critical");
+  EXPECT_EQ(r.error_type, "exception");
+  ASSERT_TRUE(r.tags);
+  std::set<std::string> tags(r.tags->begin(), r.tags->end());
+  EXPECT_TRUE(tags.count("quantization"));
+  EXPECT_TRUE(tags.count("fp8"));
+  EXPECT_TRUE(tags.count("torch"));
+}
+
+TEST(Documenter, FieldsThatDoNotApplyStayNull) {
+  std::string file = "def close(self):\n    raise RuntimeError(\"the pool is shutting down\")\n";
+  auto k = Knowledge({{"pkg/pool.py", file}});
+  Site s;
+  s.file_path = "pkg/pool.py";
+  s.line = 2;
+  s.error_class = "RuntimeError";
+  s.error_message = "the pool is shutting down";
+  s.function = "close";
+  Record r;
+  DocumentRecord(s, file, *k, &r);
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(Has(r.documentation, "`close` (pkg/pool.py:2)"));
+  EXPECT_TRUE(r.trigger_scenarios);
+  EXPECT_FALSE(r.example_fix);
+  EXPECT_FALSE(r.type_guard);
+  EXPECT_FALSE(r.validation_code);
+  EXPECT_FALSE(r.common_situations);
+  EXPECT_FALSE(r.solutions);
+  EXPECT_TRUE(r.try_catch_pattern);  // a stable literal exists
+  EXPECT_EQ(r.background_tag, "runtime-error");
+  EXPECT_EQ(r.handling_strategy, "fix-code");
+}
+
+TEST(Documenter, LogSiteIsAWarningWithoutTryCatch) {
+  std::string file = "import os\n\ndef f():\n    if os.environ.get(\"APP_FAST\") == \"1\":\n        logger.warning(\"fast mode skips checks\")\n";
+  auto k = Knowledge({{"app/f.py", file}});
+  Site s;
+  s.kind = SiteKind::kLog;
+  s.log_level = "warning";
+  s.file_path = "app/f.py";
+  s.line = 5;
+  s.error_message = "fast mode skips checks";
+  s.function = "f";
+  s.guards = {"os.environ.get(\"APP_FAST\") == \"1\""};
+  Record r;
+  DocumentRecord(s, file, *k, &r);
+  SCOPED_TRACE(Dump(r));
+  EXPECT_EQ(r.severity, "warning");
+  EXPECT_EQ(r.error_type, "warning");
+  EXPECT_FALSE(r.try_catch_pattern);
+  EXPECT_FALSE(r.validation_code);
+  EXPECT_TRUE(Has(r.trigger_scenarios, "`APP_FAST=1`"));
+  EXPECT_TRUE(Has(r.example_fix, "APP_FAST=1"));
+}
+
+TEST(Knowledge, CollectsFlagsFieldsEnvsAndRoundTrips) {
+  auto k = Knowledge({{"cli.py", kCliPy},
+                      {"envs.py", "class Envs:\n    SGLANG_USE_AITER = EnvBool(False)\n\nx = os.getenv(\"HF_HOME\", \"~/.cache\")\n"
+                                  "y = get_bool_env_var(\n    \"SGLANG_FORCE_X\"\n)\nz = os.environ[\"CUDA_VISIBLE_DEVICES\"]\n"}});
+  const auto* idx = doc::AsIndex(*k);
+  ASSERT_TRUE(idx);
+  const doc::FlagInfo* f = idx->FindFlag("deepep_mode");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->Primary(), "--deepep-mode");
+  EXPECT_EQ(f->choices, (std::vector<std::string>{"normal", "low_latency", "auto"}));
+  EXPECT_EQ(*f->default_value, "auto");
+  const doc::FlagInfo* m = idx->FindFlag("--moe-runner-backend");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->choices.size(), 10u);  // resolved through MOE_RUNNER_BACKEND_CHOICES
+  EXPECT_EQ(*m->default_value, "auto");  // resolved through ServerArgs.moe_runner_backend
+  EXPECT_EQ(idx->FindFlag("enable_waterfill")->action, "store_true");
+  ASSERT_TRUE(idx->FindField("deepep_mode"));
+  EXPECT_EQ(idx->FindField("deepep_mode")->class_name, "ServerArgs");
+  ASSERT_TRUE(idx->FindEnv("SGLANG_USE_AITER"));
+  EXPECT_EQ(*idx->FindEnv("SGLANG_USE_AITER")->default_value, "False");
+  EXPECT_EQ(*idx->FindEnv("HF_HOME")->default_value, "\"~/.cache\"");
+  EXPECT_TRUE(idx->FindEnv("SGLANG_FORCE_X"));
+  EXPECT_TRUE(idx->FindEnv("CUDA_VISIBLE_DEVICES"));
+  auto back = RepoKnowledge::Deserialize(k->Serialize());
+  EXPECT_EQ(back->Serialize(), k->Serialize());
+  EXPECT_TRUE(doc::AsIndex(*back)->FindFlag("--deepep-mode"));
+  // Garbage is an empty knowledge, not a crash.
+  EXPECT_EQ(doc::AsIndex(*RepoKnowledge::Deserialize("{nope"))->data().flags.size(), 0u);
+}
+
+TEST(Guards, NotIsPushedDownToAtoms) {
+  std::vector<doc::Clause> cs;
+  doc::ParseGuard("not (a == \"x\" or b)", 0, &cs);
+  ASSERT_EQ(cs.size(), 2u);
+  EXPECT_EQ(cs[0].any_of[0].Code(), "a != \"x\"");
+  EXPECT_EQ(cs[1].any_of[0].Code(), "not b");
+  EXPECT_TRUE(cs[0].from_else);
+  cs.clear();
+  doc::ParseGuard("x not in [\"a\", \"b\"] and (y is None or z < 3)", 1, &cs);
+  ASSERT_EQ(cs.size(), 2u);
+  EXPECT_EQ(cs[0].any_of[0].op, "not in");
+  EXPECT_EQ(cs[0].any_of[0].values, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(cs[1].any_of.size(), 2u);
+  EXPECT_EQ(cs[1].any_of[1].Code(), "z < 3");
+  cs.clear();
+  doc::ParseGuard("not isinstance(v, (int, float))", 2, &cs);
+  ASSERT_EQ(cs.size(), 1u);
+  EXPECT_TRUE(cs[0].any_of[0].falsy);
+  EXPECT_EQ(cs[0].any_of[0].lhs, "isinstance(v, (int, float))");
+}
+
+TEST(Taxonomy, RulesInOrder) {
+  doc::Evidence e;
+  e.error_class = "ValueError";
+  EXPECT_EQ(doc::BackgroundTagFor(e), "invalid-argument-value");
+  e.setting_guards = 2;
+  EXPECT_EQ(doc::BackgroundTagFor(e), "unsupported-configuration-combo");
+  e.hardware_guard = true;
+  EXPECT_EQ(doc::BackgroundTagFor(e), "unsupported-hardware");
+  EXPECT_EQ(doc::SeverityFor(e, "unsupported-hardware"), "critical");
+  doc::Evidence h;
+  h.kind = SiteKind::kHttp;
+  h.http_status = 503;
+  EXPECT_EQ(doc::BackgroundTagFor(h), "http-server-error");
+  EXPECT_EQ(doc::HandlingStrategyFor(h, "http-server-error"), "retry-with-backoff");
+  doc::Evidence w;
+  w.kind = SiteKind::kLog;
+  w.log_level = "critical";
+  EXPECT_EQ(doc::SeverityFor(w, doc::BackgroundTagFor(w)), "critical");
+}
+
+TEST(PyLex, StringsCommentsAndBrackets) {
+  auto t = doc::LexPython("x = f'a{b}' \"c\\n\" # hi\ny = (1,\n 2)\n");
+  ASSERT_GE(t.size(), 8u);
+  EXPECT_EQ(t[2].kind, doc::PyTok::kString);
+  EXPECT_TRUE(t[2].fstring);
+  EXPECT_EQ(t[3].value, "c\n");
+  EXPECT_EQ(t[4].kind, doc::PyTok::kNewline);
+  int newlines = 0;
+  for (auto& x : t) newlines += x.kind == doc::PyTok::kNewline;
+  EXPECT_EQ(newlines, 2);  // no NEWLINE inside the brackets
+}
+
+}  // namespace
+}  // namespace errdex

@@ -1,0 +1,42 @@
+// document/guards: turns the guard chain of a Site (exact source text of each
+// enclosing if/elif/while test, outermost first, "not (...)" for else branches)
+// into clauses: a conjunction of disjunctions of comparison atoms, with every
+// `not` pushed down to the atoms (De Morgan; == <-> !=, in <-> not in, ...).
+// Pure functions; tested by guards_test.cc.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace errdex::doc {
+
+// One comparison `lhs op rhs`, or a truth test of `lhs` (op empty).
+struct Atom {
+  std::string lhs;   // source text
+  std::string op;    // "==", "!=", "in", "not in", "is", "is not", "<", "<=", ">", ">=", or "" (truth)
+  std::string rhs;   // source text ("" for a truth test)
+  bool falsy = false;                // truth test: true means "lhs is false"
+  std::vector<std::string> values;   // rhs as string literal(s) / list of string literals
+  bool rhs_strings = false;          // values holds the string literal(s) of rhs
+  std::string Code() const;          // code form: `a == "x"`, `not f()`, `x`
+};
+
+// A disjunction of atoms (usually one) from guard number `guard`.
+struct Clause {
+  std::vector<Atom> any_of;
+  int guard = 0;
+  bool from_else = false;  // the guard was "not (T)": an earlier if/elif/else sibling
+  std::string negated_test;  // from_else: T, the sibling's own test text
+};
+
+// Parses one guard text (negated when `negate`) into clauses appended to `out`.
+void ParseGuard(std::string_view text, int guard_index, std::vector<Clause>* out);
+
+// "not (T)" -> T (with the outer parentheses removed); otherwise false.
+bool StripNot(std::string_view guard, std::string* inner);
+
+// Flips a comparison operator ("==" -> "!=", "<" -> ">=", ...).
+std::string FlipOp(std::string_view op);
+
+}  // namespace errdex::doc

@@ -1,0 +1,93 @@
+// document/knowledge: what the repository teaches about how a user sets things.
+// Internal to document/ (the public face is FileKnowledge/RepoKnowledge in
+// documenter.h). Collected per file by a small token scan (py_lex.h), no AST:
+//  * argparse: `<x>.add_argument("--deepep-mode", dest=, choices=, default=, help=, action=)`
+//  * dataclass fields of argument/config classes (`@dataclass class ServerArgs:
+//    deepep_mode: str = "auto"`) -- only classes whose name ends with Args,
+//    Arguments, Config, Options, Settings or Params are used to map attributes;
+//  * environment variables: os.environ["X"], os.environ.get("X", d), os.getenv("X", d),
+//    get_<kind>_env_var("X", d), envs.X(.get()/.value), and definitions
+//    `X = EnvBool(default)` in a class body (sglang's envs.py);
+//  * module-level constants holding a list/tuple of strings (to resolve `choices=NAME`).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "document/documenter.h"
+
+namespace errdex::doc {
+
+struct FlagInfo {
+  std::vector<std::string> options;  // "--deepep-mode", "-d"
+  std::string dest;                  // deepep_mode
+  std::vector<std::string> choices;  // resolved strings, empty when unknown
+  std::string choices_expr;          // source text when not a literal list
+  std::optional<std::string> default_value;  // the literal value, or source text
+  bool default_is_literal = false;
+  std::string help;
+  std::string action;                // store_true, ... ("" = store)
+  std::string file;
+  int line = 0;
+  std::string Primary() const;       // the first long option, else the first option
+};
+
+struct FieldInfo {
+  std::string class_name, name, type;
+  std::optional<std::string> default_value;  // source text
+  std::string file;
+  int line = 0;
+};
+
+struct EnvInfo {
+  std::string name;
+  std::string reader;                        // "os.environ", "os.getenv", "get_bool_env_var", "envs"
+  std::optional<std::string> default_value;  // source text
+  std::string file;
+  int line = 0;
+};
+
+struct KnowledgeData {
+  std::vector<FlagInfo> flags;
+  std::vector<FieldInfo> fields;
+  std::vector<EnvInfo> envs;
+  std::map<std::string, std::vector<std::string>> list_constants;
+};
+
+}  // namespace errdex::doc
+
+namespace errdex {
+
+struct FileKnowledge {
+  std::string path;
+  doc::KnowledgeData data;
+};
+
+namespace doc {
+
+// The merged, indexed knowledge (the concrete RepoKnowledge).
+class KnowledgeIndex final : public RepoKnowledge {
+ public:
+  explicit KnowledgeIndex(KnowledgeData data);
+  std::string Serialize() const override;
+
+  // By dest (deepep_mode) or option (--deepep-mode).
+  const FlagInfo* FindFlag(std::string_view name) const;
+  // A field of an argument/config class named `name`.
+  const FieldInfo* FindField(std::string_view name) const;
+  const EnvInfo* FindEnv(std::string_view name) const;
+  const KnowledgeData& data() const { return data_; }
+
+ private:
+  KnowledgeData data_;
+  std::map<std::string, size_t, std::less<>> flag_by_name_, field_by_name_, env_by_name_;
+};
+
+// The index behind any RepoKnowledge made by Build/Deserialize (nullptr otherwise).
+const KnowledgeIndex* AsIndex(const RepoKnowledge& k);
+
+}  // namespace doc
+}  // namespace errdex

@@ -1,0 +1,254 @@
+// document/py_lex.cc: see py_lex.h. Tested by py_lex_test.cc.
+#include "document/py_lex.h"
+
+#include <cctype>
+#include <cstring>
+
+namespace errdex::doc {
+namespace {
+
+bool IsIdStart(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; }
+bool IsIdChar(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
+
+// Decodes the common escapes of a non-raw string body.
+std::string Unescape(std::string_view body) {
+  std::string out;
+  out.reserve(body.size());
+  for (size_t i = 0; i < body.size(); ++i) {
+    char c = body[i];
+    if (c != '\\' || i + 1 >= body.size()) { out += c; continue; }
+    char n = body[++i];
+    switch (n) {
+      case 'n': out += '\n'; break;
+      case 't': out += '\t'; break;
+      case 'r': out += '\r'; break;
+      case '\\': out += '\\'; break;
+      case '\'': out += '\''; break;
+      case '"': out += '"'; break;
+      case '\n': break;  // line continuation inside a string
+      default: out += '\\'; out += n; break;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<PyTok> LexPython(std::string_view s) {
+  std::vector<PyTok> toks;
+  int line = 1, depth = 0;
+  size_t i = 0, n = s.size();
+  auto push = [&](PyTok::Kind k, size_t b, size_t e, int ln) {
+    PyTok t;
+    t.kind = k;
+    t.text = s.substr(b, e - b);
+    t.line = ln;
+    t.begin = b;
+    t.end = e;
+    t.depth = depth;
+    toks.push_back(std::move(t));
+  };
+  while (i < n) {
+    unsigned char c = s[i];
+    if (c == '\n') {
+      if (depth == 0 && !toks.empty() && toks.back().kind != PyTok::kNewline) push(PyTok::kNewline, i, i + 1, line);
+      ++line;
+      ++i;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\f') { ++i; continue; }
+    if (c == '#') { while (i < n && s[i] != '\n') ++i; continue; }
+    if (c == '\\' && i + 1 < n && (s[i + 1] == '\n' || s[i + 1] == '\r')) {
+      i += 1;
+      if (s[i] == '\r') ++i;
+      if (i < n && s[i] == '\n') { ++i; }
+      ++line;
+      continue;
+    }
+    // String (with an optional prefix of up to two letters).
+    size_t p = i;
+    bool raw = false, fstr = false;
+    while (p < n && p - i < 2 && std::strchr("rRbBuUfF", s[p]) && s[p] != '\0') {
+      if (s[p] == 'r' || s[p] == 'R') raw = true;
+      if (s[p] == 'f' || s[p] == 'F') fstr = true;
+      ++p;
+    }
+    if (p < n && (s[p] == '\'' || s[p] == '"') && (p == i || IsIdStart(c))) {
+      char q = s[p];
+      bool triple = p + 2 < n && s[p + 1] == q && s[p + 2] == q;
+      size_t body_b = p + (triple ? 3 : 1);
+      size_t j = body_b;
+      int start_line = line;
+      size_t body_e = n;
+      while (j < n) {
+        if (s[j] == '\\' && j + 1 < n) {
+          if (s[j + 1] == '\n') ++line;
+          j += 2;
+          continue;
+        }
+        if (s[j] == '\n') {
+          ++line;
+          if (!triple) { body_e = j; break; }  // unterminated: stop at the line end
+        }
+        if (s[j] == q && (!triple || (j + 2 < n && s[j + 1] == q && s[j + 2] == q))) {
+          body_e = j;
+          j += triple ? 3 : 1;
+          break;
+        }
+        ++j;
+      }
+      if (body_e == n) j = n;
+      std::string_view body = s.substr(body_b, body_e - body_b);
+      PyTok t;
+      t.kind = PyTok::kString;
+      t.text = s.substr(i, j - i);
+      t.value = raw ? std::string(body) : Unescape(body);
+      t.fstring = fstr;
+      t.line = start_line;
+      t.begin = i;
+      t.end = j;
+      t.depth = depth;
+      toks.push_back(std::move(t));
+      i = j;
+      continue;
+    }
+    if (IsIdStart(c)) {
+      size_t j = i;
+      while (j < n && IsIdChar(s[j])) ++j;
+      push(PyTok::kName, i, j, line);
+      i = j;
+      continue;
+    }
+    if (std::isdigit(c) || (c == '.' && i + 1 < n && std::isdigit((unsigned char)s[i + 1]))) {
+      size_t j = i;
+      while (j < n && (std::isalnum((unsigned char)s[j]) || s[j] == '.' || s[j] == '_')) ++j;
+      push(PyTok::kNumber, i, j, line);
+      i = j;
+      continue;
+    }
+    // Operators: longest of the 3/2-char ones, else one byte.
+    static const char* kOps3[] = {"**=", "//=", ">>=", "<<=", "...", "!=="};
+    static const char* kOps2[] = {"==", "!=", "<=", ">=", "->", "**", "//", "<<", ">>", "+=", "-=",
+                                  "*=", "/=", "%=", "&=", "|=", "^=", ":=", "@="};
+    size_t len = 1;
+    for (const char* o : kOps3)
+      if (s.substr(i, 3) == o) { len = 3; break; }
+    if (len == 1)
+      for (const char* o : kOps2)
+        if (s.substr(i, 2) == o) { len = 2; break; }
+    if (len == 1 && (c == '(' || c == '[' || c == '{')) {
+      push(PyTok::kOp, i, i + 1, line);
+      ++depth;
+      ++i;
+      continue;
+    }
+    if (len == 1 && (c == ')' || c == ']' || c == '}')) {
+      if (depth > 0) --depth;
+      push(PyTok::kOp, i, i + 1, line);
+      ++i;
+      continue;
+    }
+    push(PyTok::kOp, i, i + len, line);
+    i += len;
+  }
+  if (!toks.empty() && toks.back().kind != PyTok::kNewline) push(PyTok::kNewline, n, n, line);
+  push(PyTok::kEnd, n, n, line);
+  return toks;
+}
+
+size_t MatchBracket(const std::vector<PyTok>& toks, size_t open) {
+  int d = 0;
+  for (size_t i = open; i < toks.size(); ++i) {
+    const PyTok& t = toks[i];
+    if (t.kind == PyTok::kEnd) return i;
+    if (t.kind != PyTok::kOp || t.text.size() != 1) continue;
+    char c = t.text[0];
+    if (c == '(' || c == '[' || c == '{') ++d;
+    if (c == ')' || c == ']' || c == '}') {
+      if (--d == 0) return i;
+    }
+  }
+  return toks.size() - 1;
+}
+
+bool StringValue(const std::vector<PyTok>& toks, size_t b, size_t e, std::string* out) {
+  if (b >= e) return false;
+  std::string v;
+  for (size_t i = b; i < e; ++i) {
+    if (toks[i].kind != PyTok::kString) return false;
+    v += toks[i].value;
+  }
+  *out = std::move(v);
+  return true;
+}
+
+std::vector<std::pair<size_t, size_t>> SplitTopLevel(const std::vector<PyTok>& toks, size_t b, size_t e,
+                                                     std::string_view sep) {
+  std::vector<std::pair<size_t, size_t>> parts;
+  if (b >= e) return parts;
+  int d = 0;
+  size_t start = b;
+  for (size_t i = b; i < e; ++i) {
+    const PyTok& t = toks[i];
+    if (t.kind == PyTok::kOp && t.text.size() == 1) {
+      char c = t.text[0];
+      if (c == '(' || c == '[' || c == '{') ++d;
+      if (c == ')' || c == ']' || c == '}') --d;
+    }
+    if (d == 0 && t.text == sep && (t.kind == PyTok::kOp || t.kind == PyTok::kName)) {
+      parts.emplace_back(start, i);
+      start = i + 1;
+    }
+  }
+  parts.emplace_back(start, e);
+  // Drop a trailing empty part ("a, b,").
+  if (!parts.empty() && parts.back().first >= parts.back().second && parts.size() > 1) parts.pop_back();
+  return parts;
+}
+
+bool StringList(const std::vector<PyTok>& toks, size_t b, size_t e, std::vector<std::string>* out) {
+  if (b >= e) return false;
+  std::string one;
+  if (StringValue(toks, b, e, &one)) {
+    out->assign(1, one);
+    return true;
+  }
+  const PyTok& f = toks[b];
+  if (f.kind != PyTok::kOp || (f.text != "[" && f.text != "(" && f.text != "{")) return false;
+  size_t close = MatchBracket(toks, b);
+  if (close + 1 != e) return false;
+  std::vector<std::string> vals;
+  for (auto [pb, pe] : SplitTopLevel(toks, b + 1, close)) {
+    std::string v;
+    if (pb >= pe) continue;
+    if (!StringValue(toks, pb, pe, &v)) return false;
+    vals.push_back(std::move(v));
+  }
+  if (vals.empty()) return false;
+  *out = std::move(vals);
+  return true;
+}
+
+std::string_view SpanText(std::string_view src, const std::vector<PyTok>& toks, size_t b, size_t e) {
+  if (b >= e || e > toks.size()) return {};
+  size_t from = toks[b].begin, to = toks[e - 1].end;
+  if (to < from || to > src.size()) return {};
+  return src.substr(from, to - from);
+}
+
+std::string PyQuote(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '\\': out += "\\\\"; break;
+      case '"': out += "\\\""; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default: out += c;
+    }
+  }
+  out += '"';
+  return out;
+}
+
+}  // namespace errdex::doc
