@@ -31,8 +31,8 @@ struct DepthGuard {
 int Parser::NewNode(NodeKind k, uint32_t b, uint32_t e) {
   Node n;
   n.kind = k;
-  n.b = b;
-  n.e = e;
+  n.b = n.ob = b;
+  n.e = n.oe = e;
   nodes_.push_back(std::move(n));
   return static_cast<int>(nodes_.size() - 1);
 }
@@ -85,7 +85,7 @@ int Parser::Expr(Cursor& c, bool allow_tuple) {
       ++c.pos;
       int v = BinLevel(c, 0);
       if (v < 0) return -1;
-      int s = NewNode(NodeKind::kStarred, b, nodes_[v].e);
+      int s = NewNode(NodeKind::kStarred, b, nodes_[v].oe);
       nodes_[s].kids.push_back(v);
       return s;
     }
@@ -93,7 +93,7 @@ int Parser::Expr(Cursor& c, bool allow_tuple) {
   };
   int first = item();
   if (first < 0 || !allow_tuple || !AtOp(c, ',')) return first;
-  int t = NewNode(NodeKind::kTuple, nodes_[first].b, nodes_[first].e);
+  int t = NewNode(NodeKind::kTuple, nodes_[first].ob, nodes_[first].oe);
   nodes_[t].kids.push_back(first);
   while (AtOp(c, ',')) {
     ++c.pos;
@@ -101,7 +101,7 @@ int Parser::Expr(Cursor& c, bool allow_tuple) {
     int x = item();
     if (x < 0) return -1;
     nodes_[t].kids.push_back(x);
-    nodes_[t].e = nodes_[x].e;
+    nodes_[t].e = nodes_[t].oe = nodes_[x].oe;
   }
   return t;
 }
@@ -128,7 +128,7 @@ int Parser::Test(Cursor& c) {
     ++c.pos;
     int body = Test(c);
     if (body < 0) return -1;
-    return NewNode(NodeKind::kLambda, b, nodes_[body].e);
+    return NewNode(NodeKind::kLambda, b, nodes_[body].oe);
   }
   if (AtName(c, "yield")) {
     uint32_t b = Peek(c).begin;
@@ -139,7 +139,7 @@ int Parser::Test(Cursor& c) {
       int v = Expr(c, true);
       if (v < 0) return -1;
       nodes_[y].kids.push_back(v);
-      nodes_[y].e = nodes_[v].e;
+      nodes_[y].e = nodes_[y].oe = nodes_[v].oe;
     }
     return y;
   }
@@ -149,7 +149,7 @@ int Parser::Test(Cursor& c) {
     ++c.pos;
     int v = Test(c);
     if (v < 0) return -1;
-    int n = NewNode(NodeKind::kNamedExpr, nodes_[x].b, nodes_[v].e);
+    int n = NewNode(NodeKind::kNamedExpr, nodes_[x].ob, nodes_[v].oe);
     nodes_[n].kids = {x, v};
     return n;
   }
@@ -164,7 +164,7 @@ int Parser::Test(Cursor& c) {
     ++c.pos;
     int orelse = Test(c);
     if (orelse < 0) return -1;
-    int n = NewNode(NodeKind::kIfExp, nodes_[x].b, nodes_[orelse].e);
+    int n = NewNode(NodeKind::kIfExp, nodes_[x].ob, nodes_[orelse].oe);
     nodes_[n].kids = {x, cond, orelse};
     return n;
   }
@@ -174,7 +174,7 @@ int Parser::Test(Cursor& c) {
 int Parser::OrTest(Cursor& c) {
   int x = AndTest(c);
   if (x < 0 || !AtName(c, "or")) return x;
-  int n = NewNode(NodeKind::kBoolOp, nodes_[x].b, nodes_[x].e);
+  int n = NewNode(NodeKind::kBoolOp, nodes_[x].ob, nodes_[x].oe);
   nodes_[n].str = "or";
   nodes_[n].kids.push_back(x);
   while (AtName(c, "or")) {
@@ -182,7 +182,7 @@ int Parser::OrTest(Cursor& c) {
     int y = AndTest(c);
     if (y < 0) return -1;
     nodes_[n].kids.push_back(y);
-    nodes_[n].e = nodes_[y].e;
+    nodes_[n].e = nodes_[n].oe = nodes_[y].oe;
   }
   return n;
 }
@@ -190,7 +190,7 @@ int Parser::OrTest(Cursor& c) {
 int Parser::AndTest(Cursor& c) {
   int x = NotTest(c);
   if (x < 0 || !AtName(c, "and")) return x;
-  int n = NewNode(NodeKind::kBoolOp, nodes_[x].b, nodes_[x].e);
+  int n = NewNode(NodeKind::kBoolOp, nodes_[x].ob, nodes_[x].oe);
   nodes_[n].str = "and";
   nodes_[n].kids.push_back(x);
   while (AtName(c, "and")) {
@@ -198,7 +198,7 @@ int Parser::AndTest(Cursor& c) {
     int y = NotTest(c);
     if (y < 0) return -1;
     nodes_[n].kids.push_back(y);
-    nodes_[n].e = nodes_[y].e;
+    nodes_[n].e = nodes_[n].oe = nodes_[y].oe;
   }
   return n;
 }
@@ -211,7 +211,7 @@ int Parser::NotTest(Cursor& c) {
     ++c.pos;
     int x = NotTest(c);
     if (x < 0) return -1;
-    int n = NewNode(NodeKind::kUnaryOp, b, nodes_[x].e);
+    int n = NewNode(NodeKind::kUnaryOp, b, nodes_[x].oe);
     nodes_[n].str = "not";
     nodes_[n].kids.push_back(x);
     return n;
@@ -249,14 +249,14 @@ int Parser::Comparison(Cursor& c) {
     int y = BinLevel(c, 0);
     if (y < 0) return -1;
     if (n < 0) {
-      n = NewNode(NodeKind::kCompare, nodes_[x].b, nodes_[x].e);
+      n = NewNode(NodeKind::kCompare, nodes_[x].ob, nodes_[x].oe);
       nodes_[n].kids.push_back(x);
     } else {
       nodes_[n].str.push_back('\x1f');
     }
     nodes_[n].str += op;
     nodes_[n].kids.push_back(y);
-    nodes_[n].e = nodes_[y].e;
+    nodes_[n].e = nodes_[n].oe = nodes_[y].oe;
   }
   return n >= 0 ? n : x;
 }
@@ -281,7 +281,7 @@ int Parser::BinLevel(Cursor& c, int level) {
     ++c.pos;
     int y = BinLevel(c, level + 1);
     if (y < 0) return -1;
-    int n = NewNode(NodeKind::kBinOp, nodes_[x].b, nodes_[y].e);
+    int n = NewNode(NodeKind::kBinOp, nodes_[x].ob, nodes_[y].oe);
     nodes_[n].str = std::string(s);
     nodes_[n].kids = {x, y};
     x = n;
@@ -300,7 +300,7 @@ int Parser::Factor(Cursor& c) {
     ++c.pos;
     int x = Factor(c);
     if (x < 0) return -1;
-    int n = NewNode(NodeKind::kUnaryOp, b, nodes_[x].e);
+    int n = NewNode(NodeKind::kUnaryOp, b, nodes_[x].oe);
     nodes_[n].str = op;
     nodes_[n].kids.push_back(x);
     return n;
@@ -315,7 +315,7 @@ int Parser::Power(Cursor& c) {
     ++c.pos;
     int v = Primary(c);
     if (v < 0) return -1;
-    x = NewNode(NodeKind::kAwait, b, nodes_[v].e);
+    x = NewNode(NodeKind::kAwait, b, nodes_[v].oe);
     nodes_[x].kids.push_back(v);
   } else {
     x = Primary(c);
@@ -327,7 +327,7 @@ int Parser::Power(Cursor& c) {
     ++c.pos;
     int y = Factor(c);
     if (y < 0) return -1;
-    int n = NewNode(NodeKind::kBinOp, nodes_[x].b, nodes_[y].e);
+    int n = NewNode(NodeKind::kBinOp, nodes_[x].ob, nodes_[y].oe);
     nodes_[n].str = "**";
     nodes_[n].kids = {x, y};
     return n;
@@ -345,23 +345,23 @@ int Parser::Primary(Cursor& c) {
       ++c.pos;
       const Token& nt = Peek(c);
       if (nt.kind != TokenKind::kName) return -1;
-      int n = NewNode(NodeKind::kAttribute, nodes_[x].b, nt.end);
+      int n = NewNode(NodeKind::kAttribute, nodes_[x].ob, nt.end);
       nodes_[n].str = std::string(TokenText(text_, nt));
       nodes_[n].kids.push_back(x);
       ++c.pos;
       x = n;
     } else if (ch == '(') {
       ++c.pos;
-      int n = NewNode(NodeKind::kCall, nodes_[x].b, nodes_[x].e);
+      int n = NewNode(NodeKind::kCall, nodes_[x].ob, nodes_[x].oe);
       nodes_[n].kids.push_back(x);
       if (!Args(c, n)) return -1;
-      nodes_[n].e = (*c.toks)[c.pos - 1].end;
+      nodes_[n].e = nodes_[n].oe = (*c.toks)[c.pos - 1].end;
       x = n;
     } else if (ch == '[') {
       ++c.pos;
       int idx = SubscriptIndex(c);
       if (idx < 0 || !AtOp(c, ']')) return -1;
-      int n = NewNode(NodeKind::kSubscript, nodes_[x].b, Peek(c).end);
+      int n = NewNode(NodeKind::kSubscript, nodes_[x].ob, Peek(c).end);
       ++c.pos;
       nodes_[n].kids = {x, idx};
       x = n;
@@ -389,7 +389,7 @@ bool Parser::Args(Cursor& c, int call) {
       ++c.pos;
       int v = Test(c);
       if (v < 0) return false;
-      a = NewNode(dbl ? NodeKind::kKeyword : NodeKind::kStarred, b, nodes_[v].e);
+      a = NewNode(dbl ? NodeKind::kKeyword : NodeKind::kStarred, b, nodes_[v].oe);
       nodes_[a].kids.push_back(v);
     } else if (t.kind == TokenKind::kName && c.pos + 1 < c.end && IsOp(text_, (*c.toks)[c.pos + 1], '=')) {
       uint32_t b = t.begin;
@@ -397,16 +397,17 @@ bool Parser::Args(Cursor& c, int call) {
       c.pos += 2;
       int v = Test(c);
       if (v < 0) return false;
-      a = NewNode(NodeKind::kKeyword, b, nodes_[v].e);
+      a = NewNode(NodeKind::kKeyword, b, nodes_[v].oe);
       nodes_[a].str = std::move(name);
       nodes_[a].kids.push_back(v);
     } else {
       a = Test(c);
       if (a < 0) return false;
       if (AtName(c, "for") || AtName(c, "async")) {
-        int comp = SkipToClose(c, nodes_[a].b, NodeKind::kComp);  // generator argument
+        int comp = SkipToClose(c, nodes_[a].ob, NodeKind::kComp);  // generator argument
         if (comp < 0) return false;
-        nodes_[comp].e = (*c.toks)[c.pos - 1].begin;  // exclude ')'
+        nodes_[comp].e = nodes_[comp].oe = (*c.toks)[c.pos - 1].begin;  // exclude ')'
+        nodes_[comp].conv = 'g';  // generator argument: unparsed in parentheses
         nodes_[call].kids.push_back(comp);
         return true;
       }
@@ -463,7 +464,7 @@ int Parser::SubscriptIndex(Cursor& c) {
     if (!AtOp(c, ':') && !AtOp(c, ']') && !AtOp(c, ',')) {
       hi = Test(c);
       if (hi < 0) return -1;
-      e = nodes_[hi].e;
+      e = nodes_[hi].oe;
     }
     if (AtOp(c, ':')) {
       ++c.pos;
@@ -471,7 +472,7 @@ int Parser::SubscriptIndex(Cursor& c) {
       if (!AtOp(c, ']') && !AtOp(c, ',')) {
         step = Test(c);
         if (step < 0) return -1;
-        e = nodes_[step].e;
+        e = nodes_[step].oe;
       }
     }
     int s = NewNode(NodeKind::kSlice, b, e);
@@ -480,7 +481,7 @@ int Parser::SubscriptIndex(Cursor& c) {
   };
   int first = slice_or_expr();
   if (first < 0 || !AtOp(c, ',')) return first;
-  int t = NewNode(NodeKind::kTuple, nodes_[first].b, nodes_[first].e);
+  int t = NewNode(NodeKind::kTuple, nodes_[first].ob, nodes_[first].oe);
   nodes_[t].kids.push_back(first);
   while (AtOp(c, ',')) {
     ++c.pos;
@@ -488,7 +489,7 @@ int Parser::SubscriptIndex(Cursor& c) {
     int x = slice_or_expr();
     if (x < 0) return -1;
     nodes_[t].kids.push_back(x);
-    nodes_[t].e = nodes_[x].e;
+    nodes_[t].e = nodes_[t].oe = nodes_[x].oe;
   }
   return t;
 }
@@ -598,15 +599,19 @@ int Parser::Bracketed(Cursor& c, char open) {
     if (first < 0) return -1;
     if (AtName(c, "for") || AtName(c, "async")) return SkipToClose(c, b, NodeKind::kComp);
     if (open == '(' && AtOp(c, ')')) {
+      // parenthesized expression: the node keeps its own extent; parents
+      // span the parentheses (ob/oe), as CPython's positions do
+      nodes_[first].ob = b;
+      nodes_[first].oe = Peek(c).end;
       ++c.pos;
-      return first;  // parenthesized expression: the node keeps its own extent
+      return first;
     }
     n = NewNode(seq, b, b);
     nodes_[n].kids.push_back(first);
   }
   while (true) {
     if (AtOp(c, close)) {
-      nodes_[n].e = Peek(c).end;
+      nodes_[n].e = nodes_[n].oe = Peek(c).end;
       ++c.pos;
       return n;
     }
@@ -662,7 +667,7 @@ int Parser::Strings(Cursor& c) {
   for (int k : nodes_[j].kids) {
     if (nodes_[k].kind == NodeKind::kStr && !merged.empty() && nodes_[merged.back()].kind == NodeKind::kStr) {
       nodes_[merged.back()].str += nodes_[k].str;
-      nodes_[merged.back()].e = nodes_[k].e;
+      nodes_[merged.back()].e = nodes_[k].oe;
     } else if (nodes_[k].kind != NodeKind::kStr || !nodes_[k].str.empty()) {
       merged.push_back(k);
     }
@@ -926,6 +931,10 @@ void Parser::Unparse(int i, int prec, std::string* out) const {
           if (a.str.empty()) *out += "**";
           else *out += a.str + "=";
           Unparse(a.kids[0], a.str.empty() ? kPExpr : kPTest, out);
+        } else if (a.kind == NodeKind::kComp && a.conv == 'g') {
+          out->push_back('(');
+          Unparse(n.kids[k], kPTest, out);
+          out->push_back(')');
         } else {
           Unparse(n.kids[k], kPTest, out);
         }

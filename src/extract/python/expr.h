@@ -29,6 +29,7 @@ struct Node {
   NodeKind kind = NodeKind::kName;
   char conv = 0;           // kFormatted: 'r' 's' 'a' or 0
   uint32_t b = 0, e = 0;
+  uint32_t ob = 0, oe = 0; // extent including enclosing parentheses (what a parent spans)
   std::string str;         // kName id, kAttribute attr, kStr value, kKeyword arg ("" for **),
                            // kBinOp/kUnaryOp/kBoolOp op, kCompare ops joined by '\x1f'
   std::vector<int> kids;   // see Parser for the layout of each kind

@@ -11,6 +11,7 @@
 #include "extract/python/python_extractor.h"
 
 #include <algorithm>
+#include <tuple>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -152,25 +153,36 @@ struct Assign {
 struct Scope {
   enum Kind { kModule, kClass, kFunction } kind = kModule;
   int parent = -1;
-  std::unordered_map<std::string, std::vector<Assign>> assigns;
-  std::unordered_set<std::string> params;
+  std::vector<std::pair<std::string_view, Assign>> assigns;  // in source order
+  std::vector<std::string_view> params;
+  bool Binds(std::string_view n) const {
+    for (const auto& a : assigns)
+      if (a.first == n) return true;
+    return false;
+  }
+  bool HasParam(std::string_view n) const { return std::find(params.begin(), params.end(), n) != params.end(); }
   std::vector<std::pair<uint32_t, uint32_t>> returns;  // return value token ranges
   uint32_t ann_b = 0, ann_e = 0;                       // return annotation tokens
 };
 
 enum class BlockKind { kDef, kClass, kIf, kElif, kElse, kWhile, kFor, kTry, kExcept, kFinally, kWith, kMatch, kCase, kOther };
 
+// How a block's guards are rendered (kept as offsets; strings are built only
+// for sites, so the structure pass allocates little).
+enum class GuardMode : uint8_t { kNone, kCond, kElif, kNotChain, kNotCond, kCustom };
+
 struct Block {
   BlockKind kind = BlockKind::kOther;
+  GuardMode guard = GuardMode::kNone;
   int indent = 0;
-  std::vector<std::string> guards;  // guards this block adds to its body
-  std::vector<std::string> chain;   // if/elif tests so far
-  std::string cond;                 // while test
-  std::string match_subject;
-  std::string name;                 // def/class name
-  int scope = -1;                   // def/class scope
+  uint32_t cond_b = 0, cond_e = 0;            // if/elif/while test; match subject
+  uint32_t chain_start = 0, chain_len = 0;    // if/elif tests so far, in chain_arena_
+  std::string custom;                         // case guard
+  std::string_view name;                      // def/class name
+  int scope = -1;                             // def/class scope
   bool has_handler = false;
-  std::string handler_name, handler_hdr;
+  uint32_t type_b = 0, type_e = 0;            // except type expression (empty: bare except)
+  std::string_view handler_name;
 };
 
 enum class PendKind { kRaise, kAssert, kAbort, kErrorResponse, kJsonResponse, kLog, kWarn };
@@ -195,8 +207,8 @@ struct Found {
 
 class FileExtractor {
  public:
-  FileExtractor(std::string_view path, std::string_view text)
-      : path_(path), text_(text), parser_(text) {}
+  FileExtractor(std::string_view path, std::string_view text, py::Tokens* toks)
+      : path_(path), text_(text), toks_(*toks), parser_(text) {}
 
   PythonExtractResult Run();
 
@@ -209,10 +221,11 @@ class FileExtractor {
   void ScanCallsAndAssigns(uint32_t b, uint32_t e, bool assigns);
   void RecordImport(uint32_t b, uint32_t e);
   void BindNames(uint32_t b, uint32_t e, const Token& at);
-  void AddAssign(const std::string& name, const Token& at, bool aug, bool has_value, uint32_t vb, uint32_t ve);
+  void AddAssign(std::string_view name, const Token& at, bool aug, bool has_value, uint32_t vb, uint32_t ve);
   Pending MakePending(PendKind k, uint32_t tb, uint32_t te) const;
   int FindHeaderColon(uint32_t b, uint32_t e) const;
   std::string SegTokens(uint32_t b, uint32_t e) const;  // tokens [b, e)
+  std::pair<uint32_t, uint32_t> ExprRange(uint32_t b, uint32_t e);  // source offsets
   int CurrentScope() const;
 
   // phase 2
@@ -256,19 +269,32 @@ class FileExtractor {
 
   std::string_view path_;
   std::string_view text_;
-  py::Tokens toks_;
+  py::Tokens& toks_;  // per-thread buffer reused across files
   py::Parser parser_;
   std::vector<Scope> scopes_;
   std::vector<Block> stack_;
+  std::vector<std::pair<uint32_t, uint32_t>> chain_arena_;
+  std::vector<std::pair<std::string_view, int>> functions_;  // def name -> scope
   std::vector<Pending> pending_;
   std::unordered_map<std::string, std::string> imports_;
-  std::unordered_map<std::string, std::vector<int>> functions_;  // def name -> scopes
   PythonExtractResult result_;
   std::vector<std::pair<size_t, std::string>> factories_pending_;  // site index -> factory name
   bool in_tests_ = false;
   std::optional<std::string> FactoryInfo(const Scope& fs);
   Site BaseSite(const Pending& p, uint32_t end_tok) const;
 };
+
+// Source text of the expression in tokens [b, e) as ast.get_source_segment
+// gives it: without the parentheses that wrap the whole expression.
+std::pair<uint32_t, uint32_t> FileExtractor::ExprRange(uint32_t b, uint32_t e) {
+  if (b >= e) return {0, 0};
+  if (e > b + 1 && IsOp(text_, toks_.tokens[b], '(') && IsOp(text_, toks_.tokens[e - 1], ')')) {
+    size_t pos = b;
+    int n = parser_.ParseExpr(toks_.tokens, &pos, e, true);
+    if (n >= 0 && pos == e) return {parser_.node(n).b, parser_.node(n).e};
+  }
+  return {toks_.tokens[b].begin, toks_.tokens[e - 1].end};
+}
 
 std::string FileExtractor::SegTokens(uint32_t b, uint32_t e) const {
   if (b >= e) return std::string();
@@ -296,10 +322,32 @@ Pending FileExtractor::MakePending(PendKind k, uint32_t tb, uint32_t te) const {
       boundary = i + 1;
     }
   }
+  auto txt = [&](uint32_t b, uint32_t e) { return std::string(text_.substr(b, e - b)); };
+  auto neg = [&](uint32_t b, uint32_t e) { return "not (" + txt(b, e) + ")"; };
   for (size_t i = boundary; i < stack_.size(); ++i) {
     const Block& bl = stack_[i];
-    p.guards.insert(p.guards.end(), bl.guards.begin(), bl.guards.end());
-    if (bl.has_handler) p.handlers.emplace_back(bl.handler_name, bl.handler_hdr);
+    switch (bl.guard) {
+      case GuardMode::kNone: break;
+      case GuardMode::kCond: p.guards.push_back(txt(bl.cond_b, bl.cond_e)); break;
+      case GuardMode::kNotCond: p.guards.push_back(neg(bl.cond_b, bl.cond_e)); break;
+      case GuardMode::kElif:
+      case GuardMode::kNotChain: {
+        uint32_t n = bl.guard == GuardMode::kElif ? bl.chain_len - 1 : bl.chain_len;
+        for (uint32_t k = 0; k < n; ++k) {
+          const auto& c = chain_arena_[bl.chain_start + k];
+          p.guards.push_back(neg(c.first, c.second));
+        }
+        if (bl.guard == GuardMode::kElif) p.guards.push_back(txt(bl.cond_b, bl.cond_e));
+        break;
+      }
+      case GuardMode::kCustom: p.guards.push_back(bl.custom); break;
+    }
+    if (bl.has_handler) {
+      std::string hdr = "except";
+      if (bl.type_e > bl.type_b) hdr += " " + txt(bl.type_b, bl.type_e);
+      if (!bl.handler_name.empty()) hdr += " as " + std::string(bl.handler_name);
+      p.handlers.emplace_back(std::string(bl.handler_name), std::move(hdr));
+    }
   }
   if (p.qual.empty()) p.qual = "<module>";
   p.scope = CurrentScope();
@@ -326,7 +374,7 @@ int FileExtractor::FindHeaderColon(uint32_t b, uint32_t e) const {
   return -1;
 }
 
-void FileExtractor::AddAssign(const std::string& name, const Token& at, bool aug, bool has_value, uint32_t vb,
+void FileExtractor::AddAssign(std::string_view name, const Token& at, bool aug, bool has_value, uint32_t vb,
                               uint32_t ve) {
   Assign a;
   a.line = at.line;
@@ -335,7 +383,7 @@ void FileExtractor::AddAssign(const std::string& name, const Token& at, bool aug
   a.has_value = has_value;
   a.vb = vb;
   a.ve = ve;
-  scopes_[static_cast<size_t>(CurrentScope())].assigns[name].push_back(a);
+  scopes_[static_cast<size_t>(CurrentScope())].assigns.emplace_back(name, a);
 }
 
 void FileExtractor::BindNames(uint32_t b, uint32_t e, const Token& at) {
@@ -347,7 +395,7 @@ void FileExtractor::BindNames(uint32_t b, uint32_t e, const Token& at) {
     if (s == "in" || s == "as" || s == "not" || s == "and" || s == "or" || s == "if" || s == "else" ||
         s == "None" || s == "True" || s == "False" || s == "is" || s == "for" || s == "lambda")
       continue;
-    AddAssign(std::string(s), at, false, false, 0, 0);
+    AddAssign(s, at, false, false, 0, 0);
   }
 }
 
@@ -411,32 +459,35 @@ void FileExtractor::ProcessCompound(uint32_t b, uint32_t e, int indent, std::opt
   bl.indent = indent;
   const Token& kt = toks_.tokens[hb];
   switch (kind) {
-    case BlockKind::kIf: {
-      std::string cond = SegTokens(hb + 1, hc);
-      bl.guards = {cond};
-      bl.chain = {cond};
-      break;
-    }
+    case BlockKind::kIf:
     case BlockKind::kElif: {
-      std::string cond = SegTokens(hb + 1, hc);
-      if (prev && (prev->kind == BlockKind::kIf || prev->kind == BlockKind::kElif)) {
-        for (const std::string& c : prev->chain) bl.guards.push_back("not (" + c + ")");
-        bl.chain = prev->chain;
+      std::tie(bl.cond_b, bl.cond_e) = ExprRange(hb + 1, hc);
+      bl.chain_start = static_cast<uint32_t>(chain_arena_.size());
+      if (kind == BlockKind::kElif && prev && (prev->kind == BlockKind::kIf || prev->kind == BlockKind::kElif)) {
+        for (uint32_t k = 0; k < prev->chain_len; ++k) {
+          std::pair<uint32_t, uint32_t> c = chain_arena_[prev->chain_start + k];
+          chain_arena_.push_back(c);
+        }
       }
-      bl.guards.push_back(cond);
-      bl.chain.push_back(cond);
+      chain_arena_.emplace_back(bl.cond_b, bl.cond_e);
+      bl.chain_len = static_cast<uint32_t>(chain_arena_.size()) - bl.chain_start;
+      bl.guard = bl.chain_len > 1 ? GuardMode::kElif : GuardMode::kCond;
       break;
     }
     case BlockKind::kElse:
       if (prev && (prev->kind == BlockKind::kIf || prev->kind == BlockKind::kElif)) {
-        for (const std::string& c : prev->chain) bl.guards.push_back("not (" + c + ")");
+        bl.guard = GuardMode::kNotChain;
+        bl.chain_start = prev->chain_start;
+        bl.chain_len = prev->chain_len;
       } else if (prev && prev->kind == BlockKind::kWhile) {
-        bl.guards.push_back("not (" + prev->cond + ")");
+        bl.guard = GuardMode::kNotCond;
+        bl.cond_b = prev->cond_b;
+        bl.cond_e = prev->cond_e;
       }
       break;
     case BlockKind::kWhile:
-      bl.cond = SegTokens(hb + 1, hc);
-      bl.guards = {bl.cond};
+      std::tie(bl.cond_b, bl.cond_e) = ExprRange(hb + 1, hc);
+      bl.guard = GuardMode::kCond;
       break;
     case BlockKind::kFor: {
       uint32_t in = hb + 1;
@@ -490,21 +541,18 @@ void FileExtractor::ProcessCompound(uint32_t b, uint32_t e, int indent, std::opt
       uint32_t as = hc;
       for (uint32_t i = tb; i < hc; ++i)
         if (IsName(text_, toks_.tokens[i], "as")) as = i;
-      std::string hdr = "except";
-      if (as > tb) hdr += " " + SegTokens(tb, as);
+      if (as > tb) std::tie(bl.type_b, bl.type_e) = ExprRange(tb, as);
       bl.has_handler = true;
       if (as + 1 < hc && toks_.tokens[as + 1].kind == TokenKind::kName) {
-        bl.handler_name = std::string(py::TokenText(text_, toks_.tokens[as + 1]));
-        hdr += " as " + bl.handler_name;
+        bl.handler_name = py::TokenText(text_, toks_.tokens[as + 1]);
         AddAssign(bl.handler_name, kt, false, false, 0, 0);
       }
-      bl.handler_hdr = std::move(hdr);
       break;
     }
     case BlockKind::kDef:
     case BlockKind::kClass: {
       if (hb + 1 < hc && toks_.tokens[hb + 1].kind == TokenKind::kName)
-        bl.name = std::string(py::TokenText(text_, toks_.tokens[hb + 1]));
+        bl.name = py::TokenText(text_, toks_.tokens[hb + 1]);
       Scope s;
       s.kind = kind == BlockKind::kDef ? Scope::kFunction : Scope::kClass;
       s.parent = CurrentScope();
@@ -525,7 +573,7 @@ void FileExtractor::ProcessCompound(uint32_t b, uint32_t e, int indent, std::opt
           if (depth == 1 && t.kind == TokenKind::kName && i > 0) {
             const Token& pv = toks_.tokens[i - 1];
             if (IsOp(text_, pv, '(') || IsOp(text_, pv, ',') || IsOp(text_, pv, '*') || IsOp(text_, pv, "**"))
-              s.params.insert(std::string(py::TokenText(text_, t)));
+              s.params.push_back(py::TokenText(text_, t));
           }
         }
         for (; i < hc; ++i)
@@ -536,14 +584,14 @@ void FileExtractor::ProcessCompound(uint32_t b, uint32_t e, int indent, std::opt
       }
       scopes_.push_back(std::move(s));
       bl.scope = static_cast<int>(scopes_.size() - 1);
-      if (kind == BlockKind::kDef) functions_[bl.name].push_back(bl.scope);
+      if (kind == BlockKind::kDef) functions_.emplace_back(bl.name, bl.scope);
       break;
     }
     case BlockKind::kMatch:
-      bl.match_subject = SegTokens(hb + 1, hc);
+      std::tie(bl.cond_b, bl.cond_e) = ExprRange(hb + 1, hc);
       break;
     case BlockKind::kCase: {
-      const std::string& subj = stack_.back().match_subject;
+      std::string subj(text_.substr(stack_.back().cond_b, stack_.back().cond_e - stack_.back().cond_b));
       uint32_t gi = hc;
       int depth = 0;
       for (uint32_t i = hb + 1; i < hc; ++i) {
@@ -560,7 +608,8 @@ void FileExtractor::ProcessCompound(uint32_t b, uint32_t e, int indent, std::opt
       }
       std::string g = "match " + subj + ": case " + SegTokens(hb + 1, gi);
       if (gi < hc) g += " if " + SegTokens(gi + 1, hc);
-      bl.guards = {g};
+      bl.custom = std::move(g);
+      bl.guard = GuardMode::kCustom;
       break;
     }
     default:
@@ -769,7 +818,7 @@ void FileExtractor::ScanCallsAndAssigns(uint32_t b, uint32_t e, bool assigns) {
   const Token& first = T[b];
   // annotated assignment: NAME ':' ann ['=' value]
   if (b + 1 < e && first.kind == TokenKind::kName && IsOp(text_, T[b + 1], ':')) {
-    if (n_eq > 0) AddAssign(std::string(py::TokenText(text_, first)), first, false, true, eqs[0] + 1, e);
+    if (n_eq > 0) AddAssign(py::TokenText(text_, first), first, false, true, eqs[0] + 1, e);
     return;
   }
   // augmented assignment
@@ -778,7 +827,7 @@ void FileExtractor::ScanCallsAndAssigns(uint32_t b, uint32_t e, bool assigns) {
     if (op.size() >= 2 && op.back() == '=' && op != "==" && op != "<=" && op != ">=" && op != "!=" && op != ":=") {
       if (first.kind == TokenKind::kName) {
         bool plus = op == "+=";
-        AddAssign(std::string(py::TokenText(text_, first)), first, plus, plus, b + 2, e);
+        AddAssign(py::TokenText(text_, first), first, plus, plus, b + 2, e);
       }
       return;
     }
@@ -789,7 +838,7 @@ void FileExtractor::ScanCallsAndAssigns(uint32_t b, uint32_t e, bool assigns) {
   for (int k = 0; k < n_eq; ++k) {
     uint32_t te = eqs[k];
     if (te == tb + 1 && T[tb].kind == TokenKind::kName) {
-      AddAssign(std::string(py::TokenText(text_, T[tb])), first, false, true, vb, e);
+      AddAssign(py::TokenText(text_, T[tb]), first, false, true, vb, e);
     } else if (te > tb) {
       bool tuple_like = IsOp(text_, T[tb], '(') || IsOp(text_, T[tb], '[') || IsOp(text_, T[tb], '*');
       int d = 0;
@@ -828,11 +877,14 @@ std::optional<Found> FileExtractor::Lookup(Eval& ev, const std::string& name, st
       scope = s.parent;
       continue;
     }
-    auto it = s.assigns.find(name);
-    if (it != s.assigns.end() && !it->second.empty()) {
-      std::vector<const Assign*> usable;
-      for (const Assign& a : it->second)
-        if (!first || std::make_pair(a.line, a.col) < pos) usable.push_back(&a);
+    bool any = false;
+    std::vector<const Assign*> usable;
+    for (const auto& [an, a] : s.assigns) {
+      if (an != name) continue;
+      any = true;
+      if (!first || std::make_pair(a.line, a.col) < pos) usable.push_back(&a);
+    }
+    if (any) {
       int base = -1;
       for (int i = static_cast<int>(usable.size()) - 1; i >= 0; --i)
         if (!usable[static_cast<size_t>(i)]->aug) {
@@ -855,7 +907,7 @@ std::optional<Found> FileExtractor::Lookup(Eval& ev, const std::string& name, st
       }
       if (s.kind == Scope::kFunction) return std::nullopt;
     }
-    if (s.kind == Scope::kFunction && s.params.count(name)) return std::nullopt;
+    if (s.kind == Scope::kFunction && s.HasParam(name)) return std::nullopt;
     first = false;
     scope = s.parent;
   }
@@ -1177,7 +1229,7 @@ std::string FileExtractor::LastName(int node) const {
 bool FileExtractor::LocallyBound(const std::string& name, int scope) const {
   while (scope >= 0) {
     const Scope& s = scopes_[static_cast<size_t>(scope)];
-    if (s.kind == Scope::kFunction && (s.params.count(name) || s.assigns.count(name))) return true;
+    if (s.kind == Scope::kFunction && (s.HasParam(name) || s.Binds(name))) return true;
     scope = s.parent;
   }
   return false;
@@ -1633,7 +1685,7 @@ PythonExtractResult FileExtractor::Run() {
   in_tests_ = InTests(path_);
   py::TokenizeOptions opts;
   opts.path = path_;
-  toks_ = py::Tokenize(text_, opts);
+  py::Tokenize(text_, opts, &toks_);
   scopes_.emplace_back();  // module
   for (const py::LogicalLine& l : toks_.lines) ProcessLine(l);
   stack_.clear();
@@ -1646,9 +1698,9 @@ PythonExtractResult FileExtractor::Run() {
       auto it = table.find(name);
       if (it == table.end()) {
         std::optional<std::string> info;
-        auto fit = functions_.find(name);
-        if (fit != functions_.end() && !IsClasslike(name))
-          for (int sc : fit->second) {
+        if (!IsClasslike(name))
+          for (const auto& [fname, sc] : functions_) {
+            if (fname != name) continue;
             info = FactoryInfo(scopes_[static_cast<size_t>(sc)]);
             if (info) break;
           }
@@ -1662,14 +1714,18 @@ PythonExtractResult FileExtractor::Run() {
     return a.line != b.line ? a.line < b.line : a.column < b.column;
   });
   for (Diagnostic& d : toks_.diagnostics) result_.diagnostics.push_back(std::move(d));
+  toks_.diagnostics.clear();
   return std::move(result_);
 }
 
 }  // namespace
 
 PythonExtractResult ExtractPython(std::string_view path, std::string_view text) {
-  FileExtractor fx(path, text);
-  return fx.Run();
+  thread_local py::Tokens tokens;
+  FileExtractor fx(path, text, &tokens);
+  PythonExtractResult r = fx.Run();
+  if (tokens.tokens.capacity() > (size_t{1} << 22)) tokens = py::Tokens();  // do not pin huge buffers
+  return r;
 }
 
 }  // namespace errdex

@@ -438,8 +438,17 @@ int Tokens::LineOf(uint32_t offset) const {
 
 Tokens Tokenize(std::string_view text, const TokenizeOptions& options) {
   Tokens r;
+  Tokenize(text, options, &r);
+  return r;
+}
+
+void Tokenize(std::string_view text, const TokenizeOptions& options, Tokens* out) {
+  Tokens& r = *out;
+  r.tokens.clear();
+  r.lines.clear();
+  r.diagnostics.clear();
   ComputeLineStarts(text, &r.line_starts);
-  r.tokens.reserve(text.size() / 5 + 16);
+  r.tokens.reserve(text.size() / 6 + 16);
   r.lines.reserve(text.size() / 40 + 4);
   Scanner s(text, &r.diagnostics, options.path, &r.line_starts);
   s.Run(0, text.size(), false, &r.tokens, &r.lines, options.keep_comments);
@@ -451,7 +460,6 @@ Tokens Tokenize(std::string_view text, const TokenizeOptions& options) {
     t.line = static_cast<int32_t>(li + 1);
     t.col = static_cast<int32_t>(t.begin - r.line_starts[li]);
   }
-  return r;
 }
 
 void TokenizeExpression(std::string_view text, uint32_t begin, uint32_t end, std::vector<Token>* out) {

@@ -80,6 +80,8 @@ inline constexpr size_t kMaxDiagnostics = 32;
 // Tokenizes a whole file. `text` must outlive nothing: tokens hold offsets only.
 // REQUIRES: text.size() < 4 GiB.
 Tokens Tokenize(std::string_view text, const TokenizeOptions& options = {});
+// Same, into `out`, reusing its capacity (for callers tokenizing many files).
+void Tokenize(std::string_view text, const TokenizeOptions& options, Tokens* out);
 
 // Tokenizes text[begin, end) as the inside of brackets (newlines are whitespace,
 // no NEWLINE/INDENT tokens), e.g. an f-string replacement field. Offsets stay

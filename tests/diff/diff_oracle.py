@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Differential check of the C++ Python front end against the CPython-ast oracle.
+
+Runs ``python3 ../shared/tools/oracle_py.py DIR`` and ``py_extract_dump DIR``,
+keeps the kinds both know (raise / http / assert), drops files the oracle
+could not parse, and compares sites on (file, line, errorClass, messagePattern).
+Prints recall, precision, the mismatch categories (largest first) with
+examples, and optionally field agreement on the matched sites.
+
+Usage:
+  python3 tests/diff/diff_oracle.py DIR [--dump build-py/py_extract_dump]
+         [--oracle ../shared/tools/oracle_py.py] [--examples 5] [--json out.json]
+Stdlib only.
+"""
+import argparse
+import collections
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+KINDS = {"raise", "http", "assert"}
+
+
+def run_oracle(oracle, d, jobs, cache=None):
+    if cache and os.path.exists(cache):
+        with open(cache) as fh:
+            c = json.load(fh)
+        return c["sites"], c["stats"]
+    with tempfile.NamedTemporaryFile("r", suffix=".json", delete=False) as st:
+        stats_path = st.name
+    out = subprocess.run([sys.executable, oracle, d, "-j", str(jobs), "--no-source", "--stats", stats_path],
+                         check=True, capture_output=True).stdout.decode("utf-8", "replace")
+    with open(stats_path) as fh:
+        stats = json.load(fh)
+    os.unlink(stats_path)
+    sites = [json.loads(l) for l in out.split("\n") if l.strip()]
+    if cache:
+        with open(cache, "w") as fh:
+            json.dump({"sites": sites, "stats": stats}, fh)
+    return sites, stats
+
+
+def run_dump(dump, d):
+    p = subprocess.run([dump, d], check=True, capture_output=True)
+    sys.stderr.write(p.stderr.decode("utf-8", "replace"))
+    return [json.loads(l) for l in p.stdout.decode("utf-8", "replace").split("\n") if l.strip()]
+
+
+def key(r):
+    return (r["filePath"], r["lineNumber"], r["errorClass"], r["messagePattern"])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("dir")
+    ap.add_argument("--dump", default=os.path.join(ROOT, "build-py", "py_extract_dump"))
+    ap.add_argument("--oracle", default=os.path.join(ROOT, "..", "shared", "tools", "oracle_py.py"))
+    ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("--examples", type=int, default=4)
+    ap.add_argument("--exclude", action="append", default=["site-packages"],
+                    help="path component to drop (default: site-packages)")
+    ap.add_argument("--oracle-cache", default=None, help="reuse / save the oracle's output here")
+    ap.add_argument("--json", default=None, help="write the summary here")
+    args = ap.parse_args()
+
+    oracle, stats = run_oracle(args.oracle, args.dir, args.jobs, args.oracle_cache)
+    ours = run_dump(args.dump, args.dir)
+    failed = {f["file"] for f in stats.get("parseFailureFiles", [])}
+
+    def keep(r):
+        parts = r["filePath"].split("/")
+        return (r["kind"] in KINDS and r["filePath"] not in failed
+                and not any(x in parts for x in args.exclude))
+
+    oracle = [r for r in oracle if keep(r)]
+    ours = [r for r in ours if keep(r)]
+    ok = collections.Counter(map(key, oracle))
+    uk = collections.Counter(map(key, ours))
+    both = sum((ok & uk).values())
+    recall = both / max(1, sum(ok.values()))
+    precision = both / max(1, sum(uk.values()))
+
+    by_line_o = collections.defaultdict(list)
+    by_line_u = collections.defaultdict(list)
+    for r in oracle:
+        by_line_o[(r["filePath"], r["lineNumber"])].append(r)
+    for r in ours:
+        by_line_u[(r["filePath"], r["lineNumber"])].append(r)
+    cats = collections.defaultdict(list)
+    for loc, orecs in by_line_o.items():
+        urecs = by_line_u.get(loc, [])
+        ukeys = collections.Counter(map(key, urecs))
+        for o in orecs:
+            if ukeys[key(o)] > 0:
+                ukeys[key(o)] -= 1
+                continue
+            if not urecs:
+                cats["missing site (kind %s)" % o["kind"]].append((o, None))
+                continue
+            u = urecs[0]
+            if u["errorClass"] != o["errorClass"]:
+                cats["class differs (ours %s, oracle %s)" % ("null" if u["errorClass"] is None else "set",
+                                                             "null" if o["errorClass"] is None else "set")].append((o, u))
+            elif u["messagePattern"] is None:
+                cats["pattern: ours null"].append((o, u))
+            elif o["messagePattern"] is None:
+                cats["pattern: oracle null"].append((o, u))
+            else:
+                cats["pattern differs"].append((o, u))
+    for loc, urecs in by_line_u.items():
+        if loc not in by_line_o:
+            for u in urecs:
+                cats["extra site (kind %s)" % u["kind"]].append((None, u))
+
+    # agreement on other fields for sites matching on the key
+    fields = ["errorMessage", "kind", "column", "endLineNumber", "function", "guards", "exceptContext", "cause",
+              "assertCondition", "httpStatus", "dynamic", "inTests", "messageResolution", "messageExpr"]
+    agree = collections.Counter()
+    field_ex = collections.defaultdict(list)
+    n_matched = 0
+    umap = {}
+    for u in ours:
+        umap.setdefault((u["filePath"], u["lineNumber"], u["column"]), u)
+    for o in oracle:
+        u = umap.get((o["filePath"], o["lineNumber"], o["column"]))
+        if u is None or key(u) != key(o):
+            continue
+        n_matched += 1
+        for f in fields:
+            if u.get(f) == o.get(f):
+                agree[f] += 1
+            elif len(field_ex[f]) < args.examples:
+                field_ex[f].append((o["filePath"], o["lineNumber"], o.get(f), u.get(f)))
+
+    print("oracle sites %d, ours %d, files failing oracle parse %d" % (sum(ok.values()), sum(uk.values()), len(failed)))
+    print("recall %.4f  precision %.4f  (on file, line, errorClass, messagePattern)" % (recall, precision))
+    print("\nmismatch categories:")
+    for c, items in sorted(cats.items(), key=lambda kv: -len(kv[1])):
+        print("  %6d  %s" % (len(items), c))
+        for o, u in items[:args.examples]:
+            r = o or u
+            print("          %s:%d" % (r["filePath"], r["lineNumber"]))
+            if o:
+                print("            oracle: %s | %s" % (o["errorClass"], o["messagePattern"]))
+            if u:
+                print("            ours:   %s | %s" % (u["errorClass"], u["messagePattern"]))
+    print("\nfield agreement on %d matched sites:" % n_matched)
+    for f in fields:
+        print("  %-18s %.4f" % (f, agree[f] / max(1, n_matched)))
+        for ex in field_ex[f][:2] if agree[f] < n_matched else []:
+            print("      %s:%d oracle=%r ours=%r" % (ex[0], ex[1], ex[2], ex[3]))
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump({"recall": recall, "precision": precision, "oracle": sum(ok.values()), "ours": sum(uk.values()),
+                       "categories": {c: len(v) for c, v in cats.items()},
+                       "fieldAgreement": {f: agree[f] / max(1, n_matched) for f in fields}}, fh, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
