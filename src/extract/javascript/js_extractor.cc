@@ -10,6 +10,7 @@
 #include <cctype>
 #include <cstdint>
 #include <cstring>
+#include <ctime>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -1406,13 +1407,25 @@ void Walker::HandleCall(TSNode call) {
 // ---------------------------------------------------------------------------
 // Parsing.
 
+// The parse budget is CPU time of the calling thread (CLOCK_THREAD_CPUTIME_ID),
+// not wall time, so a loaded machine does not cancel parses of ordinary files.
+int64_t ThreadCpuMicros() {
+  timespec ts{};
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
+  return static_cast<int64_t>(ts.tv_sec) * 1000000 + ts.tv_nsec / 1000;
+}
+
 struct Deadline {
-  std::chrono::steady_clock::time_point at;
+  int64_t cpu_micros_at;  // cancel once the thread's CPU clock passes this
+  uint32_t calls = 0;
 };
 
 bool ParseProgress(TSParseState* state) {
-  const Deadline* d = static_cast<const Deadline*>(state->payload);
-  return std::chrono::steady_clock::now() > d->at;  // true cancels the parse
+  Deadline* d = static_cast<Deadline*>(state->payload);
+  // tree-sitter calls this every ~100 parse operations; reading the clock every
+  // 16th call keeps its cost negligible.
+  if ((d->calls++ & 15u) != 0) return false;
+  return ThreadCpuMicros() > d->cpu_micros_at;  // true cancels the parse
 }
 
 // One parser per thread, reused across files (creating one costs allocations).
@@ -1451,7 +1464,12 @@ JsExtractResult ExtractJavaScript(std::string_view path, std::string_view text, 
     return fail(0, 0, "tree-sitter grammar ABI " + std::to_string(ts_language_abi_version(lang)) +
                           " not supported by the tree-sitter core");
   }
-  Deadline deadline{std::chrono::steady_clock::now() + options.parse_timeout};
+  const double mib = static_cast<double>(text.size()) / (1024.0 * 1024.0);
+  const int64_t budget_micros =
+      std::chrono::duration_cast<std::chrono::microseconds>(options.parse_timeout).count() +
+      static_cast<int64_t>(mib * static_cast<double>(
+                                     std::chrono::duration_cast<std::chrono::microseconds>(options.parse_timeout_per_mib).count()));
+  Deadline deadline{ThreadCpuMicros() + budget_micros};
   TSParseOptions parse_options{&deadline, &ParseProgress};
   TSTree* tree = ts_parser_parse_with_options(
       parser, nullptr,
@@ -1469,8 +1487,8 @@ JsExtractResult ExtractJavaScript(std::string_view path, std::string_view text, 
       parse_options);
   if (!tree) {
     ts_parser_reset(parser);
-    return fail(0, 0, "parse cancelled after " + std::to_string(options.parse_timeout.count()) +
-                          " ms (parse_timeout): file not extracted");
+    return fail(0, 0, "parse cancelled after " + std::to_string(budget_micros / 1000) +
+                          " ms of CPU time (parse_timeout + parse_timeout_per_mib * size): file not extracted");
   }
   TSNode root = ts_tree_root_node(tree);
   Walker walker(path, text, typescript, lang);

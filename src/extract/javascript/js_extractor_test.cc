@@ -570,7 +570,11 @@ TEST(JsBadInput, FiveMegabyteFile) {
     src += unit;
     ++units;
   }
-  JsExtractResult r = Js(src);
+  // Correctness on a big file, not speed: a generous budget so that a slow
+  // sanitizer build cannot cancel the parse.
+  JsExtractOptions patient;
+  patient.parse_timeout = std::chrono::minutes(10);
+  JsExtractResult r = ExtractJavaScript("src/big.js", src, false, patient);
   EXPECT_FALSE(r.failed);
   EXPECT_TRUE(r.diagnostics.empty());
   ASSERT_EQ(r.sites.size(), static_cast<size_t>(2 * units));
@@ -620,7 +624,8 @@ TEST(JsBadInput, SizeLimitAndCancelledParse) {
   std::string big;
   while (big.size() < (1u << 20)) big += "if (a) { throw new Error('x' + b); }\n";
   JsExtractOptions expired;
-  expired.parse_timeout = std::chrono::milliseconds(-1);
+  expired.parse_timeout = std::chrono::milliseconds(-1000);
+  expired.parse_timeout_per_mib = std::chrono::milliseconds(0);
   JsExtractResult c = ExtractJavaScript("big.js", big, false, expired);
   EXPECT_TRUE(c.failed);
   ASSERT_EQ(c.diagnostics.size(), 1u);
