@@ -1,0 +1,203 @@
+// Tests of scan/scanner.h in memory: line splitting, record building (context,
+// ids, slug, URL), and Scan() over a MemoryFileSource with a fake front end
+// (determinism for any number of threads, occurrences, soft errors).
+#include "scan/scanner.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace errdex {
+namespace {
+
+using Lines = std::vector<std::string_view>;
+
+TEST(SplitSourceLines, SplitsLikeTheTokenizer) {
+  EXPECT_EQ(SplitSourceLines("a\nb\n"), (Lines{"a", "b"}));
+  EXPECT_EQ(SplitSourceLines("a\nb"), (Lines{"a", "b"}));
+  EXPECT_EQ(SplitSourceLines("a\r\nb\rc\n\nd"), (Lines{"a", "b", "c", "", "d"}));
+  EXPECT_EQ(SplitSourceLines("a\r\r\n"), (Lines{"a", ""}));
+  EXPECT_EQ(SplitSourceLines(""), Lines{});
+  EXPECT_EQ(SplitSourceLines("\n"), Lines{""});
+  EXPECT_EQ(SplitSourceLines("\xEF\xBB\xBFx = 1\n"), Lines{"x = 1"});
+}
+
+Site MakeSite(int line, std::optional<std::string> msg, std::string cls = "ValueError", int column = 4) {
+  Site s;
+  s.kind = SiteKind::kRaise;
+  s.file_path = "pkg/m.py";
+  s.line = line;
+  s.column = column;
+  s.error_class = cls;
+  s.error_message = msg;
+  if (msg) s.message_pattern = *msg;
+  return s;
+}
+
+std::string NumberedLines(int n) {
+  std::string text;
+  for (int i = 1; i <= n; ++i) text += "L" + std::to_string(i) + "\n";
+  return text;
+}
+
+TEST(BuildRecord, ContextIsClampedAndUrlNeedsRepoAndSha) {
+  std::string text = NumberedLines(30);
+  Lines lines = SplitSourceLines(text);
+  Record r = BuildRecord(MakeSite(5, "Bad value: x"), lines, "o/n", "abc", "T", 0);
+  EXPECT_EQ(r.source_code_start, 1);
+  EXPECT_EQ(r.source_code_end, 23);
+  EXPECT_EQ(r.source_code.substr(0, 6), "L1\nL2\n");
+  EXPECT_EQ(r.source_code.substr(r.source_code.size() - 4), "\nL23");
+  EXPECT_EQ(r.github_url, "https://github.com/o/n/blob/abc/pkg/m.py#L1-L23");
+  EXPECT_EQ(r.slug, "bad-value-x");
+  EXPECT_EQ(r.analyzed_sha, "abc");
+  EXPECT_EQ(r.analyzed_at, "T");
+  EXPECT_EQ(r.schema_version, 2);
+  EXPECT_EQ(r.error_type, std::nullopt);
+
+  Record tail = BuildRecord(MakeSite(25, std::nullopt), lines, "o/n", std::nullopt, "T", 0);
+  EXPECT_EQ(tail.source_code_start, 7);
+  EXPECT_EQ(tail.source_code_end, 30);
+  EXPECT_EQ(tail.github_url, std::nullopt);
+  EXPECT_EQ(tail.slug, std::nullopt);
+  EXPECT_EQ(tail.repo, "o/n");
+}
+
+TEST(BuildRecord, IdIgnoresTheLineButNotTheOccurrence) {
+  std::string text = NumberedLines(60);
+  Lines lines = SplitSourceLines(text);
+  Record a = BuildRecord(MakeSite(5, "m"), lines, "o/n", "s1", "T", 0);
+  Record b = BuildRecord(MakeSite(50, "m"), lines, "o/n", "s2", "T", 0);
+  Record c = BuildRecord(MakeSite(50, "m"), lines, "o/n", "s2", "T", 1);
+  Record d = BuildRecord(MakeSite(5, "m", "TypeError"), lines, "o/n", "s1", "T", 0);
+  EXPECT_EQ(a.id, b.id);
+  EXPECT_NE(b.id, c.id);
+  EXPECT_NE(a.id, d.id);
+  EXPECT_EQ(a.id.size(), 16u);
+}
+
+// Fake front end: every line "raise <Class> <message>" is a site; a file whose
+// text starts with "FAIL" fails.
+ExtractOutput FakeExtract(std::string_view path, std::string_view text) {
+  ExtractOutput out;
+  if (text.substr(0, 4) == "FAIL") {
+    out.failed = true;
+    out.diagnostics.push_back({std::string(path), 1, 0, "cannot parse"});
+    return out;
+  }
+  Lines lines = SplitSourceLines(text);
+  // Emit in reverse to check that the scanner sorts by (line, column).
+  for (int i = static_cast<int>(lines.size()); i >= 1; --i) {
+    std::string_view l = lines[i - 1];
+    size_t at = l.find("raise ");
+    if (at == std::string_view::npos) continue;
+    std::string rest(l.substr(at + 6));
+    size_t sp = rest.find(' ');
+    Site s;
+    s.file_path = std::string(path);
+    s.line = i;
+    s.column = static_cast<int>(at);
+    s.error_class = rest.substr(0, sp);
+    if (sp != std::string::npos) s.error_message = rest.substr(sp + 1);
+    out.sites.push_back(std::move(s));
+  }
+  return out;
+}
+
+MemoryFileSource MakeRepo() {
+  MemoryFileSource m(1000);
+  m.Add("b.py", "x = 1\nraise ValueError same\nraise ValueError same\nraise KeyError\n");
+  m.Add("a.py", "raise TypeError first\n\n\nraise TypeError second\n");
+  m.Add("c.py", "FAIL\n");
+  m.Add("big.py", std::string(2000, '#'));
+  for (int i = 0; i < 40; ++i) m.Add("many/f" + std::to_string(i) + ".py", "raise E m" + std::to_string(i) + "\n");
+  return m;
+}
+
+std::string Serialize(const ScanResult& r) {
+  std::string out;
+  for (const CatalogLine& l : r.lines) out += CatalogLineToJson(l) + "\n";
+  return out;
+}
+
+TEST(Scan, DeterministicOrderedAndCountsSoftErrors) {
+  setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
+  MemoryFileSource repo = MakeRepo();
+  ScanOptions o;
+  o.source = &repo;
+  o.extractor = FakeExtract;
+  o.repo = "o/n";
+  o.sha = "0123";
+  o.document = false;
+  o.jobs = 1;
+  auto one = Scan(o);
+  ASSERT_TRUE(one.ok()) << one.status().ToString();
+  o.jobs = 4;
+  auto four = Scan(o);
+  ASSERT_TRUE(four.ok());
+  EXPECT_TRUE(Serialize(*one) == Serialize(*four)) << "output depends on the number of threads";
+
+  const ScanResult& r = *one;
+  ASSERT_EQ(r.lines.size(), 45u);
+  EXPECT_EQ(r.lines[0].record.file_path, "a.py");
+  EXPECT_EQ(r.lines[0].record.line_number, 1);
+  EXPECT_EQ(r.lines[1].record.line_number, 4);
+  EXPECT_EQ(r.lines[2].record.file_path, "b.py");
+  EXPECT_EQ(r.lines[2].record.line_number, 2);
+  EXPECT_EQ(r.lines[3].record.line_number, 3);
+  EXPECT_EQ(r.lines[4].record.error_message, std::nullopt);
+  // Exact duplicates in one file: occurrence 0 and 1.
+  EXPECT_EQ(r.lines[2].record.id, MakeRecordId("o/n", "b.py", "raise", "ValueError", "same", 0));
+  EXPECT_EQ(r.lines[3].record.id, MakeRecordId("o/n", "b.py", "raise", "ValueError", "same", 1));
+  EXPECT_EQ(r.lines[0].record.github_url, "https://github.com/o/n/blob/0123/a.py#L1-L4");
+  ASSERT_TRUE(r.lines[0].facts);
+  EXPECT_EQ(r.dataset_version, "2023-11-14T22:13:20.000Z");
+  EXPECT_EQ(r.lines[0].dataset_version, r.dataset_version);
+  EXPECT_EQ(r.lines[0].record.analyzed_at, r.dataset_version);
+
+  EXPECT_EQ(r.stats.files_listed, 44);
+  EXPECT_EQ(r.stats.files_scanned, 44);
+  EXPECT_EQ(r.stats.files_skipped, 2);  // c.py (parse) and big.py (size)
+  EXPECT_EQ(r.stats.sites, 45);
+  EXPECT_EQ(r.stats.sites_by_kind[static_cast<int>(SiteKind::kRaise)], 45);
+  ASSERT_EQ(r.diagnostics.size(), 2u);
+  EXPECT_EQ(r.diagnostics[0].path, "big.py");
+  EXPECT_NE(r.diagnostics[0].message.find("max-file-size"), std::string::npos);
+  EXPECT_EQ(r.diagnostics[1].path, "c.py");
+  EXPECT_EQ(r.diagnostics[1].line, 1);
+}
+
+TEST(Scan, IdsSurviveMovedLines) {
+  MemoryFileSource v1, v2;
+  v1.Add("m.py", "raise ValueError boom\n");
+  v2.Add("m.py", "import os\n\n\nraise ValueError boom\n");
+  ScanOptions o;
+  o.extractor = FakeExtract;
+  o.repo = "o/n";
+  o.document = false;
+  o.source = &v1;
+  auto a = Scan(o);
+  o.source = &v2;
+  auto b = Scan(o);
+  ASSERT_EQ(a->lines.size(), 1u);
+  ASSERT_EQ(b->lines.size(), 1u);
+  EXPECT_EQ(a->lines[0].record.id, b->lines[0].record.id);
+  EXPECT_NE(a->lines[0].record.line_number, b->lines[0].record.line_number);
+}
+
+TEST(Scan, ExtensionDispatch) {
+  EXPECT_TRUE(ExtractorForPath("a/b.py"));
+  EXPECT_FALSE(ExtractorForPath("a/b.txt"));
+  EXPECT_FALSE(ExtractorForPath("py"));
+}
+
+TEST(Scan, MissingPathIsNotFound) {
+  ScanOptions o;
+  o.path = "/nonexistent/errdex/path";
+  auto r = Scan(o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), Status::Code::kNotFound);
+}
+
+}  // namespace
+}  // namespace errdex
