@@ -1,6 +1,449 @@
-// Placeholder until the explain stage lands.
+// cli/explain_cmd.cc: `errdex explain` (a pasted error, a traceback, a log or a
+// pipe -> the catalog entries behind it) and `errdex run` (runs a command, passes
+// its output through unchanged, explains a failure). Exit codes: explain 0 when
+// something matched, 1 when nothing did, 2 on error; run exits with the child's
+// status (128+N when killed by signal N).
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
 #include "cli/commands.h"
 
 namespace errdex::cli {
-void RegisterExplainCommands(CLI::App& app, CommandTable& table) {}
+
+namespace {
+
+struct ExplainFlags {
+  std::string db;
+  std::vector<std::string> catalogs;
+  std::string repo;
+  bool json = false;
+  size_t top = 3;
+  std::string color = "auto";
+  std::string input = "-";
+  uint64_t max_input = 0;
+  bool no_fuzzy = false;
+  bool rebuild = false;
+  // run
+  std::vector<std::string> command;
+  size_t tail = 1024 * 1024;
+};
+
+bool UseColor(const std::string& mode, int fd) {
+  if (mode == "always") return true;
+  if (mode == "never") return false;
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color && *no_color) return false;
+  const char* term = std::getenv("TERM");
+  if (!term || std::strcmp(term, "dumb") == 0) return false;
+  return ::isatty(fd) == 1;
+}
+
+struct Palette {
+  bool on = false;
+  std::string Wrap(const char* code, std::string_view s) const {
+    if (!on) return std::string(s);
+    return std::string("\x1b[") + code + "m" + std::string(s) + "\x1b[0m";
+  }
+};
+
+void PrintError(const std::string& msg) { std::fprintf(stderr, "errdex: error: %s\n", msg.c_str()); }
+void PrintWarning(const std::string& msg) { std::fprintf(stderr, "errdex: warning: %s\n", msg.c_str()); }
+
+// Writes all of `s` to fd. false on a write error (EPIPE included).
+bool WriteAll(int fd, std::string_view s) {
+  while (!s.empty()) {
+    ssize_t n = ::write(fd, s.data(), s.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    s.remove_prefix(static_cast<size_t>(n));
+  }
+  return true;
+}
+
+Result<std::unique_ptr<Catalog>> OpenCatalog(const ExplainFlags& f) {
+  CatalogOptions opts;
+  opts.use_cache = !f.rebuild;
+  if (!f.db.empty() && !f.catalogs.empty()) return Status::InvalidArgument("give --db or --catalog, not both");
+  if (!f.db.empty()) return Catalog::OpenStore(f.db, opts);
+  if (!f.catalogs.empty()) return Catalog::FromJsonLines(f.catalogs, opts);
+  return Status::InvalidArgument("no catalog: pass --db CATALOG.db or --catalog FILE.jsonl");
+}
+
+const char* KindName(ExplainHit::Kind k) {
+  switch (k) {
+    case ExplainHit::Kind::kPattern: return "pattern";
+    case ExplainHit::Kind::kFrame: return "frame";
+    case ExplainHit::Kind::kFuzzy: return "fuzzy";
+  }
+  return "?";
+}
+
+std::string ShortSha(const std::string& s) { return s.size() > 12 ? s.substr(0, 12) : s; }
+
+// Turns hits into output (JSON Lines or text for people) on one fd.
+class HitPrinter {
+ public:
+  HitPrinter(Catalog& catalog, const ExplainFlags& f, int fd, bool color)
+      : catalog_(catalog), json_(f.json), fd_(fd) {
+    p_.on = color && !f.json;
+  }
+  bool ok() const { return ok_; }
+
+  void Print(const ExplainHit& h) {
+    if (!ok_) return;
+    auto details = catalog_.Details(h.entry);
+    std::string out = json_ ? Json(h, details) : Text(h, details);
+    if (!WriteAll(fd_, out)) ok_ = false;
+  }
+
+ private:
+  std::string Json(const ExplainHit& h, const Result<EntryDetails>& d) {
+    using nlohmann::json;
+    json data;
+    data["recordId"] = catalog_.record_id(h.entry);
+    data["score"] = std::round(h.score * 100) / 100;
+    data["exact"] = !h.approximate;
+    data["approximate"] = h.approximate;
+    data["matchedBy"] = KindName(h.kind);
+    data["fullMessage"] = h.full;
+    data["span"] = {{"begin", h.begin}, {"end", h.end}};
+    json caps = json::array();
+    for (const ExplainCapture& c : h.captures)
+      caps.push_back({{"group", c.group}, {"begin", c.begin}, {"end", c.end}, {"text", c.text}});
+    data["captures"] = caps;
+    data["printedClass"] = h.printed_class.empty() ? json(nullptr) : json(h.printed_class);
+    data["classAgreement"] = h.class_agreement;
+    data["frameFile"] = h.frame_file;
+    data["frameFunction"] = h.frame_function;
+    data["group"] = h.group;
+    data["repo"] = catalog_.repo(h.entry).empty() ? json(nullptr) : json(catalog_.repo(h.entry));
+    if (d.ok()) {
+      const Record& r = d->record;
+      data["errorClass"] = r.error_class ? json(*r.error_class) : json(nullptr);
+      data["errorMessage"] = r.error_message ? json(*r.error_message) : json(nullptr);
+      data["filePath"] = r.file_path;
+      data["lineNumber"] = r.line_number;
+      data["githubUrl"] = r.github_url ? json(*r.github_url) : json(nullptr);
+      json vs = json::array();
+      for (const RecordVersion& v : d->versions)
+        vs.push_back({{"repo", v.repo}, {"sha", v.sha}, {"datasetVersion", v.dataset_version}, {"lineNumber", v.line},
+                      {"githubUrl", v.github_url}, {"latest", v.latest}});
+      data["versions"] = vs;
+      data["onlyInOlderVersions"] = d->only_in_older;
+    }
+    json line = {{"type", "hit"}, {"data", data}};
+    return line.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+  }
+
+  std::string Highlighted(const ExplainHit& h) const {
+    std::string_view m = h.message;
+    size_t b = std::min(h.message_offset, m.size());
+    size_t e = std::min(m.size(), b + h.message_length);
+    if (h.kind != ExplainHit::Kind::kPattern) {
+      b = 0;
+      e = m.size();
+    }
+    std::string out;
+    size_t pos = b;
+    for (const ExplainCapture& c : h.captures) {
+      if (c.message_begin < pos || c.message_end > e) continue;
+      out += m.substr(pos, c.message_begin - pos);
+      out += p_.Wrap("1;33", m.substr(c.message_begin, c.message_end - c.message_begin));
+      pos = c.message_end;
+    }
+    out += m.substr(pos, e - pos);
+    if (out.size() > 2000) out = out.substr(0, 2000) + "...";
+    return out;
+  }
+
+  std::string Text(const ExplainHit& h, const Result<EntryDetails>& d) {
+    std::string o;
+    const std::string& id = catalog_.record_id(h.entry);
+    bool again = !seen_.insert(id).second;
+    char score[32];
+    std::snprintf(score, sizeof score, "%.1f", h.score);
+    std::string label = h.approximate
+                            ? p_.Wrap("1;35", h.kind == ExplainHit::Kind::kFuzzy ? "APPROXIMATE (fuzzy)"
+                                                                                : "APPROXIMATE (frame)")
+                            : p_.Wrap("1;32", h.kind == ExplainHit::Kind::kFrame ? "EXACT (frame)"
+                                                                                 : h.full ? "EXACT" : "EXACT (partial)");
+    if (!d.ok()) {
+      o += label + " " + id + "  score " + score + "  (" + d.status().message() + ")\n";
+      return o;
+    }
+    const Record& r = d->record;
+    o += label + "  " + p_.Wrap("1;31", r.error_class.value_or("(no class)")) + "  " +
+         p_.Wrap("36", r.file_path + ":" + std::to_string(r.line_number)) + "  " + p_.Wrap("2", "score " + std::string(score) + "  id " + id) +
+         "  " + p_.Wrap("2", "input bytes " + std::to_string(h.begin) + "-" + std::to_string(h.end)) + "\n";
+    if (again) {
+      o += "  (same entry as above)\n\n";
+      return o;
+    }
+    o += "  " + Highlighted(h) + "\n";
+    if (h.kind == ExplainHit::Kind::kFuzzy && r.error_message) o += "  catalog message: " + *r.error_message + "\n";
+    if (r.github_url) o += "  " + p_.Wrap("4", *r.github_url) + "\n";
+    if (!d->versions.empty()) {
+      o += "  in: ";
+      for (size_t i = 0; i < d->versions.size() && i < 8; ++i) {
+        const RecordVersion& v = d->versions[i];
+        if (i) o += ", ";
+        o += (v.repo.empty() ? std::string("(no repo)") : v.repo) + (v.sha.empty() ? "" : "@" + ShortSha(v.sha)) +
+             " line " + std::to_string(v.line) + (v.latest ? " (latest)" : "");
+      }
+      if (d->versions.size() > 8) o += ", ... " + std::to_string(d->versions.size() - 8) + " more";
+      o += "\n";
+      if (d->only_in_older) o += "  " + p_.Wrap("1;33", "only in older versions: the latest scan no longer has this error") + "\n";
+    }
+    if (r.documentation) o += "  " + p_.Wrap("1", "Why: ") + *r.documentation + "\n";
+    if (r.solutions && !r.solutions->empty()) {
+      o += "  " + p_.Wrap("1", "Fixes:") + "\n";
+      for (const std::string& s : *r.solutions) o += "    - " + s + "\n";
+    }
+    o += "\n";
+    return o;
+  }
+
+  Catalog& catalog_;
+  bool json_;
+  int fd_;
+  Palette p_;
+  bool ok_ = true;
+  std::set<std::string> seen_;
+};
+
+ExplainOptions MakeOptions(const ExplainFlags& f, Catalog& c) {
+  ExplainOptions o;
+  o.top_k = f.top == 0 ? 1 : f.top;
+  o.max_input_bytes = f.max_input;
+  o.fuzzy = !f.no_fuzzy;
+  if (!f.repo.empty()) {
+    std::string repo = f.repo;
+    Catalog* cp = &c;
+    o.accept = [cp, repo](uint32_t e) { return cp->repo(e) == repo; };
+  }
+  return o;
+}
+
+void ReportRejected(const Catalog& c) {
+  const auto& rej = c.rejected();
+  size_t shown = 0;
+  for (const RejectedEntry& r : rej) {
+    // Too-generic templates are expected in any real catalog: not worth a warning each.
+    if (r.why.code() == Status::Code::kInvalidArgument && r.why.message().rfind("too generic", 0) == 0) continue;
+    if (shown++ >= 5) continue;
+    std::string pat = r.pattern.size() > 80 ? r.pattern.substr(0, 80) + "..." : r.pattern;
+    PrintWarning("pattern of record " + (r.record_ids.empty() ? std::string("?") : r.record_ids.front()) +
+                 " not used for matching: " + r.why.message() + " (pattern: " + pat + ")");
+  }
+  if (shown > 5) PrintWarning(std::to_string(shown - 5) + " more patterns not used for matching");
+}
+
+int RunExplain(const ExplainFlags& f) {
+  auto cat = OpenCatalog(f);
+  if (!cat.ok()) {
+    PrintError(cat.status().message());
+    return 2;
+  }
+  Catalog& c = **cat;
+  ReportRejected(c);
+  int in_fd = 0;
+  if (f.input != "-") {
+    in_fd = ::open(f.input.c_str(), O_RDONLY | O_CLOEXEC);
+    if (in_fd < 0) {
+      PrintError(f.input + ": " + std::strerror(errno));
+      return 2;
+    }
+  }
+  HitPrinter printer(c, f, 1, UseColor(f.color, 1));
+  ExplainSession session(c.matcher(), MakeOptions(f, c), c.Fuzzy());
+  HitSink sink = [&](const ExplainHit& h) { printer.Print(h); };
+  std::vector<char> buf(256 * 1024);
+  int rc = 0;
+  for (;;) {
+    ssize_t n = ::read(in_fd, buf.data(), buf.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      PrintError((f.input == "-" ? std::string("stdin") : f.input) + ": " + std::strerror(errno));
+      rc = 2;
+      break;
+    }
+    if (n == 0) break;
+    Status s = session.Feed(std::string_view(buf.data(), static_cast<size_t>(n)), sink);
+    if (!printer.ok()) return 0;  // closed pipe: not an error
+    if (s.code() == Status::Code::kLimitExceeded) {
+      PrintWarning(s.message());
+      break;
+    }
+    if (!s.ok()) {
+      PrintError(s.message());
+      return 2;
+    }
+  }
+  if (in_fd > 0) ::close(in_fd);
+  Status s = session.Finish(sink);
+  if (!printer.ok()) return 0;
+  if (!s.ok()) {
+    PrintError(s.message());
+    return 2;
+  }
+  if (rc) return rc;
+  return session.hit_count() > 0 ? 0 : 1;
+}
+
+// Keeps the last `cap` bytes written to it.
+class Tail {
+ public:
+  explicit Tail(size_t cap) : cap_(cap) {}
+  void Add(std::string_view s) {
+    data_.append(s);
+    if (data_.size() > 2 * cap_ + 4096) data_.erase(0, data_.size() - cap_);
+  }
+  std::string_view Get() const {
+    std::string_view v = data_;
+    if (v.size() > cap_) {
+      v.remove_prefix(v.size() - cap_);
+      size_t nl = v.find('\n');  // start at a line boundary
+      if (nl != std::string_view::npos) v.remove_prefix(nl + 1);
+    }
+    return v;
+  }
+
+ private:
+  size_t cap_;
+  std::string data_;
+};
+
+int RunRun(const ExplainFlags& f) {
+  if (f.command.empty()) {
+    PrintError("run: no command given (errdex run --db CATALOG -- COMMAND ARGS...)");
+    return 2;
+  }
+  if (f.db.empty() && f.catalogs.empty()) {
+    PrintError("no catalog: pass --db CATALOG.db or --catalog FILE.jsonl");
+    return 2;
+  }
+  int out_pipe[2], err_pipe[2];
+  if (::pipe2(out_pipe, O_CLOEXEC) != 0 || ::pipe2(err_pipe, O_CLOEXEC) != 0) {
+    PrintError(std::string("pipe: ") + std::strerror(errno));
+    return 2;
+  }
+  std::vector<char*> argv;
+  for (const std::string& a : f.command) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    PrintError(std::string("fork: ") + std::strerror(errno));
+    return 2;
+  }
+  if (pid == 0) {
+    ::dup2(out_pipe[1], 1);
+    ::dup2(err_pipe[1], 2);
+    std::signal(SIGPIPE, SIG_DFL);
+    ::execvp(argv[0], argv.data());
+    std::fprintf(stderr, "errdex: error: %s: %s\n", argv[0], std::strerror(errno));
+    ::_exit(127);
+  }
+  ::close(out_pipe[1]);
+  ::close(err_pipe[1]);
+  Tail tail(f.tail);
+  struct pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  int open_fds = 2;
+  std::vector<char> buf(64 * 1024);
+  bool stdout_ok = true;
+  while (open_fds > 0) {
+    int r = ::poll(fds, 2, -1);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    for (int k = 0; k < 2; ++k) {
+      if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      ssize_t n = ::read(fds[k].fd, buf.data(), buf.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        ::close(fds[k].fd);
+        fds[k].fd = -1;
+        --open_fds;
+        continue;
+      }
+      std::string_view chunk(buf.data(), static_cast<size_t>(n));
+      if (k == 0 && stdout_ok) stdout_ok = WriteAll(1, chunk);  // keep reading even if our stdout closed
+      if (k == 1) WriteAll(2, chunk);
+      tail.Add(chunk);
+    }
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  int code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 2;
+  if (code == 0) return 0;
+  auto cat = OpenCatalog(f);
+  if (!cat.ok()) {
+    PrintError(cat.status().message());
+    return code;
+  }
+  Catalog& c = **cat;
+  bool color = UseColor(f.color, 2);
+  std::string header = "\n" + std::string(color ? "\x1b[1m" : "") + "errdex: `" + f.command[0] + "` exited with status " +
+                       std::to_string(code) + "; what the catalog knows about its output:" + (color ? "\x1b[0m" : "") + "\n";
+  if (!f.json) WriteAll(2, header);
+  HitPrinter printer(c, f, 2, color);
+  ExplainSession session(c.matcher(), MakeOptions(f, c), c.Fuzzy());
+  HitSink sink = [&](const ExplainHit& h) { printer.Print(h); };
+  Status s = session.Feed(tail.Get(), sink);
+  if (s.ok()) s = session.Finish(sink);
+  if (!s.ok()) PrintError(s.message());
+  if (session.hit_count() == 0 && !f.json) WriteAll(2, "errdex: no catalog entry matched the output\n");
+  return code;
+}
+
+void AddCatalogFlags(CLI::App* sub, ExplainFlags* f) {
+  sub->add_option("--db", f->db, "catalog database (errdex scan/import --db)");
+  sub->add_option("--catalog", f->catalogs, "seed-format JSON Lines catalog file(s), compiled in memory");
+  sub->add_option("--repo", f->repo, "only entries of this repository (owner/name)");
+  sub->add_flag("--json", f->json, "JSON Lines: one {\"type\":\"hit\",\"data\":{...}} per hit");
+  sub->add_option("--top", f->top, "hits per error (default 3)")->check(CLI::PositiveNumber);
+  sub->add_option("--color", f->color, "auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));
+  sub->add_flag("--no-fuzzy", f->no_fuzzy, "no approximate matches when nothing matched exactly");
+  sub->add_flag("--rebuild", f->rebuild, "recompile the matcher instead of loading the one cached in the catalog");
+}
+
+}  // namespace
+
+void RegisterExplainCommands(CLI::App& app, CommandTable& table) {
+  auto f = std::make_shared<ExplainFlags>();
+  CLI::App* ex = app.add_subcommand("explain", "find the catalog entries behind a pasted error, traceback or log");
+  AddCatalogFlags(ex, f.get());
+  ex->add_option("--max-input", f->max_input, "read at most BYTES of input (default 0 = no limit)");
+  ex->add_option("input", f->input, "file to read ('-' = stdin, the default)");
+  table.emplace_back(ex, [f] { return RunExplain(*f); });
+
+  auto r = std::make_shared<ExplainFlags>();
+  CLI::App* run = app.add_subcommand("run", "run a command, pass its output through, explain a failure");
+  AddCatalogFlags(run, r.get());
+  run->add_option("--tail", r->tail, "bytes of output kept for the explanation (default 1048576)");
+  run->add_option("command", r->command, "COMMAND [ARGS...] (after --)")->required();
+  run->prefix_command(false);
+  table.emplace_back(run, [r] { return RunRun(*r); });
+}
+
 }  // namespace errdex::cli

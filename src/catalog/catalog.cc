@@ -1,0 +1,385 @@
+// catalog/catalog.cc: store/JSONL -> Matcher, with the compiled matcher cached in
+// the store. Tested by catalog_test.cc.
+#include "catalog/catalog.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace errdex {
+
+namespace {
+
+constexpr char kBlobKey[] = "match.matcher";
+constexpr char kBlobMagic[8] = {'E', 'R', 'R', 'D', 'X', 'C', 'A', '1'};
+
+double MillisSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void PutU32(std::string& o, uint32_t v) { o.append(reinterpret_cast<const char*>(&v), 4); }
+void PutU64(std::string& o, uint64_t v) { o.append(reinterpret_cast<const char*>(&v), 8); }
+void PutStr(std::string& o, std::string_view s) {
+  PutU32(o, static_cast<uint32_t>(s.size()));
+  o.append(s);
+}
+
+struct BlobReader {
+  std::string_view s;
+  size_t pos = 0;
+  bool ok = true;
+  uint32_t U32() {
+    uint32_t v = 0;
+    if (pos + 4 > s.size()) {
+      ok = false;
+      return 0;
+    }
+    std::memcpy(&v, s.data() + pos, 4);
+    pos += 4;
+    return v;
+  }
+  uint64_t U64() {
+    uint64_t v = 0;
+    if (pos + 8 > s.size()) {
+      ok = false;
+      return 0;
+    }
+    std::memcpy(&v, s.data() + pos, 8);
+    pos += 8;
+    return v;
+  }
+  std::string_view Bytes(size_t n) {
+    if (pos + n > s.size()) {
+      ok = false;
+      return {};
+    }
+    auto r = s.substr(pos, n);
+    pos += n;
+    return r;
+  }
+  std::string Str() { return std::string(Bytes(U32())); }
+};
+
+// Newest scan of each repo: the greatest (dataset_version, scan_id).
+std::map<std::string, int64_t> LatestScanPerRepo(const std::vector<ScanInfo>& scans) {
+  std::map<std::string, const ScanInfo*> best;
+  for (const ScanInfo& s : scans) {
+    auto& b = best[s.repo];
+    if (!b || std::tie(s.dataset_version, s.scan_id) > std::tie(b->dataset_version, b->scan_id)) b = &s;
+  }
+  std::map<std::string, int64_t> out;
+  for (auto& [repo, s] : best) out[repo] = s->scan_id;
+  return out;
+}
+
+size_t Indent(std::string_view l) {
+  size_t i = 0;
+  while (i < l.size() && (l[i] == ' ' || l[i] == '\t')) ++i;
+  return i;
+}
+
+}  // namespace
+
+std::string EnclosingFunction(const Record& r) {
+  std::vector<std::string_view> lines;
+  std::string_view src = r.source_code;
+  size_t pos = 0;
+  while (pos <= src.size()) {
+    size_t nl = src.find('\n', pos);
+    if (nl == std::string_view::npos) nl = src.size();
+    lines.push_back(src.substr(pos, nl - pos));
+    pos = nl + 1;
+  }
+  long index = static_cast<long>(r.line_number) - r.source_code_start;
+  if (r.source_code.empty() || index < 0 || index >= static_cast<long>(lines.size())) return "";
+  size_t cur = Indent(lines[index]);
+  if (cur == 0) return "<module>";
+  for (long j = index - 1; j >= 0; --j) {
+    std::string_view l = lines[j];
+    size_t ind = Indent(l);
+    if (ind == l.size() || ind >= cur) continue;  // blank or deeper
+    std::string_view t = l.substr(ind);
+    if (t.substr(0, 6) == "async ") t.remove_prefix(6);
+    if (t.substr(0, 4) == "def ") {
+      t.remove_prefix(4);
+      size_t e = 0;
+      while (e < t.size() && (std::isalnum(static_cast<unsigned char>(t[e])) || t[e] == '_')) ++e;
+      return std::string(t.substr(0, e));
+    }
+    if (t[0] == '#' || t[0] == ')' || t[0] == ']' || t[0] == '}' || t[0] == '"' || t[0] == '\'') continue;
+    cur = ind;
+    if (cur == 0) return t.substr(0, 6) == "class " ? "" : "<module>";
+  }
+  return "";
+}
+
+Catalog::~Catalog() = default;
+
+Status Catalog::BuildFromLines(const std::vector<StoredLine>& lines, const std::vector<ScanInfo>& scans) {
+  std::map<int64_t, const ScanInfo*> scan_of;
+  for (const ScanInfo& s : scans) scan_of[s.scan_id] = &s;
+  auto recency = [&](int64_t id) {
+    auto it = scan_of.find(id);
+    return it == scan_of.end() ? std::make_pair(std::string(), id) : std::make_pair(it->second->dataset_version, id);
+  };
+  std::vector<const StoredLine*> order;
+  for (const StoredLine& l : lines) order.push_back(&l);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const StoredLine* a, const StoredLine* b) { return recency(a->scan_id) > recency(b->scan_id); });
+  // Newest version of each record id represents it; entries sorted by id (deterministic).
+  std::map<std::string, const StoredLine*> newest;
+  for (const StoredLine* l : order) newest.emplace(l->line.record.id, l);
+  std::unordered_map<std::string, int> pattern_index;
+  for (auto& [id, l] : newest) {
+    const Record& r = l->line.record;
+    MatchEntry e;
+    e.error_class = r.error_class.value_or("");
+    e.file_path = r.file_path;
+    e.function = l->line.facts ? l->line.facts->function : EnclosingFunction(r);
+    e.line = r.line_number;
+    e.message = r.error_message.value_or("");
+    if (r.message_pattern && !r.message_pattern->empty()) {
+      auto [it, inserted] = pattern_index.emplace(*r.message_pattern, static_cast<int>(patterns_.size()));
+      if (inserted) patterns_.push_back(*r.message_pattern);
+      e.pattern = it->second;
+    }
+    entry_of_id_[id] = static_cast<uint32_t>(entries_.size());
+    ids_.push_back(id);
+    repos_.push_back(r.repo.value_or(""));
+    entries_.push_back(std::move(e));
+  }
+  return Status::Ok();
+}
+
+Status Catalog::Compile(const MatcherOptions& options) {
+  auto db = PatternDatabase::Build(patterns_, options);
+  if (!db.ok()) return db.status();
+  matcher_ = std::make_unique<Matcher>(std::move(db).value(), std::move(entries_));
+  entries_.clear();
+  CollectRejected();
+  return Status::Ok();
+}
+
+void Catalog::CollectRejected() {
+  std::map<uint32_t, std::vector<std::string>> ids_of_pattern;
+  const auto& entries = matcher_->entries();
+  for (uint32_t i = 0; i < entries.size(); ++i)
+    if (entries[i].pattern >= 0) ids_of_pattern[static_cast<uint32_t>(entries[i].pattern)].push_back(ids_[i]);
+  rejected_.clear();
+  for (const RejectedPattern& r : matcher_->db().rejected())
+    rejected_.push_back(RejectedEntry{matcher_->db().pattern(r.index), ids_of_pattern[r.index], r.why});
+  info_.entries = entries.size();
+  info_.patterns = matcher_->db().size();
+  info_.compiled = matcher_->db().compiled_count();
+}
+
+std::string Catalog::SerializeBlob(const std::string& version, const std::string& db_bytes) const {
+  std::string o(kBlobMagic, sizeof kBlobMagic);
+  PutStr(o, version);
+  const PatternDatabase& db = matcher_->db();
+  PutU32(o, static_cast<uint32_t>(db.size()));
+  for (uint32_t i = 0; i < db.size(); ++i) PutStr(o, db.pattern(i));
+  const auto& entries = matcher_->entries();
+  PutU32(o, static_cast<uint32_t>(entries.size()));
+  for (uint32_t i = 0; i < entries.size(); ++i) {
+    const MatchEntry& e = entries[i];
+    PutStr(o, ids_[i]);
+    PutStr(o, repos_[i]);
+    PutStr(o, e.error_class);
+    PutStr(o, e.file_path);
+    PutStr(o, e.function);
+    PutStr(o, e.message);
+    PutU32(o, static_cast<uint32_t>(e.line));
+    PutU32(o, static_cast<uint32_t>(e.pattern));
+  }
+  PutU64(o, db_bytes.size());
+  o += db_bytes;
+  return o;
+}
+
+Status Catalog::LoadBlob(std::string_view blob, const std::string& version, const MatcherOptions& options) {
+  BlobReader r{blob};
+  if (r.Bytes(sizeof kBlobMagic) != std::string_view(kBlobMagic, sizeof kBlobMagic))
+    return Status::InvalidArgument("not an errdex matcher blob");
+  if (r.Str() != version) return Status::InvalidArgument("stale matcher blob");
+  std::vector<std::string> patterns(r.U32());
+  for (auto& p : patterns) {
+    p = r.Str();
+    if (!r.ok) return Status::InvalidArgument("truncated matcher blob");
+  }
+  uint32_t n = r.U32();
+  std::vector<MatchEntry> entries;
+  std::vector<std::string> ids, repos;
+  for (uint32_t i = 0; i < n && r.ok; ++i) {
+    MatchEntry e;
+    ids.push_back(r.Str());
+    repos.push_back(r.Str());
+    e.error_class = r.Str();
+    e.file_path = r.Str();
+    e.function = r.Str();
+    e.message = r.Str();
+    e.line = static_cast<int>(r.U32());
+    e.pattern = static_cast<int>(r.U32());
+    if (e.pattern >= static_cast<int>(patterns.size())) return Status::InvalidArgument("corrupt matcher blob");
+    entries.push_back(std::move(e));
+  }
+  uint64_t len = r.U64();
+  std::string_view db_bytes = r.Bytes(len);
+  if (!r.ok) return Status::InvalidArgument("truncated matcher blob");
+  auto db = PatternDatabase::Deserialize(db_bytes, patterns, options);
+  if (!db.ok()) return db.status();
+  ids_ = std::move(ids);
+  repos_ = std::move(repos);
+  entry_of_id_.clear();
+  for (uint32_t i = 0; i < ids_.size(); ++i) entry_of_id_[ids_[i]] = i;
+  patterns_ = std::move(patterns);
+  matcher_ = std::make_unique<Matcher>(std::move(db).value(), std::move(entries));
+  CollectRejected();
+  return Status::Ok();
+}
+
+Result<std::unique_ptr<Catalog>> Catalog::OpenStore(const std::string& path, const CatalogOptions& options) {
+  auto t0 = std::chrono::steady_clock::now();
+  auto store = CatalogStore::Open(path, /*create=*/false);
+  if (!store.ok()) return store.status();
+  std::unique_ptr<Catalog> c(new Catalog());
+  c->store_ = std::move(store).value();
+  auto version = c->store_->ContentVersion();
+  if (!version.ok()) return version.status();
+  if (options.use_cache) {
+    auto blob = c->store_->GetBlob(kBlobKey);
+    if (blob.ok() && blob->has_value() && c->LoadBlob(**blob, *version, options.matcher).ok()) {
+      c->info_.from_cache = true;
+      c->info_.millis = MillisSince(t0);
+      return c;
+    }
+  }
+  auto scans = c->store_->ListScans();
+  if (!scans.ok()) return scans.status();
+  auto lines = c->store_->LoadLines(ScanFilter{});
+  if (!lines.ok()) return lines.status();
+  Status s = c->BuildFromLines(*lines, *scans);
+  if (s.ok()) s = c->Compile(options.matcher);
+  if (!s.ok()) return s;
+  if (options.use_cache && !options.read_only) {
+    auto bytes = c->matcher_->db().Serialize();
+    if (bytes.ok()) c->store_->PutBlob(kBlobKey, c->SerializeBlob(*version, *bytes));  // best effort: read-only is fine
+  }
+  c->info_.millis = MillisSince(t0);
+  return c;
+}
+
+Result<std::unique_ptr<Catalog>> Catalog::FromJsonLines(const std::vector<std::string>& paths,
+                                                       const CatalogOptions& options) {
+  auto t0 = std::chrono::steady_clock::now();
+  std::unique_ptr<Catalog> c(new Catalog());
+  std::vector<StoredLine> lines;
+  std::map<std::pair<std::string, std::string>, int64_t> scan_ids;  // (repo, sha) -> synthetic scan id
+  for (const std::string& path : paths) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return Status::NotFound(path + ": cannot open");
+    std::string text;
+    size_t lineno = 0;
+    while (std::getline(in, text)) {
+      ++lineno;
+      if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+      auto parsed = ParseCatalogLine(text);
+      if (!parsed.ok()) return Status::ParseError(path + ":" + std::to_string(lineno) + ": " + parsed.status().message());
+      const Record& r = parsed->record;
+      auto key = std::make_pair(r.repo.value_or(""), r.analyzed_sha.value_or(""));
+      auto [it, inserted] = scan_ids.emplace(key, static_cast<int64_t>(scan_ids.size() + 1));
+      if (inserted) {
+        ScanInfo si;
+        si.scan_id = it->second;
+        si.repo = key.first;
+        si.sha = key.second;
+        si.dataset_version = parsed->dataset_version;
+        si.source = path;
+        c->scans_.push_back(si);
+      } else {
+        ScanInfo& si = c->scans_[it->second - 1];
+        si.dataset_version = std::max(si.dataset_version, parsed->dataset_version);
+      }
+      lines.push_back(StoredLine{it->second, std::move(parsed).value()});
+    }
+  }
+  c->scans_loaded_ = true;
+  Status s = c->BuildFromLines(lines, c->scans_);
+  if (s.ok()) s = c->Compile(options.matcher);
+  if (!s.ok()) return s;
+  for (StoredLine& l : lines) {
+    std::string id = l.line.record.id;
+    c->lines_of_id_[id].push_back(std::move(l));
+  }
+  c->info_.millis = MillisSince(t0);
+  return c;
+}
+
+Result<EntryDetails> Catalog::Details(uint32_t entry) {
+  const std::string& id = ids_.at(entry);
+  std::vector<StoredLine> found;
+  if (store_) {
+    auto r = store_->FindRecord(id);
+    if (!r.ok()) return r.status();
+    found = std::move(r).value();
+    if (!scans_loaded_) {
+      auto s = store_->ListScans();
+      if (!s.ok()) return s.status();
+      scans_ = std::move(s).value();
+      scans_loaded_ = true;
+    }
+  } else {
+    auto it = lines_of_id_.find(id);
+    if (it != lines_of_id_.end()) found = it->second;
+  }
+  if (found.empty()) return Status::NotFound("record " + id + " is no longer in the catalog");
+  std::map<int64_t, const ScanInfo*> scan_of;
+  for (const ScanInfo& s : scans_) scan_of[s.scan_id] = &s;
+  auto recency = [&](int64_t sid) {
+    auto it = scan_of.find(sid);
+    return it == scan_of.end() ? std::make_pair(std::string(), sid) : std::make_pair(it->second->dataset_version, sid);
+  };
+  std::stable_sort(found.begin(), found.end(),
+                   [&](const StoredLine& a, const StoredLine& b) { return recency(a.scan_id) > recency(b.scan_id); });
+  auto latest = LatestScanPerRepo(scans_);
+  EntryDetails d;
+  d.record = found.front().line.record;
+  d.only_in_older = true;
+  for (const StoredLine& l : found) {
+    const Record& r = l.line.record;
+    RecordVersion v;
+    auto it = scan_of.find(l.scan_id);
+    v.repo = it != scan_of.end() && !it->second->repo.empty() ? it->second->repo : r.repo.value_or("");
+    v.sha = it != scan_of.end() && !it->second->sha.empty() ? it->second->sha : r.analyzed_sha.value_or("");
+    v.dataset_version = l.line.dataset_version;
+    v.line = r.line_number;
+    v.github_url = r.github_url.value_or("");
+    auto lt = latest.find(it != scan_of.end() ? it->second->repo : v.repo);
+    v.latest = lt != latest.end() && lt->second == l.scan_id;
+    if (v.latest) d.only_in_older = false;
+    d.versions.push_back(std::move(v));
+  }
+  return d;
+}
+
+FuzzySearch Catalog::Fuzzy() {
+  if (!store_) return nullptr;
+  return [this](std::string_view text, int limit) {
+    std::vector<std::pair<uint32_t, double>> out;
+    auto hits = store_->FullTextSearch(std::string(text), limit);
+    if (!hits.ok()) return out;
+    std::set<uint32_t> seen;
+    for (const auto& h : *hits) {
+      auto it = entry_of_id_.find(h.record_id);
+      if (it == entry_of_id_.end() || !seen.insert(it->second).second) continue;
+      out.emplace_back(it->second, std::max(0.0, h.score));
+    }
+    return out;
+  };
+}
+
+}  // namespace errdex

@@ -1,1 +1,0 @@
-// Placeholder so the catalog library has a translation unit until its code lands; delete then.

@@ -1,0 +1,595 @@
+// match/explain.cc: windows of lines -> sections and plain lines -> ranked hits.
+// Tested by explain_test.cc.
+#include "match/explain.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <map>
+#include <set>
+#include <unordered_set>
+
+namespace errdex {
+
+namespace {
+
+bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+// Python's built-in exception tree (and a few stdlib classes users see often):
+// child -> parent. Used to tell "a subclass" from "another class".
+const std::unordered_map<std::string_view, std::string_view>& ClassParents() {
+  static const std::unordered_map<std::string_view, std::string_view> m = {
+      {"Exception", "BaseException"}, {"SystemExit", "BaseException"}, {"KeyboardInterrupt", "BaseException"},
+      {"GeneratorExit", "BaseException"}, {"BaseExceptionGroup", "BaseException"},
+      {"ExceptionGroup", "Exception"}, {"ArithmeticError", "Exception"}, {"FloatingPointError", "ArithmeticError"},
+      {"OverflowError", "ArithmeticError"}, {"ZeroDivisionError", "ArithmeticError"},
+      {"AssertionError", "Exception"}, {"AttributeError", "Exception"}, {"BufferError", "Exception"},
+      {"EOFError", "Exception"}, {"ImportError", "Exception"}, {"ModuleNotFoundError", "ImportError"},
+      {"LookupError", "Exception"}, {"IndexError", "LookupError"}, {"KeyError", "LookupError"},
+      {"MemoryError", "Exception"}, {"NameError", "Exception"}, {"UnboundLocalError", "NameError"},
+      {"OSError", "Exception"}, {"BlockingIOError", "OSError"}, {"ChildProcessError", "OSError"},
+      {"ConnectionError", "OSError"}, {"BrokenPipeError", "ConnectionError"},
+      {"ConnectionAbortedError", "ConnectionError"}, {"ConnectionRefusedError", "ConnectionError"},
+      {"ConnectionResetError", "ConnectionError"}, {"FileExistsError", "OSError"}, {"FileNotFoundError", "OSError"},
+      {"InterruptedError", "OSError"}, {"IsADirectoryError", "OSError"}, {"NotADirectoryError", "OSError"},
+      {"PermissionError", "OSError"}, {"ProcessLookupError", "OSError"}, {"TimeoutError", "OSError"},
+      {"ReferenceError", "Exception"}, {"RuntimeError", "Exception"}, {"NotImplementedError", "RuntimeError"},
+      {"RecursionError", "RuntimeError"}, {"StopIteration", "Exception"}, {"StopAsyncIteration", "Exception"},
+      {"SyntaxError", "Exception"}, {"IndentationError", "SyntaxError"}, {"TabError", "IndentationError"},
+      {"SystemError", "Exception"}, {"TypeError", "Exception"}, {"ValueError", "Exception"},
+      {"UnicodeError", "ValueError"}, {"UnicodeDecodeError", "UnicodeError"},
+      {"UnicodeEncodeError", "UnicodeError"}, {"UnicodeTranslateError", "UnicodeError"},
+      {"Warning", "Exception"}, {"UserWarning", "Warning"}, {"DeprecationWarning", "Warning"},
+      {"FutureWarning", "Warning"}, {"RuntimeWarning", "Warning"}, {"SyntaxWarning", "Warning"},
+      {"JSONDecodeError", "ValueError"}, {"CalledProcessError", "SubprocessError"},
+      {"SubprocessError", "Exception"}, {"TimeoutExpired", "SubprocessError"},
+      {"BaseException", ""},
+  };
+  return m;
+}
+
+std::string_view CanonicalClass(std::string_view c) {
+  if (c == "IOError" || c == "EnvironmentError" || c == "socket.error" || c == "error") return c == "error" ? c : "OSError";
+  return c;
+}
+
+// (score delta, agreement) for a printed class against an entry's class.
+std::pair<double, int> ClassEvidence(std::string_view printed, std::string_view entry) {
+  if (printed.empty() || entry.empty()) return {0, 0};
+  printed = CanonicalClass(printed);
+  entry = CanonicalClass(ShortClassName(entry));
+  if (printed == entry) return {25, 1};
+  const auto& parents = ClassParents();
+  std::string_view c = printed;
+  for (int k = 0; k < 12; ++k) {
+    auto it = parents.find(c);
+    if (it == parents.end() || it->second.empty()) break;
+    c = it->second;
+    if (c == entry) return {15, 1};
+  }
+  bool printed_known = parents.count(printed) > 0;
+  bool entry_known = parents.count(entry) > 0;
+  if (!printed_known || !entry_known) return {-8, 0};  // maybe a subclass we cannot see
+  return {-50, -1};
+}
+
+std::vector<std::string_view> PathComponents(std::string_view p) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i <= p.size()) {
+    size_t j = p.find_first_of("/\\", i);
+    if (j == std::string_view::npos) j = p.size();
+    if (j > i) out.push_back(p.substr(i, j - i));
+    i = j + 1;
+  }
+  return out;
+}
+
+// Does a frame's file name the entry's file? Trailing path components must agree:
+// at least two ("json/decoder.py"), or one when the entry path has one.
+bool FileMatches(std::string_view frame_file, std::string_view entry_file) {
+  if (entry_file.empty() || frame_file.empty()) return false;
+  auto a = PathComponents(frame_file), b = PathComponents(entry_file);
+  size_t n = 0;
+  while (n < a.size() && n < b.size() && a[a.size() - 1 - n] == b[b.size() - 1 - n]) ++n;
+  return n >= 1 && n >= std::min<size_t>(2, b.size());
+}
+
+bool FunctionMatches(std::string_view frame_fn, std::string_view entry_fn) {
+  if (frame_fn.empty() || entry_fn.empty()) return false;
+  return ShortClassName(frame_fn) == ShortClassName(entry_fn);
+}
+
+std::string_view BaseName(std::string_view p) {
+  size_t s = p.find_last_of("/\\");
+  return s == std::string_view::npos ? p : p.substr(s + 1);
+}
+
+struct FrameEvidence {
+  double score = 0;
+  bool file = false;
+  bool function = false;
+  int line_delta = -1;  // of the best frame, -1 none
+};
+
+FrameEvidence ScoreFrames(const MatchEntry& e, const std::vector<TracebackFrame>* frames) {
+  FrameEvidence best;
+  if (!frames) return best;
+  for (const TracebackFrame& f : *frames) {
+    if (!FileMatches(f.file, e.file_path)) continue;
+    FrameEvidence ev;
+    ev.file = true;
+    ev.score = 30;
+    ev.function = FunctionMatches(f.function, e.function);
+    if (ev.function) ev.score += 15;
+    ev.line_delta = e.line > 0 ? std::abs(f.line - e.line) : -1;
+    if (ev.line_delta == 0) ev.score += 5;
+    else if (ev.line_delta > 0 && ev.line_delta <= 3) ev.score += 3;
+    if (ev.score > best.score) best = ev;
+  }
+  return best;
+}
+
+std::vector<std::string> Tokens(std::string_view s, bool drop_placeholders) {
+  std::vector<std::string> out;
+  std::string cur;
+  int brace = 0;
+  for (char ch : s) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    if (drop_placeholders) {
+      if (ch == '{') {
+        ++brace;
+        continue;
+      }
+      if (ch == '}' && brace > 0) {
+        --brace;
+        continue;
+      }
+      if (brace > 0) continue;
+    }
+    if (std::isalnum(c) || c >= 0x80) {
+      cur.push_back(static_cast<char>(std::tolower(c)));
+    } else {
+      if (cur.size() >= 2) out.push_back(cur);
+      cur.clear();
+    }
+  }
+  if (cur.size() >= 2) out.push_back(cur);
+  return out;
+}
+
+}  // namespace
+
+double TokenSimilarity(std::string_view query, std::string_view message_template) {
+  auto qa = Tokens(query, false), ta = Tokens(message_template, true);
+  std::unordered_set<std::string> q(qa.begin(), qa.end()), t(ta.begin(), ta.end());
+  if (q.empty() || t.empty()) return 0;
+  size_t inter = 0;
+  for (const auto& x : t) inter += q.count(x);
+  double jaccard = static_cast<double>(inter) / static_cast<double>(q.size() + t.size() - inter);
+  double containment = static_cast<double>(inter) / static_cast<double>(t.size());
+  return 0.5 * jaccard + 0.5 * containment;
+}
+
+Matcher::Matcher(std::unique_ptr<PatternDatabase> db, std::vector<MatchEntry> entries)
+    : db_(std::move(db)), entries_(std::move(entries)) {
+  by_pattern_.resize(db_->size());
+  for (uint32_t i = 0; i < entries_.size(); ++i) {
+    const MatchEntry& e = entries_[i];
+    if (e.pattern >= 0 && static_cast<size_t>(e.pattern) < by_pattern_.size()) by_pattern_[e.pattern].push_back(i);
+    if (!e.file_path.empty()) by_base_[std::string(BaseName(e.file_path))].push_back(i);
+  }
+}
+
+const std::vector<uint32_t>* Matcher::EntriesOfBaseName(std::string_view base) const {
+  auto it = by_base_.find(std::string(base));
+  return it == by_base_.end() ? nullptr : &it->second;
+}
+
+struct ExplainSession::Window {
+  std::vector<NormalizedLine> lines;  // reused between windows (first n valid)
+  std::vector<uint64_t> raw_start;
+  size_t n = 0;
+  size_t bytes = 0;
+};
+
+namespace {
+struct FuzzyQuery {
+  std::string text;
+  std::string printed_class;
+  uint64_t begin = 0, end = 0;
+};
+constexpr size_t kMaxFuzzyQueries = 8;
+constexpr size_t kMaxFuzzyQueryBytes = 2048;
+}  // namespace
+
+ExplainSession::ExplainSession(const Matcher& matcher, ExplainOptions options, FuzzySearch fuzzy)
+    : m_(matcher), opt_(std::move(options)), fuzzy_(std::move(fuzzy)), w_(std::make_unique<Window>()) {
+  auto s = m_.db().NewScratch();
+  if (s.ok()) scratch_ = std::move(s).value();
+  else scratch_status_ = s.status();
+  if (opt_.max_line_bytes == 0) opt_.max_line_bytes = 1;
+}
+
+ExplainSession::~ExplainSession() = default;
+
+Status ExplainSession::Feed(std::string_view bytes, const HitSink& sink) {
+  if (!scratch_) return scratch_status_;
+  Status result;
+  if (opt_.max_input_bytes > 0 && raw_offset_ + bytes.size() > opt_.max_input_bytes) {
+    bytes = bytes.substr(0, opt_.max_input_bytes > raw_offset_ ? opt_.max_input_bytes - raw_offset_ : 0);
+    if (!limit_reported_) {
+      limit_reported_ = true;
+      result = Status::LimitExceeded("input is longer than max_input_bytes=" + std::to_string(opt_.max_input_bytes) +
+                                     "; the rest is ignored");
+    }
+  }
+  size_t pos = 0;
+  while (pos < bytes.size()) {
+    const void* nl = std::memchr(bytes.data() + pos, '\n', bytes.size() - pos);
+    size_t stop = nl ? static_cast<size_t>(static_cast<const char*>(nl) - bytes.data()) : bytes.size();
+    if (partial_.empty()) partial_start_ = raw_offset_ + pos;
+    std::string_view piece = bytes.substr(pos, stop - pos);
+    if (partial_.empty() && nl) {  // a whole line: no copy
+      while (piece.size() > opt_.max_line_bytes) {
+        AddLine(piece.substr(0, opt_.max_line_bytes), sink);
+        partial_start_ += opt_.max_line_bytes;
+        piece.remove_prefix(opt_.max_line_bytes);
+      }
+      AddLine(piece, sink);
+    } else {
+      partial_.append(piece);
+      while (partial_.size() > opt_.max_line_bytes) {  // a huge line: cut it, memory stays bounded
+        AddLine(std::string_view(partial_).substr(0, opt_.max_line_bytes), sink);
+        partial_.erase(0, opt_.max_line_bytes);
+        partial_start_ += opt_.max_line_bytes;
+      }
+      if (nl) {
+        AddLine(partial_, sink);
+        partial_.clear();
+      }
+    }
+    pos = nl ? stop + 1 : bytes.size();
+  }
+  raw_offset_ += bytes.size();
+  if (!flush_status_.ok()) return flush_status_;
+  return result;
+}
+
+void ExplainSession::AddLine(std::string_view raw, const HitSink& sink) {
+  Window& w = *w_;
+  if (w.n == w.lines.size()) {
+    w.lines.emplace_back();
+    w.raw_start.push_back(0);
+  }
+  NormalizedLine& l = w.lines[w.n];
+  normalizer_.Normalize(raw, l);
+  w.raw_start[w.n] = partial_start_;
+  ++w.n;
+  w.bytes += l.text.size() + 1;
+  std::string_view t = l.text;
+  if (IsTracebackHeader(t)) {
+    in_traceback_ = true;
+  } else if (in_traceback_ && !t.empty() && t[0] != ' ' && t[0] != '\t' &&
+             !StartsWith(t, "During handling") && !StartsWith(t, "The above exception")) {
+    in_traceback_ = false;
+    since_exception_ = 0;
+  }
+  ++since_exception_;
+  bool quiet = !in_traceback_ && since_exception_ > opt_.max_message_lines;
+  if (w.bytes >= opt_.window_bytes && (quiet || w.bytes >= 16 * opt_.window_bytes)) {
+    Status s = Flush(sink);
+    if (!s.ok() && flush_status_.ok()) flush_status_ = s;
+  }
+}
+
+Status ExplainSession::Finish(const HitSink& sink) {
+  if (!scratch_) return scratch_status_;
+  if (!partial_.empty()) {
+    AddLine(partial_, sink);
+    partial_.clear();
+  }
+  Status s = Flush(sink);
+  if (!s.ok()) return s;
+  if (hits_ > 0 || !opt_.fuzzy || fuzzy_queries_.empty()) return Status::Ok();
+
+  // Fuzzy fallback: candidates per query, then token similarity decides.
+  std::map<uint32_t, ExplainHit> best;
+  for (const std::string& packed : fuzzy_queries_) {
+    // packed = begin \0 end \0 class \0 text
+    size_t a = packed.find('\0'), b = packed.find('\0', a + 1), c = packed.find('\0', b + 1);
+    FuzzyQuery q;
+    q.begin = std::stoull(packed.substr(0, a));
+    q.end = std::stoull(packed.substr(a + 1, b - a - 1));
+    q.printed_class = packed.substr(b + 1, c - b - 1);
+    q.text = packed.substr(c + 1);
+    std::vector<std::pair<uint32_t, double>> cands;
+    if (fuzzy_) {
+      cands = fuzzy_(q.text, 30);
+    } else {
+      for (uint32_t i = 0; i < m_.entries().size() && i < 200000; ++i) cands.emplace_back(i, 0.0);
+    }
+    for (auto [entry, bm25] : cands) {
+      if (entry >= m_.entries().size()) continue;
+      if (opt_.accept && !opt_.accept(entry)) continue;
+      const MatchEntry& e = m_.entries()[entry];
+      double sim = TokenSimilarity(q.text, e.message);
+      auto [cls, agree] = ClassEvidence(q.printed_class, e.error_class);
+      if (agree < 0) sim *= 0.7;
+      if (sim < opt_.fuzzy_min_similarity) continue;
+      ExplainHit h;
+      h.entry = entry;
+      h.kind = ExplainHit::Kind::kFuzzy;
+      h.approximate = true;
+      h.score = 40 * sim + (bm25 > 0 ? 2 * bm25 / (1 + bm25) : 0);
+      h.begin = q.begin;
+      h.end = q.end;
+      h.printed_class = q.printed_class;
+      h.message = q.text;
+      h.message_length = q.text.size();
+      h.class_agreement = agree;
+      auto it = best.find(entry);
+      if (it == best.end() || it->second.score < h.score) best[entry] = std::move(h);
+    }
+  }
+  std::vector<ExplainHit> hits;
+  for (auto& [k, h] : best) hits.push_back(std::move(h));
+  std::sort(hits.begin(), hits.end(), [](const ExplainHit& x, const ExplainHit& y) {
+    return x.score != y.score ? x.score > y.score : x.entry < y.entry;
+  });
+  if (hits.size() > opt_.top_k) hits.resize(opt_.top_k);
+  uint64_t group = next_group_++;
+  for (ExplainHit& h : hits) {
+    h.group = group;
+    ++hits_;
+    sink(h);
+  }
+  return Status::Ok();
+}
+
+Status ExplainSession::Flush(const HitSink& sink) {
+  Window& w = *w_;
+  if (w.n == 0) return Status::Ok();
+  const PatternDatabase& db = m_.db();
+  PatternDatabase::Scratch& scratch = *scratch_;
+  auto raw_of = [&](size_t li, size_t off) { return w.raw_start[li] + w.lines[li].RawOffset(off); };
+
+  std::vector<const NormalizedLine*> ptrs(w.n);
+  for (size_t i = 0; i < w.n; ++i) ptrs[i] = &w.lines[i];
+  std::vector<bool> consumed(w.n, false);
+  std::vector<ExceptionSection> sections = ParseTracebacks(ptrs, opt_.max_message_lines, consumed);
+
+  struct Group {
+    uint64_t begin;
+    std::vector<ExplainHit> hits;
+  };
+  std::vector<Group> groups;
+  std::vector<std::pair<uint32_t, size_t>> hs_hits;
+  Status scan_status;
+
+  auto accept = [&](uint32_t entry) { return !opt_.accept || opt_.accept(entry); };
+  auto remember_query = [&](std::string_view text, std::string_view cls, uint64_t b, uint64_t e) {
+    if (hits_ > 0 || !opt_.fuzzy || text.empty()) return;
+    std::string packed = std::to_string(b) + '\0' + std::to_string(e) + '\0' + std::string(cls) + '\0' +
+                         std::string(text.substr(0, kMaxFuzzyQueryBytes));
+    if (fuzzy_queries_.size() >= kMaxFuzzyQueries) fuzzy_queries_.erase(fuzzy_queries_.begin());
+    fuzzy_queries_.push_back(std::move(packed));
+  };
+
+  // Evaluates one pattern hit on `text` (with a mapping of its offsets to input offsets).
+  auto evaluate = [&](uint32_t pattern, std::string_view text, size_t hs_end, std::string_view printed_short,
+                      const std::vector<TracebackFrame>* frames, const std::function<uint64_t(size_t)>& map,
+                      std::vector<ExplainHit>& out) {
+    std::optional<LocatedMatch> loc = db.LocateWhole(pattern, text, scratch);
+    if (!loc || !loc->whole_text) {
+      auto in = db.LocateIn(pattern, text, scratch);
+      if (in) loc = in;
+      else if (!loc) return;
+    }
+    if (loc->limit_hit) {  // PCRE2 gave up: keep Vectorscan's word for it, no captures
+      loc->begin = 0;
+      loc->end = std::min(hs_end, text.size());
+      loc->whole_text = false;
+    }
+    double coverage = text.empty() ? 1.0 : static_cast<double>(loc->end - loc->begin) / static_cast<double>(text.size());
+    int literal = db.literal_chars(pattern);
+    for (uint32_t entry : m_.EntriesOfPattern(pattern)) {
+      if (!accept(entry)) continue;
+      const MatchEntry& e = m_.entries()[entry];
+      ExplainHit h;
+      h.entry = entry;
+      h.kind = ExplainHit::Kind::kPattern;
+      h.full = loc->whole_text;
+      double s = h.full ? 100 : 40 + 40 * std::min(1.0, coverage);
+      s += 0.25 * std::min(literal, 160);
+      auto [cls, agree] = ClassEvidence(printed_short, e.error_class);
+      s += cls;
+      h.class_agreement = agree;
+      FrameEvidence fe = ScoreFrames(e, frames);
+      s += fe.score;
+      h.frame_file = fe.file;
+      h.frame_function = fe.function;
+      h.score = s;
+      h.begin = map(loc->begin);
+      h.end = loc->end > loc->begin ? map(loc->end - 1) + 1 : h.begin;
+      h.message = std::string(text);
+      h.message_offset = loc->begin;
+      h.message_length = loc->end - loc->begin;
+      for (const PatternCapture& c : loc->captures) {
+        ExplainCapture ec;
+        ec.group = c.group;
+        ec.begin = map(c.begin);
+        ec.end = c.end > c.begin ? map(c.end - 1) + 1 : ec.begin;
+        ec.text = std::string(text.substr(c.begin, c.end - c.begin));
+        ec.message_begin = c.begin;
+        ec.message_end = c.end;
+        h.captures.push_back(std::move(ec));
+      }
+      out.push_back(std::move(h));
+    }
+  };
+  auto rank = [&](std::vector<ExplainHit>& hits) {
+    std::sort(hits.begin(), hits.end(), [](const ExplainHit& x, const ExplainHit& y) {
+      return x.score != y.score ? x.score > y.score : x.entry < y.entry;
+    });
+    // One hit per entry (the best).
+    std::unordered_set<uint32_t> seen;
+    std::vector<ExplainHit> kept;
+    for (ExplainHit& h : hits)
+      if (seen.insert(h.entry).second && kept.size() < opt_.top_k) kept.push_back(std::move(h));
+    hits = std::move(kept);
+  };
+
+  // 1. Exception sections of tracebacks.
+  for (const ExceptionSection& sec : sections) {
+    std::string seg;
+    struct Piece {
+      size_t seg_off, line, line_off;
+    };
+    std::vector<Piece> pieces;
+    for (auto [li, off] : sec.message_lines) {
+      if (!pieces.empty()) seg += '\n';
+      pieces.push_back(Piece{seg.size(), li, off});
+      seg.append(w.lines[li].text, std::min(off, w.lines[li].text.size()));
+    }
+    auto map = [&](size_t pos) -> uint64_t {
+      size_t k = pieces.size() - 1;
+      while (k > 0 && pieces[k].seg_off > pos) --k;
+      return raw_of(pieces[k].line, pieces[k].line_off + (pos - pieces[k].seg_off));
+    };
+    std::vector<ExplainHit> hits;
+    hs_hits.clear();
+    scan_status = db.Scan(seg, scratch, hs_hits);
+    if (!scan_status.ok()) return scan_status;
+    std::set<uint32_t> done;
+    for (auto [p, end] : hs_hits) {
+      done.insert(p);
+      evaluate(p, seg, end, sec.short_class, &sec.frames, map, hits);
+    }
+    if (seg.find('\n') != std::string::npos) {
+      // A message wrapped over lines, or a value with newlines: also try it as one line.
+      std::string flat = seg;
+      std::replace(flat.begin(), flat.end(), '\n', ' ');
+      hs_hits.clear();
+      scan_status = db.Scan(flat, scratch, hs_hits);
+      if (!scan_status.ok()) return scan_status;
+      for (auto [p, end] : hs_hits)
+        if (!done.count(p)) evaluate(p, flat, end, sec.short_class, &sec.frames, map, hits);
+    }
+    if (hits.empty()) {
+      // No message matched (AssertionError without message, a reworded message):
+      // the frames may still name the place.
+      std::map<uint32_t, ExplainHit> by_entry;
+      for (const TracebackFrame& f : sec.frames) {
+        const auto* cands = m_.EntriesOfBaseName(BaseName(f.file));
+        if (!cands) continue;
+        for (uint32_t entry : *cands) {
+          if (!accept(entry)) continue;
+          const MatchEntry& e = m_.entries()[entry];
+          if (!FileMatches(f.file, e.file_path)) continue;
+          auto [cls, agree] = ClassEvidence(sec.short_class, e.error_class);
+          if (agree != 1 && !(sec.short_class.empty() && e.error_class.empty())) continue;
+          bool fn = FunctionMatches(f.function, e.function);
+          int d = e.line > 0 ? std::abs(f.line - e.line) : 1000000;
+          if (!fn && d > 10) continue;
+          ExplainHit h;
+          h.entry = entry;
+          h.kind = ExplainHit::Kind::kFrame;
+          h.approximate = !seg.empty();
+          h.score = 20 + 30 + (fn ? 15 : 0) + (d == 0 ? 15 : d <= 5 ? 8 : d <= 50 ? 2 : 0) + cls;
+          h.class_agreement = agree;
+          h.frame_file = true;
+          h.frame_function = fn;
+          h.begin = raw_of(sec.class_line, 0);
+          h.end = raw_of(sec.class_line, w.lines[sec.class_line].text.size());
+          h.message = seg;
+          h.message_length = seg.size();
+          auto it = by_entry.find(entry);
+          if (it == by_entry.end() || it->second.score < h.score) by_entry[entry] = std::move(h);
+        }
+      }
+      for (auto& [k, h] : by_entry) hits.push_back(std::move(h));
+    }
+    for (ExplainHit& h : hits) h.printed_class = sec.printed_class;
+    rank(hits);
+    if (hits.empty()) {
+      std::string q = sec.printed_class.empty() ? seg : sec.printed_class + ": " + seg;
+      remember_query(q, sec.short_class, raw_of(sec.class_line, 0),
+                     raw_of(sec.class_line, w.lines[sec.class_line].text.size()));
+      continue;
+    }
+    groups.push_back(Group{raw_of(sec.class_line, 0), std::move(hits)});
+  }
+
+  // 2. Plain lines: one scan over all of them.
+  std::string text;
+  std::vector<size_t> starts, idx;
+  for (size_t li = 0; li < w.n; ++li) {
+    if (consumed[li]) continue;
+    starts.push_back(text.size());
+    idx.push_back(li);
+    text += w.lines[li].text;
+    text += '\n';
+  }
+  hs_hits.clear();
+  scan_status = db.Scan(text, scratch, hs_hits);
+  if (!scan_status.ok()) return scan_status;
+  std::map<size_t, std::vector<std::pair<uint32_t, size_t>>> by_line;  // k -> (pattern, end in line)
+  for (auto [p, end] : hs_hits) {
+    size_t pos = end > 0 ? end - 1 : 0;
+    size_t k = static_cast<size_t>(std::upper_bound(starts.begin(), starts.end(), pos) - starts.begin()) - 1;
+    by_line[k].emplace_back(p, end - starts[k]);
+  }
+  std::set<size_t> hit_lines;
+  for (auto& [k, pats] : by_line) {
+    size_t li = idx[k];
+    std::string_view t = w.lines[li].text;
+    ClassSplit cs = SplitClassPrefix(t, /*strict=*/true);
+    std::string_view printed = cs.ok ? t.substr(0, cs.class_end) : std::string_view();
+    std::string_view msg = cs.ok ? t.substr(cs.message_begin) : t;
+    size_t base = cs.ok ? cs.message_begin : 0;
+    std::vector<ExplainHit> hits;
+    for (auto [p, end] : pats) {
+      size_t before = hits.size();
+      auto map = [&](size_t pos) { return raw_of(li, base + pos); };
+      if (end > base) evaluate(p, msg, end - base, ShortClassName(printed), nullptr, map, hits);
+      if (hits.size() == before && base > 0) {
+        auto map0 = [&](size_t pos) { return raw_of(li, pos); };
+        evaluate(p, t, end, ShortClassName(printed), nullptr, map0, hits);
+      }
+    }
+    for (ExplainHit& h : hits) h.printed_class = std::string(printed);
+    rank(hits);
+    if (hits.empty()) continue;
+    hit_lines.insert(li);
+    groups.push_back(Group{raw_of(li, 0), std::move(hits)});
+  }
+  // Remember candidate lines for the fuzzy fallback (only while nothing matched).
+  if (hits_ == 0 && groups.empty() && opt_.fuzzy) {
+    size_t taken = 0;
+    for (size_t k = idx.size(); k-- > 0 && taken < kMaxFuzzyQueries;) {
+      size_t li = idx[k];
+      std::string_view t = w.lines[li].text;
+      if (t.find_first_not_of(" \t") == std::string_view::npos) continue;
+      ClassSplit cs = SplitClassPrefix(t, true);
+      remember_query(t, cs.ok ? ShortClassName(t.substr(0, cs.class_end)) : std::string_view(), raw_of(li, 0),
+                     raw_of(li, t.size()));
+      ++taken;
+    }
+  }
+
+  std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.begin < b.begin; });
+  for (Group& g : groups) {
+    uint64_t id = next_group_++;
+    for (ExplainHit& h : g.hits) {
+      h.group = id;
+      ++hits_;
+      sink(h);
+    }
+  }
+  w.n = 0;
+  w.bytes = 0;
+  return Status::Ok();
+}
+
+}  // namespace errdex

@@ -1,0 +1,166 @@
+// match/explain.h: from any pasted text (a message, a traceback, a log, a pipe) to
+// ranked catalog entries. The Matcher holds the entries and the PatternDatabase
+// and is shared; an ExplainSession streams one input through it in windows of
+// lines (bounded memory: window_bytes, max_line_bytes) and reports hits.
+//
+// How an input is read (see normalize.h, traceback.h):
+//  1. lines are normalized (ANSI, "\r", log prefixes stripped; offsets kept);
+//  2. Python tracebacks become exception sections: the message (possibly several
+//     lines) is matched on its own, with the section's frames and printed class as
+//     evidence;
+//  3. every other line is matched as a whole ("Class: " in front is split off).
+// Each pattern reports at most one hit per section and one per window of plain
+// lines (a log repeating one error many times reports it once per window).
+//
+// Ranking (Score* in explain.cc, covered by explain_test.cc):
+//  * the whole printed message matched (full) beats a match inside it (partial);
+//  * more literal characters in the pattern beat fewer: a generic template never
+//    outranks a specific one for the same kind of match;
+//  * a frame naming the entry's file (path suffix) is strong evidence, its function
+//    more, the exact line a little more (line numbers move between versions);
+//  * the printed class must agree with the entry's: equal or a known subclass adds,
+//    an unknown class name (maybe a subclass) costs a little, two known unrelated
+//    classes cost a lot;
+//  * an exception whose message matched nothing (AssertionError without message)
+//    is matched by its frames: file + function or a nearby line, class agreeing.
+//  * When nothing matched in the whole input, a fuzzy fallback (token similarity
+//    over candidates from a FuzzySearch, or over all entries) may report near
+//    matches, always marked approximate.
+//
+// Thread-safety: Matcher is immutable and thread-safe; ExplainSession is not (one
+// per input per thread).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "match/normalize.h"
+#include "match/pattern_db.h"
+#include "match/traceback.h"
+#include "model/status.h"
+
+namespace errdex {
+
+// One catalog entry as the ranker sees it.
+struct MatchEntry {
+  std::string error_class;  // "" unknown
+  std::string file_path;    // repo-relative
+  std::string function;     // enclosing function, "" unknown ("Class.method" allowed)
+  int line = 0;
+  std::string message;      // errorMessage ("{expr}" for interpolations), for fuzzy similarity
+  int pattern = -1;         // index into the PatternDatabase, -1 when the entry has none
+};
+
+class Matcher {
+ public:
+  // REQUIRES: every entry's pattern is -1 or < db->size().
+  Matcher(std::unique_ptr<PatternDatabase> db, std::vector<MatchEntry> entries);
+  Matcher(const Matcher&) = delete;
+  Matcher& operator=(const Matcher&) = delete;
+
+  const PatternDatabase& db() const { return *db_; }
+  const std::vector<MatchEntry>& entries() const { return entries_; }
+  const std::vector<uint32_t>& EntriesOfPattern(uint32_t pattern) const { return by_pattern_[pattern]; }
+  // Entries whose file has this base name ("decoder.py").
+  const std::vector<uint32_t>* EntriesOfBaseName(std::string_view base) const;
+
+ private:
+  std::unique_ptr<PatternDatabase> db_;
+  std::vector<MatchEntry> entries_;
+  std::vector<std::vector<uint32_t>> by_pattern_;
+  std::unordered_map<std::string, std::vector<uint32_t>> by_base_;
+};
+
+struct ExplainOptions {
+  size_t top_k = 3;                      // hits per section/line
+  size_t window_bytes = 64 * 1024;       // plain lines are scanned in windows of about this size
+  size_t max_line_bytes = 1024 * 1024;   // a longer line is cut into pieces of this size (no match spans a cut)
+  size_t max_message_lines = 20;         // continuation lines of one exception message
+  uint64_t max_input_bytes = 0;          // 0 = no limit; beyond it Feed returns kLimitExceeded
+  bool fuzzy = true;                     // fuzzy fallback when nothing matched
+  double fuzzy_min_similarity = 0.35;    // 0..1
+  // Entries to consider (e.g. one repo); empty = all.
+  std::function<bool(uint32_t entry)> accept;
+};
+
+struct ExplainCapture {
+  int group;        // 1-based, as in the pattern
+  uint64_t begin;   // input byte offsets
+  uint64_t end;
+  std::string text;
+  size_t message_begin = 0;  // the same span in ExplainHit::message
+  size_t message_end = 0;
+};
+
+struct ExplainHit {
+  enum class Kind { kPattern, kFrame, kFuzzy };
+  uint32_t entry = 0;
+  double score = 0;
+  Kind kind = Kind::kPattern;
+  bool full = false;         // the whole printed message matched
+  bool approximate = false;  // never true for kPattern
+  uint64_t begin = 0;        // input bytes of the matched text
+  uint64_t end = 0;
+  std::vector<ExplainCapture> captures;
+  std::string printed_class;  // "" when the input showed none
+  std::string message;        // the normalized text that was matched against
+  size_t message_offset = 0;  // where the match starts in `message`
+  size_t message_length = 0;
+  int class_agreement = 0;    // +1 equal/subclass, 0 unknown, -1 disagrees
+  bool frame_file = false;    // a traceback frame names the entry's file
+  bool frame_function = false;
+  uint64_t group = 0;         // hits of the same section/line share it
+};
+
+// Candidate entries for a text (e.g. FTS5 bm25): (entry, score >= 0, higher better).
+using FuzzySearch = std::function<std::vector<std::pair<uint32_t, double>>(std::string_view text, int limit)>;
+using HitSink = std::function<void(const ExplainHit&)>;
+
+class ExplainSession {
+ public:
+  ExplainSession(const Matcher& matcher, ExplainOptions options, FuzzySearch fuzzy = nullptr);
+  ~ExplainSession();
+  ExplainSession(const ExplainSession&) = delete;
+  ExplainSession& operator=(const ExplainSession&) = delete;
+
+  // Feeds the next bytes of the input; hits of completed windows go to sink.
+  Status Feed(std::string_view bytes, const HitSink& sink);
+  // End of input: flushes, then runs the fuzzy fallback when nothing matched.
+  Status Finish(const HitSink& sink);
+  uint64_t hit_count() const { return hits_; }
+  uint64_t bytes_read() const { return raw_offset_; }
+
+ private:
+  struct Window;
+  void AddLine(std::string_view raw, const HitSink& sink);
+  Status Flush(const HitSink& sink);
+
+  const Matcher& m_;
+  ExplainOptions opt_;
+  FuzzySearch fuzzy_;
+  PatternDatabase::ScratchPtr scratch_;
+  Status scratch_status_;
+  LineNormalizer normalizer_;
+  std::unique_ptr<Window> w_;
+  std::string partial_;       // bytes of an unfinished line
+  uint64_t raw_offset_ = 0;   // input offset of the next byte fed
+  uint64_t partial_start_ = 0;
+  uint64_t hits_ = 0;
+  uint64_t next_group_ = 0;
+  bool in_traceback_ = false;
+  size_t since_exception_ = 1000;
+  bool limit_reported_ = false;
+  Status flush_status_;
+  std::vector<std::string> fuzzy_queries_;  // bounded: recent exception messages / lines
+};
+
+// Token similarity used by the fuzzy fallback, 0..1 (exposed for tests).
+double TokenSimilarity(std::string_view query, std::string_view message_template);
+
+}  // namespace errdex

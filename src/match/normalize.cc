@@ -1,0 +1,172 @@
+// match/normalize.cc: ANSI/"\r"/prefix stripping with an offset map. Tested by normalize_test.cc.
+#include "match/normalize.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include <cstring>
+
+namespace errdex {
+
+namespace {
+
+// Which prefix a regex strips, and what it tells.
+struct PrefixRule {
+  const char* regex;
+  int source_group;  // capture naming the writer, 0 = none
+  bool record_start;
+};
+
+// Anchored; tried in order, the whole list again after each strip (at most kMaxStrips times).
+constexpr PrefixRule kRules[] = {
+    {R"(([A-Za-z0-9][\w.-]*[-_]\d+)\s+\| ?)", 1, false},
+    {R"(\[(rank\d+)\]: ?)", 1, false},
+    {R"(\(([\w.-]+ pid=\d+)\) ?)", 1, false},
+    {R"((?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[[^\]]*\] ?)", 0, true},
+    {R"(\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?: ([^\]]*))?\] ?)", 1, true},
+    {R"(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?(?: [-|] [\w.]+ [-|] (?:DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL|FATAL) [-|:] | \[?(?:DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL|FATAL)\]?:? +| )?)",
+     0, true},
+    {R"((?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.<>-]*:)", 0, true},
+};
+constexpr int kNumRules = sizeof kRules / sizeof kRules[0];
+constexpr int kMaxStrips = 6;
+
+struct CompiledRules {
+  pcre2_code* codes[kNumRules] = {};
+  CompiledRules() {
+    for (int i = 0; i < kNumRules; ++i) {
+      int err = 0;
+      PCRE2_SIZE off = 0;
+      codes[i] = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(kRules[i].regex), PCRE2_ZERO_TERMINATED, PCRE2_ANCHORED,
+                               &err, &off, nullptr);
+      if (codes[i]) pcre2_jit_compile(codes[i], PCRE2_JIT_COMPLETE);
+    }
+  }
+};
+
+const CompiledRules& Rules() {
+  static const CompiledRules rules;  // thread-safe static init; never freed (process lifetime)
+  return rules;
+}
+
+// Could rule i match at text[0]? Cheap first-byte filter so plain lines skip PCRE2.
+bool MayStart(int rule, std::string_view t) {
+  if (t.empty()) return false;
+  unsigned char c = static_cast<unsigned char>(t[0]);
+  switch (rule) {
+    case 0: {
+      size_t n = std::min<size_t>(t.size(), 96);
+      return std::isalnum(c) && std::memchr(t.data(), '|', n) != nullptr;
+    }
+    case 1:
+    case 4:
+      return c == '[';
+    case 2:
+      return c == '(';
+    case 3:
+    case 6:
+      return c == 'D' || c == 'I' || c == 'W' || c == 'E' || c == 'C';
+    case 5:
+      return c >= '0' && c <= '9';
+  }
+  return false;
+}
+
+}  // namespace
+
+struct LineNormalizer::Impl {
+  pcre2_match_data* md = pcre2_match_data_create(8, nullptr);
+  ~Impl() { pcre2_match_data_free(md); }
+};
+
+LineNormalizer::LineNormalizer() : impl_(std::make_unique<Impl>()) {}
+LineNormalizer::~LineNormalizer() = default;
+
+uint32_t NormalizedLine::RawOffset(size_t pos) const {
+  size_t acc = 0;
+  for (const Range& r : ranges) {
+    size_t len = r.raw_end - r.raw_begin;
+    if (pos < acc + len) return r.raw_begin + static_cast<uint32_t>(pos - acc);
+    acc += len;
+  }
+  return ranges.empty() ? 0 : ranges.back().raw_end;
+}
+
+void LineNormalizer::Normalize(std::string_view raw, NormalizedLine& out) {
+  out.text.clear();
+  out.ranges.clear();
+  out.source.clear();
+  out.record_start = false;
+  uint32_t begin = 0, end = static_cast<uint32_t>(raw.size());
+  if (end > begin && raw[end - 1] == '\r') --end;
+  // A "\r" inside the line returns the carriage: what follows overwrote what was before.
+  if (const void* cr = memrchr(raw.data() + begin, '\r', end - begin)) {
+    uint32_t after = static_cast<uint32_t>(static_cast<const char*>(cr) - raw.data()) + 1;
+    if (after < end) begin = after;
+  }
+  // ANSI escapes: CSI "ESC [ params intermediates final", OSC "ESC ] ... BEL|ESC \", other "ESC x".
+  if (std::memchr(raw.data() + begin, 0x1b, end - begin) == nullptr) {
+    out.ranges.push_back({begin, end});
+  } else {
+    uint32_t i = begin, run = begin;
+    while (i < end) {
+      if (raw[i] != 0x1b) {
+        ++i;
+        continue;
+      }
+      if (i > run) out.ranges.push_back({run, i});
+      uint32_t j = i + 1;
+      if (j < end && raw[j] == '[') {
+        ++j;
+        while (j < end && static_cast<unsigned char>(raw[j]) >= 0x20 && static_cast<unsigned char>(raw[j]) <= 0x3f) ++j;
+        if (j < end && static_cast<unsigned char>(raw[j]) >= 0x40 && static_cast<unsigned char>(raw[j]) <= 0x7e) ++j;
+      } else if (j < end && raw[j] == ']') {
+        while (j < end && raw[j] != 0x07 && !(raw[j] == 0x1b && j + 1 < end && raw[j + 1] == '\\')) ++j;
+        j += (j < end && raw[j] == 0x07) ? 1 : 2;
+        if (j > end) j = end;
+      } else if (j < end) {
+        ++j;
+      }
+      i = run = j;
+    }
+    if (run < end) out.ranges.push_back({run, end});
+  }
+  for (const auto& r : out.ranges) out.text.append(raw.data() + r.raw_begin, r.raw_end - r.raw_begin);
+
+  // Prefixes.
+  const CompiledRules& rules = Rules();
+  size_t cut = 0;
+  for (int strips = 0; strips < kMaxStrips; ++strips) {
+    std::string_view t = std::string_view(out.text).substr(cut);
+    bool stripped = false;
+    for (int k = 0; k < kNumRules && !stripped; ++k) {
+      if (!rules.codes[k] || !MayStart(k, t)) continue;
+      int rc = pcre2_match(rules.codes[k], reinterpret_cast<PCRE2_SPTR>(t.data()), t.size(), 0, 0, impl_->md, nullptr);
+      if (rc < 0) continue;
+      PCRE2_SIZE* ov = pcre2_get_ovector_pointer(impl_->md);
+      if (ov[1] == 0) continue;
+      int g = kRules[k].source_group;
+      if (g > 0 && rc > g && ov[2 * g] != PCRE2_UNSET && ov[2 * g + 1] > ov[2 * g]) {
+        if (!out.source.empty()) out.source += '/';
+        out.source.append(t.data() + ov[2 * g], ov[2 * g + 1] - ov[2 * g]);
+      }
+      out.record_start = out.record_start || kRules[k].record_start;
+      cut += ov[1];
+      stripped = true;
+    }
+    if (!stripped) break;
+  }
+  if (cut > 0) {
+    out.text.erase(0, cut);
+    size_t drop = cut;
+    size_t k = 0;
+    while (k < out.ranges.size() && drop >= out.ranges[k].raw_end - out.ranges[k].raw_begin) {
+      drop -= out.ranges[k].raw_end - out.ranges[k].raw_begin;
+      ++k;
+    }
+    out.ranges.erase(out.ranges.begin(), out.ranges.begin() + k);
+    if (!out.ranges.empty()) out.ranges.front().raw_begin += static_cast<uint32_t>(drop);
+  }
+}
+
+}  // namespace errdex

@@ -1,0 +1,495 @@
+// match/pattern_db.cc: Vectorscan database + lazily compiled PCRE2 codes.
+// Tested by pattern_db_test.cc.
+#include "match/pattern_db.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <hs/hs.h>
+#include <pcre2.h>
+#include <xxhash.h>
+
+#include <cctype>
+#include <cstring>
+#include <mutex>
+
+#include "model/pattern.h"
+
+namespace errdex {
+
+namespace {
+
+constexpr char kMagic[8] = {'E', 'R', 'R', 'D', 'X', 'M', 'D', '1'};
+constexpr int kMaxCompileRetries = 32;
+
+bool IsMeta(char c) {
+  return std::strchr(".*+?^${}()|[]\\", c) != nullptr && c != '\0';
+}
+
+// The pattern as tokens of the chosen form (model/pattern.h): literal bytes, holes
+// "(.*?)", "(?:" / "|" / ")" of conditionals. conforms=false for anything else.
+struct FormScan {
+  bool conforms = true;
+  bool leading_hole = false;
+  bool trailing_hole = false;
+  size_t lead_len = 0;   // bytes of leading holes
+  size_t trail_len = 0;  // bytes of trailing holes
+};
+
+FormScan ScanForm(std::string_view p) {
+  FormScan f;
+  struct Tok {
+    bool hole;
+    size_t begin, end;
+  };
+  std::vector<Tok> toks;
+  int depth = 0;
+  size_t i = 0;
+  while (i < p.size()) {
+    char c = p[i];
+    if (c == '\\') {
+      if (i + 1 >= p.size() || !IsMeta(p[i + 1])) return FormScan{false};
+      toks.push_back(Tok{false, i, i + 2});
+      i += 2;
+    } else if (p.compare(i, kHoleGroup.size(), kHoleGroup) == 0) {
+      toks.push_back(Tok{true, i, i + kHoleGroup.size()});
+      i += kHoleGroup.size();
+    } else if (p.compare(i, 3, "(?:") == 0) {
+      ++depth;
+      toks.push_back(Tok{false, i, i + 3});
+      i += 3;
+    } else if (c == '|' || c == ')') {
+      if (depth == 0) return FormScan{false};
+      if (c == ')') --depth;
+      toks.push_back(Tok{false, i, i + 1});
+      ++i;
+    } else if (IsMeta(c)) {
+      return FormScan{false};
+    } else {
+      toks.push_back(Tok{false, i, i + 1});
+      ++i;
+    }
+  }
+  if (depth != 0) return FormScan{false};
+  size_t a = 0;
+  while (a < toks.size() && toks[a].hole) ++a;
+  if (a > 0) {
+    f.leading_hole = true;
+    f.lead_len = toks[a - 1].end;
+  }
+  if (a == toks.size()) return f;  // only holes (or empty)
+  size_t b = toks.size();
+  while (b > a && toks[b - 1].hole) --b;
+  if (b < toks.size()) {
+    f.trailing_hole = true;
+    f.trail_len = p.size() - toks[b].begin;
+  }
+  return f;
+}
+
+// What Vectorscan compiles: leading/trailing holes add nothing to "does it occur".
+std::string VectorscanExpression(const std::string& p, const FormScan& f) {
+  if (!f.conforms) return p;
+  size_t b = f.leading_hole ? f.lead_len : 0;
+  size_t e = f.trailing_hole ? p.size() - f.trail_len : p.size();
+  if (e < b) e = b;
+  return p.substr(b, e - b);
+}
+
+std::string HsError(hs_compile_error_t* err) {
+  std::string m = err && err->message ? err->message : "unknown Vectorscan error";
+  if (err) hs_free_compile_error(err);
+  return m;
+}
+
+std::string Pcre2Message(int code) {
+  PCRE2_UCHAR buf[256];
+  pcre2_get_error_message(code, buf, sizeof buf);
+  return reinterpret_cast<char*>(buf);
+}
+
+pcre2_code* CompilePcre(const std::string& p, uint32_t options, std::string* error) {
+  int code = 0;
+  PCRE2_SIZE off = 0;
+  pcre2_code* re = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(p.data()), p.size(),
+                                 options | PCRE2_DOTALL, &code, &off, nullptr);
+  if (!re) {
+    if (error) *error = "invalid regex at offset " + std::to_string(off) + ": " + Pcre2Message(code);
+    return nullptr;
+  }
+  pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);  // falls back to the interpreter when JIT is unavailable
+  return re;
+}
+
+uint64_t Fingerprint(const std::vector<std::string>& patterns, const MatcherOptions& o) {
+  XXH3_state_t* st = XXH3_createState();
+  XXH3_64bits_reset(st);
+  std::string head = "errdex-match-v1|" + std::string(hs_version()) + "|" + std::to_string(o.max_patterns) + "|" +
+                     std::to_string(o.max_pattern_bytes) + "|" + std::to_string(o.min_literal_chars) + "|";
+  XXH3_64bits_update(st, head.data(), head.size());
+  for (const std::string& p : patterns) XXH3_64bits_update(st, p.data(), p.size() + 1);  // with '\0'
+  uint64_t h = XXH3_64bits_digest(st);
+  XXH3_freeState(st);
+  return h;
+}
+
+void PutU32(std::string& out, uint32_t v) { out.append(reinterpret_cast<const char*>(&v), 4); }
+void PutU64(std::string& out, uint64_t v) { out.append(reinterpret_cast<const char*>(&v), 8); }
+
+struct Reader {
+  std::string_view s;
+  size_t pos = 0;
+  bool ok = true;
+  template <typename T>
+  T Get() {
+    T v{};
+    if (pos + sizeof(T) > s.size()) {
+      ok = false;
+      return v;
+    }
+    std::memcpy(&v, s.data() + pos, sizeof(T));
+    pos += sizeof(T);
+    return v;
+  }
+  std::string_view Bytes(size_t n) {
+    if (pos + n > s.size()) {
+      ok = false;
+      return {};
+    }
+    std::string_view r = s.substr(pos, n);
+    pos += n;
+    return r;
+  }
+};
+
+int OnHsMatch(unsigned int id, unsigned long long from, unsigned long long to, unsigned int flags, void* ctx) {
+  auto* hits = static_cast<std::vector<std::pair<uint32_t, size_t>>*>(ctx);
+  hits->emplace_back(id, static_cast<size_t>(to));
+  return 0;
+}
+
+}  // namespace
+
+int CountLiteralChars(std::string_view p) {
+  int n = 0;
+  int class_depth = 0;
+  for (size_t i = 0; i < p.size(); ++i) {
+    char c = p[i];
+    if (c == '\\' && i + 1 < p.size()) {
+      char d = p[++i];
+      if (class_depth == 0 && (IsMeta(d) || !std::isalnum(static_cast<unsigned char>(d)))) ++n;
+      continue;
+    }
+    if (c == '[') {
+      ++class_depth;
+      continue;
+    }
+    if (c == ']' && class_depth > 0) {
+      --class_depth;
+      continue;
+    }
+    if (class_depth > 0) continue;
+    if (c == '(' && i + 2 < p.size() && p[i + 1] == '?') {
+      i += 2;  // "(?:", "(?i" ...: the option/colon char is not literal
+      continue;
+    }
+    if (IsMeta(c)) continue;
+    // A quantified literal ("a+", "a*", "a?", "a{2}") may be absent or repeated.
+    if (i + 1 < p.size() && (p[i + 1] == '*' || p[i + 1] == '?' || p[i + 1] == '{')) continue;
+    ++n;
+  }
+  return n;
+}
+
+struct PatternDatabase::Scratch {
+  hs_scratch_t* hs = nullptr;
+  pcre2_match_data* md = nullptr;
+  pcre2_match_context* mctx = nullptr;
+  pcre2_jit_stack* jit = nullptr;
+  ~Scratch() {
+    if (hs) hs_free_scratch(hs);
+    if (md) pcre2_match_data_free(md);
+    if (mctx) pcre2_match_context_free(mctx);
+    if (jit) pcre2_jit_stack_free(jit);
+  }
+};
+
+struct PatternDatabase::Lazy {
+  std::once_flag once;
+  pcre2_code* whole = nullptr;
+  pcre2_code* search = nullptr;
+  ~Lazy() {
+    if (whole) pcre2_code_free(whole);
+    if (search) pcre2_code_free(search);
+  }
+};
+
+PatternDatabase::PatternDatabase(std::vector<std::string> patterns, const MatcherOptions& options)
+    : patterns_(std::move(patterns)), options_(options) {
+  literal_chars_.reserve(patterns_.size());
+  for (const std::string& p : patterns_) literal_chars_.push_back(CountLiteralChars(p));
+  compiled_.assign(patterns_.size(), false);
+  lazy_.reserve(patterns_.size());
+  for (size_t i = 0; i < patterns_.size(); ++i) lazy_.push_back(std::make_unique<Lazy>());
+  fingerprint_ = Fingerprint(patterns_, options_);
+}
+
+PatternDatabase::~PatternDatabase() {
+  if (db_) hs_free_database(db_);
+}
+
+Result<std::unique_ptr<PatternDatabase>> PatternDatabase::Build(std::vector<std::string> patterns,
+                                                               const MatcherOptions& options) {
+  std::unique_ptr<PatternDatabase> d(new PatternDatabase(std::move(patterns), options));
+  std::vector<std::string> exprs;
+  std::vector<unsigned> flags;
+  std::vector<uint32_t> index;
+  const unsigned kFlags = HS_FLAG_DOTALL | HS_FLAG_SINGLEMATCH;
+  for (uint32_t i = 0; i < d->patterns_.size(); ++i) {
+    const std::string& p = d->patterns_[i];
+    auto reject = [&](Status s) { d->rejected_.push_back(RejectedPattern{i, std::move(s)}); };
+    if (p.size() > options.max_pattern_bytes) {
+      reject(Status::LimitExceeded("pattern is " + std::to_string(p.size()) + " bytes, more than max_pattern_bytes=" +
+                                   std::to_string(options.max_pattern_bytes)));
+      continue;
+    }
+    std::string err;
+    pcre2_code* re = CompilePcre(p, 0, &err);
+    if (!re) {
+      reject(Status::InvalidArgument(err));
+      continue;
+    }
+    pcre2_code_free(re);
+    if (d->literal_chars_[i] < static_cast<int>(options.min_literal_chars)) {
+      reject(Status::InvalidArgument("too generic: " + std::to_string(d->literal_chars_[i]) +
+                                     " literal characters, fewer than min_literal_chars=" +
+                                     std::to_string(options.min_literal_chars) + " (it would match almost anything)"));
+      continue;
+    }
+    if (index.size() >= options.max_patterns) {
+      reject(Status::LimitExceeded("more than max_patterns=" + std::to_string(options.max_patterns) +
+                                   " patterns in one database; this one is left out"));
+      continue;
+    }
+    FormScan f = ScanForm(p);
+    std::string expr = VectorscanExpression(p, f);
+    unsigned fl = kFlags;
+    if (!f.conforms) {
+      // Outside the chosen form (an imported, possibly hostile pattern): check it alone
+      // first so one bad pattern cannot fail the whole multi-compile.
+      hs_database_t* one = nullptr;
+      hs_compile_error_t* ce = nullptr;
+      if (hs_compile(expr.c_str(), fl, HS_MODE_BLOCK, nullptr, &one, &ce) != HS_SUCCESS) {
+        std::string first = HsError(ce);
+        ce = nullptr;
+        fl |= HS_FLAG_PREFILTER;
+        if (hs_compile(expr.c_str(), fl, HS_MODE_BLOCK, nullptr, &one, &ce) != HS_SUCCESS) {
+          reject(Status::InvalidArgument("Vectorscan cannot compile it: " + first + " (prefilter: " + HsError(ce) + ")"));
+          continue;
+        }
+      }
+      hs_free_database(one);
+    }
+    exprs.push_back(std::move(expr));
+    flags.push_back(fl);
+    index.push_back(i);
+  }
+  for (int attempt = 0; !exprs.empty(); ++attempt) {
+    std::vector<const char*> cexprs;
+    std::vector<unsigned> ids;
+    for (size_t k = 0; k < exprs.size(); ++k) {
+      cexprs.push_back(exprs[k].c_str());
+      ids.push_back(static_cast<unsigned>(k));
+    }
+    hs_compile_error_t* ce = nullptr;
+    hs_database_t* db = nullptr;
+    if (hs_compile_multi(cexprs.data(), flags.data(), ids.data(), static_cast<unsigned>(exprs.size()), HS_MODE_BLOCK,
+                         nullptr, &db, &ce) == HS_SUCCESS) {
+      d->db_ = db;
+      break;
+    }
+    int bad = ce ? ce->expression : -1;
+    std::string msg = HsError(ce);
+    if (bad < 0 || attempt >= kMaxCompileRetries)
+      return Status::Internal("Vectorscan could not build the pattern database: " + msg);
+    d->rejected_.push_back(RejectedPattern{index[bad], Status::InvalidArgument("Vectorscan cannot compile it: " + msg)});
+    exprs.erase(exprs.begin() + bad);
+    flags.erase(flags.begin() + bad);
+    index.erase(index.begin() + bad);
+  }
+  if (d->db_) {
+    d->hs_ids_ = index;
+    d->hs_flags_ = flags;
+    for (uint32_t i : index) d->compiled_[i] = true;
+  }
+  return d;
+}
+
+Result<std::string> PatternDatabase::Serialize() const {
+  std::string out(kMagic, sizeof kMagic);
+  PutU64(out, fingerprint_);
+  PutU32(out, static_cast<uint32_t>(hs_ids_.size()));
+  for (size_t k = 0; k < hs_ids_.size(); ++k) {
+    PutU32(out, hs_ids_[k]);
+    PutU32(out, hs_flags_[k]);
+  }
+  PutU32(out, static_cast<uint32_t>(rejected_.size()));
+  for (const RejectedPattern& r : rejected_) {
+    PutU32(out, r.index);
+    PutU32(out, static_cast<uint32_t>(r.why.code()));
+    PutU32(out, static_cast<uint32_t>(r.why.message().size()));
+    out += r.why.message();
+  }
+  if (db_) {
+    char* bytes = nullptr;
+    size_t len = 0;
+    if (hs_serialize_database(db_, &bytes, &len) != HS_SUCCESS) return Status::Internal("hs_serialize_database failed");
+    PutU64(out, len);
+    out.append(bytes, len);
+    free(bytes);
+  } else {
+    PutU64(out, 0);
+  }
+  return out;
+}
+
+Result<std::unique_ptr<PatternDatabase>> PatternDatabase::Deserialize(std::string_view bytes,
+                                                                     std::vector<std::string> patterns,
+                                                                     const MatcherOptions& options) {
+  std::unique_ptr<PatternDatabase> d(new PatternDatabase(std::move(patterns), options));
+  Reader r{bytes};
+  std::string_view magic = r.Bytes(sizeof kMagic);
+  if (!r.ok || magic != std::string_view(kMagic, sizeof kMagic))
+    return Status::InvalidArgument("not an errdex pattern database");
+  if (r.Get<uint64_t>() != d->fingerprint_)
+    return Status::InvalidArgument("pattern database was built from other patterns, options or Vectorscan version");
+  uint32_t n = r.Get<uint32_t>();
+  if (!r.ok || n > d->patterns_.size()) return Status::InvalidArgument("corrupt pattern database");
+  for (uint32_t k = 0; k < n; ++k) {
+    uint32_t idx = r.Get<uint32_t>();
+    uint32_t fl = r.Get<uint32_t>();
+    if (!r.ok || idx >= d->patterns_.size()) return Status::InvalidArgument("corrupt pattern database");
+    d->hs_ids_.push_back(idx);
+    d->hs_flags_.push_back(fl);
+    d->compiled_[idx] = true;
+  }
+  uint32_t nrej = r.Get<uint32_t>();
+  for (uint32_t k = 0; r.ok && k < nrej; ++k) {
+    uint32_t idx = r.Get<uint32_t>();
+    uint32_t code = r.Get<uint32_t>();
+    uint32_t len = r.Get<uint32_t>();
+    std::string msg(r.Bytes(len));
+    Status s = code == static_cast<uint32_t>(Status::Code::kLimitExceeded) ? Status::LimitExceeded(msg)
+               : code == static_cast<uint32_t>(Status::Code::kInternal) ? Status::Internal(msg)
+                                                                          : Status::InvalidArgument(msg);
+    d->rejected_.push_back(RejectedPattern{idx, s});
+  }
+  uint64_t len = r.Get<uint64_t>();
+  std::string_view hs = r.Bytes(len);
+  if (!r.ok) return Status::InvalidArgument("truncated pattern database");
+  if (len > 0) {
+    if (hs_deserialize_database(hs.data(), hs.size(), &d->db_) != HS_SUCCESS)
+      return Status::InvalidArgument("Vectorscan cannot load this database (built for another CPU or version?)");
+  } else if (n != 0) {
+    return Status::InvalidArgument("corrupt pattern database");
+  }
+  return d;
+}
+
+void PatternDatabase::ScratchDeleter::operator()(Scratch* s) const { delete s; }
+
+Result<PatternDatabase::ScratchPtr> PatternDatabase::NewScratch() const {
+  ScratchPtr s(new Scratch());
+  if (db_ && hs_alloc_scratch(db_, &s->hs) != HS_SUCCESS) return Status::Internal("hs_alloc_scratch failed");
+  s->md = pcre2_match_data_create(128, nullptr);
+  s->mctx = pcre2_match_context_create(nullptr);
+  s->jit = pcre2_jit_stack_create(32 * 1024, 1024 * 1024, nullptr);
+  if (!s->md || !s->mctx || !s->jit) return Status::Internal("out of memory allocating PCRE2 scratch");
+  pcre2_set_match_limit(s->mctx, options_.match_limit);
+  pcre2_set_depth_limit(s->mctx, options_.depth_limit);
+  pcre2_jit_stack_assign(s->mctx, nullptr, s->jit);
+  return s;
+}
+
+Status PatternDatabase::Scan(std::string_view text, Scratch& scratch,
+                             std::vector<std::pair<uint32_t, size_t>>& hits) const {
+  if (!db_ || text.empty()) return Status::Ok();
+  size_t first = hits.size();
+  // Vectorscan takes an unsigned int length: scan huge texts in overlapping-free
+  // slices (callers pass lines/windows far below this anyway).
+  constexpr size_t kMaxSlice = size_t{1} << 30;
+  for (size_t off = 0; off < text.size(); off += kMaxSlice) {
+    size_t n = std::min(kMaxSlice, text.size() - off);
+    size_t before = hits.size();
+    hs_error_t rc = hs_scan(db_, text.data() + off, static_cast<unsigned>(n), 0, scratch.hs, OnHsMatch, &hits);
+    if (rc != HS_SUCCESS) return Status::Internal("hs_scan failed with code " + std::to_string(rc));
+    for (size_t k = before; k < hits.size(); ++k) hits[k].second += off;
+  }
+  for (size_t k = first; k < hits.size(); ++k) hits[k].first = hs_ids_[hits[k].first];
+  return Status::Ok();
+}
+
+const PatternDatabase::Lazy& PatternDatabase::Code(uint32_t index) const {
+  Lazy& l = *lazy_[index];
+  std::call_once(l.once, [&] {
+    const std::string& p = patterns_[index];
+    l.whole = CompilePcre("(?:" + p + ")\\z", PCRE2_ANCHORED, nullptr);
+    FormScan f = ScanForm(p);
+    std::string search = p;
+    uint32_t opts = 0;
+    if (f.conforms && (f.leading_hole || f.trailing_hole)) {
+      // Holes at the ends are bounded by the line: a leading one starts at the
+      // text's start (anchored, so one start position: linear), a trailing one
+      // runs greedily to the end of the line.
+      std::string mid = VectorscanExpression(p, f);
+      search.clear();
+      if (f.leading_hole) {
+        search += "([^\\n]*?)";
+        opts |= PCRE2_ANCHORED;
+      }
+      search += mid;
+      if (f.trailing_hole) search += "([^\\n]*)";
+    }
+    l.search = CompilePcre(search, opts, nullptr);
+  });
+  return l;
+}
+
+namespace {
+std::optional<LocatedMatch> RunPcre(pcre2_code* re, std::string_view text, PatternDatabase::Scratch& s,
+                                    pcre2_match_data* md, pcre2_match_context* mctx) {
+  if (!re) return std::nullopt;
+  int rc = pcre2_match(re, reinterpret_cast<PCRE2_SPTR>(text.data()), text.size(), 0, 0, md, mctx);
+  if (rc == PCRE2_ERROR_NOMATCH || rc == PCRE2_ERROR_PARTIAL) return std::nullopt;
+  LocatedMatch m;
+  if (rc < 0) {  // match/depth/heap/JIT-stack limit: the hit stands, without captures
+    m.limit_hit = true;
+    m.end = text.size();
+    return m;
+  }
+  PCRE2_SIZE* ov = pcre2_get_ovector_pointer(md);
+  uint32_t pairs = rc == 0 ? pcre2_get_ovector_count(md) : static_cast<uint32_t>(rc);
+  m.begin = ov[0];
+  m.end = ov[1];
+  for (uint32_t g = 1; g < pairs; ++g) {
+    if (ov[2 * g] == PCRE2_UNSET) continue;
+    m.captures.push_back(PatternCapture{static_cast<int>(g), ov[2 * g], ov[2 * g + 1]});
+  }
+  return m;
+}
+}  // namespace
+
+std::optional<LocatedMatch> PatternDatabase::LocateWhole(uint32_t index, std::string_view text,
+                                                         Scratch& scratch) const {
+  const Lazy& l = Code(index);
+  auto m = RunPcre(l.whole, text, scratch, scratch.md, scratch.mctx);
+  if (m && !m->limit_hit) m->whole_text = (m->begin == 0 && m->end == text.size());
+  return m;
+}
+
+std::optional<LocatedMatch> PatternDatabase::LocateIn(uint32_t index, std::string_view text, Scratch& scratch) const {
+  const Lazy& l = Code(index);
+  auto m = RunPcre(l.search, text, scratch, scratch.md, scratch.mctx);
+  if (m && !m->limit_hit) m->whole_text = (m->begin == 0 && m->end == text.size());
+  return m;
+}
+
+}  // namespace errdex

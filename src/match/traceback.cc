@@ -1,0 +1,173 @@
+// match/traceback.cc: a small state machine per writer. Tested by traceback_test.cc.
+#include "match/traceback.h"
+
+#include <cctype>
+#include <map>
+
+namespace errdex {
+
+namespace {
+
+bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+bool IsChainSentence(std::string_view t) {
+  return StartsWith(t, "During handling of the above exception") ||
+         StartsWith(t, "The above exception was the direct cause");
+}
+
+// "Traceback (most recent call last):", also at the end of a log message
+// ("Scheduler hit an exception: Traceback (most recent call last):").
+bool IsHeader(std::string_view t) {
+  while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
+  constexpr std::string_view kHeader = "Traceback (most recent call last):";
+  return (t.size() >= kHeader.size() && t.substr(t.size() - kHeader.size()) == kHeader) ||
+         StartsWith(t, "Exception Group Traceback");
+}
+
+// '  File "x.py", line 12, in func'
+bool ParseFrame(std::string_view t, TracebackFrame& f) {
+  size_t i = 0;
+  while (i < t.size() && (t[i] == ' ' || t[i] == '\t' || t[i] == '|' || t[i] == '+')) ++i;
+  t = t.substr(i);
+  if (!StartsWith(t, "File \"")) return false;
+  size_t q = t.find("\", line ", 6);
+  if (q == std::string_view::npos) return false;
+  f.file = std::string(t.substr(6, q - 6));
+  size_t p = q + 8;
+  int line = 0;
+  size_t digits = 0;
+  while (p < t.size() && std::isdigit(static_cast<unsigned char>(t[p])) && digits < 9) {
+    line = line * 10 + (t[p] - '0');
+    ++p;
+    ++digits;
+  }
+  if (digits == 0) return false;
+  f.line = line;
+  f.function.clear();
+  if (StartsWith(t.substr(p), ", in ")) {
+    std::string_view fn = t.substr(p + 5);
+    while (!fn.empty() && (fn.back() == ' ' || fn.back() == '\t')) fn.remove_suffix(1);
+    f.function = std::string(fn);
+  }
+  return true;
+}
+
+bool IsIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
+
+bool EndsWith(std::string_view s, std::string_view p) {
+  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
+}
+
+}  // namespace
+
+bool IsTracebackHeader(std::string_view t) { return IsHeader(t); }
+
+std::string_view ShortClassName(std::string_view printed) {
+  size_t dot = printed.rfind('.');
+  return dot == std::string_view::npos ? printed : printed.substr(dot + 1);
+}
+
+ClassSplit SplitClassPrefix(std::string_view t, bool strict) {
+  ClassSplit s;
+  if (t.empty() || !(std::isalpha(static_cast<unsigned char>(t[0])) || t[0] == '_')) return s;
+  size_t i = 0;
+  while (i < t.size() && IsIdentChar(t[i])) ++i;
+  if (i > 200) return s;
+  std::string_view cls = t.substr(0, i);
+  if (cls.back() == '.') return s;
+  std::string_view last = ShortClassName(cls);
+  if (last.empty()) return s;
+  if (strict) {
+    static constexpr std::string_view kSuffixes[] = {"Error", "Exception", "Warning", "Exit", "Interrupt",
+                                                     "Fault", "Failure", "Timeout", "Iteration"};
+    bool looks = false;
+    for (auto suf : kSuffixes) looks = looks || EndsWith(last, suf);
+    if (!looks || !std::isupper(static_cast<unsigned char>(last[0]))) return s;
+  }
+  if (i == t.size()) {
+    s = {i, i, true};
+  } else if (t[i] == ':' && (i + 1 == t.size() || t[i + 1] == ' ')) {
+    s = {i, std::min(t.size(), i + 2), true};
+  }
+  return s;
+}
+
+std::vector<ExceptionSection> ParseTracebacks(const std::vector<const NormalizedLine*>& lines,
+                                              size_t max_message_lines, std::vector<bool>& consumed) {
+  // Lines per writer, in order.
+  std::map<std::string_view, std::vector<size_t>> by_source;
+  for (size_t i = 0; i < lines.size(); ++i) by_source[lines[i]->source].push_back(i);
+
+  std::vector<ExceptionSection> out;
+  for (auto& [source, idxs] : by_source) {
+    enum class State { kIdle, kFrames, kMessage } state = State::kIdle;
+    ExceptionSection cur;
+    bool chain_pending = false;
+    auto finish = [&] {
+      out.push_back(std::move(cur));
+      cur = ExceptionSection();
+    };
+    for (size_t i : idxs) {
+      std::string_view t = lines[i]->text;
+      if (IsHeader(t)) {
+        if (state == State::kMessage) finish();
+        cur = ExceptionSection();
+        cur.chained = chain_pending;
+        chain_pending = false;
+        state = State::kFrames;
+        consumed[i] = true;
+        continue;
+      }
+      if (state == State::kIdle) {
+        if (IsChainSentence(t)) chain_pending = true;  // harmless when no traceback follows
+        continue;
+      }
+      if (state == State::kFrames) {
+        TracebackFrame f;
+        if (ParseFrame(t, f)) {
+          cur.frames.push_back(std::move(f));
+          consumed[i] = true;
+          continue;
+        }
+        if (t.empty() || t[0] == ' ' || t[0] == '\t' || t[0] == '|' || t[0] == '+') {
+          consumed[i] = true;  // source line, carets, "[Previous line repeated ...]"
+          continue;
+        }
+        // The exception line.
+        consumed[i] = true;
+        cur.class_line = i;
+        ClassSplit cs = SplitClassPrefix(t, /*strict=*/false);
+        if (cs.ok) {
+          cur.printed_class = std::string(t.substr(0, cs.class_end));
+          cur.short_class = std::string(ShortClassName(cur.printed_class));
+          cur.message_lines.emplace_back(i, cs.message_begin);
+        } else {
+          cur.message_lines.emplace_back(i, 0);
+        }
+        state = State::kMessage;
+        continue;
+      }
+      // kMessage: continuation lines until a blank line, a chaining sentence, a new
+      // log record or the limit.
+      if (IsChainSentence(t)) {
+        finish();
+        consumed[i] = true;
+        chain_pending = true;
+        state = State::kIdle;
+        continue;
+      }
+      if (t.empty() || lines[i]->record_start || cur.message_lines.size() >= max_message_lines) {
+        finish();
+        state = State::kIdle;
+        continue;
+      }
+      consumed[i] = true;
+      cur.message_lines.emplace_back(i, 0);
+    }
+    if (state == State::kMessage) finish();
+    // A header with frames but no exception line yet (cut window): nothing to report.
+  }
+  return out;
+}
+
+}  // namespace errdex

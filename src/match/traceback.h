@@ -1,0 +1,58 @@
+// match/traceback.h: Python tracebacks in normalized log lines -> exception sections
+// (frames, printed class, message lines), chained sections included ("During
+// handling of the above exception...", "The above exception was the direct
+// cause..."). Lines of different writers (NormalizedLine::source: ranks, services)
+// are followed separately, so interleaved ranks do not mix their tracebacks.
+// Tested by traceback_test.cc.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "match/normalize.h"
+
+namespace errdex {
+
+struct TracebackFrame {
+  std::string file;
+  int line = 0;
+  std::string function;
+};
+
+struct ExceptionSection {
+  std::string printed_class;  // as printed: "json.decoder.JSONDecodeError" ("" if the line had no class shape)
+  std::string short_class;    // last dotted component: "JSONDecodeError"
+  // The message: (line index, byte offset in that line's text where it starts), in order.
+  std::vector<std::pair<size_t, size_t>> message_lines;
+  std::vector<TracebackFrame> frames;  // outermost first, as printed
+  size_t class_line = 0;               // index of the "Class: message" line
+  bool chained = false;                // preceded by a chaining sentence
+};
+
+// Parses `lines` (a window of one input, in order). Sets consumed[i] for every line
+// that belongs to a traceback (header, frames, source lines, carets, class line,
+// message lines, chaining sentences): those must not be matched as plain lines, as
+// a source line of a frame often contains the very message literal.
+// REQUIRES: consumed.size() == lines.size().
+std::vector<ExceptionSection> ParseTracebacks(const std::vector<const NormalizedLine*>& lines,
+                                              size_t max_message_lines, std::vector<bool>& consumed);
+
+// "ValueError: bad" -> {class_end=10, message_begin=12}. strict: the class must
+// look like an exception class (ends in Error/Exception/Warning/Exit/Interrupt/...);
+// else any dotted identifier is accepted (the line after a traceback's frames).
+struct ClassSplit {
+  size_t class_end = 0;
+  size_t message_begin = 0;
+  bool ok = false;
+};
+ClassSplit SplitClassPrefix(std::string_view text, bool strict);
+
+// "Traceback (most recent call last):" at the start or the end of the line.
+bool IsTracebackHeader(std::string_view text);
+
+// Last dotted component.
+std::string_view ShortClassName(std::string_view printed);
+
+}  // namespace errdex
