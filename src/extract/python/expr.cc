@@ -1,6 +1,7 @@
 // Expression parser and unparser (see expr.h).
 #include "extract/python/expr.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace errdex::py {
@@ -998,7 +999,7 @@ void Parser::Unparse(int i, int prec, std::string* out) const {
       open(p);
       for (size_t k = 0; k < n.kids.size(); ++k) {
         if (k) *out += " " + n.str + " ";
-        Unparse(n.kids[k], p + 1, out);
+        Unparse(n.kids[k], p + 1 + static_cast<int>(std::min<size_t>(k, 20)), out);  // ast.unparse raises the level per operand
       }
       close(p);
       return;

@@ -1713,7 +1713,9 @@ PythonExtractResult FileExtractor::Run() {
   std::stable_sort(result_.sites.begin(), result_.sites.end(), [](const Site& a, const Site& b) {
     return a.line != b.line ? a.line < b.line : a.column < b.column;
   });
-  for (Diagnostic& d : toks_.diagnostics) result_.diagnostics.push_back(std::move(d));
+  // tokenizer diagnostics first (they explain later parse failures)
+  result_.diagnostics.insert(result_.diagnostics.begin(), std::make_move_iterator(toks_.diagnostics.begin()),
+                             std::make_move_iterator(toks_.diagnostics.end()));
   toks_.diagnostics.clear();
   return std::move(result_);
 }

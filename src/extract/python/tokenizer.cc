@@ -85,6 +85,7 @@ class Scanner {
       }
       if ((c == '\n' || c == '\r') && !triple) {
         Diag(static_cast<uint32_t>(pos), "unterminated string literal");
+        unterminated_ = true;
         return i;
       }
       if (fstr && c == '{') {
@@ -322,9 +323,11 @@ class Scanner {
           ++pos;
           continue;
         case '\'': case '"': {
+          unterminated_ = false;
           size_t e = ScanString(pos, 0, 0);
           emit(TokenKind::kString, pos, e);
           pos = e;
+          if (unterminated_) depth = 0;  // recover: the broken line ends here
           continue;
         }
         default:
@@ -334,9 +337,11 @@ class Scanner {
         int pl = (c == 'r' || c == 'R' || c == 'b' || c == 'B' || c == 'u' || c == 'U' || c == 'f' || c == 'F')
                      ? StringPrefixLen(text_, pos) : -1;
         if (pl > 0) {
+          unterminated_ = false;
           size_t e = ScanString(pos, pl, 0);
           emit(TokenKind::kString, pos, e);
           pos = e;
+          if (unterminated_) depth = 0;
           continue;
         }
         size_t e = pos + 1;
@@ -399,6 +404,7 @@ class Scanner {
   std::string_view text_;
   size_t n_;
   std::vector<Diagnostic>* diags_;
+  bool unterminated_ = false;  // the last single-quoted string ran into a line end
   std::string_view path_;
   const std::vector<uint32_t>* line_starts_;
 };

@@ -1,0 +1,434 @@
+// Tests of ExtractPython: every message form and site kind with exact fields
+// (expected values checked against ../shared/tools/oracle_py.py), the three
+// seed records' source windows, and hostile input (must never crash or hang).
+#include "extract/python/python_extractor.h"
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace errdex {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+const Site* SiteAt(const PythonExtractResult& r, int line) {
+  for (const Site& s : r.sites)
+    if (s.line == line) return &s;
+  return nullptr;
+}
+
+std::string Opt(const std::optional<std::string>& s) { return s ? *s : std::string("<null>"); }
+
+// The message forms (oracle_py agrees on every site of this file).
+constexpr const char* kForms = R"PY(import textwrap
+from flask import abort
+from fastapi import HTTPException, status
+from werkzeug.exceptions import NotFound
+from http import HTTPStatus
+
+PREFIX = "module prefix"
+
+class Loader:
+    def load(self, path, n):
+        if not path:
+            raise ValueError("path " "must be set")
+        elif n > 3:
+            raise ValueError(f"too many: {n!r:>4} for {self.name}")
+        else:
+            raise TypeError("bad %s at %d (%%)" % (path, n))
+        raise KeyError("missing {} of {name}".format(path, name=n))
+        raise KeyError("%(a)s and %(b)s" % {"a": path})
+        raise OSError(", ".join(["x", path, "y"]))
+        raise OSError(textwrap.dedent("""
+            first
+              second
+            """))
+        raise OSError("  padded  ".strip() + path)
+        raise OSError("a-b".replace("-", "+"))
+        msg = "base"
+        msg += " more " + path
+        raise RuntimeError(msg)
+        raise RuntimeError(PREFIX + ": x")
+        raise RuntimeError("yes" if n else "no")
+        raise Err(ErrorCode.BAD_INPUT, "bad input")
+        raise click.BadParameter(message="kw msg")
+        err = LookupError("stored")
+        raise err
+        try:
+            pass
+        except KeyError as e:
+            raise
+        except (OSError, ValueError) as e:
+            raise e
+        except Exception as exc:
+            raise RuntimeError("wrapped") from exc
+
+def api(x):
+    match x:
+        case {"a": 1} if x:
+            raise HTTPException(status_code=404, detail="not here")
+        case _:
+            raise HTTPException(status.HTTP_400_BAD_REQUEST, f"bad {x}")
+    while x:
+        abort(403, "forbidden")
+    else:
+        raise NotFound()
+    if x: raise HTTPException(HTTPStatus.CONFLICT, "dup")
+    assert x > 0, "x must be positive"
+    assert x
+)PY";
+
+struct Want {
+  int line, column, end_line;
+  SiteKind kind;
+  const char* cls;
+  const char* message;
+  const char* pattern;
+  const char* resolution;
+};
+
+TEST(PythonExtractor, MessageFormsMatchTheOracle) {
+  PythonExtractResult r = ExtractPython("pkg/forms.py", kForms);
+  EXPECT_FALSE(r.failed);
+  EXPECT_THAT(r.diagnostics, IsEmpty());
+  const Want wants[] = {
+      {12, 12, 12, SiteKind::kRaise, "ValueError", "path must be set", "path must be set", "literal"},
+      {14, 12, 14, SiteKind::kRaise, "ValueError", "too many: {n!r:>4} for {self.name}", "too many: (.*?) for (.*?)", "literal"},
+      {16, 12, 16, SiteKind::kRaise, "TypeError", "bad {path} at {n} (%)", "bad (.*?) at (.*?) \\(%\\)", "literal"},
+      {17, 8, 17, SiteKind::kRaise, "KeyError", "missing {path} of {n}", "missing (.*?) of (.*?)", "literal"},
+      {18, 8, 18, SiteKind::kRaise, "KeyError", "{path} and {b}", "(.*?) and (.*?)", "literal"},
+      {19, 8, 19, SiteKind::kRaise, "OSError", "x, {path}, y", "x, (.*?), y", "literal"},
+      {20, 8, 23, SiteKind::kRaise, "OSError", "\nfirst\n  second\n", "\nfirst\n  second\n", "literal"},
+      {24, 8, 24, SiteKind::kRaise, "OSError", "padded{path}", "padded(.*?)", "literal"},
+      {25, 8, 25, SiteKind::kRaise, "OSError", "a+b", "a\\+b", "literal"},
+      {28, 8, 28, SiteKind::kRaise, "RuntimeError", "base more {path}", "base more (.*?)", "variable+aug"},
+      {29, 8, 29, SiteKind::kRaise, "RuntimeError", "module prefix: x", "module prefix: x", "module-constant"},
+      {30, 8, 30, SiteKind::kRaise, "RuntimeError", "yes", "(?:yes|no)", "literal"},
+      {31, 8, 31, SiteKind::kRaise, "Err", "bad input", "bad input", "literal"},
+      {32, 8, 32, SiteKind::kRaise, "BadParameter", "kw msg", "kw msg", "literal"},
+      {34, 8, 34, SiteKind::kRaise, "LookupError", "stored", "stored", "variable:literal"},
+      {42, 12, 42, SiteKind::kRaise, "RuntimeError", "wrapped", "wrapped", "literal"},
+      {47, 12, 47, SiteKind::kHttp, "HTTPException", "not here", "not here", "literal"},
+      {49, 12, 49, SiteKind::kHttp, "HTTPException", "bad {x}", "bad (.*?)", "literal"},
+      {51, 8, 51, SiteKind::kHttp, "Forbidden", "forbidden", "forbidden", "literal"},
+      {53, 8, 53, SiteKind::kHttp, "NotFound", nullptr, nullptr, ""},
+      {54, 10, 54, SiteKind::kHttp, "HTTPException", "dup", "dup", "literal"},
+      {55, 4, 55, SiteKind::kAssert, "AssertionError", "x must be positive", "x must be positive", "literal"},
+      {56, 4, 56, SiteKind::kAssert, "AssertionError", nullptr, nullptr, ""},
+  };
+  ASSERT_EQ(r.sites.size(), std::size(wants));  // bare raise / raise e of the caught error are not sites
+  for (size_t i = 0; i < std::size(wants); ++i) {
+    const Want& w = wants[i];
+    const Site& s = r.sites[i];
+    SCOPED_TRACE("line " + std::to_string(w.line));
+    EXPECT_EQ(s.line, w.line);
+    EXPECT_EQ(s.column, w.column);
+    EXPECT_EQ(s.end_line, w.end_line);
+    EXPECT_EQ(s.kind, w.kind);
+    EXPECT_EQ(Opt(s.error_class), w.cls);
+    EXPECT_EQ(Opt(s.error_message), w.message ? w.message : "<null>");
+    EXPECT_EQ(Opt(s.message_pattern), w.pattern ? w.pattern : "<null>");
+    EXPECT_EQ(s.message_resolution, w.resolution);
+    EXPECT_EQ(s.file_path, "pkg/forms.py");
+    EXPECT_FALSE(s.in_tests);
+  }
+}
+
+TEST(PythonExtractor, ContextFields) {
+  PythonExtractResult r = ExtractPython("forms.py", kForms);
+  const Site* s = SiteAt(r, 14);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->function, "Loader.load");
+  EXPECT_THAT(s->guards, ElementsAre("not (not path)", "n > 3"));
+  EXPECT_THAT(s->interpolations, ElementsAre("n!r:>4", "self.name"));
+  EXPECT_EQ(Opt(s->message_expr), "f\"too many: {n!r:>4} for {self.name}\"");
+  s = SiteAt(r, 16);
+  ASSERT_NE(s, nullptr);
+  EXPECT_THAT(s->guards, ElementsAre("not (not path)", "not (n > 3)"));
+  s = SiteAt(r, 30);
+  ASSERT_NE(s, nullptr);
+  EXPECT_THAT(s->message_alternatives, ElementsAre("yes", "no"));
+  s = SiteAt(r, 31);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(Opt(s->error_code), "ErrorCode.BAD_INPUT");
+  s = SiteAt(r, 34);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(Opt(s->error_class_expr), "err <- LookupError");
+  s = SiteAt(r, 42);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(Opt(s->except_context), "except Exception as exc");
+  EXPECT_EQ(Opt(s->cause), "exc");
+  EXPECT_EQ(SiteAt(r, 38), nullptr);
+  EXPECT_EQ(SiteAt(r, 40), nullptr);
+  s = SiteAt(r, 47);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->function, "api");
+  EXPECT_THAT(s->guards, ElementsAre("match x: case {\"a\": 1} if x"));
+  EXPECT_EQ(s->http_status, 404);
+  s = SiteAt(r, 49);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->http_status, 400);
+  s = SiteAt(r, 51);
+  ASSERT_NE(s, nullptr);
+  EXPECT_THAT(s->guards, ElementsAre("x"));
+  EXPECT_EQ(s->http_status, 403);
+  s = SiteAt(r, 53);
+  ASSERT_NE(s, nullptr);
+  EXPECT_THAT(s->guards, ElementsAre("not (x)"));
+  EXPECT_EQ(s->http_status, 404);
+  s = SiteAt(r, 54);
+  ASSERT_NE(s, nullptr);
+  EXPECT_THAT(s->guards, ElementsAre("x"));  // one-line compound statement
+  EXPECT_EQ(s->http_status, 409);
+  s = SiteAt(r, 55);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(Opt(s->assert_condition), "x > 0");
+}
+
+constexpr const char* kKinds = R"PY(import logging
+import warnings
+from http import HTTPStatus
+from fastapi.responses import JSONResponse
+
+logger = logging.getLogger(__name__)
+
+def make_error(msg):
+    return ConfigError(msg)
+
+class Server:
+    async def handle(self, request):
+        if request.bad:
+            return self.create_error_response(
+                f"model {request.model} not found", err_type="NotFoundError", status_code=HTTPStatus.NOT_FOUND)
+        if request.limit:
+            return JSONResponse(status_code=429, content={"error": {"message": "rate limited: %s" % request.user}})
+        ok = JSONResponse(status_code=200, content={"error": "not an error"})
+        logger.warning("slow request %s took %.2fs", request.id, request.t)
+        logging.error("plain %(name)s", {"name": request.name})
+        self.logger.exception("boom")
+        log.critical(f"critical {request.id}")
+        warnings.warn("old api", DeprecationWarning, stacklevel=2)
+        warnings.warn("default category")
+        logger.info("not a site")
+        raise make_error("factory message")
+)PY";
+
+TEST(PythonExtractor, HttpResponseAndLogKinds) {
+  PythonExtractResult r = ExtractPython("app/server.py", kKinds);
+  ASSERT_EQ(r.sites.size(), 9u);
+  const Site* s = SiteAt(r, 14);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, SiteKind::kHttpResponse);
+  EXPECT_EQ(s->column, 19);
+  EXPECT_EQ(s->end_line, 15);
+  EXPECT_EQ(s->http_status, 404);
+  EXPECT_EQ(s->error_class, std::nullopt);
+  EXPECT_EQ(Opt(s->error_message), "model {request.model} not found");
+  EXPECT_EQ(Opt(s->message_pattern), "model (.*?) not found");
+  EXPECT_THAT(s->guards, ElementsAre("request.bad"));
+  EXPECT_EQ(s->function, "Server.handle");
+  s = SiteAt(r, 17);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, SiteKind::kHttpResponse);
+  EXPECT_EQ(s->http_status, 429);
+  EXPECT_EQ(Opt(s->error_message), "rate limited: {request.user}");
+  EXPECT_EQ(SiteAt(r, 18), nullptr);  // status 200 is not an error
+  s = SiteAt(r, 19);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, SiteKind::kLog);
+  EXPECT_EQ(Opt(s->log_level), "warning");
+  EXPECT_EQ(s->error_class, std::nullopt);
+  EXPECT_EQ(Opt(s->error_message), "slow request {request.id} took {request.t}s");
+  EXPECT_EQ(Opt(s->message_pattern), "slow request (.*?) took (.*?)s");
+  s = SiteAt(r, 20);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(Opt(s->log_level), "error");
+  EXPECT_EQ(Opt(s->error_message), "plain {request.name}");
+  s = SiteAt(r, 21);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(Opt(s->log_level), "exception");
+  EXPECT_EQ(Opt(s->error_class_expr), "self.logger.exception");
+  s = SiteAt(r, 22);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(Opt(s->log_level), "critical");
+  s = SiteAt(r, 23);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, SiteKind::kLog);
+  EXPECT_EQ(Opt(s->error_class), "DeprecationWarning");
+  EXPECT_EQ(Opt(s->error_message), "old api");
+  s = SiteAt(r, 24);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(Opt(s->error_class), "UserWarning");
+  EXPECT_EQ(SiteAt(r, 25), nullptr);  // info is not a warning
+  s = SiteAt(r, 26);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(Opt(s->error_class), "ConfigError");  // resolved through the factory's return
+  EXPECT_EQ(Opt(s->error_message), "factory message");
+}
+
+TEST(PythonExtractor, ColumnsAreUtf8Bytes) {
+  PythonExtractResult r = ExtractPython("t.py", "def f():\n    x = \"\xc3\xa9\"; raise ValueError(\"\xc3\xa9t\xc3\xa9 {}\".format(x))\n");
+  ASSERT_EQ(r.sites.size(), 1u);
+  EXPECT_EQ(r.sites[0].column, 14);  // 4 + len('x = "\xc3\xa9"; ') in bytes
+  EXPECT_EQ(Opt(r.sites[0].error_message), "\xc3\xa9t\xc3\xa9 {x}");
+}
+
+TEST(PythonExtractor, InTestsAndQualifiedNames) {
+  const char* src = "class A:\n  class B:\n    def m(self):\n      def inner():\n        raise E('x')\n";
+  PythonExtractResult r = ExtractPython("tests/unit/x.py", src);
+  ASSERT_EQ(r.sites.size(), 1u);
+  EXPECT_EQ(r.sites[0].function, "A.B.m.inner");
+  EXPECT_TRUE(r.sites[0].in_tests);
+  EXPECT_TRUE(ExtractPython("pkg/test_x.py", src).sites[0].in_tests);
+  EXPECT_TRUE(ExtractPython("conftest.py", src).sites[0].in_tests);
+  EXPECT_FALSE(ExtractPython("pkg/testing.py", src).sites[0].in_tests);
+}
+
+TEST(PythonExtractor, DynamicClasses) {
+  const char* src =
+      "def f(exc_cls, last_exc):\n"
+      "    raise exc_cls('boom')\n"
+      "    raise last_exc\n"
+      "    raise get_error()('x')\n";
+  PythonExtractResult r = ExtractPython("t.py", src);
+  ASSERT_EQ(r.sites.size(), 3u);
+  for (const Site& s : r.sites) {
+    EXPECT_TRUE(s.dynamic) << s.line;
+    EXPECT_EQ(s.error_class, std::nullopt) << s.line;
+  }
+  EXPECT_EQ(Opt(r.sites[0].error_message), "boom");
+}
+
+// --- seeds ---------------------------------------------------------------
+struct SeedCase {
+  const char* file;
+  const char* header;  // lines put above the window so its indentation parses
+  int header_lines;
+};
+
+TEST(PythonExtractor, SeedWindowsReproduceTheSeedRecords) {
+  const SeedCase cases[] = {
+      {"000_6372fd8a0e5af399.txt", "class ServerArgs:\n    def _handle_a2a_moe(self, cfg, a2a_backend):\n", 2},
+      {"001_aeab84cad267806c.txt", "def _resolve_moe_runner_backend(view):\n", 1},
+      {"003_244498f5241e1ac1.txt", "", 0},
+  };
+  for (const SeedCase& c : cases) {
+    SCOPED_TRACE(c.file);
+    std::ifstream in(std::string(ERRDEX_SHARED_DIR) + "/seeds/" + c.file);
+    ASSERT_TRUE(in.good()) << "missing seed file";
+    std::stringstream ss;
+    ss << in.rdbuf();
+    nlohmann::json rec = nlohmann::json::parse(ss.str())["record"];
+    std::string src = std::string(c.header) + rec["sourceCode"].get<std::string>() + "\n";
+    int line = rec["lineNumber"].get<int>() - rec["sourceCodeStart"].get<int>() + 1 + c.header_lines;
+    PythonExtractResult r = ExtractPython(rec["filePath"].get<std::string>(), src);
+    const Site* s = SiteAt(r, line);
+    ASSERT_NE(s, nullptr);
+    EXPECT_EQ(s->kind, SiteKind::kRaise);
+    EXPECT_EQ(Opt(s->error_class), rec["errorClass"].get<std::string>());
+    EXPECT_EQ(Opt(s->error_message), rec["errorMessage"].get<std::string>());
+    EXPECT_EQ(Opt(s->message_pattern), rec["messagePattern"].get<std::string>());
+    EXPECT_EQ(s->file_path, rec["filePath"].get<std::string>());
+  }
+}
+
+TEST(PythonExtractor, SeedGuards) {
+  std::ifstream in(std::string(ERRDEX_SHARED_DIR) + "/seeds/001_aeab84cad267806c.txt");
+  ASSERT_TRUE(in.good());
+  std::stringstream ss;
+  ss << in.rdbuf();
+  nlohmann::json rec = nlohmann::json::parse(ss.str())["record"];
+  std::string src = "def _resolve(view):\n" + rec["sourceCode"].get<std::string>() + "\n";
+  PythonExtractResult r = ExtractPython("overrides.py", src);
+  const Site* s = SiteAt(r, 20);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->function, "_resolve");
+  EXPECT_THAT(s->guards, ElementsAre("view.quantization == \"nvfp4_online\"", "not (moe_runner_backend == \"auto\")",
+                                     "moe_runner_backend not in [\n            \"flashinfer_trtllm\",\n"
+                                     "            \"flashinfer_trtllm_routed\",\n            \"flashinfer_cutedsl\",\n"
+                                     "        ]"));
+}
+
+// --- hostile input ----------------------------------------------------------
+TEST(PythonExtractor, InvalidUtf8AndNulBytes) {
+  const char raw[] = "def f():\n    raise ValueError(\"bad \xff\xfe bytes\")\n\x00\x01 junk $ ? `\n    raise KeyError('after')\n";
+  std::string src(raw, sizeof raw - 1);
+  ASSERT_NE(src.find('\0'), std::string::npos);
+  PythonExtractResult r = ExtractPython("t.py", src);
+  EXPECT_FALSE(r.failed);
+  ASSERT_EQ(r.sites.size(), 2u);
+  EXPECT_EQ(Opt(r.sites[0].error_message), "bad \xff\xfe bytes");
+  EXPECT_EQ(Opt(r.sites[1].error_message), "after");
+  EXPECT_FALSE(r.diagnostics.empty());
+  EXPECT_EQ(r.diagnostics[0].path, "t.py");
+  EXPECT_EQ(r.diagnostics[0].line, 3);
+}
+
+TEST(PythonExtractor, UnterminatedStrings) {
+  PythonExtractResult r = ExtractPython("t.py", "raise ValueError('open\nraise KeyError('ok')\nx = '''never closed\n");
+  ASSERT_GE(r.diagnostics.size(), 2u);
+  EXPECT_EQ(r.diagnostics[0].line, 1);
+  EXPECT_EQ(r.diagnostics[0].column, 17);
+  EXPECT_EQ(r.diagnostics[0].message, "unterminated string literal");
+  const Site* s = SiteAt(r, 2);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(Opt(s->error_message), "ok");
+}
+
+TEST(PythonExtractor, DeepNestingDoesNotOverflow) {
+  std::string brackets = "raise ValueError(" + std::string(5000, '(') + "'x'" + std::string(5000, ')') + ")\n";
+  PythonExtractResult r = ExtractPython("t.py", brackets);
+  ASSERT_EQ(r.sites.size(), 1u);  // too deep to parse: still a site, no crash
+  std::string indent;
+  std::string deep;
+  for (int i = 0; i < 500; ++i) {
+    deep += indent + "if c" + std::to_string(i) + ":\n";
+    indent += " ";
+  }
+  deep += indent + "raise KeyError('deep')\n";
+  r = ExtractPython("t.py", deep);
+  ASSERT_EQ(r.sites.size(), 1u);
+  EXPECT_EQ(r.sites[0].guards.size(), 500u);
+  EXPECT_EQ(r.sites[0].line, 501);
+  std::string fdeep = "raise E(f'" + std::string(300, '{') + "x" + std::string(300, '}') + "')\n";
+  r = ExtractPython("t.py", fdeep);
+  EXPECT_EQ(r.sites.size(), 1u);
+}
+
+TEST(PythonExtractor, LineEndingsFormFeedsAndTabs) {
+  PythonExtractResult crlf = ExtractPython("t.py", "def f():\r\n    x = 1\r\n    raise ValueError('a')\r\n");
+  ASSERT_EQ(crlf.sites.size(), 1u);
+  EXPECT_EQ(crlf.sites[0].line, 3);
+  EXPECT_EQ(crlf.sites[0].column, 4);
+  PythonExtractResult cr = ExtractPython("t.py", "def f():\r    x = 1\r    raise ValueError('a\\\r b')\r");
+  ASSERT_EQ(cr.sites.size(), 1u);
+  EXPECT_EQ(cr.sites[0].line, 3);
+  EXPECT_EQ(cr.sites[0].end_line, 4);
+  EXPECT_EQ(Opt(cr.sites[0].error_message), "a b");
+  PythonExtractResult ff = ExtractPython("t.py", "\x0c\ndef f():\n\x0c    if x:\n\traise ValueError('t')\n");
+  ASSERT_EQ(ff.sites.size(), 1u);
+  EXPECT_EQ(ff.sites[0].function, "f");
+  EXPECT_THAT(ff.sites[0].guards, ElementsAre("x"));
+  EXPECT_TRUE(ExtractPython("t.py", "").sites.empty());
+  EXPECT_TRUE(ExtractPython("t.py", "\\").sites.empty());
+}
+
+TEST(PythonExtractor, LargeFileIsLinear) {
+  // ~2 KB per site, like real code (a dense unit only measures allocation)
+  std::string unit = "def f(x):\n    \"\"\"" + std::string(1500, 'd') + "\"\"\"\n    if x:\n        raise ValueError(f\"bad {x}\")\n" +
+                     std::string(40, '#') + "\n" + "    y = [x, x + 1, {'k': x}]  # comment\n    return y\n";
+  std::string big;
+  while (big.size() < (50u << 20)) big += unit;
+  PythonExtractResult r = ExtractPython("big.py", big);
+  EXPECT_EQ(r.sites.size(), big.size() / unit.size());
+  EXPECT_EQ(r.sites.back().line, static_cast<int>(big.size() / unit.size()) * 7 - 3);
+}
+
+}  // namespace
+}  // namespace errdex
