@@ -8,13 +8,15 @@
 //         message_pattern, error_class, record_json, facts_json, dataset_version)
 //         UNIQUE(scan_id, record_id); line_id keeps the order lines were put in
 //   blobs(key, bytes, updated), cache(key, value, updated)
-//   lines_fts: FTS5 over lines(error_message, error_class, slug), kept by triggers
+//   lines_fts: FTS5 over lines(error_message, error_class, slug), external content,
+//              written by PutScanLocked (the only writer of those three columns)
 // Every write runs in a transaction (BEGIN IMMEDIATE, or a SAVEPOINT when nested)
 // and is rolled back on any failure. Tested by sqlite_store_test.cc.
 #include <sqlite3.h>
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cctype>
 #include <map>
 #include <memory>
@@ -33,6 +35,13 @@ constexpr int kStoreSchemaVersion = 1;
 constexpr const char* kApplication = "errdex";
 constexpr int kBusyTimeoutMs = 10000;
 constexpr size_t kMaxSearchTerms = 64;
+// synchronous=NORMAL is safe with WAL (a crash may lose the last commit, never
+// corrupt); 64 MiB of page cache keeps a 50k-line scan's indexes in memory;
+// Debian builds SQLite with SECURE_DELETE, whose zeroing of freed pages doubles
+// the cost of replacing a scan and protects nothing here.
+constexpr const char* kPragmas =
+    "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-65536; "
+    "PRAGMA temp_store=MEMORY; PRAGMA secure_delete=OFF;";
 
 // Finalizes a statement it owns.
 struct StmtDeleter {
@@ -153,23 +162,12 @@ CREATE TABLE blobs(key TEXT PRIMARY KEY, bytes BLOB NOT NULL, updated TEXT NOT N
 CREATE TABLE cache(key TEXT PRIMARY KEY, value BLOB NOT NULL, updated TEXT NOT NULL);
 )sql";
 
+// The index is written by PutScanLocked in two bulk statements per scan, not by
+// triggers: FTS5 flushes its pending terms at every statement savepoint, so a
+// per-row trigger made a 50k-line replace several times slower.
 constexpr const char* kCreateFts = R"sql(
 CREATE VIRTUAL TABLE lines_fts USING fts5(
   error_message, error_class, slug, content='lines', content_rowid='line_id');
-CREATE TRIGGER lines_fts_ai AFTER INSERT ON lines BEGIN
-  INSERT INTO lines_fts(rowid, error_message, error_class, slug)
-    VALUES (new.line_id, new.error_message, new.error_class, new.slug);
-END;
-CREATE TRIGGER lines_fts_ad AFTER DELETE ON lines BEGIN
-  INSERT INTO lines_fts(lines_fts, rowid, error_message, error_class, slug)
-    VALUES ('delete', old.line_id, old.error_message, old.error_class, old.slug);
-END;
-CREATE TRIGGER lines_fts_au AFTER UPDATE OF error_message, error_class, slug ON lines BEGIN
-  INSERT INTO lines_fts(lines_fts, rowid, error_message, error_class, slug)
-    VALUES ('delete', old.line_id, old.error_message, old.error_class, old.slug);
-  INSERT INTO lines_fts(rowid, error_message, error_class, slug)
-    VALUES (new.line_id, new.error_message, new.error_class, new.slug);
-END;
 )sql";
 
 // Thread-compatible: one instance per thread (it owns one connection).
@@ -184,6 +182,7 @@ class SqliteCatalogStore final : public CatalogStore {
   SqliteCatalogStore& operator=(const SqliteCatalogStore&) = delete;
 
   Status Init(bool create);
+  bool wants_immutable() const { return wants_immutable_; }
 
   Result<int64_t> PutScan(const ScanInfo& info, const std::vector<CatalogLine>& lines) override;
   Result<std::vector<int64_t>> PutScansInOneTransaction(const std::vector<ScanBatch>& batches);
@@ -293,6 +292,7 @@ class SqliteCatalogStore final : public CatalogStore {
   std::string path_;
   bool read_only_ = false;
   bool has_fts_ = false;
+  bool wants_immutable_ = false;
   std::map<const char*, StmtPtr> stmts_;
 };
 
@@ -346,6 +346,11 @@ Status SqliteCatalogStore::Init(bool create) {
     StmtPtr s(raw);
     if (rc == SQLITE_OK) rc = sqlite3_step(raw);
     if ((rc & 0xff) == SQLITE_NOTADB) return Status::InvalidArgument(path_ + ": not an errdex catalog");
+    if (read_only_ && ((rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CANTOPEN)) {
+      // A WAL catalog that we may not write, in a directory where we cannot create
+      // its -shm file: Open retries it as immutable.
+      wants_immutable_ = true;
+    }
     if (rc != SQLITE_ROW) return Error(rc, "open the catalog");
     tables = sqlite3_column_int64(raw, 0);
   }
@@ -355,7 +360,7 @@ Status SqliteCatalogStore::Init(bool create) {
     if (read_only_) return Status::IoError(path_ + ": the catalog is read-only; cannot create it");
     Status st = Exec("PRAGMA journal_mode=WAL;", "enable WAL");
     if (!st.ok()) return st;
-    st = Exec("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;", "set pragmas");
+    st = Exec(kPragmas, "set pragmas");
     if (!st.ok()) return st;
     WriteTxn txn(this);
     if (st = txn.Begin(); !st.ok()) return st;
@@ -399,7 +404,7 @@ Status SqliteCatalogStore::Init(bool create) {
     Status st = Exec("PRAGMA journal_mode=WAL;", "enable WAL");
     if (!st.ok()) return st;
   }
-  Status st = Exec("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;", "set pragmas");
+  Status st = Exec(kPragmas, "set pragmas");
   if (!st.ok()) return st;
   if (version < kStoreSchemaVersion) {
     if (read_only_)
@@ -418,9 +423,24 @@ Status SqliteCatalogStore::Init(bool create) {
 }
 
 Result<int64_t> SqliteCatalogStore::PutScanLocked(const ScanInfo& info, const std::vector<CatalogLine>& lines) {
-  // Replace: the old lines go (the FTS delete trigger fires per line), then the scan row.
+  // Replace: the old lines leave the full-text index, then the table, then the scan
+  // row goes. Both in line_id order: FTS5 flushes its pending data whenever the
+  // rowid it is given goes backwards.
+  if (has_fts_) {
+    auto s = Prepare(
+        "INSERT INTO lines_fts(lines_fts, rowid, error_message, error_class, slug) "
+        "SELECT 'delete', l.line_id, l.error_message, l.error_class, l.slug FROM lines l "
+        "JOIN scans s ON s.scan_id = l.scan_id WHERE s.repo = ?1 AND s.sha = ?2 ORDER BY l.line_id");
+    if (!s.ok()) return s.status();
+    ScopedReset reset(*s);
+    BindText(*s, 1, info.repo);
+    BindText(*s, 2, info.sha);
+    if (Status st = StepDone(*s, "unindex the old scan's lines"); !st.ok()) return st;
+  }
   {
-    auto s = Prepare("DELETE FROM lines WHERE scan_id IN (SELECT scan_id FROM scans WHERE repo = ?1 AND sha = ?2)");
+    auto s = Prepare(
+        "DELETE FROM lines WHERE line_id IN (SELECT l.line_id FROM lines l JOIN scans s ON s.scan_id = l.scan_id "
+        "WHERE s.repo = ?1 AND s.sha = ?2)");
     if (!s.ok()) return s.status();
     ScopedReset reset(*s);
     BindText(*s, 1, info.repo);
@@ -477,6 +497,15 @@ Result<int64_t> SqliteCatalogStore::PutScanLocked(const ScanInfo& info, const st
                                        info.sha + " (" + sqlite3_errmsg(db_) + ")");
       return Error(rc, "insert a line");
     }
+  }
+  if (has_fts_) {
+    auto fts = Prepare(
+        "INSERT INTO lines_fts(rowid, error_message, error_class, slug) "
+        "SELECT line_id, error_message, error_class, slug FROM lines WHERE scan_id = ?1 ORDER BY line_id");
+    if (!fts.ok()) return fts.status();
+    ScopedReset reset(*fts);
+    sqlite3_bind_int64(*fts, 1, scan_id);
+    if (Status st = StepDone(*fts, "index the new lines"); !st.ok()) return st;
   }
   if (Status st = BumpContentVersion(); !st.ok()) return st;
   return scan_id;
@@ -714,6 +743,36 @@ Result<std::vector<CatalogStore::TextHit>> SqliteCatalogStore::LikeSearch(const 
   return hits;
 }
 
+// "file:<path>?immutable=1" with the URI's reserved characters escaped.
+std::string ImmutableUri(const std::string& path) {
+  std::string uri = "file:";
+  for (unsigned char c : path) {
+    if (c == '?' || c == '#' || c == '%' || c < 0x20 || c >= 0x7f) {
+      char buf[4];
+      std::snprintf(buf, sizeof buf, "%%%02X", c);
+      uri += buf;
+    } else {
+      uri += static_cast<char>(c);
+    }
+  }
+  return uri + "?immutable=1";
+}
+
+Result<std::unique_ptr<SqliteCatalogStore>> OpenConnection(const std::string& path, const std::string& name,
+                                                           int flags, bool create) {
+  sqlite3* db = nullptr;
+  int rc = sqlite3_open_v2(name.c_str(), &db, flags, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    sqlite3_close_v2(db);
+    return Status::IoError(path + ": cannot open the catalog: " + msg);
+  }
+  auto store = std::make_unique<SqliteCatalogStore>(db, path);
+  Status st = store->Init(create);
+  if (!st.ok() && !store->wants_immutable()) return st;
+  return store;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<CatalogStore>> CatalogStore::Open(const std::string& path, bool create) {
@@ -722,17 +781,18 @@ Result<std::unique_ptr<CatalogStore>> CatalogStore::Open(const std::string& path
   if (!create && !FileExists(path)) return Status::NotFound(path + ": no such catalog");
   // SQLite here is built with URI filenames on: keep a path that starts with "file:" a path.
   std::string name = path.rfind("file:", 0) == 0 ? "./" + path : path;
-  sqlite3* db = nullptr;
   int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX;
-  int rc = sqlite3_open_v2(name.c_str(), &db, flags, nullptr);
-  if (rc != SQLITE_OK) {
-    std::string msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
-    sqlite3_close_v2(db);
-    return Status::IoError(path + ": cannot open the catalog: " + msg);
+  auto store = OpenConnection(path, name, flags, create);
+  if (!store.ok()) return store.status();
+  if ((*store)->wants_immutable()) {
+    // Read-only file in a read-only place (a shipped catalog): nobody can write it
+    // through this path, so reading it as immutable (no -shm, no locks) is safe.
+    store = OpenConnection(path, ImmutableUri(path), SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+                           false);
+    if (!store.ok()) return store.status();
+    if ((*store)->wants_immutable()) return Status::IoError(path + ": the catalog is read-only and cannot be read");
   }
-  auto store = std::make_unique<SqliteCatalogStore>(db, path);
-  if (Status st = store->Init(create); !st.ok()) return st;
-  return std::unique_ptr<CatalogStore>(std::move(store));
+  return std::unique_ptr<CatalogStore>(std::move(store.value()));
 }
 
 Result<std::vector<int64_t>> PutScans(CatalogStore& store, const std::vector<ScanBatch>& batches) {
