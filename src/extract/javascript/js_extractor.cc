@@ -177,8 +177,7 @@ std::string DecodeJsLiteral(std::string_view raw, bool tmpl) {
           break;
         }
         i += 4;
-        if (v >= 0xD800 && v <= 0xDBFF && i + 6 < n + 0 + 1 && i + 2 < n && raw[i + 1] == '\\' &&
-            raw[i + 2] == 'u') {
+        if (v >= 0xD800 && v <= 0xDBFF && i + 2 < n && raw[i + 1] == '\\' && raw[i + 2] == 'u') {
           int64_t lo = ReadHex(raw, i + 3, 4);
           if (lo >= 0xDC00 && lo <= 0xDFFF) {
             v = 0x10000 + ((v - 0xD800) << 10) + (lo - 0xDC00);
@@ -443,10 +442,73 @@ struct FieldIds {
   }
 };
 
+// What the walk needs to know of a node type, looked up by symbol (one array
+// index per node instead of string compares).
+enum class Kind : uint8_t {
+  kOther,      // named, nothing special: descend
+  kAnonymous,  // a token ("(", "if", ...): skip
+  kLeaf,       // named but nothing inside can matter (strings, comments, numbers): skip
+  kIf, kElse, kWhile, kSwitch, kSwitchCase, kSwitchDefault,
+  kFunction, kClass, kCatch, kBlock,
+  kThrow, kCall, kNew, kArguments,
+  kDeclarator, kVarDeclaration, kAssignment, kAugmentedAssignment,
+};
+
+class KindTable {
+ public:
+  // The table of one of the three grammars, built once (thread-safe static init).
+  static const KindTable& For(const TSLanguage* lang) {
+    static const KindTable js(tree_sitter_javascript());
+    static const KindTable ts(tree_sitter_typescript());
+    static const KindTable tsx(tree_sitter_tsx());
+    return lang == tsx.lang_ ? tsx : lang == ts.lang_ ? ts : js;
+  }
+  Kind Of(TSNode n) const {
+    TSSymbol sym = ts_node_symbol(n);
+    if (sym < kinds_.size()) return kinds_[sym];
+    return ts_node_is_named(n) ? Kind::kOther : Kind::kAnonymous;
+  }
+
+ private:
+  explicit KindTable(const TSLanguage* lang) : lang_(lang) {
+    static constexpr std::pair<const char*, Kind> kNames[] = {
+        {"if_statement", Kind::kIf}, {"else_clause", Kind::kElse}, {"while_statement", Kind::kWhile},
+        {"switch_statement", Kind::kSwitch}, {"switch_case", Kind::kSwitchCase},
+        {"switch_default", Kind::kSwitchDefault},
+        {"function_declaration", Kind::kFunction}, {"function_expression", Kind::kFunction},
+        {"function", Kind::kFunction}, {"generator_function_declaration", Kind::kFunction},
+        {"generator_function", Kind::kFunction}, {"arrow_function", Kind::kFunction},
+        {"method_definition", Kind::kFunction},
+        {"class_declaration", Kind::kClass}, {"class", Kind::kClass}, {"abstract_class_declaration", Kind::kClass},
+        {"catch_clause", Kind::kCatch}, {"statement_block", Kind::kBlock},
+        {"throw_statement", Kind::kThrow}, {"call_expression", Kind::kCall}, {"new_expression", Kind::kNew},
+        {"arguments", Kind::kArguments},
+        {"variable_declarator", Kind::kDeclarator}, {"variable_declaration", Kind::kVarDeclaration},
+        {"assignment_expression", Kind::kAssignment},
+        {"augmented_assignment_expression", Kind::kAugmentedAssignment},
+        {"string", Kind::kLeaf}, {"comment", Kind::kLeaf}, {"number", Kind::kLeaf}, {"regex", Kind::kLeaf},
+        {"html_comment", Kind::kLeaf},
+    };
+    uint32_t count = ts_language_symbol_count(lang);
+    kinds_.assign(count, Kind::kAnonymous);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSSymbol sym = static_cast<TSSymbol>(i);
+      TSSymbolType type = ts_language_symbol_type(lang, sym);
+      if (type != TSSymbolTypeRegular) continue;  // anonymous tokens, auxiliary and supertype symbols
+      kinds_[i] = Kind::kOther;
+      const char* name = ts_language_symbol_name(lang, sym);
+      for (const auto& [n, k] : kNames)
+        if (name && std::strcmp(name, n) == 0) kinds_[i] = k;
+    }
+  }
+  const TSLanguage* lang_;
+  std::vector<Kind> kinds_;
+};
+
 class Walker {
  public:
   Walker(std::string_view path, std::string_view text, bool typescript, const TSLanguage* lang)
-      : path_(path), text_(text), typescript_(typescript), fields_(lang) {
+      : path_(path), text_(text), typescript_(typescript), fields_(lang), kinds_(KindTable::For(lang)) {
     in_tests_ = InTests(path);
   }
 
@@ -514,7 +576,8 @@ class Walker {
 
   static bool InTests(std::string_view path);
 
-  bool Enter(TSNode node, TSNode parent, TSNode grandparent, TSFieldId field);
+  bool Enter(TSNode node, Kind kind, TSNode parent, Kind parent_kind, TSNode grandparent, Kind grandparent_kind,
+             TSFieldId field);
   void Leave(TSNode node) {
     while (!ctx_.empty() && ctx_.back().owner == node.id) ctx_.pop_back();
   }
@@ -566,6 +629,7 @@ class Walker {
   bool typescript_;
   bool in_tests_ = false;
   FieldIds fields_;
+  const KindTable& kinds_;
   std::vector<Ctx> ctx_;
   std::unordered_set<const void*> consumed_;  // call/new nodes already turned into a site by a throw
   // Per-message evaluation state.
@@ -593,19 +657,22 @@ bool Walker::InTests(std::string_view path) {
 void Walker::Run(TSNode root) {
   ctx_.push_back(Ctx{root.id, CtxKind::kFunction, "", true, {}});
   TSTreeCursor cursor = ts_tree_cursor_new(root);
-  std::vector<TSNode> path;  // ancestors of the cursor's node
-  bool done = false;
-  // Enter the root's children (the root's context is pushed above).
-  if (!ts_tree_cursor_goto_first_child(&cursor)) done = true;
-  path.push_back(root);
+  struct Ancestor {
+    TSNode node;
+    Kind kind;
+  };
+  std::vector<Ancestor> path;  // ancestors of the cursor's node, root first
+  path.push_back(Ancestor{root, Kind::kOther});
+  bool done = !ts_tree_cursor_goto_first_child(&cursor);  // the root's context is pushed above
   while (!done) {
     TSNode node = ts_tree_cursor_current_node(&cursor);
     TSFieldId field = ts_tree_cursor_current_field_id(&cursor);
-    TSNode parent = path.back();
-    TSNode grandparent = path.size() >= 2 ? path[path.size() - 2] : TSNode{};
-    bool descend = Enter(node, parent, grandparent, field);
+    Kind kind = kinds_.Of(node);
+    const Ancestor& parent = path.back();
+    Ancestor grandparent = path.size() >= 2 ? path[path.size() - 2] : Ancestor{TSNode{}, Kind::kOther};
+    bool descend = Enter(node, kind, parent.node, parent.kind, grandparent.node, grandparent.kind, field);
     if (descend && ts_tree_cursor_goto_first_child(&cursor)) {
-      path.push_back(node);
+      path.push_back(Ancestor{node, kind});
       continue;
     }
     Leave(node);
@@ -614,7 +681,7 @@ void Walker::Run(TSNode root) {
         done = true;
         break;
       }
-      Leave(path.back());
+      Leave(path.back().node);
       path.pop_back();
     }
   }
@@ -626,109 +693,100 @@ void Walker::Run(TSNode root) {
     std::stable_sort(sites.begin(), sites.end(), by_position);
 }
 
-bool Walker::Enter(TSNode node, TSNode parent, TSNode grandparent, TSFieldId field) {
+bool Walker::Enter(TSNode node, Kind kind, TSNode parent, Kind parent_kind, TSNode grandparent,
+                   Kind grandparent_kind, TSFieldId field) {
+  if (kind == Kind::kAnonymous) return false;  // a token: no children of interest
   if (ts_node_is_missing(node) || ts_node_is_error(node)) {
     if (syntax_errors++ == 0) first_error = ts_node_start_point(node);
   }
-  if (!ts_node_is_named(node)) return false;
-  const char* type = ts_node_type(node);
 
   // Guards: the branch being entered.
-  if (Is(parent, "if_statement")) {
+  if (parent_kind == Kind::kIf) {
     if (field == fields_.consequence) {
       Push(node, CtxKind::kGuard, ConditionText(parent));
-    } else if (std::strcmp(type, "else_clause") == 0) {
+    } else if (kind == Kind::kElse) {
       Push(node, CtxKind::kGuard, "not (" + ConditionText(parent) + ")");
     }
-  } else if (Is(parent, "while_statement") && field == fields_.body) {
+  } else if (parent_kind == Kind::kWhile && field == fields_.body) {
     Push(node, CtxKind::kGuard, ConditionText(parent));
   }
 
-  switch (type[0]) {
-    case 'a':
-      if (std::strcmp(type, "arrow_function") == 0) break;
-      if (std::strcmp(type, "assignment_expression") == 0) Assign(node, false);
-      else if (std::strcmp(type, "augmented_assignment_expression") == 0) Assign(node, true);
-      else if (std::strcmp(type, "abstract_class_declaration") == 0)
-        Push(node, CtxKind::kClass, std::string(Text(Field(node, fields_.name))));
+  switch (kind) {
+    case Kind::kLeaf:
+      return false;
+    case Kind::kAssignment:
+      Assign(node, false);
       return true;
-    case 'c':
-      if (std::strcmp(type, "call_expression") == 0) {
-        HandleCall(node);
-      } else if (std::strcmp(type, "catch_clause") == 0) {
-        TSNode body = Field(node, fields_.body);
-        uint32_t header_end = ts_node_is_null(body) ? ts_node_end_byte(node) : ts_node_start_byte(body);
-        std::string_view header = text_.substr(ts_node_start_byte(node), header_end - ts_node_start_byte(node));
-        while (!header.empty() && (header.back() == ' ' || header.back() == '\t' || header.back() == '\n' ||
-                                   header.back() == '\r'))
-          header.remove_suffix(1);
-        Push(node, CtxKind::kCatch, std::string(header));
-        TSNode param = Field(node, fields_.parameter);
-        if (!ts_node_is_null(param)) BindPattern(param, ctx_.back(), Binding::kCatchParam, 0);
-      } else if (std::strcmp(type, "class_declaration") == 0 || std::strcmp(type, "class") == 0) {
-        TSNode name = Field(node, fields_.name);
-        std::string n = ts_node_is_null(name) ? FunctionName(node, parent) : std::string(Text(name));
-        Push(node, CtxKind::kClass, std::move(n));
-      } else if (std::strcmp(type, "comment") == 0) {
-        return false;
+    case Kind::kAugmentedAssignment:
+      Assign(node, true);
+      return true;
+    case Kind::kCall:
+      HandleCall(node);
+      return true;
+    case Kind::kNew:
+      HandleNew(node);
+      return true;
+    case Kind::kThrow:
+      HandleThrow(node);
+      return true;
+    case Kind::kDeclarator:
+      Declare(node, parent_kind == Kind::kVarDeclaration);
+      return true;
+    case Kind::kBlock:
+      Push(node, CtxKind::kScope, "");
+      return true;
+    case Kind::kCatch: {
+      TSNode body = Field(node, fields_.body);
+      uint32_t header_end = ts_node_is_null(body) ? ts_node_end_byte(node) : ts_node_start_byte(body);
+      std::string_view header = text_.substr(ts_node_start_byte(node), header_end - ts_node_start_byte(node));
+      while (!header.empty() &&
+             (header.back() == ' ' || header.back() == '\t' || header.back() == '\n' || header.back() == '\r'))
+        header.remove_suffix(1);
+      Push(node, CtxKind::kCatch, std::string(header));
+      TSNode param = Field(node, fields_.parameter);
+      if (!ts_node_is_null(param)) BindPattern(param, ctx_.back(), Binding::kCatchParam, 0);
+      return true;
+    }
+    case Kind::kClass: {
+      TSNode name = Field(node, fields_.name);
+      std::string n = ts_node_is_null(name) ? FunctionName(node, parent) : std::string(Text(name));
+      Push(node, CtxKind::kClass, std::move(n));
+      return true;
+    }
+    case Kind::kSwitchCase:
+    case Kind::kSwitchDefault: {
+      // parent: switch_body; grandparent: switch_statement.
+      std::string subject;
+      if (grandparent_kind == Kind::kSwitch) {
+        TSNode v = Field(grandparent, fields_.value);
+        if (Is(v, "parenthesized_expression") && !ts_node_is_null(FirstNamed(v))) v = FirstNamed(v);
+        subject = std::string(Text(v));
       }
-      return true;
-    case 'n':
-      if (std::strcmp(type, "new_expression") == 0) HandleNew(node);
-      else if (std::strcmp(type, "number") == 0) return false;
-      return true;
-    case 's':
-      if (std::strcmp(type, "statement_block") == 0) {
-        Push(node, CtxKind::kScope, "");
-      } else if (std::strcmp(type, "string") == 0) {
-        return false;
-      } else if (std::strcmp(type, "switch_case") == 0 || std::strcmp(type, "switch_default") == 0) {
-        // parent: switch_body; grandparent: switch_statement.
-        std::string subject;
-        if (Is(grandparent, "switch_statement")) {
-          TSNode v = Field(grandparent, fields_.value);
-          if (Is(v, "parenthesized_expression") && !ts_node_is_null(FirstNamed(v))) v = FirstNamed(v);
-          subject = std::string(Text(v));
-        }
-        std::string g = "switch (" + subject + "): ";
-        if (type[7] == 'c') {
-          g += "case " + std::string(Text(Field(node, fields_.value)));
-        } else {
-          g += "default";
-        }
-        Push(node, CtxKind::kGuard, std::move(g));
+      std::string g = "switch (" + subject + "): ";
+      if (kind == Kind::kSwitchCase) {
+        g += "case " + std::string(Text(Field(node, fields_.value)));
+      } else {
+        g += "default";
       }
+      Push(node, CtxKind::kGuard, std::move(g));
       return true;
-    case 't':
-      if (std::strcmp(type, "throw_statement") == 0) HandleThrow(node);
+    }
+    case Kind::kFunction: {
+      Push(node, CtxKind::kFunction, FunctionName(node, parent));
+      // A callback given to promise.catch(...) receives the rejection: throwing its
+      // parameter is a rethrow, as for a catch clause.
+      Binding::Kind binding = Binding::kOpaque;
+      if (parent_kind == Kind::kArguments && grandparent_kind == Kind::kCall) {
+        TSNode callee = Field(grandparent, fields_.function);
+        if (Is(callee, "member_expression") && Text(Field(callee, fields_.property)) == "catch")
+          binding = Binding::kCatchParam;
+      }
+      BindParams(node, ctx_.back(), binding);
       return true;
-    case 'v':
-      if (std::strcmp(type, "variable_declarator") == 0) Declare(node, Is(parent, "variable_declaration"));
-      return true;
-    case 'f':
-    case 'g':
-    case 'm':
-      break;  // functions, below
+    }
     default:
       return true;
   }
-
-  // Functions.
-  if (std::strcmp(type, "function_declaration") == 0 || std::strcmp(type, "function_expression") == 0 ||
-      std::strcmp(type, "function") == 0 || std::strcmp(type, "generator_function_declaration") == 0 ||
-      std::strcmp(type, "generator_function") == 0 || std::strcmp(type, "arrow_function") == 0 ||
-      std::strcmp(type, "method_definition") == 0) {
-    Push(node, CtxKind::kFunction, FunctionName(node, parent));
-    // A callback given to promise.catch(...) receives the rejection: throwing its
-    // parameter is a rethrow, as for a catch clause.
-    Binding::Kind kind = Binding::kOpaque;
-    if (Is(parent, "arguments") && Is(grandparent, "call_expression")) {
-      TSNode callee = Field(grandparent, fields_.function);
-      if (Is(callee, "member_expression") && Text(Field(callee, fields_.property)) == "catch") kind = Binding::kCatchParam;
-    }
-    BindParams(node, ctx_.back(), kind);
-  }
-  return true;
 }
 
 std::string Walker::FunctionName(TSNode fn, TSNode parent) {

@@ -198,6 +198,11 @@ d");)"));
   EXPECT_EQ(s.message_pattern, "a\tb\nA\xC3\xA9\xF0\x9F\x98\x80\"q\" \\\\ cd");
 }
 
+TEST(JsMessage, SurrogatePairsAndLegacyOctal) {
+  Site s = One(Js(R"(throw new Error("\uD83D\uDE00 \uD800 x \101\7");)"));
+  EXPECT_EQ(s.error_message, "\xF0\x9F\x98\x80 \xEF\xBF\xBD x A\x07");
+}
+
 TEST(JsMessage, TemplateEscapesAndCrLf) {
   Site s = One(Js("throw new Error(`line1\r\nline2 \\${notahole} \\`tick\\``);"));
   EXPECT_EQ(s.error_message, "line1\nline2 ${notahole} `tick`");
@@ -326,6 +331,20 @@ TEST(JsContext, GuardsResetAtFunctionsAndNamesNest) {
   EXPECT_EQ(r.sites[3].function, "run");
   EXPECT_EQ(r.sites[4].function, "Klass.m");
   EXPECT_EQ(r.sites[5].function, "<module>");
+}
+
+TEST(JsContext, ClassFieldsAndAccessors) {
+  JsExtractResult r = Ts(
+      "export class Store {\n"
+      "  private onError = (e: Error) => { throw new StoreError('field ' + e.message); };\n"
+      "  get size(): number { throw new Error('getter'); }\n"
+      "  static create() { throw new Error('static'); }\n"
+      "}\n");
+  ASSERT_EQ(r.sites.size(), 3u);
+  EXPECT_EQ(r.sites[0].function, "Store.onError");
+  EXPECT_EQ(r.sites[0].error_message, "field {e.message}");
+  EXPECT_EQ(r.sites[1].function, "Store.size");
+  EXPECT_EQ(r.sites[2].function, "Store.create");
 }
 
 TEST(JsContext, CatchClauseIsExceptContext) {
