@@ -133,23 +133,11 @@ class AtomicFile {
   FILE* file_ = nullptr;
 };
 
-// Writes the JSON Lines; false on a write error (errno set).
-bool WriteLines(FILE* out, const ScanResult& result, bool with_facts) {
-  std::string buf;
-  for (const CatalogLine& line : result.lines) {
-    buf.clear();
-    if (with_facts) {
-      buf = CatalogLineToJson(line);
-    } else {  // CatalogLineToJson without the facts object: exactly schema 2
-      buf.append("{\"record\":");
-      buf.append(RecordToJson(line.record));
-      buf.append(",\"datasetVersion\":");
-      AppendJsonString(buf, line.dataset_version);
-      buf.push_back('}');
-    }
-    buf.push_back('\n');
-    if (std::fwrite(buf.data(), 1, buf.size(), out) != buf.size()) return false;
-  }
+// Writes the JSON Lines (serialized by the scan's workers); false on a write
+// error (errno set).
+bool WriteLines(FILE* out, const ScanResult& result) {
+  for (const std::string& chunk : result.jsonl_chunks)
+    if (std::fwrite(chunk.data(), 1, chunk.size(), out) != chunk.size()) return false;
   return std::fflush(out) == 0;
 }
 
@@ -247,6 +235,8 @@ int RunScan(const ScanFlags& f) {
   o.jobs = f.jobs;
   o.max_file_size = f.max_file_size;
   o.document = !f.no_docs;
+  if (to_stdout || !f.output.empty())
+    o.json_lines = f.facts ? ScanOptions::JsonLines::kRecordsWithFacts : ScanOptions::JsonLines::kRecords;
   const bool progress = !f.quiet && isatty(STDERR_FILENO);
   bool progress_shown = false;
   if (progress) {
@@ -277,13 +267,13 @@ int RunScan(const ScanFlags& f) {
 
   auto tw = Clock::now();
   if (to_stdout) {
-    if (!WriteLines(stdout, r, f.facts)) {
+    if (!WriteLines(stdout, r)) {
       if (errno == EPIPE) return 0;  // a closed pipe (| head) is not an error
       return printer.Error(std::string("cannot write to stdout: ") + std::strerror(errno));
     }
   } else if (!f.output.empty()) {
     std::string err;
-    if (!WriteLines(out_file.file(), r, f.facts)) return printer.Error("cannot write " + f.output + ": " + std::strerror(errno));
+    if (!WriteLines(out_file.file(), r)) return printer.Error("cannot write " + f.output + ": " + std::strerror(errno));
     if (!out_file.Commit(&err)) return printer.Error(err);
   }
   long long scan_id = -1;

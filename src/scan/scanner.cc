@@ -77,6 +77,7 @@ struct FileResult {
   std::vector<CatalogLine> lines;
   std::vector<Diagnostic> diagnostics;
   std::string text;  // kept only while the document stage needs it
+  std::string jsonl;  // the lines serialized (ScanOptions::json_lines)
   FileKnowledgePtr knowledge;
   uint64_t bytes = 0;
   bool skipped = false;
@@ -120,6 +121,15 @@ Result<ResolvedSource> ResolveSource(const ScanOptions& o) {
   }
   rs.source = rs.owned.get();
   return rs;
+}
+
+void SerializeLines(ScanOptions::JsonLines mode, FileResult& fr) {
+  if (mode == ScanOptions::JsonLines::kNone) return;
+  bool facts = mode == ScanOptions::JsonLines::kRecordsWithFacts;
+  for (const CatalogLine& line : fr.lines) {
+    fr.jsonl += CatalogLineJson(line, facts);
+    fr.jsonl.push_back('\n');
+  }
 }
 
 bool SiteOrder(const Site& a, const Site& b) {
@@ -294,6 +304,7 @@ Result<ScanResult> Scan(const ScanOptions& options) {
         }
         if (options.document) fr.knowledge = CollectFileKnowledge(path, fr.text);
         if (!options.document || fr.lines.empty()) std::string().swap(fr.text);
+        if (!options.document) SerializeLines(options.json_lines, fr);
         sites.fetch_add(static_cast<int64_t>(fr.lines.size()));
         bytes.fetch_add(fr.bytes);
         done.fetch_add(1);
@@ -318,6 +329,7 @@ Result<ScanResult> Scan(const ScanOptions& options) {
           FileResult& fr = files[with_sites[k]];
           for (CatalogLine& line : fr.lines) DocumentRecord(*line.facts, fr.text, *repo_knowledge, &line.record);
           std::string().swap(fr.text);
+          SerializeLines(options.json_lines, fr);
         },
         tick);
     result.knowledge = repo_knowledge->Serialize();
@@ -332,6 +344,7 @@ Result<ScanResult> Scan(const ScanOptions& options) {
     result.stats.bytes += fr.bytes;
     if (fr.skipped) ++result.stats.files_skipped;
     for (Diagnostic& d : fr.diagnostics) result.diagnostics.push_back(std::move(d));
+    if (!fr.jsonl.empty()) result.jsonl_chunks.push_back(std::move(fr.jsonl));
     for (CatalogLine& line : fr.lines) {
       ++result.stats.sites_by_kind[static_cast<int>(line.facts->kind)];
       result.lines.push_back(std::move(line));
@@ -346,6 +359,17 @@ Result<ScanResult> Scan(const ScanOptions& options) {
   result.stats.total_seconds = SecondsSince(t0);
   tick();
   return result;
+}
+
+std::string CatalogLineJson(const CatalogLine& line, bool with_facts) {
+  if (with_facts || !line.facts) return CatalogLineToJson(line);
+  std::string out;  // CatalogLineToJson without the facts object
+  out.append("{\"record\":");
+  out.append(RecordToJson(line.record));
+  out.append(",\"datasetVersion\":");
+  AppendJsonString(out, line.dataset_version);
+  out.push_back('}');
+  return out;
 }
 
 Result<int64_t> StoreScan(CatalogStore& store, const ScanResult& result) {

@@ -57,6 +57,10 @@ struct ScanOptions {
   int jobs = 0;                     // worker threads; 0 = hardware concurrency
   uint64_t max_file_size = kDefaultMaxFileSize;
   bool document = true;             // run the document stage (prose fields)
+  // Also serialize every line as JSON Lines on the worker threads (the output
+  // file is then one write): none, schema-2 lines, or lines with "facts".
+  enum class JsonLines { kNone, kRecords, kRecordsWithFacts };
+  JsonLines json_lines = JsonLines::kNone;
 
   // Tests: scan this source instead of opening `path` (rev/git facts unused).
   FileSource* source = nullptr;
@@ -77,6 +81,9 @@ struct ScanStats {
 
 struct ScanResult {
   std::vector<CatalogLine> lines;  // sorted by (file, line, column); facts always set
+  // With options.json_lines: `lines` serialized, each line ending in '\n',
+  // split in chunks (one per file with sites) whose concatenation is the file.
+  std::vector<std::string> jsonl_chunks;
   std::vector<Diagnostic> diagnostics;  // soft errors, sorted by path, line
   std::optional<std::string> repo;
   std::optional<std::string> sha;
@@ -100,6 +107,10 @@ Record BuildRecord(const Site& site, const std::vector<std::string_view>& lines,
                    const std::string& analyzed_at, int occurrence);
 // The id key's message part: errorMessage, else messageExpr, else "".
 std::string_view IdMessageKey(const Site& site);
+
+// One catalog line as JSON: CatalogLineToJson, without the facts object unless
+// with_facts (the default export stays exactly schema 2). No newline.
+std::string CatalogLineJson(const CatalogLine& line, bool with_facts);
 
 // Adds the scan to a catalog: PutScan (replacing the same repo+sha), then the
 // repository knowledge as blob "knowledge:<repo>@<sha>" when there is some.

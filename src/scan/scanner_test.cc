@@ -130,6 +130,7 @@ TEST(Scan, DeterministicOrderedAndCountsSoftErrors) {
   o.sha = "0123";
   o.document = false;
   o.jobs = 1;
+  o.json_lines = ScanOptions::JsonLines::kRecordsWithFacts;
   auto one = Scan(o);
   ASSERT_TRUE(one.ok()) << one.status().ToString();
   o.jobs = 4;
@@ -138,6 +139,9 @@ TEST(Scan, DeterministicOrderedAndCountsSoftErrors) {
   EXPECT_TRUE(Serialize(*one) == Serialize(*four)) << "output depends on the number of threads";
 
   const ScanResult& r = *one;
+  std::string chunks;
+  for (const std::string& c : r.jsonl_chunks) chunks += c;
+  EXPECT_TRUE(chunks == Serialize(r)) << "the workers' JSON Lines differ from the lines";
   ASSERT_EQ(r.lines.size(), 45u);
   EXPECT_EQ(r.lines[0].record.file_path, "a.py");
   EXPECT_EQ(r.lines[0].record.line_number, 1);
