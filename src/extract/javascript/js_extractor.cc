@@ -695,10 +695,10 @@ void Walker::Run(TSNode root) {
 
 bool Walker::Enter(TSNode node, Kind kind, TSNode parent, Kind parent_kind, TSNode grandparent,
                    Kind grandparent_kind, TSFieldId field) {
-  if (kind == Kind::kAnonymous) return false;  // a token: no children of interest
-  if (ts_node_is_missing(node) || ts_node_is_error(node)) {
+  if (ts_node_is_missing(node) || ts_node_is_error(node)) {  // a missing token is anonymous too
     if (syntax_errors++ == 0) first_error = ts_node_start_point(node);
   }
+  if (kind == Kind::kAnonymous) return false;  // a token: no children of interest
 
   // Guards: the branch being entered.
   if (parent_kind == Kind::kIf) {

@@ -550,6 +550,16 @@ TEST(JsBadInput, SyntaxErrorsGivePartialResultsAndADiagnostic) {
   EXPECT_EQ(r.sites[0].error_message, "one");
 }
 
+TEST(JsBadInput, MissingClosingBraceIsReported) {
+  JsExtractResult r = Js("function f() {\n  throw new Error('x')\n");
+  EXPECT_FALSE(r.failed);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].line, 2);
+  Site s = One(r);
+  EXPECT_EQ(s.error_message, "x");
+  EXPECT_EQ(s.function, "f");
+}
+
 TEST(JsBadInput, InvalidUtf8BytesAreKept) {
   std::string src = "throw new Error(\"caf\xE9 \xFF\xFE end\");\nconsole.error(`x\xC3(${y}`);\n";
   JsExtractResult r = Js(src);
