@@ -416,6 +416,12 @@ void FileExtractor::ProcessLine(const py::LogicalLine& l) {
 void FileExtractor::ProcessCompound(uint32_t b, uint32_t e, int indent, std::optional<Block>& prev, bool* handled) {
   const Token& t0 = toks_.tokens[b];
   if (t0.kind != TokenKind::kName) return;
+  switch (text_[t0.begin]) {  // quick reject: compound keywords start with one of these
+    case 'i': case 'e': case 'w': case 'f': case 't': case 'd': case 'c': case 'a': case 'm':
+      break;
+    default:
+      return;
+  }
   std::string_view kw = py::TokenText(text_, t0);
   uint32_t hb = b;
   if (kw == "async" && b + 1 < e) {
@@ -620,6 +626,12 @@ void FileExtractor::ProcessCompound(uint32_t b, uint32_t e, int indent, std::opt
 }
 
 void FileExtractor::ProcessSimple(uint32_t b, uint32_t e) {
+  // most lines hold one statement: skip the split when there is no ';' byte at all
+  uint32_t sb = toks_.tokens[b].begin, se = toks_.tokens[e - 1].end;
+  if (std::memchr(text_.data() + sb, ';', se - sb) == nullptr) {
+    ProcessStatement(b, e);
+    return;
+  }
   int depth = 0;
   uint32_t s = b;
   for (uint32_t i = b; i < e; ++i) {
@@ -1710,9 +1722,11 @@ PythonExtractResult FileExtractor::Run() {
       else s.dynamic = true;
     }
   }
-  std::stable_sort(result_.sites.begin(), result_.sites.end(), [](const Site& a, const Site& b) {
+  auto by_pos = [](const Site& a, const Site& b) {
     return a.line != b.line ? a.line < b.line : a.column < b.column;
-  });
+  };
+  if (!std::is_sorted(result_.sites.begin(), result_.sites.end(), by_pos))
+    std::stable_sort(result_.sites.begin(), result_.sites.end(), by_pos);
   // tokenizer diagnostics first (they explain later parse failures)
   result_.diagnostics.insert(result_.diagnostics.begin(), std::make_move_iterator(toks_.diagnostics.begin()),
                              std::make_move_iterator(toks_.diagnostics.end()));

@@ -10,12 +10,20 @@ namespace errdex::py {
 
 namespace {
 
-inline bool IsIdentByte(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (c >= '0' && c <= '9') || c >= 0x80;
-}
-inline bool IsIdentStart(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
-}
+// Byte classes: 1 identifier start, 2 identifier continuation (digits too).
+struct ByteClasses {
+  uint8_t c[256] = {};
+  constexpr ByteClasses() {
+    for (int i = 0; i < 256; ++i) {
+      bool start = (i >= 'a' && i <= 'z') || (i >= 'A' && i <= 'Z') || i == '_' || i >= 0x80;
+      bool digit = i >= '0' && i <= '9';
+      c[i] = static_cast<uint8_t>((start ? 1 : 0) | ((start || digit) ? 2 : 0));
+    }
+  }
+};
+constexpr ByteClasses kClasses;
+inline bool IsIdentByte(unsigned char c) { return kClasses.c[c] & 2; }
+inline bool IsIdentStart(unsigned char c) { return kClasses.c[c] & 1; }
 inline bool IsDigit(unsigned char c) { return c >= '0' && c <= '9'; }
 
 // Length of the string prefix at text[pos] ending right before a quote, or -1.
@@ -219,11 +227,20 @@ class Scanner {
     int cur_indent = 0;
     uint32_t line_first = 0;
     std::vector<int> indents{0};
-    auto emit = [&](TokenKind k, size_t b, size_t e) {
+    // line/col are assigned here: tokens come in offset order, one cursor suffices
+    size_t li = 0;
+    const uint32_t* ls = line_starts_ != nullptr && !expr_mode ? line_starts_->data() : nullptr;
+    const size_t nls = ls != nullptr ? line_starts_->size() : 0;
+    auto emit = [&](TokenKind k, size_t b, size_t e) __attribute__((always_inline)) {
       Token t;
       t.kind = k;
       t.begin = static_cast<uint32_t>(b);
       t.end = static_cast<uint32_t>(e);
+      if (ls != nullptr) {
+        while (li + 1 < nls && ls[li + 1] <= t.begin) ++li;
+        t.line = static_cast<int32_t>(li + 1);
+        t.col = static_cast<int32_t>(t.begin - ls[li]);
+      }
       out->push_back(t);
     };
     auto end_line = [&](size_t at) {
@@ -458,14 +475,6 @@ void Tokenize(std::string_view text, const TokenizeOptions& options, Tokens* out
   r.lines.reserve(text.size() / 40 + 4);
   Scanner s(text, &r.diagnostics, options.path, &r.line_starts);
   s.Run(0, text.size(), false, &r.tokens, &r.lines, options.keep_comments);
-  // Lines and columns: tokens come in offset order, so one cursor suffices.
-  size_t li = 0;
-  const size_t nl = r.line_starts.size();
-  for (Token& t : r.tokens) {
-    while (li + 1 < nl && r.line_starts[li + 1] <= t.begin) ++li;
-    t.line = static_cast<int32_t>(li + 1);
-    t.col = static_cast<int32_t>(t.begin - r.line_starts[li]);
-  }
 }
 
 void TokenizeExpression(std::string_view text, uint32_t begin, uint32_t end, std::vector<Token>* out) {
