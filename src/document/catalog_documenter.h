@@ -1,0 +1,56 @@
+// document/catalog_documenter: (re)fills the prose fields of records already in
+// a catalog -- what `errdex document` runs. For each stored line: the site's facts
+// (stored with the line; rebuilt from the record when absent), the stored
+// sourceCode window placed at its real line numbers, and the repository knowledge
+// blob "knowledge:<repo>@<sha>" the scanner stored (none: the window alone), then
+// DocumentRecord, then the optional language-model pass, then UpdateRecords.
+//
+// Thread-safety: uses `store` from several threads only through a mutex (the LLM
+// cache); otherwise from the calling thread.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "document/llm.h"
+#include "model/status.h"
+#include "store/catalog_store.h"
+
+namespace errdex {
+
+struct DocumentCatalogOptions {
+  std::string repo;               // "" = every repository
+  std::string sha;                // "" = every commit
+  int jobs = 2;                   // documenting threads
+  std::optional<LlmOptions> llm;  // the language-model pass, when set
+};
+
+struct DocumentCatalogStats {
+  int scans = 0;            // scans touched
+  int records = 0;          // records documented
+  int with_knowledge = 0;   // records whose scan had a knowledge blob
+  int without_facts = 0;    // records documented from the record alone (no stored facts)
+  bool llm_used = false;
+  LlmStats llm;
+};
+
+// kNotFound when nothing matches the filter.
+Result<DocumentCatalogStats> DocumentCatalog(CatalogStore& store, const DocumentCatalogOptions& options);
+
+// An LlmCache over CatalogStore::GetCache/PutCache, serialized by a mutex.
+class StoreLlmCache final : public LlmCache {
+ public:
+  explicit StoreLlmCache(CatalogStore* store) : store_(store) {}
+  std::optional<std::string> Get(const std::string& key) override;
+  void Put(const std::string& key, const std::string& value) override;
+
+ private:
+  std::mutex mu_;
+  CatalogStore* store_;
+};
+
+// The Site behind a record when its facts were not stored: kind from errorType,
+// class, message, file and line; no guards.
+Site SiteFromRecord(const Record& r);
+
+}  // namespace errdex
