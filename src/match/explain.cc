@@ -393,6 +393,9 @@ Status ExplainSession::Flush(const HitSink& sink) {
     }
     double coverage = text.empty() ? 1.0 : static_cast<double>(loc->end - loc->begin) / static_cast<double>(text.size());
     int literal = db.literal_chars(pattern);
+    // How much of the printed text is the template's own literal text: a full match
+    // of "(.*?) in (.*?)" explains little of a long message.
+    double literal_ratio = text.empty() ? 1.0 : std::min(1.0, 2.0 * literal / static_cast<double>(text.size()));
     for (uint32_t entry : m_.EntriesOfPattern(pattern)) {
       if (!accept(entry)) continue;
       const MatchEntry& e = m_.entries()[entry];
@@ -400,7 +403,7 @@ Status ExplainSession::Flush(const HitSink& sink) {
       h.entry = entry;
       h.kind = ExplainHit::Kind::kPattern;
       h.full = loc->whole_text;
-      double s = h.full ? 100 : 40 + 40 * std::min(1.0, coverage);
+      double s = h.full ? 70 + 30 * literal_ratio : 40 + 30 * std::min(1.0, coverage);
       s += 0.25 * std::min(literal, 160);
       auto [cls, agree] = ClassEvidence(printed_short, e.error_class);
       s += cls;

@@ -168,35 +168,66 @@ int OnHsMatch(unsigned int id, unsigned long long from, unsigned long long to, u
 
 }  // namespace
 
-int CountLiteralChars(std::string_view p) {
-  int n = 0;
-  int class_depth = 0;
-  for (size_t i = 0; i < p.size(); ++i) {
+namespace {
+// Literal characters of p[i..] up to the end of the enclosing group; an
+// alternation counts its poorest branch (what is guaranteed to be present).
+int CountSequence(std::string_view p, size_t& i) {
+  int best = -1, n = 0;
+  while (i < p.size()) {
     char c = p[i];
     if (c == '\\' && i + 1 < p.size()) {
-      char d = p[++i];
-      if (class_depth == 0 && (IsMeta(d) || !std::isalnum(static_cast<unsigned char>(d)))) ++n;
+      char d = p[i + 1];
+      i += 2;
+      bool quantified = i < p.size() && (p[i] == '*' || p[i] == '?' || p[i] == '{');
+      if ((IsMeta(d) || !std::isalnum(static_cast<unsigned char>(d))) && !quantified) ++n;
       continue;
     }
-    if (c == '[') {
-      ++class_depth;
+    if (c == '[') {  // a class: no literal
+      ++i;
+      if (i < p.size() && p[i] == '^') ++i;
+      if (i < p.size() && p[i] == ']') ++i;
+      while (i < p.size() && p[i] != ']') i += (p[i] == '\\') ? 2 : 1;
+      ++i;
       continue;
     }
-    if (c == ']' && class_depth > 0) {
-      --class_depth;
+    if (c == '(') {
+      ++i;
+      if (i < p.size() && p[i] == '?') {
+        ++i;
+        while (i < p.size() && p[i] != ':' && p[i] != ')') ++i;  // "(?:", "(?i:", "(?=" ...
+        if (i < p.size() && p[i] == ':') ++i;
+      }
+      int inner = CountSequence(p, i);
+      if (i < p.size() && p[i] == ')') ++i;
+      bool quantified = i < p.size() && (p[i] == '*' || p[i] == '?' || p[i] == '{');
+      if (!quantified) n += inner;
       continue;
     }
-    if (class_depth > 0) continue;
-    if (c == '(' && i + 2 < p.size() && p[i + 1] == '?') {
-      i += 2;  // "(?:", "(?i" ...: the option/colon char is not literal
+    if (c == ')') break;
+    if (c == '|') {
+      best = best < 0 ? n : std::min(best, n);
+      n = 0;
+      ++i;
       continue;
     }
+    ++i;
     if (IsMeta(c)) continue;
-    // A quantified literal ("a+", "a*", "a?", "a{2}") may be absent or repeated.
-    if (i + 1 < p.size() && (p[i + 1] == '*' || p[i + 1] == '?' || p[i + 1] == '{')) continue;
+    // A quantified literal ("a*", "a?", "a{0,2}") may be absent.
+    if (i < p.size() && (p[i] == '*' || p[i] == '?' || p[i] == '{')) continue;
     ++n;
   }
-  return n;
+  return best < 0 ? n : std::min(best, n);
+}
+}  // namespace
+
+int CountLiteralChars(std::string_view p) {
+  size_t i = 0;
+  int total = 0;
+  while (i < p.size()) {
+    total += CountSequence(p, i);
+    if (i < p.size()) ++i;  // an unbalanced ')'
+  }
+  return total;
 }
 
 struct PatternDatabase::Scratch {
@@ -308,9 +339,11 @@ Result<std::unique_ptr<PatternDatabase>> PatternDatabase::Build(std::vector<std:
     }
     int bad = ce ? ce->expression : -1;
     std::string msg = HsError(ce);
+    if (msg.find("matches empty buffer") != std::string::npos) msg = "too generic: it can match the empty string";
     if (bad < 0 || attempt >= kMaxCompileRetries)
       return Status::Internal("Vectorscan could not build the pattern database: " + msg);
-    d->rejected_.push_back(RejectedPattern{index[bad], Status::InvalidArgument("Vectorscan cannot compile it: " + msg)});
+    d->rejected_.push_back(RejectedPattern{
+        index[bad], Status::InvalidArgument(msg.rfind("too generic", 0) == 0 ? msg : "Vectorscan cannot compile it: " + msg)});
     exprs.erase(exprs.begin() + bad);
     flags.erase(flags.begin() + bad);
     index.erase(index.begin() + bad);

@@ -1,0 +1,282 @@
+#include "match/explain.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace errdex {
+namespace {
+
+struct E {
+  std::string cls, file, function;
+  int line;
+  std::string message, pattern;
+};
+
+std::unique_ptr<Matcher> MakeMatcher(const std::vector<E>& es) {
+  std::vector<std::string> patterns;
+  std::vector<MatchEntry> entries;
+  for (const E& e : es) {
+    MatchEntry m{e.cls, e.file, e.function, e.line, e.message, -1};
+    if (!e.pattern.empty()) {
+      m.pattern = static_cast<int>(patterns.size());
+      patterns.push_back(e.pattern);
+    }
+    entries.push_back(m);
+  }
+  auto db = PatternDatabase::Build(patterns, MatcherOptions{});
+  EXPECT_TRUE(db.ok());
+  return std::make_unique<Matcher>(std::move(db).value(), std::move(entries));
+}
+
+std::vector<ExplainHit> Explain(const Matcher& m, std::string_view input, ExplainOptions o = {}, size_t chunk = 0) {
+  std::vector<ExplainHit> hits;
+  ExplainSession s(m, o);
+  HitSink sink = [&](const ExplainHit& h) { hits.push_back(h); };
+  if (chunk == 0) chunk = input.size() + 1;
+  for (size_t i = 0; i < input.size(); i += chunk) EXPECT_TRUE(s.Feed(input.substr(i, chunk), sink).ok());
+  EXPECT_TRUE(s.Finish(sink).ok());
+  return hits;
+}
+
+const std::vector<E> kCatalog = {
+    {"ValueError", "python/pkg/config.py", "load", 12, "unknown quantization {name}", "unknown quantization (.*?)"},
+    {"RuntimeError", "python/pkg/other.py", "run", 5, "unknown {x}", "unknown (.*?)"},
+    {"JSONDecodeError", "json/decoder.py", "raw_decode", 355, "Expecting value", "Expecting value"},
+    {"ValueError", "a/first.py", "f", 10, "invalid configuration {c}", "invalid configuration (.*?)"},
+    {"ValueError", "b/second.py", "g", 300, "invalid configuration {c}", "invalid configuration (.*?)"},
+    {"TypeError", "c/third.py", "h", 7, "invalid configuration {c}", "invalid configuration (.*?)"},
+    {"AssertionError", "pkg/model.py", "forward", 88, "", ""},
+    {"ValueError", "pkg/wrap.py", "w", 3, "the first half of the message and the second half", "the first half of the message and the second half"},
+    {"KeyError", "pkg/keys.py", "k", 1, "missing key {k} in table", "missing key (.*?) in table"},
+};
+
+TEST(Explain, ChainedTracebackWithRankPrefixes) {
+  auto m = MakeMatcher(kCatalog);
+  std::string in =
+      "[rank0]: Traceback (most recent call last):\n"
+      "[rank0]:   File \"/x/site-packages/pkg/keys.py\", line 1, in k\n"
+      "[rank0]:     raise KeyError(f\"missing key {k} in table\")\n"
+      "[rank0]: KeyError: missing key 'fp4' in table\n"
+      "[rank0]:\n"
+      "[rank0]: During handling of the above exception, another exception occurred:\n"
+      "[rank0]:\n"
+      "[rank0]: Traceback (most recent call last):\n"
+      "[rank0]:   File \"/usr/lib/python3/site-packages/pkg/config.py\", line 14, in load\n"
+      "[rank0]:     raise ValueError(f\"unknown quantization {name}\") from None\n"
+      "[rank0]: ValueError: unknown quantization fp4\n";
+  auto hits = Explain(*m, in);
+  ASSERT_GE(hits.size(), 2u);
+  EXPECT_EQ(hits[0].entry, 8u);  // the KeyError, first in the input
+  EXPECT_TRUE(hits[0].full);
+  // The ValueError section: the specific template in the named file wins over the
+  // generic "unknown (.*?)" of another class.
+  const ExplainHit* top = nullptr;
+  for (const auto& h : hits)
+    if (h.group != hits[0].group && (!top || h.score > top->score)) top = &h;
+  ASSERT_NE(top, nullptr);
+  EXPECT_EQ(top->entry, 0u);
+  EXPECT_TRUE(top->full);
+  EXPECT_TRUE(top->frame_file);
+  EXPECT_TRUE(top->frame_function);
+  EXPECT_EQ(top->class_agreement, 1);
+  ASSERT_EQ(top->captures.size(), 1u);
+  EXPECT_EQ(top->captures[0].text, "fp4");
+  EXPECT_EQ(in.substr(top->captures[0].begin, top->captures[0].end - top->captures[0].begin), "fp4");
+  for (const auto& h : hits) EXPECT_FALSE(h.approximate);
+  // The source line in the frame contains the literal too, but it is not a hit.
+  for (const auto& h : hits) EXPECT_EQ(in.substr(h.begin, 6) == "raise ", false);
+}
+
+TEST(Explain, GenericTemplateNeverBeatsSpecific) {
+  auto m = MakeMatcher(kCatalog);
+  auto hits = Explain(*m, "ValueError: unknown quantization awq\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 0u);
+  ASSERT_GE(hits.size(), 2u);
+  EXPECT_EQ(hits[1].entry, 1u);
+  EXPECT_GT(hits[0].score, hits[1].score);
+}
+
+TEST(Explain, PrintedClassMustAgree) {
+  auto m = MakeMatcher(kCatalog);
+  auto hits = Explain(*m, "TypeError: invalid configuration foo\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 5u);
+  EXPECT_EQ(hits[0].class_agreement, 1);
+  for (size_t i = 1; i < hits.size(); ++i) EXPECT_EQ(hits[i].class_agreement, -1);
+}
+
+TEST(Explain, FrameNamingTheFileWinsEvenWhenTheLineMoved) {
+  auto m = MakeMatcher(kCatalog);
+  std::string tb =
+      "Traceback (most recent call last):\n"
+      "  File \"/srv/app/main.py\", line 3, in <module>\n"
+      "    main()\n"
+      "  File \"/srv/app/b/second.py\", line 340, in g\n"
+      "    raise ValueError(f\"invalid configuration {c}\")\n"
+      "ValueError: invalid configuration x=1\n";
+  auto hits = Explain(*m, tb);
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 4u);
+  EXPECT_TRUE(hits[0].frame_file);
+  EXPECT_TRUE(hits[0].frame_function);
+}
+
+TEST(Explain, AssertionErrorWithoutMessageIsMatchedByItsFrame) {
+  auto m = MakeMatcher(kCatalog);
+  std::string tb =
+      "Traceback (most recent call last):\n"
+      "  File \"/opt/venv/lib/python3.11/site-packages/pkg/model.py\", line 90, in forward\n"
+      "    assert x.shape == y.shape\n"
+      "           ^^^^^^^^^^^^^^^^^^\n"
+      "AssertionError\n";
+  auto hits = Explain(*m, tb);
+  ASSERT_EQ(hits.size(), 1u);
+  EXPECT_EQ(hits[0].entry, 6u);
+  EXPECT_EQ(hits[0].kind, ExplainHit::Kind::kFrame);
+  EXPECT_FALSE(hits[0].approximate);
+  // Another class at the same place is not this assert.
+  ExplainOptions no_fuzzy;
+  no_fuzzy.fuzzy = false;
+  auto other = Explain(*m, "Traceback (most recent call last):\n  File \"pkg/model.py\", line 90, in forward\nKeyError\n",
+                       no_fuzzy);
+  EXPECT_TRUE(other.empty());
+}
+
+TEST(Explain, MessageWrappedOverLines) {
+  auto m = MakeMatcher(kCatalog);
+  std::string tb =
+      "Traceback (most recent call last):\n"
+      "  File \"pkg/wrap.py\", line 3, in w\n"
+      "ValueError: the first half of the message\n"
+      "and the second half\n";
+  auto hits = Explain(*m, tb);
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 7u);
+  EXPECT_TRUE(hits[0].full);
+}
+
+TEST(Explain, SpansMapBackThroughAnsiAndPrefixes) {
+  auto m = MakeMatcher(kCatalog);
+  std::string in = "vllm-1  | 2025-03-10T14:17:52Z ERROR \x1b[31mValueError\x1b[0m: unknown quantization \x1b[1mgptq\x1b[0m\r\n";
+  auto hits = Explain(*m, in);
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 0u);
+  ASSERT_EQ(hits[0].captures.size(), 1u);
+  EXPECT_EQ(hits[0].captures[0].text, "gptq");
+  EXPECT_EQ(in.substr(hits[0].captures[0].begin, hits[0].captures[0].end - hits[0].captures[0].begin), "gptq");
+  EXPECT_EQ(in.substr(hits[0].begin, 21), "unknown quantization ");
+}
+
+TEST(Explain, StreamingInAnyChunkSizeGivesTheSameHits) {
+  auto m = MakeMatcher(kCatalog);
+  std::string in;
+  for (int i = 0; i < 200; ++i) {
+    in += "[2025-03-10 14:17:52 TP" + std::to_string(i % 4) + "] INFO step " + std::to_string(i) + " ok\n";
+    if (i % 37 == 0) in += "[2025-03-10 14:17:52 TP1] ValueError: unknown quantization q" + std::to_string(i) + "\n";
+  }
+  ExplainOptions o;
+  o.window_bytes = 512;
+  auto whole = Explain(*m, in, o);
+  auto bytewise = Explain(*m, in, o, 1);
+  auto odd = Explain(*m, in, o, 97);
+  ASSERT_FALSE(whole.empty());
+  ASSERT_EQ(whole.size(), bytewise.size());
+  ASSERT_EQ(whole.size(), odd.size());
+  for (size_t i = 0; i < whole.size(); ++i) {
+    EXPECT_EQ(whole[i].entry, bytewise[i].entry);
+    EXPECT_EQ(whole[i].begin, bytewise[i].begin);
+    EXPECT_EQ(whole[i].end, odd[i].end);
+  }
+  for (const auto& h : whole) EXPECT_EQ(in.substr(h.begin, 21), "unknown quantization ");
+}
+
+TEST(Explain, TenMegabyteSingleLine) {
+  auto m = MakeMatcher(kCatalog);
+  std::string in(10 * 1024 * 1024, 'x');
+  in += " ValueError: unknown quantization int8";
+  auto hits = Explain(*m, in, {}, 1 << 16);
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 0u);
+  EXPECT_EQ(in.substr(hits[0].begin, hits[0].end - hits[0].begin), "unknown quantization int8");
+}
+
+TEST(Explain, RandomBytesMatchNothing) {
+  auto m = MakeMatcher(kCatalog);
+  std::mt19937 rng(42);
+  std::string in(4 * 1024 * 1024, '\0');
+  for (char& c : in) c = static_cast<char>(rng());
+  ExplainOptions o;
+  o.fuzzy = false;
+  EXPECT_TRUE(Explain(*m, in, o, 100000).empty());
+}
+
+TEST(Explain, MaxInputBytesIsReported) {
+  auto m = MakeMatcher(kCatalog);
+  ExplainOptions o;
+  o.max_input_bytes = 10;
+  ExplainSession s(*m, o);
+  HitSink sink = [](const ExplainHit&) {};
+  Status st = s.Feed("0123456789abcdef\nValueError: unknown quantization x\n", sink);
+  EXPECT_EQ(st.code(), Status::Code::kLimitExceeded);
+  EXPECT_TRUE(s.Finish(sink).ok());
+  EXPECT_EQ(s.hit_count(), 0u);
+}
+
+TEST(Explain, FuzzyFallbackIsApproximate) {
+  auto m = MakeMatcher(kCatalog);
+  auto hits = Explain(*m, "Error: Unknown Quantization method\n");
+  // "unknown quantization " needs the space and lower case: no exact match.
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].kind, ExplainHit::Kind::kFuzzy);
+  EXPECT_TRUE(hits[0].approximate);
+  EXPECT_EQ(hits[0].entry, 0u);
+  ExplainOptions o;
+  o.fuzzy = false;
+  EXPECT_TRUE(Explain(*m, "Error: Unknown Quantization method\n", o).empty());
+}
+
+TEST(Explain, AcceptFiltersEntries) {
+  auto m = MakeMatcher(kCatalog);
+  ExplainOptions o;
+  o.accept = [](uint32_t e) { return e != 0; };
+  auto hits = Explain(*m, "ValueError: unknown quantization awq\n", o);
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 1u);
+}
+
+TEST(TokenSimilarity, Basics) {
+  EXPECT_GT(TokenSimilarity("unknown quantization method", "unknown quantization {name}"), 0.6);
+  EXPECT_LT(TokenSimilarity("disk full", "unknown quantization {name}"), 0.1);
+}
+
+TEST(Traceback, InterleavedRanksAreFollowedSeparately) {
+  std::vector<std::string> raw = {
+      "[rank0]: Traceback (most recent call last):",
+      "[rank1]: Traceback (most recent call last):",
+      "[rank0]:   File \"a.py\", line 1, in f",
+      "[rank1]:   File \"b.py\", line 2, in g",
+      "[rank1]: KeyError: 'b'",
+      "[rank0]: ValueError: a",
+  };
+  LineNormalizer n;
+  std::vector<NormalizedLine> lines(raw.size());
+  std::vector<const NormalizedLine*> ptrs;
+  for (size_t i = 0; i < raw.size(); ++i) {
+    n.Normalize(raw[i], lines[i]);
+    ptrs.push_back(&lines[i]);
+  }
+  std::vector<bool> consumed(raw.size());
+  auto secs = ParseTracebacks(ptrs, 20, consumed);
+  ASSERT_EQ(secs.size(), 2u);
+  for (const auto& s : secs) {
+    ASSERT_EQ(s.frames.size(), 1u);
+    if (s.short_class == "ValueError") EXPECT_EQ(s.frames[0].file, "a.py");
+    else EXPECT_EQ(s.frames[0].file, "b.py");
+  }
+  for (bool c : consumed) EXPECT_TRUE(c);
+}
+
+}  // namespace
+}  // namespace errdex

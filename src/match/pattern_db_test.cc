@@ -1,0 +1,146 @@
+#include "match/pattern_db.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace errdex {
+namespace {
+
+std::unique_ptr<PatternDatabase> MustBuild(std::vector<std::string> patterns, MatcherOptions o = {}) {
+  auto db = PatternDatabase::Build(std::move(patterns), o);
+  EXPECT_TRUE(db.ok()) << db.status().ToString();
+  return std::move(db).value();
+}
+
+std::vector<uint32_t> Hits(const PatternDatabase& db, std::string_view text) {
+  auto s = db.NewScratch();
+  EXPECT_TRUE(s.ok());
+  std::vector<std::pair<uint32_t, size_t>> hits;
+  EXPECT_TRUE(db.Scan(text, **s, hits).ok());
+  std::vector<uint32_t> ids;
+  for (auto [p, e] : hits) ids.push_back(p);
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+const Status* WhyRejected(const PatternDatabase& db, uint32_t index) {
+  for (const auto& r : db.rejected())
+    if (r.index == index) return &r.why;
+  return nullptr;
+}
+
+TEST(CountLiteralChars, CountsEscapesNotHolesOrGroups) {
+  EXPECT_EQ(CountLiteralChars("abc"), 3);
+  EXPECT_EQ(CountLiteralChars("a\\.b"), 3);
+  EXPECT_EQ(CountLiteralChars("(.*?)"), 0);
+  EXPECT_EQ(CountLiteralChars("x (.*?) y"), 4);
+  EXPECT_EQ(CountLiteralChars("(?:ab|cd)"), 2);  // the poorer branch
+  EXPECT_EQ(CountLiteralChars("(?:(.*?)|us-east-1)"), 0);
+  EXPECT_EQ(CountLiteralChars("error: (a+)+b"), 9);
+  EXPECT_EQ(CountLiteralChars("(a+)+$"), 1);
+}
+
+TEST(PatternDatabase, FindsPatternsAndReportsEachOnce) {
+  auto db = MustBuild({"No module named (.*?)", "Expecting value: line (.*?) column (.*?) \\(char (.*?)\\)",
+                       "unrelated message here"});
+  EXPECT_EQ(db->compiled_count(), 3u);
+  // The first pattern ends in a hole: it would match at every following offset;
+  // it is reported once.
+  EXPECT_EQ(Hits(*db, "ModuleNotFoundError: No module named 'foo' and more text"), std::vector<uint32_t>({0}));
+  EXPECT_EQ(Hits(*db, "Expecting value: line 1 column 1 (char 0)"), std::vector<uint32_t>({1}));
+  EXPECT_TRUE(Hits(*db, "nothing to see").empty());
+}
+
+TEST(PatternDatabase, CapturesWholeAndTrailingAndLeadingHoles) {
+  auto db = MustBuild({"Expecting value: line (.*?) column (.*?) \\(char (.*?)\\)", "No module named (.*?)",
+                       "(.*?) is not a valid backend"});
+  auto s = std::move(db->NewScratch()).value();
+  auto m = db->LocateWhole(0, "Expecting value: line 1 column 22 (char 21)", *s);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_TRUE(m->whole_text);
+  ASSERT_EQ(m->captures.size(), 3u);
+  EXPECT_EQ(m->captures[1].begin, std::string_view("Expecting value: line 1 column ").size());
+  EXPECT_EQ(m->captures[1].end, m->captures[1].begin + 2);
+
+  std::string line = "No module named 'torch.cuda' (hint)";
+  auto t = db->LocateIn(1, line, *s);
+  ASSERT_TRUE(t.has_value());
+  ASSERT_EQ(t->captures.size(), 1u);
+  EXPECT_EQ(line.substr(t->captures[0].begin, t->captures[0].end - t->captures[0].begin), "'torch.cuda' (hint)");
+
+  std::string lead = "flashinfer_foo is not a valid backend";
+  auto l = db->LocateIn(2, lead, *s);
+  ASSERT_TRUE(l.has_value());
+  ASSERT_EQ(l->captures.size(), 1u);
+  EXPECT_EQ(lead.substr(l->captures[0].begin, l->captures[0].end - l->captures[0].begin), "flashinfer_foo");
+  EXPECT_FALSE(db->LocateWhole(2, "x is not a valid backend!", *s).value_or(LocatedMatch{}).whole_text);
+}
+
+TEST(PatternDatabase, RejectsGenericInvalidAndHugePatternsButKeepsTheRest) {
+  std::string alternations;
+  for (int i = 0; i < 100000; ++i) alternations += (i ? "|" : "") + std::string("alt") + std::to_string(i);
+  auto db = MustBuild({"(.*?)", "ab(.*?)", "invalid ([ regex", alternations, "a perfectly fine message"});
+  ASSERT_NE(WhyRejected(*db, 0), nullptr);
+  EXPECT_NE(WhyRejected(*db, 0)->message().find("too generic"), std::string::npos);
+  ASSERT_NE(WhyRejected(*db, 1), nullptr);
+  ASSERT_NE(WhyRejected(*db, 2), nullptr);
+  EXPECT_NE(WhyRejected(*db, 2)->message().find("invalid regex"), std::string::npos);
+  ASSERT_NE(WhyRejected(*db, 3), nullptr);
+  EXPECT_EQ(WhyRejected(*db, 3)->code(), Status::Code::kLimitExceeded);
+  EXPECT_EQ(WhyRejected(*db, 4), nullptr);
+  EXPECT_EQ(Hits(*db, "xx a perfectly fine message yy"), std::vector<uint32_t>({4}));
+}
+
+TEST(PatternDatabase, MaxPatternsLeavesTheRestOut) {
+  MatcherOptions o;
+  o.max_patterns = 2;
+  auto db = MustBuild({"first message", "second message", "third message"}, o);
+  EXPECT_EQ(db->compiled_count(), 2u);
+  ASSERT_NE(WhyRejected(*db, 2), nullptr);
+  EXPECT_EQ(WhyRejected(*db, 2)->code(), Status::Code::kLimitExceeded);
+  EXPECT_TRUE(Hits(*db, "third message").empty());
+  EXPECT_EQ(Hits(*db, "second message"), std::vector<uint32_t>({1}));
+}
+
+TEST(PatternDatabase, CatastrophicBacktrackingIsCappedByTheMatchLimit) {
+  auto db = MustBuild({"error: (a+)+b"});
+  ASSERT_TRUE(db->compiled(0));
+  auto s = std::move(db->NewScratch()).value();
+  std::string line = "error: " + std::string(40, 'a') + "c error: ab";
+  EXPECT_EQ(Hits(*db, line), std::vector<uint32_t>({0}));
+  auto m = db->LocateIn(0, line, *s);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_TRUE(m->limit_hit);  // 2^40 steps otherwise
+}
+
+TEST(PatternDatabase, BackreferenceFallsBackToPrefilterConfirmedByPcre2) {
+  auto db = MustBuild({"duplicate key (\\w+) and again \\1 here"});
+  ASSERT_TRUE(db->compiled(0));
+  auto s = std::move(db->NewScratch()).value();
+  EXPECT_TRUE(db->LocateIn(0, "duplicate key foo and again foo here", *s).has_value());
+  EXPECT_FALSE(db->LocateIn(0, "duplicate key foo and again bar here", *s).has_value());
+}
+
+TEST(PatternDatabase, SerializeRoundTripAndRefusesOtherPatterns) {
+  std::vector<std::string> pats = {"first message (.*?) here", "(.*?)", "second message"};
+  auto db = MustBuild(pats);
+  auto bytes = db->Serialize();
+  ASSERT_TRUE(bytes.ok());
+  auto back = PatternDatabase::Deserialize(*bytes, pats, MatcherOptions{});
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ((*back)->compiled_count(), db->compiled_count());
+  EXPECT_EQ((*back)->rejected().size(), db->rejected().size());
+  EXPECT_EQ(Hits(**back, "first message X here, second message"), Hits(*db, "first message X here, second message"));
+  auto other = PatternDatabase::Deserialize(*bytes, {"something else"}, MatcherOptions{});
+  EXPECT_FALSE(other.ok());
+  EXPECT_FALSE(PatternDatabase::Deserialize("garbage", pats, MatcherOptions{}).ok());
+}
+
+TEST(PatternDatabase, EmptyCatalogScansNothing) {
+  auto db = MustBuild({});
+  EXPECT_TRUE(Hits(*db, "anything").empty());
+}
+
+}  // namespace
+}  // namespace errdex
