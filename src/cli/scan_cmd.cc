@@ -241,7 +241,12 @@ int RunScan(const ScanFlags& f) {
   bool progress_shown = false;
   if (progress) {
     o.on_progress = [&](const ScanProgress& p) {
-      std::fprintf(stderr, "\rerrdex: %lld/%lld files, %lld sites, %.1f MB/s\033[K",
+      if (p.documenting)
+        std::fprintf(stderr, "\rerrdex: %lld files, documenting %lld/%lld sites\033[K",
+                     static_cast<long long>(p.files_total), static_cast<long long>(p.sites_documented),
+                     static_cast<long long>(p.sites));
+      else
+        std::fprintf(stderr, "\rerrdex: %lld/%lld files, %lld sites, %.1f MB/s\033[K",
                    static_cast<long long>(p.files_done), static_cast<long long>(p.files_total),
                    static_cast<long long>(p.sites), p.seconds > 0 ? Mb(p.bytes) / p.seconds : 0.0);
       std::fflush(stderr);

@@ -242,7 +242,8 @@ Result<ScanResult> Scan(const ScanOptions& options) {
 
   int jobs = options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::vector<FileResult> files(work.size());
-  std::atomic<int64_t> done{0}, sites{0};
+  std::atomic<int64_t> done{0}, sites{0}, documented{0};
+  std::atomic<bool> documenting{false};
   std::atomic<uint64_t> bytes{0};
   auto tick = [&] {
     if (!options.on_progress) return;
@@ -250,6 +251,8 @@ Result<ScanResult> Scan(const ScanOptions& options) {
     p.files_total = static_cast<int64_t>(work.size());
     p.files_done = done.load();
     p.sites = sites.load();
+    p.documenting = documenting.load();
+    p.sites_documented = documented.load();
     p.bytes = bytes.load();
     p.seconds = SecondsSince(t0);
     options.on_progress(p);
@@ -315,6 +318,7 @@ Result<ScanResult> Scan(const ScanOptions& options) {
   // 3. Document.
   if (options.document) {
     auto t2 = Clock::now();
+    documenting = true;
     std::vector<FileKnowledgePtr> knowledge;
     knowledge.reserve(files.size());
     for (FileResult& fr : files)
@@ -330,6 +334,7 @@ Result<ScanResult> Scan(const ScanOptions& options) {
           for (CatalogLine& line : fr.lines) DocumentRecord(*line.facts, fr.text, *repo_knowledge, &line.record);
           std::string().swap(fr.text);
           SerializeLines(options.json_lines, fr);
+          documented.fetch_add(static_cast<int64_t>(fr.lines.size()));
         },
         tick);
     result.knowledge = repo_knowledge->Serialize();

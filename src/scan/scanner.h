@@ -42,9 +42,11 @@ Extractor ExtractorForPath(std::string_view path);
 
 // Progress, reported from the thread that called Scan() about every 100 ms.
 struct ScanProgress {
-  int64_t files_total = 0;  // files a front end handles
+  bool documenting = false;  // false: reading + extracting files; true: the document stage
+  int64_t files_total = 0;   // files a front end handles
   int64_t files_done = 0;
   int64_t sites = 0;
+  int64_t sites_documented = 0;
   uint64_t bytes = 0;
   double seconds = 0;
 };
