@@ -405,10 +405,9 @@ bool Parser::Args(Cursor& c, int call) {
       a = Test(c);
       if (a < 0) return false;
       if (AtName(c, "for") || AtName(c, "async")) {
-        int comp = SkipToClose(c, nodes_[a].ob, NodeKind::kComp);  // generator argument
+        int comp = Comprehension(c, nodes_[a].ob, 'g', a, -1);  // generator argument
         if (comp < 0) return false;
         nodes_[comp].e = nodes_[comp].oe = (*c.toks)[c.pos - 1].begin;  // exclude ')'
-        nodes_[comp].conv = 'g';  // generator argument: unparsed in parentheses
         nodes_[call].kids.push_back(comp);
         return true;
       }
@@ -448,6 +447,82 @@ int Parser::SkipToClose(Cursor& c, uint32_t begin_off, NodeKind kind) {
     ++c.pos;
   }
   return -1;
+}
+
+// Comprehension clauses after the element (`for` at c.pos) up to and including
+// the closing bracket. kids: [elt] or [key, value], then kCompFor nodes
+// [target, iter, ifs...] (str "async" for async for). Unparsable clauses give
+// an opaque node (no kids) spanning the source.
+int Parser::Comprehension(Cursor& c, uint32_t begin_off, char open, int elt, int value) {
+  size_t save = c.pos;
+  int n = NewNode(NodeKind::kComp, begin_off, begin_off);
+  nodes_[n].conv = open;
+  nodes_[n].kids.push_back(elt);
+  if (value >= 0) nodes_[n].kids.push_back(value);
+  bool ok = true;
+  while (ok && (AtName(c, "for") || AtName(c, "async"))) {
+    bool async = AtName(c, "async");
+    if (async) {
+      ++c.pos;
+      if (!AtName(c, "for")) { ok = false; break; }
+    }
+    uint32_t fb = Peek(c).begin;
+    ++c.pos;
+    // target list: primaries (or starred) separated by commas
+    int first = -1, tup = -1;
+    while (true) {
+      int t;
+      if (AtOp(c, '*')) {
+        uint32_t sb = Peek(c).begin;
+        ++c.pos;
+        int v = Primary(c);
+        if (v < 0) { ok = false; break; }
+        t = NewNode(NodeKind::kStarred, sb, nodes_[v].oe);
+        nodes_[t].kids.push_back(v);
+      } else {
+        t = Primary(c);
+        if (t < 0) { ok = false; break; }
+      }
+      if (first < 0) {
+        first = t;
+      } else {
+        if (tup < 0) {
+          tup = NewNode(NodeKind::kTuple, nodes_[first].ob, nodes_[first].oe);
+          nodes_[tup].kids.push_back(first);
+        }
+        nodes_[tup].kids.push_back(t);
+        nodes_[tup].e = nodes_[tup].oe = nodes_[t].oe;
+      }
+      if (!AtOp(c, ',')) break;
+      ++c.pos;
+      if (AtName(c, "in")) break;
+    }
+    if (!ok || !AtName(c, "in")) { ok = false; break; }
+    ++c.pos;
+    int iter = OrTest(c);
+    if (iter < 0) { ok = false; break; }
+    int f = NewNode(NodeKind::kCompFor, fb, nodes_[iter].oe);
+    nodes_[f].kids = {tup >= 0 ? tup : first, iter};
+    if (async) nodes_[f].str = "async";
+    while (AtName(c, "if")) {
+      ++c.pos;
+      int cond = OrTest(c);
+      if (cond < 0) { ok = false; break; }
+      nodes_[f].kids.push_back(cond);
+    }
+    nodes_[n].kids.push_back(f);
+  }
+  const Token& t = Peek(c);
+  if (ok && t.kind == TokenKind::kOp && t.end - t.begin == 1 &&
+      (text_[t.begin] == ')' || text_[t.begin] == ']' || text_[t.begin] == '}')) {
+    ++c.pos;
+    nodes_[n].e = nodes_[n].oe = t.end;
+    return n;
+  }
+  c.pos = save;
+  int opaque = SkipToClose(c, begin_off, NodeKind::kComp);
+  if (opaque >= 0) nodes_[opaque].conv = open;
+  return opaque;
 }
 
 int Parser::SubscriptIndex(Cursor& c) {
@@ -592,13 +667,16 @@ int Parser::Bracketed(Cursor& c, char open) {
     if (is_dict) {
       n = NewNode(NodeKind::kDict, b, b);
       if (!dict_entry(n)) return -1;
-      if (AtName(c, "for") || AtName(c, "async")) return SkipToClose(c, b, NodeKind::kComp);
+      if (AtName(c, "for") || AtName(c, "async")) {
+        const std::vector<int>& kv = nodes_[n].kids;
+        return Comprehension(c, b, 'd', kv[0], kv[1]);
+      }
     }
   }
   if (!is_dict) {
     first = Expr(c, false);
     if (first < 0) return -1;
-    if (AtName(c, "for") || AtName(c, "async")) return SkipToClose(c, b, NodeKind::kComp);
+    if (AtName(c, "for") || AtName(c, "async")) return Comprehension(c, b, open, first, -1);
     if (open == '(' && AtOp(c, ')')) {
       // parenthesized expression: the node keeps its own extent; parents
       // span the parentheses (ob/oe), as CPython's positions do
@@ -932,10 +1010,6 @@ void Parser::Unparse(int i, int prec, std::string* out) const {
           if (a.str.empty()) *out += "**";
           else *out += a.str + "=";
           Unparse(a.kids[0], a.str.empty() ? kPExpr : kPTest, out);
-        } else if (a.kind == NodeKind::kComp && a.conv == 'g') {
-          out->push_back('(');
-          Unparse(n.kids[k], kPTest, out);
-          out->push_back(')');
         } else {
           Unparse(n.kids[k], kPTest, out);
         }
@@ -1075,6 +1149,35 @@ void Parser::Unparse(int i, int prec, std::string* out) const {
       Unparse(n.kids[1], kPAtom, out);
       close(kPNamed);
       return;
+    case NodeKind::kComp: {
+      bool paren = n.conv == 'g' || n.conv == '(';
+      if (n.kids.empty()) {  // opaque
+        if (n.conv == 'g') out->push_back('(');
+        raw();
+        if (n.conv == 'g') out->push_back(')');
+        return;
+      }
+      out->push_back(paren ? '(' : n.conv == '[' ? '[' : '{');
+      size_t k = 0;
+      Unparse(n.kids[k++], kPTest, out);
+      if (n.conv == 'd') {
+        *out += ": ";
+        Unparse(n.kids[k++], kPTest, out);
+      }
+      for (; k < n.kids.size(); ++k) {
+        const Node& f = nodes_[n.kids[k]];
+        *out += f.str == "async" ? " async for " : " for ";
+        Unparse(f.kids[0], kPTuple, out);
+        *out += " in ";
+        Unparse(f.kids[1], kPTest + 1, out);
+        for (size_t j = 2; j < f.kids.size(); ++j) {
+          *out += " if ";
+          Unparse(f.kids[j], kPTest + 1, out);
+        }
+      }
+      out->push_back(paren ? ')' : n.conv == '[' ? ']' : '}');
+      return;
+    }
     case NodeKind::kAwait:
       open(kPAwait);
       *out += "await ";

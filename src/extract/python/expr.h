@@ -20,7 +20,7 @@ namespace errdex::py {
 enum class NodeKind : uint8_t {
   kName, kNumber, kConst /* None True False ... */, kStr, kBytes, kJoinedStr, kFormatted,
   kAttribute, kCall, kKeyword, kStarred, kSubscript, kSlice, kBinOp, kUnaryOp, kBoolOp,
-  kCompare, kIfExp, kLambda, kTuple, kList, kSet, kDict, kComp, kNamedExpr, kAwait, kYield,
+  kCompare, kIfExp, kLambda, kTuple, kList, kSet, kDict, kComp, kCompFor, kNamedExpr, kAwait, kYield,
 };
 
 // One node. `b`/`e` are byte offsets of its source segment (as
@@ -41,7 +41,9 @@ struct Node {
 // kBinOp [l, r]; kUnaryOp [x]; kBoolOp/kCompare [operands...]; kIfExp [body, test,
 // orelse]; kTuple/kList/kSet [elts...]; kDict [k0|-1, v0, k1|-1, v1...] (-1 for
 // **v); kJoinedStr [kStr | kFormatted...]; kFormatted [value]; kNamedExpr [t, v];
-// kAwait/kYield [x] (kYield may be empty); kLambda/kComp opaque.
+// kAwait/kYield [x] (kYield may be empty); kComp [elt | key, value, kCompFor...]
+// with conv '[' '{' 'd' (dict) '(' or 'g' (generator argument), no kids when
+// opaque; kCompFor [target, iter, ifs...]; kLambda opaque.
 inline constexpr int kMaxExprDepth = 200;
 
 class Parser {
@@ -95,6 +97,7 @@ class Parser {
   int SubscriptIndex(Cursor& c);
   bool Args(Cursor& c, int call);
   int SkipToClose(Cursor& c, uint32_t begin_off, NodeKind kind);
+  int Comprehension(Cursor& c, uint32_t begin_off, char open, int elt, int value);
   int FString(uint32_t body_b, uint32_t body_e, bool raw, int jnode, int depth);
 
   void Unparse(int i, int prec, std::string* out) const;
