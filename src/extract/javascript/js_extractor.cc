@@ -614,7 +614,10 @@ class Walker {
   std::optional<int> StatusInInit(TSNode init) const;  // {status: 404}
   TSNode PickKey(TSNode object, int depth);            // {error: msg} / {message: msg}
   TSNode PickMessageArg(const std::vector<TSNode>& args, size_t skip_status_index);
-  void SetMessage(Site& site, TSNode msg);
+  // `format_args`: the arguments after `msg` when it is a util.format-style format.
+  void SetMessage(Site& site, TSNode msg, const std::vector<TSNode>* format_args = nullptr,
+                  bool append_rest = false);
+  Alts ApplyFormat(const Alts& fmt, const std::vector<TSNode>& args, bool append_rest, int depth);
   bool Consumed(TSNode n) const {
     return consumed_.count(n.id) != 0;
   }
@@ -981,6 +984,18 @@ std::optional<Alts> Walker::Evaluate(TSNode n, int depth) {
       if (out.size() < kMaxAlternatives) out.push_back(std::move(s));
     return out;
   }
+  if (Is(n, "call_expression")) {
+    // util.format("... %s", x) / format(...)
+    std::string_view callee = Text(Field(n, fields_.function));
+    if (callee != "util.format" && callee != "format" && callee != "node_util.format") return std::nullopt;
+    std::vector<TSNode> args = Args(Field(n, fields_.arguments));
+    if (args.empty()) return std::nullopt;
+    std::optional<Alts> fmt = Evaluate(args[0], depth + 1);
+    if (!fmt) return std::nullopt;
+    std::vector<TSNode> rest(args.begin() + 1, args.end());
+    if (rest.empty()) return fmt;
+    return ApplyFormat(*fmt, rest, true, depth + 1);
+  }
   if (Is(n, "identifier") || Is(n, "shorthand_property_identifier")) {  // {message} means {message: message}
     if (variable_hops_ >= kMaxVariableHops) return std::nullopt;
     bool in_module = false, crossed = false;
@@ -1036,15 +1051,70 @@ std::optional<Alts> Walker::EvaluateTemplate(TSNode n, int depth) {
   return out;
 }
 
-void Walker::SetMessage(Site& site, TSNode msg) {
+void Walker::SetMessage(Site& site, TSNode msg, const std::vector<TSNode>* format_args, bool append_rest) {
   if (ts_node_is_null(msg)) return;
   site.message_expr = std::string(Text(msg));
   resolution_ = "literal";
   variable_hops_ = 0;
   std::optional<Alts> v = Evaluate(msg, 0);
   if (!v) return;
+  if (format_args && !format_args->empty()) v = ApplyFormat(*v, *format_args, append_rest, 0);
   RenderInto(site, *v);
   if (site.error_message) site.message_resolution = resolution_;
+}
+
+// util.format semantics (console.*, util.format, most loggers): with at least one
+// argument after the format, each %s %d %i %f %j %o %O takes the next argument (a
+// hole), %c takes one and shows nothing, %% is '%'; a specifier without an argument
+// stays as written. With `append_rest` (console.*, util.format), arguments left over
+// are appended, each after a space.
+Alts Walker::ApplyFormat(const Alts& fmt, const std::vector<TSNode>& args, bool append_rest, int depth) {
+  Alts out;
+  for (const Segs& alt : fmt) {
+    Alts cur{Segs{}};
+    size_t next = 0;
+    for (const Seg& seg : alt) {
+      if (seg.hole) {
+        for (Segs& c : cur) AppendSeg(c, seg);
+        continue;
+      }
+      std::string lit;
+      const std::string& t = seg.text;
+      for (size_t i = 0; i < t.size(); ++i) {
+        if (t[i] != '%' || i + 1 >= t.size()) {
+          lit.push_back(t[i]);
+          continue;
+        }
+        char c = t[i + 1];
+        if (c == '%') {
+          lit.push_back('%');
+          ++i;
+        } else if (std::strchr("sdifjoOc", c) != nullptr && next < args.size()) {
+          for (Segs& x : cur) AppendSeg(x, Seg{false, lit});
+          lit.clear();
+          if (c != 'c') {
+            Alts piece = (c == 's') ? EvaluatePart(args[next], depth + 1)
+                                    : Alts{Segs{Seg{true, std::string(Text(args[next]))}}};
+            cur = Concat(cur, piece);
+          }
+          ++next;
+          ++i;
+        } else {
+          lit.push_back('%');
+        }
+      }
+      for (Segs& x : cur) AppendSeg(x, Seg{false, lit});
+    }
+    if (append_rest) {
+      for (; next < args.size(); ++next) {
+        for (Segs& x : cur) AppendSeg(x, Seg{false, " "});
+        cur = Concat(cur, EvaluatePart(args[next], depth + 1));
+      }
+    }
+    for (Segs& c : cur)
+      if (out.size() < kMaxAlternatives) out.push_back(std::move(c));
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------
@@ -1395,7 +1465,18 @@ void Walker::HandleCall(TSNode call) {
       Site site = NewSite(SiteKind::kLog, call, call);
       site.error_class_expr = std::string(Text(callee));
       site.log_level = std::string(prop);
-      SetMessage(site, PickMessageArg(args, SIZE_MAX));
+      TSNode msg = PickMessageArg(args, SIZE_MAX);
+      std::vector<TSNode> rest;
+      for (size_t i = 0; i < args.size(); ++i) {
+        if (!ts_node_is_null(msg) && args[i].id == msg.id) {
+          rest.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+          break;
+        }
+      }
+      // console.* prints leftover arguments after the message; loggers (winston,
+      // pino, bunyan) keep them as metadata.
+      if (!ts_node_is_null(msg) && Is(Unwrap(msg), "string")) SetMessage(site, msg, &rest, is_console);
+      else SetMessage(site, msg);
       Finish(std::move(site));
       return;
     }

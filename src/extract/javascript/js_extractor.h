@@ -9,8 +9,10 @@
 //   http_response  res.status(4xx/5xx).json({error: msg}) / .send(msg),
 //                  NextResponse.json({error: msg}, {status: 4xx}), new Response(msg, {status})
 // and rebuilds each message from string literals, template literals (each ${expr}
-// a hole shown as {expr}), `+` concatenation, `c ? "a" : "b"` alternatives and
-// variables assigned a string earlier in scope (model/pattern.h gives the pattern form).
+// a hole shown as {expr}), `+` concatenation, `c ? "a" : "b"` alternatives,
+// util.format-style %s/%d/%j placeholders (console/logger arguments, util.format)
+// and variables assigned a string earlier in scope (model/pattern.h gives the
+// pattern form).
 //
 // Limits (JsExtractOptions): a file larger than max_file_bytes or whose parse
 // uses more CPU time than its budget is not extracted (failed=true plus a diagnostic);

@@ -395,7 +395,7 @@ TEST(JsLog, ConsoleAndLoggers) {
   ASSERT_EQ(r.sites.size(), 5u);
   for (const Site& s : r.sites) EXPECT_EQ(s.kind, SiteKind::kLog);
   EXPECT_EQ(r.sites[0].log_level, "error");
-  EXPECT_EQ(r.sites[0].error_message, "cannot open");
+  EXPECT_EQ(r.sites[0].error_message, "cannot open {path}");  // console prints leftovers
   EXPECT_EQ(r.sites[0].error_class_expr, "console.error");
   EXPECT_FALSE(r.sites[0].error_class.has_value());
   EXPECT_EQ(r.sites[1].log_level, "warn");
@@ -404,6 +404,32 @@ TEST(JsLog, ConsoleAndLoggers) {
   EXPECT_EQ(r.sites[3].error_message, "slow query");
   EXPECT_EQ(r.sites[3].line, 4);
   EXPECT_EQ(r.sites[4].error_message, "request failed");  // pino: object first, message second
+}
+
+TEST(JsLog, FormatSpecifiersAndLeftoverArguments) {
+  JsExtractResult r = Js(
+      "console.error('cannot open %s: %d%% done', file, pct);\n"
+      "console.warn('%s is deprecated', 'foo()');\n"
+      "console.error('failed:', err, 'retrying');\n"
+      "logger.error('user %s not found', id, { requestId });\n"
+      "console.error('100% sure %x');\n"
+      "console.error('%c styled', 'color: red');\n");
+  ASSERT_EQ(r.sites.size(), 6u);
+  EXPECT_EQ(r.sites[0].error_message, "cannot open {file}: {pct}% done");
+  EXPECT_EQ(r.sites[0].message_pattern, "cannot open (.*?): (.*?)% done");
+  EXPECT_EQ(r.sites[0].interpolations, (Strings{"file", "pct"}));
+  EXPECT_EQ(r.sites[0].message_expr, "'cannot open %s: %d%% done'");
+  EXPECT_EQ(r.sites[1].error_message, "foo() is deprecated");
+  EXPECT_EQ(r.sites[2].error_message, "failed: {err} retrying");
+  EXPECT_EQ(r.sites[3].error_message, "user {id} not found");  // metadata not appended
+  EXPECT_EQ(r.sites[4].error_message, "100% sure %x");          // no arguments: printed as is
+  EXPECT_EQ(r.sites[5].error_message, " styled");
+}
+
+TEST(JsMessage, UtilFormat) {
+  Site s = One(Js("throw new Error(util.format('bad value %j for %s', v, key));"));
+  EXPECT_EQ(s.error_message, "bad value {v} for {key}");
+  EXPECT_EQ(s.message_pattern, "bad value (.*?) for (.*?)");
 }
 
 // ---------------------------------------------------------------------------
