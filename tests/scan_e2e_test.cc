@@ -532,6 +532,24 @@ TEST(ScanErrors, BadPathsAndOutputsAreExit2WithoutPartialFiles) {
   for (const auto& e : fs::recursive_directory_iterator(t.path()))
     EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << "left " << e.path();
 
+  // An existing file is replaced; a symlink stays a symlink; a FIFO (like
+  // /dev/null, not a regular file) is written in place, never renamed over.
+  WriteFile(t / "out/old.jsonl", "stale\n");
+  ASSERT_EQ(symlink("old.jsonl", (t / "out/link.jsonl").c_str()), 0);
+  RunResult via_link = Errdex(Quote(t / "src") + " -o " + Quote(t / "out/link.jsonl") + " --quiet");
+  EXPECT_EQ(via_link.rc, 0) << via_link.err;
+  EXPECT_TRUE(fs::is_symlink(t / "out/link.jsonl"));
+  EXPECT_EQ(ReadFile(t / "out/old.jsonl").find("stale"), std::string::npos);
+  EXPECT_NE(ReadFile(t / "out/old.jsonl").find("\"record\""), std::string::npos);
+  ASSERT_EQ(mkfifo((t / "out/fifo").c_str(), 0644), 0);
+  ASSERT_EQ(Sh("(cat " + Quote(t / "out/fifo") + " > " + Quote(t / "out/fifo.txt") + " &) ; " + Quote(ERRDEX_BINARY) +
+               " scan " + Quote(t / "src") + " --quiet -o " + Quote(t / "out/fifo") + "; sleep 0.2"),
+            0);
+  struct stat st;
+  ASSERT_EQ(lstat((t / "out/fifo").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the FIFO was replaced";
+  EXPECT_NE(ReadFile(t / "out/fifo.txt").find("\"record\""), std::string::npos);
+
   // A good scan still works and -o - is stdout.
   RunResult ok = Errdex(Quote(t / "src") + " -o - --quiet");
   EXPECT_EQ(ok.rc, 0) << ok.err;

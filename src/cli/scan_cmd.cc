@@ -74,7 +74,10 @@ class Printer {
 };
 
 // A file written under a temporary name in the target's directory, renamed
-// over the target by Commit(); removed if never committed.
+// over the target by Commit(); removed if never committed. A target that exists
+// and is not a regular file (/dev/null, a FIFO, a terminal) is written directly:
+// renaming over it would replace the device. A symlink is resolved first so the
+// link stays a link.
 class AtomicFile {
  public:
   ~AtomicFile() {
@@ -85,13 +88,29 @@ class AtomicFile {
   bool Open(const std::string& target, std::string* err) {
     target_ = target;
     struct stat st;
-    if (stat(target.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-      *err = "cannot write " + target + ": is a directory";
-      return false;
+    mode_t mode = 0;
+    if (stat(target.c_str(), &st) == 0) {
+      if (S_ISDIR(st.st_mode)) {
+        *err = "cannot write " + target + ": is a directory";
+        return false;
+      }
+      if (!S_ISREG(st.st_mode)) {
+        file_ = std::fopen(target.c_str(), "w");
+        if (file_ == nullptr) {
+          *err = "cannot write " + target + ": " + std::strerror(errno);
+          return false;
+        }
+        return true;
+      }
+      mode = st.st_mode & 07777;
+      if (char* real = realpath(target.c_str(), nullptr)) {
+        target_ = real;
+        std::free(real);
+      }
     }
-    size_t slash = target.rfind('/');
-    std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : target.substr(0, slash));
-    std::string base = slash == std::string::npos ? target : target.substr(slash + 1);
+    size_t slash = target_.rfind('/');
+    std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : target_.substr(0, slash));
+    std::string base = slash == std::string::npos ? target_ : target_.substr(slash + 1);
     std::string tmpl = dir + "/." + base + ".tmp-XXXXXX";
     int fd = mkstemp(tmpl.data());
     if (fd < 0) {
@@ -99,9 +118,12 @@ class AtomicFile {
       return false;
     }
     tmp_ = tmpl;
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
+    if (mode == 0) {
+      mode_t mask = umask(0);
+      umask(mask);
+      mode = 0666 & ~mask;
+    }
+    fchmod(fd, mode);
     file_ = fdopen(fd, "w");
     if (file_ == nullptr) {
       close(fd);
@@ -120,6 +142,7 @@ class AtomicFile {
       *err = "cannot write " + target_ + ": " + std::strerror(e ? e : errno);
       return false;
     }
+    if (tmp_.empty()) return true;  // written in place (not a regular file)
     if (rename(tmp_.c_str(), target_.c_str()) != 0) {
       *err = "cannot rename " + tmp_ + " to " + target_ + ": " + std::strerror(errno);
       return false;
