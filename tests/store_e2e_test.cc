@@ -1,0 +1,269 @@
+// End-to-end tests of the catalog subcommands (import, export, show, scans): they
+// run the real errdex binary on the seeds (../shared/seeds) in a temporary directory.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void Spit(const fs::path& p, const std::string& text) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << text;
+}
+
+std::vector<fs::path> Seeds() {
+  std::vector<fs::path> out;
+  for (auto& e : fs::directory_iterator(ERRDEX_SHARED_DIR "/seeds")) out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Replaces the first occurrence of `from` in `s`.
+std::string ReplaceOnce(std::string s, const std::string& from, const std::string& to) {
+  size_t at = s.find(from);
+  if (at != std::string::npos) s.replace(at, from.size(), to);
+  return s;
+}
+
+// Replaces every occurrence of `from` in `s`.
+std::string ReplaceAll(std::string s, const std::string& from, const std::string& to) {
+  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+  return s;
+}
+
+struct Outcome {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+class StoreE2E : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    static std::atomic<int> counter{0};
+    dir_ = fs::temp_directory_path() /
+           ("errdex_store_e2e_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    db_ = (dir_ / "catalog.db").string();
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  // Runs errdex with `args` (already shell-quoted where needed), env prefix optional.
+  Outcome Errdex(const std::string& args, const std::string& env = "NO_COLOR=1") {
+    fs::path out = dir_ / "stdout.txt";
+    fs::path err = dir_ / "stderr.txt";
+    std::string cmd = "env " + env + " " + std::string(ERRDEX_BINARY) + " " + args + " >" + out.string() + " 2>" +
+                      err.string() + " </dev/null";
+    int status = std::system(cmd.c_str());
+    Outcome r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = Slurp(out);
+    r.err = Slurp(err);
+    fs::remove(out);
+    fs::remove(err);
+    return r;
+  }
+
+  std::string AllSeedArgs() {
+    std::string args;
+    for (const auto& s : Seeds()) args += " " + s.string();
+    return args;
+  }
+
+  fs::path dir_;
+  std::string db_;
+};
+
+TEST_F(StoreE2E, ImportThenExportReproducesTheSeedsByteForByte) {
+  auto seeds = Seeds();
+  ASSERT_EQ(seeds.size(), 3u);
+  Outcome imp = Errdex("import" + AllSeedArgs() + " --db " + db_);
+  ASSERT_EQ(imp.code, 0) << imp.err;
+  EXPECT_NE(imp.out.find("imported 3 lines from 3 files into 1 scan"), std::string::npos) << imp.out;
+
+  std::string expected;
+  for (const auto& s : seeds) expected += Slurp(s) + "\n";  // a seed has no trailing newline; export ends each line
+  fs::path out = dir_ / "export.jsonl";
+  Outcome exp = Errdex("export --db " + db_ + " -o " + out.string());
+  ASSERT_EQ(exp.code, 0) << exp.err;
+  EXPECT_EQ(exp.out, "");
+  EXPECT_EQ(Slurp(out), expected);
+  for (auto& e : fs::directory_iterator(dir_))  // the temporary file was renamed, not left behind
+    EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
+
+  // Each seed alone, through stdout, filtered by repo and a short sha.
+  for (const auto& s : seeds) {
+    std::string one_db = (dir_ / ("one_" + s.filename().string() + ".db")).string();
+    ASSERT_EQ(Errdex("import " + s.string() + " --db " + one_db).code, 0);
+    Outcome e = Errdex("export --db " + one_db + " --repo sgl-project/sglang --sha 0132848");
+    ASSERT_EQ(e.code, 0) << e.err;
+    EXPECT_EQ(e.out, Slurp(s) + "\n") << s;
+  }
+  // Importing the same files again replaces the scan: still exactly the seeds.
+  ASSERT_EQ(Errdex("import" + AllSeedArgs() + " --db " + db_).code, 0);
+  EXPECT_EQ(Errdex("export --db " + db_).out, expected);
+}
+
+TEST_F(StoreE2E, BadLineExits2AndLeavesTheCatalogUnchanged) {
+  ASSERT_EQ(Errdex("import" + AllSeedArgs() + " --db " + db_).code, 0);
+  std::string before = Errdex("export --db " + db_).out;
+  std::string scans_before = Errdex("scans --db " + db_ + " --json").out;
+
+  // A good file for another commit, then a file whose 3rd line is broken.
+  std::string seed = Slurp(Seeds()[0]);
+  std::string other = ReplaceOnce(seed, "\"analyzedSha\":\"0132848349585cfe6aae51c4941cbae872505f8a\"",
+                                  "\"analyzedSha\":\"1111111111111111111111111111111111111111\"");
+  ASSERT_NE(other, seed);
+  fs::path good = dir_ / "good.jsonl";
+  Spit(good, other + "\n");
+  fs::path bad = dir_ / "bad.jsonl";
+  Spit(bad, Slurp(Seeds()[1]) + "\n\n{\"record\": {\"id\": \"0123456789abcdef\"}, \"datasetVersion\": 12,\n");
+  Outcome r = Errdex("import " + good.string() + " " + bad.string() + " --db " + db_);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err.rfind("errdex: error: " + bad.string() + ":3: ", 0), 0u) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(Errdex("export --db " + db_).out, before);
+  EXPECT_EQ(Errdex("scans --db " + db_ + " --json").out, scans_before);
+
+  // Not JSON at all, on line 1.
+  fs::path junk = dir_ / "junk.jsonl";
+  Spit(junk, "hello\n");
+  r = Errdex("import " + junk.string() + " --db " + db_);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err.rfind("errdex: error: " + junk.string() + ":1: ", 0), 0u) << r.err;
+
+  // A failed import into a new catalog creates no file.
+  std::string fresh = (dir_ / "fresh.db").string();
+  EXPECT_EQ(Errdex("import " + bad.string() + " --db " + fresh).code, 2);
+  EXPECT_FALSE(fs::exists(fresh));
+
+  // The good file alone imports as a second scan.
+  r = Errdex("import " + good.string() + " --db " + db_ + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("{\"type\":\"summary\",\"data\":{", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("\"lines\":1"), std::string::npos);
+}
+
+TEST_F(StoreE2E, ShowPrintsOneRecordForPeople) {
+  ASSERT_EQ(Errdex("import" + AllSeedArgs() + " --db " + db_).code, 0);
+  Outcome r = Errdex("show 70e072f5fc32f001 --db " + db_);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("ValueError: flashinfer_cutedsl FP4 MoE only supports DeepEP", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("python/sglang/srt/server_args.py:7677"), std::string::npos);
+  EXPECT_NE(r.out.find("https://github.com/sgl-project/sglang/blob/0132848349585cfe6aae51c4941cbae872505f8a/"),
+            std::string::npos);
+  EXPECT_NE(r.out.find("> 7677 |                     raise ValueError("), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  7676 |"), std::string::npos);
+  EXPECT_NE(r.out.find("Solutions\n  - Change --deepep-mode to low_latency"), std::string::npos);
+  EXPECT_EQ(r.out.find("\x1b["), std::string::npos);  // not a terminal, NO_COLOR
+
+  // By slug, the same record.
+  Outcome by_slug = Errdex("show flashinfer-cutedsl-fp4-moe-only-supports-deepep-lo --db " + db_);
+  ASSERT_EQ(by_slug.code, 0);
+  EXPECT_EQ(by_slug.out, r.out);
+
+  // Colour on request (even when NO_COLOR is unset and stdout is a file).
+  Outcome colour = Errdex("show 70e072f5fc32f001 --color=always --db " + db_, "TERM=xterm");
+  EXPECT_NE(colour.out.find("\x1b["), std::string::npos);
+  Outcome plain = Errdex("show 70e072f5fc32f001 --color=never --db " + db_, "TERM=xterm");
+  EXPECT_EQ(plain.out, r.out);
+
+  // --json: the record line exactly.
+  Outcome json = Errdex("show 70e072f5fc32f001 --json --db " + db_);
+  ASSERT_EQ(json.code, 0);
+  EXPECT_EQ(json.out, Slurp(Seeds()[0]) + "\n");
+
+  Outcome missing = Errdex("show ffffffffffffffff --db " + db_);
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_EQ(missing.out, "");
+  EXPECT_NE(missing.err.find("no record with id or slug \"ffffffffffffffff\""), std::string::npos) << missing.err;
+}
+
+TEST_F(StoreE2E, ShowListsEveryStoredVersion) {
+  std::string seed = Slurp(Seeds()[0]);
+  std::string newer = ReplaceOnce(ReplaceAll(seed, "0132848349585cfe6aae51c4941cbae872505f8a",
+                                              "2222222222222222222222222222222222222222"),
+                                  "\"datasetVersion\":\"2026-08-28T06:17:29.519Z\"",
+                                  "\"datasetVersion\":\"2026-09-01T00:00:00.000Z\"");
+  fs::path newer_file = dir_ / "newer.jsonl";
+  Spit(newer_file, newer);
+  Outcome imp = Errdex("import " + Seeds()[0].string() + " " + newer_file.string() + " --db " + db_);
+  ASSERT_EQ(imp.code, 0) << imp.err;
+  Outcome scans = Errdex("scans --db " + db_);
+  EXPECT_NE(scans.out.find("013284834958"), std::string::npos) << scans.out;
+  EXPECT_NE(scans.out.find("222222222222"), std::string::npos);
+
+  Outcome r = Errdex("show 70e072f5fc32f001 --db " + db_);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("2 stored versions of \"70e072f5fc32f001\", newest first:\n", 0), 0u) << r.out;
+  size_t first = r.out.find("sgl-project/sglang@222222222222");
+  size_t second = r.out.find("sgl-project/sglang@013284834958");
+  ASSERT_NE(first, std::string::npos);
+  ASSERT_NE(second, std::string::npos);
+  EXPECT_LT(first, second);
+  Outcome json = Errdex("show 70e072f5fc32f001 --json --db " + db_);
+  EXPECT_EQ(json.out, newer + "\n" + seed + "\n");
+}
+
+TEST_F(StoreE2E, ScansListsWhatWasStored) {
+  Outcome empty_db = Errdex("scans --db " + db_);
+  EXPECT_EQ(empty_db.code, 2);  // no catalog there
+  EXPECT_EQ(empty_db.err.rfind("errdex: error: ", 0), 0u) << empty_db.err;
+
+  ASSERT_EQ(Errdex("import" + AllSeedArgs() + " --db " + db_).code, 0);
+  Outcome r = Errdex("scans --db " + db_ + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1);
+  EXPECT_EQ(r.out.rfind("{\"type\":\"scan\",\"data\":{\"scanId\":1,\"repo\":\"sgl-project/sglang\","
+                        "\"sha\":\"0132848349585cfe6aae51c4941cbae872505f8a\"",
+                        0),
+            0u)
+      << r.out;
+  EXPECT_NE(r.out.find("\"sites\":3"), std::string::npos);
+  Outcome table = Errdex("scans --db " + db_);
+  EXPECT_NE(table.out.find("sgl-project/sglang"), std::string::npos);
+}
+
+TEST_F(StoreE2E, ErrorsAreExit2WithThePrefix) {
+  Outcome r = Errdex("export --db " + (dir_ / "missing.db").string());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err.rfind("errdex: error: ", 0), 0u) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "missing.db"));
+
+  fs::path text = dir_ / "notes.txt";
+  Spit(text, "just some notes, not a catalog\n");
+  r = Errdex("show abc --db " + text.string());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("not an errdex catalog"), std::string::npos) << r.err;
+
+  r = Errdex("import " + (dir_ / "nope.jsonl").string() + " --db " + db_);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err.rfind("errdex: error: ", 0), 0u);
+
+  r = Errdex("export");  // --db is required: a usage error
+  EXPECT_EQ(r.code, 2);
+}
+
+}  // namespace
