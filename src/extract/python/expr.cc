@@ -953,6 +953,40 @@ std::string PyRepr(std::string_view s) {
   return out;
 }
 
+void Parser::UnparseFStringBody(int i, std::string* out) const {
+  for (int k : nodes_[static_cast<size_t>(i)].kids) {
+    const Node& p = nodes_[static_cast<size_t>(k)];
+    if (p.kind == NodeKind::kStr) {
+      for (char ch : p.str) {
+        switch (ch) {
+          case '{': *out += "{{"; break;
+          case '}': *out += "}}"; break;
+          case '\\': *out += "\\\\"; break;
+          case '\n': *out += "\\n"; break;
+          case '\t': *out += "\\t"; break;
+          case '\r': *out += "\\r"; break;
+          default: out->push_back(ch);
+        }
+      }
+    } else if (p.kind == NodeKind::kFormatted) {
+      std::string expr;
+      Unparse(p.kids[0], kPTest + 1, &expr);
+      out->push_back('{');
+      if (!expr.empty() && expr[0] == '{') out->push_back(' ');
+      *out += expr;
+      if (p.conv) {
+        out->push_back('!');
+        out->push_back(p.conv);
+      }
+      if (p.spec >= 0) {
+        out->push_back(':');
+        UnparseFStringBody(p.spec, out);
+      }
+      out->push_back('}');
+    }
+  }
+}
+
 std::string Parser::Unparse(int i) const {
   std::string out;
   if (i >= 0) Unparse(i, kPTest, &out);
@@ -1149,6 +1183,16 @@ void Parser::Unparse(int i, int prec, std::string* out) const {
       Unparse(n.kids[1], kPAtom, out);
       close(kPNamed);
       return;
+    case NodeKind::kJoinedStr: {
+      // ast.unparse: f + a quote not used inside + literal parts escaped
+      std::string body;
+      UnparseFStringBody(i, &body);
+      std::string q = body.find('\'') == std::string::npos ? "'"
+                      : body.find('"') == std::string::npos ? "\""
+                      : body.find("'''") == std::string::npos ? "'''" : "\"\"\"";
+      *out += "f" + q + body + q;
+      return;
+    }
     case NodeKind::kComp: {
       bool paren = n.conv == 'g' || n.conv == '(';
       if (n.kids.empty()) {  // opaque

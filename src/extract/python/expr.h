@@ -101,6 +101,7 @@ class Parser {
   int FString(uint32_t body_b, uint32_t body_e, bool raw, int jnode, int depth);
 
   void Unparse(int i, int prec, std::string* out) const;
+  void UnparseFStringBody(int i, std::string* out) const;
 
   std::string_view text_;
   std::vector<Node> nodes_;

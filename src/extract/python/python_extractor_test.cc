@@ -305,6 +305,23 @@ TEST(PythonExtractor, DynamicClasses) {
   EXPECT_EQ(Opt(r.sites[0].error_message), "boom");
 }
 
+// Expected values from oracle_py (ast.unparse); d["k"] inside f"..." is PEP 701.
+TEST(PythonExtractor, HoleTextIsNormalizedLikeAstUnparse) {
+  const char* src =
+      "def f(d, xs, a, b):\n"
+      "    raise E(f\"{d[\"k\"]} {', '.join(str( x ) for x in xs if x)} {a if b else  -a}\")\n"
+      "    raise E(\"v: %s\" % (a+b)*2)\n"
+      "    raise E('{}'.format([y*2 for y, _ in d.items()]), 'x')\n"
+      "    raise E(f'{a and not b} {f\"{a!r}\"}')\n";
+  PythonExtractResult r = ExtractPython("t.py", src);
+  ASSERT_EQ(r.sites.size(), 4u);
+  EXPECT_EQ(Opt(r.sites[0].error_message), "{d['k']} {', '.join((str(x) for x in xs if x))} {a if b else -a}");
+  EXPECT_EQ(r.sites[1].error_message, std::nullopt);  // ("v: %s" % (a+b)) * 2 is not a string form
+  EXPECT_EQ(r.sites[2].error_message, std::nullopt);  // no literal text at all
+  EXPECT_THAT(r.sites[2].interpolations, IsEmpty());
+  EXPECT_EQ(Opt(r.sites[3].error_message), "{a and (not b)} {f'{a!r}'}");
+}
+
 // --- seeds ---------------------------------------------------------------
 struct SeedCase {
   const char* file;
