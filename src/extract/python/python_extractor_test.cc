@@ -322,6 +322,15 @@ TEST(PythonExtractor, HoleTextIsNormalizedLikeAstUnparse) {
   EXPECT_EQ(Opt(r.sites[3].error_message), "{a and (not b)} {f'{a!r}'}");
 }
 
+TEST(PythonExtractor, Pep701FStrings) {
+  const char* src = "def f(d, y):\n    raise ValueError(f\"bad {d[\"k\"]} and {f\"{y}\"}: {\"\\n\".join(d)}\")\n";
+  PythonExtractResult r = ExtractPython("t.py", src);
+  ASSERT_EQ(r.sites.size(), 1u);
+  EXPECT_THAT(r.diagnostics, IsEmpty());
+  EXPECT_EQ(Opt(r.sites[0].error_message), "bad {d['k']} and {f'{y}'}: {'\\n'.join(d)}");
+  EXPECT_EQ(Opt(r.sites[0].message_pattern), "bad (.*?) and (.*?): (.*?)");
+}
+
 // --- seeds ---------------------------------------------------------------
 struct SeedCase {
   const char* file;
