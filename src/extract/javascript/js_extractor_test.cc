@@ -586,6 +586,16 @@ TEST(JsBadInput, MissingClosingBraceIsReported) {
   EXPECT_EQ(s.function, "f");
 }
 
+TEST(JsBadInput, ByteOrderMarkCrLfAndHashbang) {
+  JsExtractResult r = Js("\xEF\xBB\xBF#!/usr/bin/env node\r\nif (a) {\r\n  throw new Error(\"crlf\");\r\n}\r\n");
+  EXPECT_TRUE(r.diagnostics.empty());
+  Site s = One(r);
+  EXPECT_EQ(s.line, 3);
+  EXPECT_EQ(s.column, 2);
+  EXPECT_EQ(s.guards, (Strings{"a"}));
+  EXPECT_EQ(s.error_message, "crlf");
+}
+
 TEST(JsBadInput, InvalidUtf8BytesAreKept) {
   std::string src = "throw new Error(\"caf\xE9 \xFF\xFE end\");\nconsole.error(`x\xC3(${y}`);\n";
   JsExtractResult r = Js(src);
