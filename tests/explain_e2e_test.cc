@@ -41,7 +41,7 @@ std::string Quote(const std::string& s) {
   return q + "'";
 }
 
-class E2E : public ::testing::Test {
+class ExplainE2E : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string t = (fs::temp_directory_path() / "errdex_explain_e2e_XXXXXX").string();
@@ -85,7 +85,7 @@ class E2E : public ::testing::Test {
   std::string dir_;
 };
 
-TEST_F(E2E, SeedsInLogsAndChainedTracebacks) {
+TEST_F(ExplainE2E, SeedsInLogsAndChainedTracebacks) {
   Write("seeds.jsonl", SeedsJsonl());
   ASSERT_EQ(Sh(kBin + " import seeds.jsonl --db c.db").code, 0);
   std::istringstream seeds(SeedsJsonl());
@@ -133,7 +133,7 @@ TEST_F(E2E, SeedsInLogsAndChainedTracebacks) {
   EXPECT_EQ(n, 3);
 }
 
-TEST_F(E2E, RealStdlibTracebacksAgainstAScannedStdlib) {
+TEST_F(ExplainE2E, RealStdlibTracebacksAgainstAScannedStdlib) {
   if (!fs::exists(kStdlibJson)) GTEST_SKIP() << kStdlibJson << " not installed";
   RunResult scan = Sh(kBin + " scan " + kStdlibJson + " --repo python/cpython --sha " + std::string(40, 'c') +
                       " --db std.db");
@@ -173,7 +173,7 @@ TEST_F(E2E, RealStdlibTracebacksAgainstAScannedStdlib) {
   EXPECT_EQ(top["captures"][0]["text"], "set");
 }
 
-TEST_F(E2E, RealTracebacksAgainstAHandWrittenCatalog) {
+TEST_F(ExplainE2E, RealTracebacksAgainstAHandWrittenCatalog) {
   // Records for messages raised in C (no Python source to scan), written as a user would.
   auto rec = [](const std::string& id, const std::string& cls, const std::string& msg, const std::string& pat,
                 const std::string& file, int line) {
@@ -226,7 +226,7 @@ TEST_F(E2E, RealTracebacksAgainstAHandWrittenCatalog) {
   EXPECT_EQ(r.code, 1) << r.out;
 }
 
-TEST_F(E2E, ExitCodes) {
+TEST_F(ExplainE2E, ExitCodes) {
   Write("seeds.jsonl", SeedsJsonl());
   ASSERT_EQ(Sh(kBin + " import seeds.jsonl --db c.db").code, 0);
   EXPECT_EQ(Sh("echo 'all good here' | " + kBin + " explain --db c.db --no-fuzzy").code, 1);
@@ -243,7 +243,7 @@ TEST_F(E2E, ExitCodes) {
   EXPECT_EQ(r.code, 0) << r.err;
 }
 
-TEST_F(E2E, FuzzyFallbackIsLabelledApproximate) {
+TEST_F(ExplainE2E, FuzzyFallbackIsLabelledApproximate) {
   Write("seeds.jsonl", SeedsJsonl());
   ASSERT_EQ(Sh(kBin + " import seeds.jsonl --db c.db").code, 0);
   // A user's paraphrase in an issue title: reworded, capitalised, no class.
@@ -260,7 +260,7 @@ TEST_F(E2E, FuzzyFallbackIsLabelledApproximate) {
   EXPECT_EQ(Sh(kBin + " explain --db c.db --no-fuzzy q.txt").code, 1);
 }
 
-TEST_F(E2E, HostileInputs) {
+TEST_F(ExplainE2E, HostileInputs) {
   Write("seeds.jsonl", SeedsJsonl());
   ASSERT_EQ(Sh(kBin + " import seeds.jsonl --db c.db").code, 0);
   // 64 MiB of random bytes through a pipe: linear, nothing matches.
@@ -289,7 +289,7 @@ TEST_F(E2E, HostileInputs) {
   EXPECT_EQ(Hits(r.out)[0]["data"]["recordId"], "51240749c376f000");
 }
 
-TEST_F(E2E, HostilePatternsImportedFromJsonLines) {
+TEST_F(ExplainE2E, HostilePatternsImportedFromJsonLines) {
   std::string seeds = SeedsJsonl();
   auto first = nlohmann::json::parse(seeds.substr(0, seeds.find('\n')));
   std::string alternations;
@@ -321,7 +321,7 @@ TEST_F(E2E, HostilePatternsImportedFromJsonLines) {
   EXPECT_EQ(again.out, r.out);
 }
 
-TEST_F(E2E, RunPassesOutputThroughAndExplainsFailures) {
+TEST_F(ExplainE2E, RunPassesOutputThroughAndExplainsFailures) {
   Write("seeds.jsonl", SeedsJsonl());
   ASSERT_EQ(Sh(kBin + " import seeds.jsonl --db c.db").code, 0);
   RunResult ok = Sh(kBin + " run --db c.db -- sh -c 'echo out; echo err >&2'");
