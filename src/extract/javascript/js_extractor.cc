@@ -507,8 +507,11 @@ class KindTable {
 
 class Walker {
  public:
-  Walker(std::string_view path, std::string_view text, bool typescript, const TSLanguage* lang)
-      : path_(path), text_(text), typescript_(typescript), fields_(lang), kinds_(KindTable::For(lang)) {
+  Walker(std::string_view path, std::string_view text, bool typescript, const TSLanguage* lang,
+         const JsExtractOptions& options)
+      : path_(path), text_(text), typescript_(typescript), max_guards_(options.max_guards),
+        max_name_parts_(options.max_name_parts), fields_(lang),
+        kinds_(KindTable::For(lang)) {
     in_tests_ = InTests(path);
   }
 
@@ -630,6 +633,8 @@ class Walker {
   std::string_view path_;
   std::string_view text_;
   bool typescript_;
+  size_t max_guards_;
+  size_t max_name_parts_;
   bool in_tests_ = false;
   FieldIds fields_;
   const KindTable& kinds_;
@@ -934,17 +939,21 @@ Site Walker::NewSite(SiteKind kind, TSNode at, TSNode end) const {
   s.in_tests = in_tests_;
   // Context: names of enclosing functions/classes; guards and catch up to the
   // innermost function or class.
+  // The innermost max_name_parts_ names, walking out from the site.
+  std::vector<const std::string*> parts;
+  for (auto it = ctx_.rbegin(); it != ctx_.rend() && parts.size() < max_name_parts_; ++it) {
+    if ((it->kind == CtxKind::kFunction || it->kind == CtxKind::kClass) && !it->module && !it->text.empty())
+      parts.push_back(&it->text);
+  }
   std::string qual;
-  for (const Ctx& c : ctx_) {
-    if ((c.kind == CtxKind::kFunction || c.kind == CtxKind::kClass) && !c.module && !c.text.empty()) {
-      if (!qual.empty()) qual += ".";
-      qual += c.text;
-    }
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
+    if (!qual.empty()) qual += ".";
+    qual += **it;
   }
   s.function = qual.empty() ? "<module>" : qual;
   for (auto it = ctx_.rbegin(); it != ctx_.rend(); ++it) {
     if (it->kind == CtxKind::kFunction || it->kind == CtxKind::kClass) break;
-    if (it->kind == CtxKind::kGuard) s.guards.push_back(it->text);
+    if (it->kind == CtxKind::kGuard && s.guards.size() < max_guards_) s.guards.push_back(it->text);
     if (it->kind == CtxKind::kCatch && !s.except_context) s.except_context = it->text;
   }
   std::reverse(s.guards.begin(), s.guards.end());
@@ -1630,7 +1639,7 @@ JsExtractResult ExtractJavaScript(std::string_view path, std::string_view text, 
                           " ms of CPU time (parse_timeout + parse_timeout_per_mib * size): file not extracted");
   }
   TSNode root = ts_tree_root_node(tree);
-  Walker walker(path, text, typescript, lang);
+  Walker walker(path, text, typescript, lang, options);
   walker.Run(root);
   if (walker.syntax_errors > 0) {
     result.diagnostics.push_back(Diagnostic{

@@ -51,6 +51,12 @@ struct JsExtractOptions {
   // hang a scan. A normal file parses at several MB per second.
   std::chrono::milliseconds parse_timeout{5000};
   std::chrono::milliseconds parse_timeout_per_mib{5000};
+  // At most this many guards per site, the innermost ones (default 64): a file of
+  // thousands of nested ifs cannot make every site carry thousands of strings.
+  std::size_t max_guards = 64;
+  // Site.function keeps at most this many names, the innermost ones (default 32),
+  // for the same reason.
+  std::size_t max_name_parts = 32;
 };
 
 // `path` is the repo-relative path recorded in each Site; it also picks the

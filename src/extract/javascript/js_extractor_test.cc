@@ -659,9 +659,21 @@ TEST(JsBadInput, DeepNesting) {
   ifs += "}\n";
   Site s = One(Js(ifs));
   EXPECT_EQ(s.error_message, "deep");
-  ASSERT_EQ(s.guards.size(), static_cast<size_t>(depth));
-  EXPECT_EQ(s.guards.front(), "a0");
+  ASSERT_EQ(s.guards.size(), JsExtractOptions{}.max_guards);  // the innermost ones, outermost first
+  EXPECT_EQ(s.guards.front(), "a" + std::to_string(depth - JsExtractOptions{}.max_guards));
   EXPECT_EQ(s.guards.back(), "a1999");
+  JsExtractOptions all;
+  all.max_guards = depth;
+  EXPECT_EQ(ExtractJavaScript("a.js", ifs, false, all).sites.at(0).guards.size(), static_cast<size_t>(depth));
+
+  std::string fns;
+  for (int i = 0; i < depth; ++i) fns += "function f" + std::to_string(i) + "() {";
+  fns += "throw new Error('in f1999');";
+  fns += std::string(depth, '}');
+  Site deep_fn = One(Js(fns));
+  std::string expected_name;
+  for (int i = depth - 32; i < depth; ++i) expected_name += (expected_name.empty() ? "f" : ".f") + std::to_string(i);
+  EXPECT_EQ(deep_fn.function, expected_name);
 
   std::string arrays = "x = " + std::string(depth, '[') + std::string(depth, ']') + ";\n";
   std::string parens = "y = " + std::string(depth, '(') + "'p'" + std::string(depth, ')') + ";\n";
