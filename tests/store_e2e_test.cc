@@ -266,4 +266,42 @@ TEST_F(StoreE2E, ErrorsAreExit2WithThePrefix) {
   EXPECT_EQ(r.code, 2);
 }
 
+TEST_F(StoreE2E, FactsAreExportedOnlyOnRequestAndRoundTrip) {
+  std::string seed = Slurp(Seeds()[0]);
+  ASSERT_EQ(seed.back(), '}');
+  std::string with_facts = seed.substr(0, seed.size() - 1) +
+                           ",\"facts\":{\"kind\":\"raise\",\"filePath\":\"python/sglang/srt/server_args.py\","
+                           "\"lineNumber\":7677,\"errorClass\":\"ValueError\"}}";
+  fs::path in = dir_ / "facts.jsonl";
+  Spit(in, with_facts + "\n");
+  ASSERT_EQ(Errdex("import " + in.string() + " --db " + db_).code, 0);
+  EXPECT_EQ(Errdex("export --db " + db_).out, seed + "\n");
+  Outcome full = Errdex("export --facts --db " + db_);
+  ASSERT_EQ(full.code, 0) << full.err;
+  EXPECT_EQ(full.out.rfind(seed.substr(0, seed.size() - 1) +
+                               ",\"facts\":{\"kind\":\"raise\",\"language\":\"python\","
+                               "\"filePath\":\"python/sglang/srt/server_args.py\",\"lineNumber\":7677,",
+                           0),
+            0u)
+      << full.out;
+  // The extended export imports back to the same bytes.
+  fs::path again = dir_ / "again.jsonl";
+  Spit(again, full.out);
+  std::string db2 = (dir_ / "second.db").string();
+  ASSERT_EQ(Errdex("import " + again.string() + " --db " + db2).code, 0);
+  EXPECT_EQ(Errdex("export --facts --db " + db2).out, full.out);
+}
+
+TEST_F(StoreE2E, ImportReadsStandardInput) {
+  std::string seed = Slurp(Seeds()[2]);
+  fs::path in = dir_ / "in.jsonl";
+  Spit(in, seed);
+  std::string cmd = "env NO_COLOR=1 " + std::string(ERRDEX_BINARY) + " import - --db " + db_ + " <" + in.string() +
+                    " >/dev/null 2>&1";
+  int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  ASSERT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_EQ(Errdex("export --db " + db_).out, seed + "\n");
+}
+
 }  // namespace
