@@ -54,6 +54,11 @@ namespace {
 constexpr int kMaxEvalDepth = 48;      // nesting of + / ?: / variables followed in a message
 constexpr int kMaxVariableHops = 8;    // msg = a; a = b; ... followed at most this far
 constexpr size_t kMaxAlternatives = 16;
+// Work and size bounds of one message's evaluation: variables referring to other
+// variables several times each (`b = a + a + a; c = b + b + b; ...`) would
+// otherwise grow exponentially. Past either bound the message is unknown.
+constexpr int kMaxEvalSteps = 4096;
+constexpr size_t kMaxMessageBytes = 64 * 1024;
 
 // ---------------------------------------------------------------------------
 // Small helpers on nodes and text.
@@ -244,6 +249,15 @@ Alts Concat(const Alts& a, const Alts& b) {
     }
   }
   return out;
+}
+
+bool TooBig(const Alts& alts) {
+  for (const Segs& a : alts) {
+    size_t bytes = 0;
+    for (const Seg& s : a) bytes += s.text.size();
+    if (bytes > kMaxMessageBytes) return true;
+  }
+  return false;
 }
 
 struct Rendered {
@@ -643,6 +657,19 @@ class Walker {
   // Per-message evaluation state.
   std::string resolution_;
   int variable_hops_ = 0;
+  int eval_steps_left_ = 0;  // Evaluate() calls left for this message (see kMaxEvalSteps)
+  bool exhausted_ = false;   // a bound was hit: the message is unknown
+  // Evaluates one message expression from a fresh state; nullopt when it is not
+  // a string expression or a work/size bound was hit.
+  std::optional<Alts> EvaluateMessage(TSNode n) {
+    resolution_ = "literal";
+    variable_hops_ = 0;
+    eval_steps_left_ = kMaxEvalSteps;
+    exhausted_ = false;
+    std::optional<Alts> v = Evaluate(n, 0);
+    if (exhausted_) return std::nullopt;
+    return v;
+  }
 };
 
 bool Walker::InTests(std::string_view path) {
@@ -965,6 +992,10 @@ Site Walker::NewSite(SiteKind kind, TSNode at, TSNode end) const {
 
 std::optional<Alts> Walker::Evaluate(TSNode n, int depth) {
   if (depth > kMaxEvalDepth || ts_node_is_null(n)) return std::nullopt;
+  if (eval_steps_left_-- <= 0) {
+    exhausted_ = true;
+    return std::nullopt;
+  }
   n = Unwrap(n);
   if (Is(n, "string")) {
     std::string_view t = Text(n);
@@ -981,7 +1012,12 @@ std::optional<Alts> Walker::Evaluate(TSNode n, int depth) {
     if (!le && !re) return std::nullopt;  // no string involved: not a message
     Alts la = le ? std::move(*le) : EvaluatePart(l, depth + 1);
     Alts ra = re ? std::move(*re) : EvaluatePart(r, depth + 1);
-    return Concat(la, ra);
+    Alts out = Concat(la, ra);
+    if (TooBig(out)) {
+      exhausted_ = true;  // the whole message is unknown
+      return std::nullopt;
+    }
+    return out;
   }
   if (Is(n, "ternary_expression")) {
     std::optional<Alts> c = Evaluate(Field(n, fields_.consequence), depth + 1);
@@ -1063,11 +1099,12 @@ std::optional<Alts> Walker::EvaluateTemplate(TSNode n, int depth) {
 void Walker::SetMessage(Site& site, TSNode msg, const std::vector<TSNode>* format_args, bool append_rest) {
   if (ts_node_is_null(msg)) return;
   site.message_expr = std::string(Text(msg));
-  resolution_ = "literal";
-  variable_hops_ = 0;
-  std::optional<Alts> v = Evaluate(msg, 0);
+  std::optional<Alts> v = EvaluateMessage(msg);
   if (!v) return;
-  if (format_args && !format_args->empty()) v = ApplyFormat(*v, *format_args, append_rest, 0);
+  if (format_args && !format_args->empty()) {
+    v = ApplyFormat(*v, *format_args, append_rest, 0);
+    if (exhausted_ || TooBig(*v)) return;
+  }
   RenderInto(site, *v);
   if (site.error_message) site.message_resolution = resolution_;
 }
@@ -1203,9 +1240,7 @@ TSNode Walker::PickKey(TSNode object, int depth) {
         TSNode inner = PickKey(uv, depth + 1);
         if (!ts_node_is_null(inner)) value = inner;
       }
-      resolution_ = "literal";
-      variable_hops_ = 0;
-      std::optional<Alts> v = Evaluate(value, 0);
+      std::optional<Alts> v = EvaluateMessage(value);
       if (v) {
         for (const Segs& s : *v)
           for (const Seg& seg : s)
@@ -1233,9 +1268,7 @@ TSNode Walker::PickMessageArg(const std::vector<TSNode>& args, size_t skip) {
     }
     bool is_first = ts_node_is_null(first);
     if (is_first) first = a;
-    resolution_ = "literal";
-    variable_hops_ = 0;
-    std::optional<Alts> v = Evaluate(a, 0);
+    std::optional<Alts> v = EvaluateMessage(a);
     if (!v) continue;
     if (is_first) return a;
     for (const Segs& s : *v)

@@ -255,6 +255,23 @@ TEST(JsMessage, SelfReferentialVariableTerminates) {
   ASSERT_EQ(r.sites.size(), 1u);  // any message is fine; it must not loop
 }
 
+TEST(JsMessage, ExponentialVariableFanOutIsBounded) {
+  // v6 would be 10^6 copies of "xxxxxxxxxx" (within the 8 variable hops followed):
+  // the evaluation gives up instead.
+  std::string src = "const v0 = 'xxxxxxxxxx';\n";
+  for (int i = 1; i <= 6; ++i) {
+    src += "const v" + std::to_string(i) + " = v" + std::to_string(i - 1);
+    for (int k = 1; k < 10; ++k) src += " + v" + std::to_string(i - 1);
+    src += ";\n";
+  }
+  src += "throw new Error(v6);\nthrow new Error(v1);\n";
+  JsExtractResult r = Js(src);
+  ASSERT_EQ(r.sites.size(), 2u);
+  EXPECT_FALSE(r.sites[0].error_message.has_value());
+  EXPECT_EQ(r.sites[0].message_expr, "v6");
+  EXPECT_EQ(r.sites[1].error_message, std::string(100, 'x'));
+}
+
 TEST(JsMessage, TernaryAlternatives) {
   Site s = One(Js("throw new Error(isDir ? 'is a directory' : `missing file ${p}`);"));
   EXPECT_EQ(s.error_message, "is a directory");
