@@ -264,7 +264,11 @@ class Analyzer {
           if (it->str() == name) return std::nullopt;
       }
     }
-    return FindAssignment(text_, L_, name, 1, (int)L_.v.size() + 1, true);
+    if (auto r = FindAssignment(text_, L_, name, 1, (int)L_.v.size() + 1, true)) return r;
+    // Outside the text we have (a stored window): the aliases the scan recorded.
+    if (k_)
+      if (const AliasInfo* a = k_->FindAlias(site_.file_path, name, site_.line)) return a->rhs;
+    return std::nullopt;
   }
 
   Subject Resolve(const Atom& a) const {
@@ -747,6 +751,17 @@ class Analyzer {
       }
     }
 
+    // What the site's own branch sets a tested setting to (a log's branch often
+    // resolves the value itself): the first choice for a fix.
+    for (const auto& f : facts_) {
+      if (f.from_else || f.disjunction || !f.subj.IsSetting()) continue;
+      if (f.guard < 0 || f.guard >= (int)site_.guards.size()) continue;
+      auto own = FindSibling(site_.guards[f.guard]);
+      if (!own) continue;
+      for (auto& [n, v] : own->sets)
+        if ((n == f.subj.SettingName() || n == f.subj.via) && !Triggers(f, v)) own_sets_[f.subj.Key()] = v;
+    }
+
     Evidence ev = MakeEvidence(active);
     std::string tag = BackgroundTagFor(ev);
     r->background_tag = tag;
@@ -1006,6 +1021,7 @@ class Analyzer {
     const Subject& s = f.subj;
     const Atom& a = f.atom;
     if (f.disjunction) return "Make " + BT(f.code) + " false before " + BT(site_.function) + " runs.";
+    auto from_text = [](const Atom& x) { return JoinWords(Ticked(x.values), "or"); };
     if (s.IsSetting()) {
       std::string ref = SettingRef(s);
       std::vector<std::string> choices = s.kind == SubjectKind::kFlag ? s.flag->choices : std::vector<std::string>{};
@@ -1026,6 +1042,10 @@ class Analyzer {
         if (s.kind == SubjectKind::kFlag) {
           auto hv = h.flag_values.find(s.flag->Primary());
           if (hv != h.flag_values.end()) alts = hv->second;
+        }
+        if (auto it = own_sets_.find(s.Key()); it != own_sets_.end() && alts.empty()) {
+          return "Set " + BT(FlagValue(s, it->second)) + " explicitly: the branch at this " + KindWord() +
+                 " resolves " + from_text(a) + " to " + BT(it->second) + " anyway.";
         }
         if (alts.empty())
           for (auto& c : choices)
@@ -1178,6 +1198,7 @@ class Analyzer {
   std::string FixValue(const Fact& f, const Hints& h) const {
     const Atom& a = f.atom;
     if (a.op.empty() || !a.rhs_strings || a.values.empty()) return "";
+    if (auto it = own_sets_.find(f.subj.Key()); it != own_sets_.end()) return it->second;
     if (f.subj.kind == SubjectKind::kFlag) {
       auto hv = h.flag_values.find(f.subj.flag->Primary());
       if (hv != h.flag_values.end() && !hv->second.empty()) return hv->second[0];
@@ -1450,6 +1471,7 @@ class Analyzer {
   std::string func_name_;
   int def_line_ = 0;
   std::vector<Fact> facts_;
+  std::map<std::string, std::string> own_sets_;  // subject key -> value the site's own branch assigns
 };
 
 }  // namespace

@@ -343,6 +343,17 @@ TEST(Knowledge, CollectsFlagsFieldsEnvsAndRoundTrips) {
   EXPECT_TRUE(idx->FindEnv("SGLANG_FORCE_X"));
   EXPECT_TRUE(idx->FindEnv("CUDA_VISIBLE_DEVICES"));
   auto back = RepoKnowledge::Deserialize(k->Serialize());
+  {
+    auto ak = Knowledge({{"m.py", "_is_hip = is_hip()\n\ndef f(cfg):\n    x = 1\n    b = cfg.moe_a2a_backend\n    if b:\n        pass\n\n"
+                                  "def g():\n    return b\n"}});
+    const auto* ai = doc::AsIndex(*ak);
+    ASSERT_TRUE(ai->FindAlias("m.py", "b", 6));
+    EXPECT_EQ(ai->FindAlias("m.py", "b", 6)->rhs, "cfg.moe_a2a_backend");
+    EXPECT_FALSE(ai->FindAlias("m.py", "b", 10));  // another function
+    EXPECT_FALSE(ai->FindAlias("m.py", "x", 6));   // not setting-like
+    ASSERT_TRUE(ai->FindAlias("m.py", "_is_hip", 10));
+    EXPECT_EQ(ai->FindAlias("m.py", "_is_hip", 10)->rhs, "is_hip()");
+  }
   EXPECT_EQ(back->Serialize(), k->Serialize());
   EXPECT_TRUE(doc::AsIndex(*back)->FindFlag("--deepep-mode"));
   // Garbage is an empty knowledge, not a crash.

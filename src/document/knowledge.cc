@@ -3,7 +3,9 @@
 #include "document/knowledge.h"
 
 #include <algorithm>
+#include <limits>
 #include <nlohmann/json.hpp>
+#include <regex>
 
 #include "document/py_lex.h"
 
@@ -197,6 +199,59 @@ void CollectDataclass(std::string_view path, std::string_view src, const Toks& t
   }
 }
 
+bool IsAliasRhs(std::string_view rhs) {
+  static const std::regex re(
+      "[A-Za-z_]\\w*(\\.[A-Za-z_]\\w*)+|"
+      "(getattr|hasattr)\\(.*\\)|"
+      "os\\.(environ|getenv).*|"
+      "get_\\w*env\\w*\\(.*\\)|"
+      "envs\\.[A-Z][A-Z0-9_]+(\\.get\\(\\)|\\.value)?|"
+      "[\\w.]*(is|has|supports?)_\\w+\\(\\)|"
+      "[\\w.]*find_spec\\(.*\\)");
+  return rhs.size() <= 160 && rhs.find('\n') == std::string_view::npos && std::regex_match(rhs.begin(), rhs.end(), re);
+}
+
+// Function-scope and module-level aliases (knowledge.h, AliasInfo).
+void CollectAliases(std::string_view path, std::string_view src, const Toks& t, KnowledgeData* d) {
+  struct Scope { size_t col; int line; bool is_def; size_t first_alias; };
+  std::vector<Scope> stack;
+  auto close_to = [&](size_t col, int line) {
+    while (!stack.empty() && stack.back().col >= col) {
+      for (size_t k = stack.back().first_alias; k < d->aliases.size(); ++k)
+        if (d->aliases[k].def_line == stack.back().line && d->aliases[k].end_line == 0) d->aliases[k].end_line = line - 1;
+      stack.pop_back();
+    }
+  };
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t[i].kind == PyTok::kEnd) break;
+    if (!AtLineStart(t, i) || t[i].kind == PyTok::kNewline) continue;
+    size_t col = Column(src, t[i]);
+    close_to(col, t[i].line);
+    size_t k = i;
+    if (IsName(t, k, "async")) ++k;
+    if (IsName(t, k, "def") || IsName(t, k, "class")) {
+      stack.push_back({col, t[i].line, IsName(t, k, "def"), d->aliases.size()});
+      continue;
+    }
+    if (t[i].kind != PyTok::kName || !IsOp(t, i + 1, "=")) continue;
+    bool module_level = stack.empty() && col == 0;
+    if (!module_level && (stack.empty() || !stack.back().is_def)) continue;
+    size_t e = i + 2;
+    while (e < t.size() && t[e].kind != PyTok::kNewline && t[e].kind != PyTok::kEnd) ++e;
+    std::string_view rhs = SpanText(src, t, i + 2, e);
+    if (rhs.empty() || !IsAliasRhs(rhs)) continue;
+    AliasInfo a;
+    a.file = std::string(path);
+    a.def_line = module_level ? 0 : stack.back().line;
+    a.end_line = module_level ? std::numeric_limits<int>::max() : 0;
+    a.line = t[i].line;
+    a.name = std::string(t[i].text);
+    a.rhs = std::string(rhs);
+    d->aliases.push_back(std::move(a));
+  }
+  close_to(0, t.empty() ? 1 : t.back().line + 1);
+}
+
 bool IsArgumentClass(std::string_view name) {
   for (std::string_view suf : {"Args", "Arguments", "Config", "Options", "Settings", "Params"})
     if (name.size() >= suf.size() && name.substr(name.size() - suf.size()) == suf) return true;
@@ -241,6 +296,7 @@ KnowledgeIndex::KnowledgeIndex(KnowledgeData data) : data_(std::move(data)) {
     flag_by_name_.emplace(f.dest, i);
     for (const auto& o : f.options) flag_by_name_.emplace(o, i);
   }
+  for (size_t i = 0; i < data_.aliases.size(); ++i) aliases_by_file_[data_.aliases[i].file].push_back(i);
   for (size_t i = 0; i < data_.envs.size(); ++i) {
     auto [it, inserted] = env_by_name_.emplace(data_.envs[i].name, i);
     if (!inserted && !data_.envs[it->second].default_value && data_.envs[i].default_value) it->second = i;
@@ -258,6 +314,19 @@ const FieldInfo* KnowledgeIndex::FindField(std::string_view name) const {
 const EnvInfo* KnowledgeIndex::FindEnv(std::string_view name) const {
   auto it = env_by_name_.find(name);
   return it == env_by_name_.end() ? nullptr : &data_.envs[it->second];
+}
+
+const AliasInfo* KnowledgeIndex::FindAlias(std::string_view file, std::string_view name, int line) const {
+  auto it = aliases_by_file_.find(file);
+  if (it == aliases_by_file_.end()) return nullptr;
+  const AliasInfo* best = nullptr;
+  for (size_t i : it->second) {
+    const AliasInfo& a = data_.aliases[i];
+    if (a.name != name || a.line >= line || a.def_line > line || a.end_line < line) continue;
+    // Function scope beats module level; then the latest assignment.
+    if (!best || a.def_line > best->def_line || (a.def_line == best->def_line && a.line > best->line)) best = &a;
+  }
+  return best;
 }
 
 std::string KnowledgeIndex::Serialize() const {
@@ -288,6 +357,10 @@ std::string KnowledgeIndex::Serialize() const {
   j["fields"] = std::move(fields);
   j["envs"] = std::move(envs);
   j["listConstants"] = data_.list_constants;
+  json aliases = json::array();
+  for (const auto& a : data_.aliases)
+    aliases.push_back({{"file", a.file}, {"def", a.def_line}, {"end", a.end_line}, {"line", a.line}, {"name", a.name}, {"rhs", a.rhs}});
+  j["aliases"] = std::move(aliases);
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -301,6 +374,7 @@ FileKnowledgePtr CollectFileKnowledge(std::string_view path, std::string_view te
   fk->path = std::string(path);
   KnowledgeData* d = &fk->data;
   Toks t = LexPython(text);
+  CollectAliases(path, text, t, d);
   bool pending_dataclass = false;
   for (size_t i = 0; i < t.size(); ++i) {
     if (t[i].kind != PyTok::kName) {
@@ -342,6 +416,7 @@ std::unique_ptr<RepoKnowledge> RepoKnowledge::Build(std::vector<FileKnowledgePtr
     all.flags.insert(all.flags.end(), d.flags.begin(), d.flags.end());
     all.fields.insert(all.fields.end(), d.fields.begin(), d.fields.end());
     all.envs.insert(all.envs.end(), d.envs.begin(), d.envs.end());
+    all.aliases.insert(all.aliases.end(), d.aliases.begin(), d.aliases.end());
     for (const auto& [k, v] : d.list_constants) all.list_constants.emplace(k, v);
   }
   return std::make_unique<doc::KnowledgeIndex>(std::move(all));
@@ -388,6 +463,16 @@ std::unique_ptr<RepoKnowledge> RepoKnowledge::Deserialize(std::string_view text)
       e.line = o.value("line", 0);
       e.default_value = opt_str(o, "default");
       d.envs.push_back(std::move(e));
+    }
+    for (const auto& o : j.value("aliases", json::array())) {
+      doc::AliasInfo a;
+      a.file = o.value("file", "");
+      a.def_line = o.value("def", 0);
+      a.end_line = o.value("end", 0);
+      a.line = o.value("line", 0);
+      a.name = o.value("name", "");
+      a.rhs = o.value("rhs", "");
+      d.aliases.push_back(std::move(a));
     }
     d.list_constants = j.value("listConstants", std::map<std::string, std::vector<std::string>>{});
   } catch (const std::exception&) {

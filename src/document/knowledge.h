@@ -50,11 +50,23 @@ struct EnvInfo {
   int line = 0;
 };
 
+// `name = <rhs>` inside a function (or at module level: def_line 0) whose rhs is
+// a setting-like expression (cfg.x, getattr(m, "a", None), an env read, a
+// capability predicate). Kept so that `errdex document`, which sees only a
+// record's source window, can still substitute locals assigned above it.
+struct AliasInfo {
+  std::string file;
+  int def_line = 0, end_line = 0;  // the enclosing function's lines (0, INT_MAX at module level)
+  int line = 0;
+  std::string name, rhs;
+};
+
 struct KnowledgeData {
   std::vector<FlagInfo> flags;
   std::vector<FieldInfo> fields;
   std::vector<EnvInfo> envs;
   std::map<std::string, std::vector<std::string>> list_constants;
+  std::vector<AliasInfo> aliases;
 };
 
 }  // namespace errdex::doc
@@ -79,11 +91,14 @@ class KnowledgeIndex final : public RepoKnowledge {
   // A field of an argument/config class named `name`.
   const FieldInfo* FindField(std::string_view name) const;
   const EnvInfo* FindEnv(std::string_view name) const;
+  // The last alias of `name` assigned before `line` in the function of `file` that spans `line`.
+  const AliasInfo* FindAlias(std::string_view file, std::string_view name, int line) const;
   const KnowledgeData& data() const { return data_; }
 
  private:
   KnowledgeData data_;
   std::map<std::string, size_t, std::less<>> flag_by_name_, field_by_name_, env_by_name_;
+  std::map<std::string, std::vector<size_t>, std::less<>> aliases_by_file_;
 };
 
 // The index behind any RepoKnowledge made by Build/Deserialize (nullptr otherwise).

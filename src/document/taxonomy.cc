@@ -60,6 +60,8 @@ std::string BackgroundTagFor(const Evidence& e) {
                 "ConnectionAbortedError", "BrokenPipeError", "timeout", "gaierror", "herror"}) ||
       Has(c, {"Timeout"}))
     return "network-error";
+  // A log reports and goes on: it rejects no combination or value.
+  if (IsLogLike(e)) return "runtime-warning";
   if (e.setting_guards >= 2 ||
       (e.setting_guards >= 1 && Has(msg, {"only supports", "supports only", "not supported with", "incompatible",
                                           "cannot be used with", "together with", "combined with", "in combination"})))

@@ -23,6 +23,7 @@
 //   io-error                       OSError/IOError/FileNotFoundError/PermissionError/FileExistsError/
 //                                  IsADirectoryError/NotADirectoryError/EOFError
 //   network-error                  TimeoutError/ConnectionError and subclasses, socket errors
+//   runtime-warning                a log/warning site matching nothing above (logs stop here)
 //   unsupported-configuration-combo  two or more guards test settings (flags, config fields, env vars), or
 //                                  one does and the message says "only supports", "supports only", "not
 //                                  supported with", "incompatible", "cannot be used with", "together with",
@@ -31,7 +32,6 @@
 //   invalid-argument-value         ValueError and other validation classes, or one setting guard
 //   invalid-state                  RuntimeError whose message speaks of state ("not initialized", "already",
 //                                  "closed", "must be called", "before", "not started", "not running")
-//   runtime-warning                a log/warning site matching nothing above
 //   runtime-error                  anything else
 //
 // severity:
