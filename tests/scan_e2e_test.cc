@@ -345,6 +345,19 @@ TEST_F(GitScanTest, SubdirectoryOfAWorkTreeKeepsRepoRelativePaths) {
   for (const CatalogLine& l : lines) EXPECT_EQ(l.record.file_path.rfind("pkg/", 0), 0u) << l.record.file_path;
 }
 
+TEST_F(GitScanTest, AnotherRepoInsideAWorkTreeIsItsOwnRoot) {
+  RunResult r = Errdex(Quote(t_ / "w/pkg") + " --repo x/vendored -o - --quiet --no-docs", kEpochEnv);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  std::vector<CatalogLine> lines = ParseJsonl(r.out);
+  ASSERT_FALSE(lines.empty());
+  for (const CatalogLine& l : lines) {
+    EXPECT_EQ(l.record.file_path.rfind("pkg/", 0), std::string::npos) << l.record.file_path;
+    EXPECT_EQ(l.record.repo, "x/vendored");
+    EXPECT_EQ(l.record.analyzed_sha, std::nullopt) << "the enclosing repository's HEAD is not x/vendored's";
+    EXPECT_EQ(l.record.github_url, std::nullopt);
+  }
+}
+
 TEST_F(GitScanTest, UnknownRevisionIsExit2) {
   RunResult r = Errdex(Quote(t_ / "w") + " --rev no-such-tag -o " + Quote(t_ / "x.jsonl"));
   EXPECT_EQ(r.rc, 2);

@@ -114,7 +114,11 @@ Result<ResolvedSource> ResolveSource(const ScanOptions& o) {
     auto dir = OpenDirectorySource(o.path, o.max_file_size);
     if (!dir.ok()) return dir.status();
     rs.owned = std::move(dir.value());
-    if (facts.in_git) {
+    // A work tree in git: HEAD is the commit and paths are relative to the
+    // repository root -- unless --repo names another repository than origin
+    // (a project vendored or bundled inside this one): then PATH is its root.
+    bool same_repo = !o.repo || o.repo == facts.github_repo;
+    if (facts.in_git && same_repo) {
       if (!rs.sha && facts.head_sha) rs.sha = facts.head_sha;
       if (!facts.subdir.empty()) rs.prefix = facts.subdir + "/";
     }
@@ -305,7 +309,13 @@ Result<ScanResult> Scan(const ScanOptions& options) {
             fr.lines.push_back(std::move(line));
           }
         }
-        if (options.document) fr.knowledge = CollectFileKnowledge(path, fr.text);
+        if (options.document) {
+          try {
+            fr.knowledge = CollectFileKnowledge(path, fr.text);
+          } catch (const std::exception& e) {
+            fr.diagnostics.push_back({path, 0, 0, std::string("internal error in the document stage: ") + e.what()});
+          }
+        }
         if (!options.document || fr.lines.empty()) std::string().swap(fr.text);
         if (!options.document) SerializeLines(options.json_lines, fr);
         sites.fetch_add(static_cast<int64_t>(fr.lines.size()));
@@ -331,7 +341,14 @@ Result<ScanResult> Scan(const ScanOptions& options) {
         with_sites.size(), jobs,
         [&](size_t k) {
           FileResult& fr = files[with_sites[k]];
-          for (CatalogLine& line : fr.lines) DocumentRecord(*line.facts, fr.text, *repo_knowledge, &line.record);
+          for (CatalogLine& line : fr.lines) {
+            try {
+              DocumentRecord(*line.facts, fr.text, *repo_knowledge, &line.record);
+            } catch (const std::exception& e) {
+              fr.diagnostics.push_back({line.record.file_path, line.record.line_number, 0,
+                                        std::string("internal error in the document stage: ") + e.what()});
+            }
+          }
           std::string().swap(fr.text);
           SerializeLines(options.json_lines, fr);
           documented.fetch_add(static_cast<int64_t>(fr.lines.size()));

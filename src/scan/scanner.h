@@ -56,6 +56,8 @@ struct ScanOptions {
   std::optional<std::string> rev;   // read this commit's tree from git instead of the directory
   std::optional<std::string> repo;  // owner/name; default: origin's GitHub owner/name
   std::optional<std::string> sha;   // default: the commit scanned (HEAD of a work tree in git)
+  // A PATH below the root of a work tree gets repo-relative file paths (so
+  // githubUrl is right), unless `repo` is given and is not origin's repository.
   int jobs = 0;                     // worker threads; 0 = hardware concurrency
   uint64_t max_file_size = kDefaultMaxFileSize;
   bool document = true;             // run the document stage (prose fields)
