@@ -543,8 +543,14 @@ class Analyzer {
               t[i - 1].text == "." && t[i + 1].text == "(")
             sib.warns = true;
           if (t[i].kind == PyTok::kName && t[i].text == "return" && t[i].line == t[i].line) sib.returns = true;
-          if (t[i].kind == PyTok::kName && t[i].text == "raise" && t[i + 1].kind == PyTok::kName && sib.raises.empty())
-            sib.raises = std::string(t[i + 1].text);
+          if (t[i].kind == PyTok::kName && t[i].text == "raise" && t[i + 1].kind == PyTok::kName && sib.raises.empty()) {
+            size_t j = i + 1;
+            sib.raises = std::string(t[j].text);
+            while (j + 2 < t.size() && t[j + 1].text == "." && t[j + 2].kind == PyTok::kName) {
+              sib.raises += "." + std::string(t[j + 2].text);
+              j += 2;
+            }
+          }
         }
         return sib;
       }
@@ -736,7 +742,7 @@ class Analyzer {
       const Fact* pinned = nullptr;
       for (const auto* g : active)
         if (!g->from_else && g->subj.Key() == f.subj.Key() && g->atom.op == "==" && g->atom.rhs_strings) pinned = g;
-      if (pinned && !from.empty())
+      if (pinned && !from.empty() && f.subj.IsSetting())
         s += ", so " + UserTerm(Positive(f)) + " never reaches this " + KindWord() + "; only an explicit " +
              UserTerm(*pinned) + " does.";
       else if (!from.empty())
@@ -894,7 +900,10 @@ class Analyzer {
         if (!vals.empty() && !ctx.empty())
           tips.push_back("With " + JoinWords(ctx, "and") + ", keep " + BT(flag) + " at " + JoinWords(Ticked(vals), "or") + ".");
     }
-    if (r->validation_code && site_.kind != SiteKind::kLog)
+    bool external = false;
+    for (const auto* f : active)
+      if (f->subj.kind != SubjectKind::kCode && f->subj.kind != SubjectKind::kShape) external = true;
+    if (r->validation_code && site_.kind != SiteKind::kLog && external)
       tips.push_back("Run the pre-flight check (validationCode) in launch scripts and CI so the problem shows before the expensive start-up work.");
     if (!tips.empty()) r->prevention_tips = tips;
 
@@ -906,6 +915,7 @@ class Analyzer {
     Fact p = f;
     p.atom.op = FlipOp(f.atom.op);
     if (p.atom.op.empty()) p.atom.falsy = !f.atom.falsy;
+    if (!p.disjunction) p.code = OneLine(p.atom.Code());
     return p;
   }
 
@@ -1308,6 +1318,11 @@ class Analyzer {
 
   std::optional<std::string> Validation(const std::vector<const Fact*>& active) const {
     if (site_.kind == SiteKind::kLog) return std::nullopt;
+    // A check on the object's own state is no pre-flight check a caller can run.
+    static const std::regex internal_re("\\b(self|cls)\\b");
+    for (const auto* f : active)
+      if (std::regex_search(f->code, internal_re) || std::regex_search(f->subj.expr, internal_re)) return std::nullopt;
+    if (active.empty() && site_.assert_condition && std::regex_search(*site_.assert_condition, internal_re)) return std::nullopt;
     std::vector<std::string> conds;
     std::set<std::string> imports;
     for (const auto* f : active) {
@@ -1332,6 +1347,10 @@ class Analyzer {
       cond += "\n)";
     }
     std::string what = site_.error_message ? *site_.error_message : site_.error_class.value_or("error");
+    for (const auto& ip : site_.interpolations) {
+      std::string hole = "{" + ip + "}";
+      for (size_t p = what.find(hole); p != std::string::npos; p = what.find(hole, p + 3)) what.replace(p, hole.size(), "...");
+    }
     code += "if " + cond + ":\n    raise SystemExit(" + PyQuote(what) + ")";
     return code;
   }

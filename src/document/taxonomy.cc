@@ -48,7 +48,6 @@ std::string BackgroundTagFor(const Evidence& e) {
   if (OneOf(c, {"MemoryError", "OutOfMemoryError"}) || Has(c, {"OutOfMemory", "ResourceExhausted"}) ||
       Has(msg, {"out of memory", "exceeds", "exceeded", "too many", "too large", "limit"}))
     return "resource-exhausted";
-  if (e.shape_guard || Has(msg, {"shape", "dimension", "ndim", "size mismatch"})) return "shape-mismatch";
   if (c == "TypeError" || e.isinstance_guard) return "type-error";
   if (OneOf(c, {"KeyError", "IndexError", "LookupError", "AttributeError"}) ||
       Has(ctx, {"KeyError", "IndexError", "LookupError"}))
@@ -60,6 +59,7 @@ std::string BackgroundTagFor(const Evidence& e) {
                 "ConnectionAbortedError", "BrokenPipeError", "timeout", "gaierror", "herror"}) ||
       Has(c, {"Timeout"}))
     return "network-error";
+  if (e.shape_guard || Has(msg, {"shape", "dimension", "ndim", "size mismatch"})) return "shape-mismatch";
   // A log reports and goes on: it rejects no combination or value.
   if (IsLogLike(e)) return "runtime-warning";
   if (e.setting_guards >= 2 ||

@@ -17,12 +17,12 @@
 //                                  attribute missing from a module, or a version comparison
 //   resource-exhausted             MemoryError/*OutOfMemory*/ResourceExhausted*, or the message says
 //                                  "out of memory", "exceeds", "too many", "too large", "limit"
-//   shape-mismatch                 the message or a guard is about shape/dimension/len()/ndim/size
 //   type-error                     TypeError, or an isinstance() guard
 //   key-not-found                  KeyError/IndexError/LookupError/AttributeError, or an `except KeyError` context
 //   io-error                       OSError/IOError/FileNotFoundError/PermissionError/FileExistsError/
 //                                  IsADirectoryError/NotADirectoryError/EOFError
 //   network-error                  TimeoutError/ConnectionError and subclasses, socket errors
+//   shape-mismatch                 the message or a guard is about shape/dimension/len()/ndim/size
 //   runtime-warning                a log/warning site matching nothing above (logs stop here)
 //   unsupported-configuration-combo  two or more guards test settings (flags, config fields, env vars), or
 //                                  one does and the message says "only supports", "supports only", "not
