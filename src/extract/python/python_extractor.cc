@@ -1004,13 +1004,15 @@ MaybeSegs FileExtractor::Ev(Eval& ev, int node, int depth, std::pair<int, int> p
     case NodeKind::kCall:
       return EvCall(ev, node, depth, pos);
     case NodeKind::kIfExp: {
-      MaybeSegs a = Ev(ev, n.kids[0], depth + 1, pos);
-      MaybeSegs b = Ev(ev, n.kids[2], depth + 1, pos);
+      // (copies: evaluation may parse assignments and grow the node arena)
+      const int body = n.kids[0], orelse = n.kids[2];
+      MaybeSegs a = Ev(ev, body, depth + 1, pos);
+      MaybeSegs b = Ev(ev, orelse, depth + 1, pos);
       if (!a && !b) return std::nullopt;
       Seg alt;
       alt.type = Seg::kAlt;
-      alt.options.push_back(a ? std::move(*a) : Segs{Seg::Hole(HoleText(n.kids[0]))});
-      alt.options.push_back(b ? std::move(*b) : Segs{Seg::Hole(HoleText(n.kids[2]))});
+      alt.options.push_back(a ? std::move(*a) : Segs{Seg::Hole(HoleText(body))});
+      alt.options.push_back(b ? std::move(*b) : Segs{Seg::Hole(HoleText(orelse))});
       return Segs{std::move(alt)};
     }
     default:
@@ -1034,20 +1036,22 @@ std::vector<int> FileExtractor::Keywords(int call) const {
 }
 
 MaybeSegs FileExtractor::EvCall(Eval& ev, int node, int depth, std::pair<int, int> pos) {
-  const Node& n = parser_.node(node);
-  int f = n.kids[0];
-  const Node& fn = parser_.node(f);
+  // Copies, not references: evaluation may parse assignments and grow the arena.
+  const int f = parser_.node(node).kids[0];
+  const NodeKind fkind = parser_.node(f).kind;
+  const std::string fstr = parser_.node(f).str;
+  const size_t n_kids = parser_.node(node).kids.size();
   std::vector<int> args = Args(node);
   bool no_kw = Keywords(node).empty();
-  if (fn.kind == NodeKind::kAttribute) {
-    const std::string& attr = fn.str;
-    int base_node = fn.kids[0];
+  if (fkind == NodeKind::kAttribute) {
+    const std::string& attr = fstr;
+    int base_node = parser_.node(f).kids[0];
     if (attr == "format") {
       MaybeSegs base = Ev(ev, base_node, depth + 1, pos);
       if (!base) return std::nullopt;
       return py::PerAlt(*base, [&](const Segs& s) { return ApplyFormat(s, node); });
     }
-    if (attr == "join" && args.size() == 1 && no_kw && n.kids.size() == 2) {
+    if (attr == "join" && args.size() == 1 && no_kw && n_kids == 2) {
       MaybeSegs sep = Ev(ev, base_node, depth + 1, pos);
       if (!sep) return std::nullopt;
       std::string sep_s;
@@ -1055,14 +1059,15 @@ MaybeSegs FileExtractor::EvCall(Eval& ev, int node, int depth, std::pair<int, in
         if (s.type != Seg::kLit) return std::nullopt;
         sep_s += s.text;
       }
-      const Node& it = parser_.node(args[0]);
-      if (it.kind == NodeKind::kList || it.kind == NodeKind::kTuple) {
-        for (int k : it.kids)
+      const NodeKind it_kind = parser_.node(args[0]).kind;
+      if (it_kind == NodeKind::kList || it_kind == NodeKind::kTuple) {
+        const std::vector<int> elts = parser_.node(args[0]).kids;
+        for (int k : elts)
           if (parser_.node(k).kind == NodeKind::kStarred) return std::nullopt;
         Segs out;
-        for (size_t i = 0; i < it.kids.size(); ++i) {
+        for (size_t i = 0; i < elts.size(); ++i) {
           if (i) out.push_back(Seg::Lit(sep_s));
-          Segs e = EvOrHole(ev, it.kids[i], depth + 1, pos);
+          Segs e = EvOrHole(ev, elts[i], depth + 1, pos);
           out.insert(out.end(), e.begin(), e.end());
         }
         return out;
@@ -1098,11 +1103,11 @@ MaybeSegs FileExtractor::EvCall(Eval& ev, int node, int depth, std::pair<int, in
     }
     return std::nullopt;
   }
-  if (fn.kind == NodeKind::kName && (fn.str == "dedent" || fn.str == "cleandoc")) {
+  if (fkind == NodeKind::kName && (fstr == "dedent" || fstr == "cleandoc")) {
     if (args.size() != 1 || !no_kw || parser_.node(args[0]).kind == NodeKind::kStarred) return std::nullopt;
     MaybeSegs base = Ev(ev, args[0], depth + 1, pos);
     if (!base) return std::nullopt;
-    bool dd = fn.str == "dedent";
+    bool dd = fstr == "dedent";
     return py::PerAlt(*base, [&](const Segs& s) -> MaybeSegs {
       return py::MapText(s, [&](const std::string& t) { return dd ? py::TextwrapDedent(t) : py::InspectCleandoc(t); });
     });
@@ -1441,7 +1446,7 @@ void FileExtractor::FinishRaise(const Pending& p, Site& site) {
     else
       break;
   }
-  const Node& en = parser_.node(exc);
+  const Node en = parser_.node(exc);  // a copy: lookups below may grow the arena
   if (en.kind == NodeKind::kName) {
     for (const auto& h : p.handlers)
       if (!h.first.empty() && h.first == en.str) return;  // re-raise of the caught exception

@@ -331,6 +331,26 @@ TEST(PythonExtractor, Pep701FStrings) {
   EXPECT_EQ(Opt(r.sites[0].message_pattern), "bad (.*?) and (.*?): (.*?)");
 }
 
+// Lazily parsed assignments grow the node arena while a raise is evaluated
+// (a use-after-free found by fuzzing under ASan; run with ERRDEX_SANITIZE=ON).
+TEST(PythonExtractor, LazyAssignmentParsingDuringEvaluation) {
+  std::string big = "[0";
+  for (int i = 1; i < 3000; ++i) big += ", " + std::to_string(i);
+  big += "]";
+  std::string src = "def f(c):\n    err = LookupError(\"stored\", " + big + ")\n    raise err\n"
+                    "    m = \"ab\" if " + big + " else \"cd\"\n    raise ValueError(m if c else m)\n"
+                    "    k = \"kk\" if " + big + " else \"jj\"\n    raise ValueError(\", \".join([k, \"z\"]))\n";
+  PythonExtractResult r = ExtractPython("t.py", src);
+  ASSERT_EQ(r.sites.size(), 3u);
+  EXPECT_EQ(Opt(r.sites[0].error_class), "LookupError");
+  EXPECT_EQ(Opt(r.sites[0].error_class_expr), "err <- LookupError");
+  EXPECT_EQ(Opt(r.sites[0].error_message), "stored");
+  EXPECT_EQ(Opt(r.sites[1].error_message), "ab");
+  EXPECT_EQ(Opt(r.sites[1].message_pattern), "(?:ab|cd)");
+  EXPECT_EQ(Opt(r.sites[2].error_message), "kk, z");
+  EXPECT_EQ(Opt(r.sites[2].message_pattern), "(?:kk, z|jj, z)");
+}
+
 // --- seeds ---------------------------------------------------------------
 struct SeedCase {
   const char* file;
