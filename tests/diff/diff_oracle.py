@@ -7,8 +7,14 @@ could not parse, and compares sites on (file, line, errorClass, messagePattern).
 Prints recall, precision, the mismatch categories (largest first) with
 examples, and optionally field agreement on the matched sites.
 
+Build the driver (until CMakeLists.txt has a target for it):
+  g++ -std=c++20 -O2 -Isrc tests/diff/py_extract_dump.cc build-py/liberrdex_extract.a \
+      build-py/liberrdex_model.a -lxxhash -o build-py/py_extract_dump
+  (CMake: add_executable(py_extract_dump tests/diff/py_extract_dump.cc)
+          target_link_libraries(py_extract_dump PRIVATE errdex_extract))
+
 Usage:
-  python3 tests/diff/diff_oracle.py DIR [--dump build-py/py_extract_dump]
+  python3 tests/diff/diff_oracle.py DIR [--dump build-py/py_extract_dump] [--oracle-cache O.json]
          [--oracle ../shared/tools/oracle_py.py] [--examples 5] [--json out.json]
 Stdlib only.
 """
