@@ -411,6 +411,30 @@ TEST(CatalogStore, FullTextSearchRanksTheClosestFirst) {
   EXPECT_EQ(store->LoadLines({})->size(), 4u);
 }
 
+// A catalog made where SQLite lacks FTS5 (meta.fts = "like", no lines_fts) still
+// answers FullTextSearch, by counting the words found in each line.
+TEST(CatalogStore, FullTextSearchWithoutFts5FallsBackToSubstrings) {
+  TempDir dir;
+  std::string path = dir.File("c.db");
+  { ASSERT_TRUE(OpenOrDie(path)); }
+  RawExec(path, "DROP TABLE lines_fts; UPDATE meta SET value = 'like' WHERE key = 'fts';");
+  auto store = OpenOrDie(path, false);
+  std::vector<CatalogLine> lines = {
+      MakeLine("o/r", "s", 0, "tensor is empty"),
+      MakeLine("o/r", "s", 1, "invalid tensor shape for attention"),
+      MakeLine("o/r", "s", 2, "unrelated message"),
+  };
+  ASSERT_TRUE(store->PutScan(Info("o/r", "s"), lines).ok());
+  auto hits = store->FullTextSearch("Invalid tensor SHAPE (2, 3)", 10);
+  ASSERT_TRUE(hits.ok()) << hits.status().ToString();
+  ASSERT_EQ(hits->size(), 2u);
+  EXPECT_EQ((*hits)[0].record_id, lines[1].record.id);
+  EXPECT_EQ((*hits)[1].record_id, lines[0].record.id);
+  EXPECT_GT((*hits)[0].score, (*hits)[1].score);
+  ASSERT_TRUE(store->PutScan(Info("o/r", "s"), {lines[2]}).ok());  // replace works without the index too
+  EXPECT_TRUE(store->FullTextSearch("tensor", 10)->empty());
+}
+
 TEST(CatalogStore, ReadOnlyFileCanBeReadButNotWritten) {
   TempDir dir;
   std::string path = dir.File("c.db");
