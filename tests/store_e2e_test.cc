@@ -304,4 +304,25 @@ TEST_F(StoreE2E, ImportReadsStandardInput) {
   EXPECT_EQ(Errdex("export --db " + db_).out, seed + "\n");
 }
 
+TEST_F(StoreE2E, ShowNeverPassesTerminalControlsThrough) {
+  std::string seed = Slurp(Seeds()[1]);
+  size_t at = seed.find("\"errorMessage\":\"");
+  ASSERT_NE(at, std::string::npos);
+  seed.insert(at + 16, "\\u001b[2J\\u001b]0;pwned\\u0007\\u009b31m");  // clear screen, set title, C1 CSI
+  fs::path in = dir_ / "hostile.jsonl";
+  Spit(in, seed);
+  ASSERT_EQ(Errdex("import " + in.string() + " --db " + db_).code, 0);
+  std::string id = seed.substr(seed.find("\"id\":\"") + 6, 16);
+  Outcome r = Errdex("show " + id + " --db " + db_);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos);
+  EXPECT_EQ(r.out.find('\x07'), std::string::npos);
+  EXPECT_EQ(r.out.find("\xc2\x9b"), std::string::npos);
+  EXPECT_NE(r.out.find("^[[2J^[]0;pwned^G\\u009b31m"), std::string::npos) << r.out;
+  // The data itself is kept (JSON.stringify writes U+009B as is, so the canonical line has it raw).
+  std::string canonical = seed;
+  canonical.replace(canonical.find("\\u009b"), 6, "\xc2\x9b");
+  EXPECT_EQ(Errdex("show " + id + " --json --db " + db_).out, canonical + "\n");
+}
+
 }  // namespace

@@ -138,6 +138,53 @@ struct Palette {
   std::string Heading(std::string_view s) const { return Wrap("1;4", s); }
 };
 
+// Text from a catalog is data from someone's repository: before it reaches a
+// terminal, control characters (ESC, C1 CSI, ...) become visible ("^[", "\\u009b")
+// so they cannot move the cursor or recolour the screen. Keeps '\t' and '\n', drops
+// the '\r' of CRLF line ends.
+std::string Printable(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == '\r' && (i + 1 == s.size() || s[i + 1] == '\n')) continue;  // CRLF source files
+    if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
+      out += '^';
+      out += static_cast<char>(c == 0x7f ? '?' : c + 64);
+    } else if (c == 0xc2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
+               static_cast<unsigned char>(s[i + 1]) <= 0x9f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(s[i + 1]));
+      out += buf;
+      ++i;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+void MakePrintable(std::string* s) { *s = Printable(*s); }
+void MakePrintable(std::optional<std::string>* s) {
+  if (*s) MakePrintable(&**s);
+}
+void MakePrintable(std::optional<std::vector<std::string>>* v) {
+  if (*v)
+    for (std::string& s : **v) MakePrintable(&s);
+}
+Record PrintableRecord(Record r) {
+  for (std::string* f : {&r.id, &r.file_path, &r.source_code}) MakePrintable(f);
+  for (std::optional<std::string>* f :
+       {&r.repo, &r.slug, &r.error_code, &r.error_message, &r.message_pattern, &r.error_type, &r.error_class,
+        &r.severity, &r.github_url, &r.documentation, &r.trigger_scenarios, &r.common_situations, &r.example_fix,
+        &r.handling_strategy, &r.validation_code, &r.type_guard, &r.try_catch_pattern, &r.background_tag,
+        &r.analyzed_sha, &r.analyzed_at})
+    MakePrintable(f);
+  MakePrintable(&r.solutions);
+  MakePrintable(&r.prevention_tips);
+  MakePrintable(&r.tags);
+  return r;
+}
+
 // ---------------------------------------------------------------- import
 
 struct ImportOptions {
@@ -330,15 +377,15 @@ int RunShow(const ShowOptions& o) {
   if (found->size() > 1) {
     out += p.Bold(std::to_string(found->size()) + " stored versions of \"" + o.key + "\", newest first:") + "\n";
     for (const StoredLine& sl : *found) {
-      const Record& r = sl.line.record;
+      const Record r = PrintableRecord(sl.line.record);
       std::string repo = r.repo.value_or("(no repo)");
       if (r.analyzed_sha) repo += "@" + ShortSha(*r.analyzed_sha);
       out += "  " + r.id + "  " + repo + "  " + r.file_path + ":" + std::to_string(r.line_number) + "  " +
-             p.Dim(sl.line.dataset_version) + "\n";
+             p.Dim(Printable(sl.line.dataset_version)) + "\n";
     }
     out += "\n" + p.Dim("the newest:") + "\n";
   }
-  out += Describe(found->front().line.record, found->front().line.dataset_version, p);
+  out += Describe(PrintableRecord(found->front().line.record), Printable(found->front().line.dataset_version), p);
   return WriteStdout(out);
 }
 
@@ -369,7 +416,8 @@ int RunScans(const ScansOptions& o) {
   std::snprintf(buf, sizeof buf, "%-5s %-32s %-12s %7s %6s  %-24s %s\n", "ID", "REPO", "SHA", "LINES", "FILES",
                 "DATASET VERSION", "SOURCE");
   out += buf;
-  for (const ScanInfo& s : *scans) {
+  for (ScanInfo s : *scans) {
+    for (std::string* f : {&s.repo, &s.sha, &s.dataset_version, &s.source}) MakePrintable(f);
     std::snprintf(buf, sizeof buf, "%-5lld %-32s %-12s %7lld %6lld  %-24s ", static_cast<long long>(s.scan_id),
                   s.repo.empty() ? "-" : s.repo.c_str(), s.sha.empty() ? "-" : ShortSha(s.sha).c_str(),
                   static_cast<long long>(s.sites), static_cast<long long>(s.files), s.dataset_version.c_str());
