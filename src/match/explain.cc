@@ -181,6 +181,24 @@ Matcher::Matcher(std::unique_ptr<PatternDatabase> db, std::vector<MatchEntry> en
   }
 }
 
+Result<PatternDatabase::ScratchPtr> Matcher::AcquireScratch() const {
+  {
+    std::lock_guard<std::mutex> lock(pool_mu_);
+    if (!pool_.empty()) {
+      PatternDatabase::ScratchPtr s = std::move(pool_.back());
+      pool_.pop_back();
+      return s;
+    }
+  }
+  return db_->NewScratch();
+}
+
+void Matcher::ReleaseScratch(PatternDatabase::ScratchPtr scratch) const {
+  if (!scratch) return;
+  std::lock_guard<std::mutex> lock(pool_mu_);
+  if (pool_.size() < 64) pool_.push_back(std::move(scratch));
+}
+
 const std::vector<uint32_t>* Matcher::EntriesOfBaseName(std::string_view base) const {
   auto it = by_base_.find(std::string(base));
   return it == by_base_.end() ? nullptr : &it->second;
@@ -205,13 +223,13 @@ constexpr size_t kMaxFuzzyQueryBytes = 2048;
 
 ExplainSession::ExplainSession(const Matcher& matcher, ExplainOptions options, FuzzySearch fuzzy)
     : m_(matcher), opt_(std::move(options)), fuzzy_(std::move(fuzzy)), w_(std::make_unique<Window>()) {
-  auto s = m_.db().NewScratch();
+  auto s = m_.AcquireScratch();
   if (s.ok()) scratch_ = std::move(s).value();
   else scratch_status_ = s.status();
   if (opt_.max_line_bytes == 0) opt_.max_line_bytes = 1;
 }
 
-ExplainSession::~ExplainSession() = default;
+ExplainSession::~ExplainSession() { m_.ReleaseScratch(std::move(scratch_)); }
 
 Status ExplainSession::Feed(std::string_view bytes, const HitSink& sink) {
   if (!scratch_) return scratch_status_;

@@ -34,6 +34,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -70,7 +71,14 @@ class Matcher {
   // Entries whose file has this base name ("decoder.py").
   const std::vector<uint32_t>* EntriesOfBaseName(std::string_view base) const;
 
+  // Scratch from a pool (allocating a Vectorscan scratch for a big database costs
+  // more than explaining a paste); give it back with ReleaseScratch. Thread-safe.
+  Result<PatternDatabase::ScratchPtr> AcquireScratch() const;
+  void ReleaseScratch(PatternDatabase::ScratchPtr scratch) const;
+
  private:
+  mutable std::mutex pool_mu_;
+  mutable std::vector<PatternDatabase::ScratchPtr> pool_;
   std::unique_ptr<PatternDatabase> db_;
   std::vector<MatchEntry> entries_;
   std::vector<std::vector<uint32_t>> by_pattern_;

@@ -109,6 +109,9 @@ class PatternDatabase {
   bool compiled(uint32_t index) const { return compiled_[index]; }
   size_t compiled_count() const { return hs_ids_.size(); }
   const std::vector<RejectedPattern>& rejected() const { return rejected_; }
+  // The Vectorscan database itself (nullptr when no pattern compiled), for the
+  // benchmark's raw hs_scan baseline. Owned by this object.
+  const ::hs_database* raw_database() const { return db_; }
 
  private:
   struct Lazy;
