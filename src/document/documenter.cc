@@ -247,6 +247,7 @@ class Analyzer {
       : site_(site), text_(text), L_(text), k_(k) {
     func_name_ = LastComponent(site.function);
     def_line_ = site.function == "<module>" ? 0 : EnclosingDef(L_, site.line, func_name_);
+    window_mode_ = !text.empty() && text[0] == '\n';  // a stored window padded to its real lines
   }
 
   std::optional<std::string> Assigned(std::string_view name) const {
@@ -309,12 +310,15 @@ class Analyzer {
     }
     if (std::regex_match(x, m, Re("getattr\\(\\s*([\\w.]+)\\s*,\\s*[\"'](\\w+)[\"']\\s*,\\s*None\\s*\\)")) &&
         none_test(&s.missing)) {
-      s.kind = SubjectKind::kMissingAttr;
-      s.module = m[1];
-      s.attr = m[2];
-      return s;
+      if (IsModuleName(m[1].str())) {
+        s.kind = SubjectKind::kMissingAttr;
+        s.module = m[1];
+        s.attr = m[2];
+        return s;
+      }
     }
-    if (std::regex_match(x, m, Re("hasattr\\(\\s*([\\w.]+)\\s*,\\s*[\"'](\\w+)[\"']\\s*\\)")) && a.op.empty()) {
+    if (std::regex_match(x, m, Re("hasattr\\(\\s*([\\w.]+)\\s*,\\s*[\"'](\\w+)[\"']\\s*\\)")) && a.op.empty() &&
+        IsModuleName(m[1].str())) {
       s.kind = SubjectKind::kMissingAttr;
       s.module = m[1];
       s.attr = m[2];
@@ -374,10 +378,10 @@ class Analyzer {
       s.kind = SubjectKind::kShape;
       return s;
     }
-    if (k_ && IsDotted(x)) {
+    if (k_ && IsDotted(x) && x.find('.') != std::string::npos && ConfigHolder(x)) {
       std::string last = LastComponent(x);
-      bool dotted = x.find('.') != std::string::npos;
-      if (const FlagInfo* f = k_->FindFlag(last); f && (dotted || !s.via.empty() || def_line_ > 0)) {
+      bool dotted = true;
+      if (const FlagInfo* f = k_->FindFlag(last); f) {
         s.kind = SubjectKind::kFlag;
         s.flag = f;
         return s;
@@ -389,6 +393,40 @@ class Analyzer {
       }
     }
     return s;
+  }
+
+  // `base.attr` reads a configuration object: the base names one (args, cfg,
+  // config, options, settings, view, params, flags, ...), or is `self` inside an
+  // argument/config class.
+  bool ConfigHolder(const std::string& x) const {
+    std::string base = x.substr(0, x.rfind('.'));
+    static const std::regex holder_re("(^|[._])(args?|cfg|configs?|conf|opts?|options|settings|view|params|flags|ns|namespace)\\b",
+                                      std::regex::icase);
+    if (std::regex_search(base, holder_re)) return true;
+    if (base == "self") {
+      std::string cls = site_.function.substr(0, site_.function.find('.'));
+      static const std::regex cls_re("(Args|Arguments|Config|Options|Settings|Params)$");
+      return std::regex_search(cls, cls_re);
+    }
+    return false;
+  }
+
+  // `name` is an imported module (not a parameter or local of the function).
+  bool IsModuleName(const std::string& dotted) const {
+    std::string first = dotted.substr(0, dotted.find('.'));
+    if (first == "self" || first == "cls") return false;
+    std::regex imp("(^|\\n)\\s*(import\\s+[\\w., ]*\\b" + first + "\\b|from\\s+\\S+\\s+import\\s+[\\w., (]*\\b" + first + "\\b)");
+    if (std::regex_search(text_.begin(), text_.end(), imp)) return true;
+    if (def_line_ > 0) {
+      // A parameter or a local is an object, not a module.
+      std::string sig;
+      for (int l = def_line_; l < site_.line && sig.find(':') == std::string::npos; ++l) sig += L_.At(l);
+      if (std::regex_search(sig, std::regex("\\b" + first + "\\b"))) return false;
+      if (FindAssignment(text_, L_, first, def_line_ + 1, site_.line, false)) return false;
+      return window_mode_;  // full file without the import: an object from elsewhere; a window: unknown
+
+    }
+    return !FindAssignment(text_, L_, first, 1, site_.line, false);  // window only: no local seen
   }
 
   void Gather() {
@@ -414,6 +452,14 @@ class Analyzer {
         f.atom.lhs = "(" + f.code + ")";
       }
       facts_.push_back(std::move(f));
+    }
+    // The same test twice (nested ifs) is one fact.
+    {
+      std::vector<Fact> uniq;
+      std::set<std::string> seen;
+      for (auto& f : facts_)
+        if (seen.insert(f.code + "|" + f.subj.via + "|" + (f.from_else ? "e" : "")).second) uniq.push_back(std::move(f));
+      facts_ = std::move(uniq);
     }
     // An else-clause is implied when a later positive test pins the same subject.
     for (auto& f : facts_) {
@@ -705,7 +751,8 @@ class Analyzer {
       else h.allowed = {Trim(m[1].str())};
       if (!idents) h.allowed_flag.clear();
     }
-    if (std::regex_search(msg, m, Re("\\b([A-Za-z][\\w.-]*)\\s*(>=|>|==|~=)\\s*v?(\\d+(?:\\.\\d+)*)"))) {
+    if (std::regex_search(msg, m, Re("\\b([A-Za-z][\\w.-]*)\\s*(>=|>|==|~=)\\s*v?(\\d+(?:\\.\\d+)*)")) &&
+        IsPackage(m[1].str())) {
       h.package = m[1];
       h.version_op = m[2];
       h.version = m[3];
@@ -1109,6 +1156,20 @@ class Analyzer {
     }
   }
 
+  // A word of the message names an installable package: one the file imports,
+  // or a well-known one.
+  bool IsPackage(const std::string& name) const {
+    static const std::set<std::string> known = {"torch", "numpy", "transformers", "triton", "flashinfer", "vllm",
+                                                "sglang", "pydantic", "fastapi", "jax", "tensorflow", "cuda-python",
+                                                "accelerate", "safetensors", "xformers", "deepspeed", "setuptools", "pip"};
+    std::string lower;
+    for (char c : name) lower += (char)std::tolower((unsigned char)c);
+    if (known.count(lower)) return true;
+    if (!IsIdent(name)) return false;
+    std::regex imp("(^|\\n)\\s*(import|from)\\s+" + name + "\\b");
+    return std::regex_search(text_.begin(), text_.end(), imp);
+  }
+
   static std::string PipName(const std::string& module) {
     std::string m = FirstComponent(module);
     std::replace(m.begin(), m.end(), '_', '-');
@@ -1165,7 +1226,9 @@ class Analyzer {
         for (auto& x : xs) o += (o.empty() ? "" : sep) + x;
         return o;
       };
-      return "# before\n" + join(before) + "\n# after\n" + join(after);
+      std::string a = join(after);
+      if (a.empty()) a = "# (no flags)";
+      return "# before\n" + join(before) + "\n# after\n" + a;
     }
     for (const auto* f : active) {
       const Subject& s = f->subj;
@@ -1489,6 +1552,7 @@ class Analyzer {
   const KnowledgeIndex* k_;
   std::string func_name_;
   int def_line_ = 0;
+  bool window_mode_ = false;
   std::vector<Fact> facts_;
   std::map<std::string, std::string> own_sets_;  // subject key -> value the site's own branch assigns
 };

@@ -273,6 +273,39 @@ TEST(DocumenterSeed, Seed003MissingFp4Dtype) {
   EXPECT_TRUE(tags.count("torch"));
 }
 
+TEST(DocumenterSeed, Seed003FromTheStoredWindowAlone) {
+  // What `errdex document` sees without a knowledge blob: the window at its lines.
+  Record seed = LoadSeed("003_244498f5241e1ac1.txt");
+  std::string file = BuildFile(seed, {});
+  auto k = RepoKnowledge::Build({});
+  Site site = MakeSite(seed, "_require_fp4_dtype", {"fp4_dtype is None"});
+  Record r = seed;
+  DocumentRecord(site, file, *k, &r);
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(Has(r.trigger_scenarios, "the installed `torch` has no attribute `float4_e2m1fn_x2`"));
+  EXPECT_EQ(*r.type_guard, "def has_float4_e2m1fn_x2() -> bool:\n    return getattr(torch, \"float4_e2m1fn_x2\", None) is not None");
+  EXPECT_EQ(r.background_tag, "missing-dtype-support");
+}
+
+TEST(Documenter, AttributeTestsOnObjectsAreNotMissingModules) {
+  std::string file = "def Value(typecode, lock=True):\n    if not hasattr(lock, 'acquire'):\n        raise AttributeError(\"%r has no method 'acquire'\" % lock)\n";
+  auto k = Knowledge({{"m/s.py", file}});
+  Site s;
+  s.file_path = "m/s.py";
+  s.line = 3;
+  s.error_class = "AttributeError";
+  s.error_message = "{lock} has no method 'acquire'";
+  s.interpolations = {"lock"};
+  s.function = "Value";
+  s.guards = {"not hasattr(lock, 'acquire')"};
+  Record r;
+  DocumentRecord(s, file, *k, &r);
+  SCOPED_TRACE(Dump(r));
+  EXPECT_EQ(r.background_tag, "key-not-found");
+  EXPECT_FALSE(Has(r.documentation, "installed"));
+  EXPECT_FALSE(r.example_fix);
+}
+
 TEST(Documenter, FieldsThatDoNotApplyStayNull) {
   std::string file = "def close(self):\n    raise RuntimeError(\"the pool is shutting down\")\n";
   auto k = Knowledge({{"pkg/pool.py", file}});
