@@ -541,6 +541,9 @@ TEST(ScanErrors, BadPathsAndOutputsAreExit2WithoutPartialFiles) {
 
   RunResult file_path = Errdex(Quote(t / "plain.txt"));
   EXPECT_EQ(file_path.rc, 2);
+  RunResult bad_repo = Errdex(Quote(t / "src") + " --repo not-a-repo");
+  EXPECT_EQ(bad_repo.rc, 2);
+  EXPECT_NE(bad_repo.err.find("--repo must be OWNER/NAME"), std::string::npos) << bad_repo.err;
 
   for (const auto& e : fs::recursive_directory_iterator(t.path()))
     EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << "left " << e.path();

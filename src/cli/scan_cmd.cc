@@ -237,6 +237,13 @@ int RunScan(const ScanFlags& f) {
   using Clock = std::chrono::steady_clock;
   auto t0 = Clock::now();
 
+  if (f.repo_opt->count()) {
+    size_t slash = f.repo.find('/');
+    if (slash == std::string::npos || slash == 0 || slash + 1 == f.repo.size() ||
+        f.repo.find('/', slash + 1) != std::string::npos || f.repo.find_first_of(" \t\n") != std::string::npos)
+      return printer.Error("--repo must be OWNER/NAME, got '" + f.repo + "'");
+  }
+
   // Fail on unwritable outputs before doing any work.
   AtomicFile out_file;
   if (!to_stdout && !f.output.empty()) {
