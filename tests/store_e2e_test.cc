@@ -325,4 +325,34 @@ TEST_F(StoreE2E, ShowNeverPassesTerminalControlsThrough) {
   EXPECT_EQ(Errdex("show " + id + " --json --db " + db_).out, canonical + "\n");
 }
 
+TEST_F(StoreE2E, ExportToAFifoAndThroughASymlink) {
+  ASSERT_EQ(Errdex("import" + AllSeedArgs() + " --db " + db_).code, 0);
+  std::string expected = Errdex("export --db " + db_).out;
+  // A FIFO (like /dev/null, not a regular file) is written to, not renamed over.
+  fs::path fifo = dir_ / "pipe";
+  fs::path got = dir_ / "from_pipe.jsonl";
+  ASSERT_EQ(std::system(("mkfifo " + fifo.string()).c_str()), 0);
+  std::string cmd = "(timeout 60 cat " + fifo.string() + " >" + got.string() + " & " + std::string(ERRDEX_BINARY) +
+                    " export --db " + db_ + " -o " + fifo.string() + "; rc=$?; wait; exit $rc)";
+  int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_EQ(fs::status(fifo).type(), fs::file_type::fifo);
+  EXPECT_EQ(Slurp(got), expected);
+  Outcome r;
+
+  fs::path real = dir_ / "real.jsonl";
+  Spit(real, "old\n");
+  fs::path link = dir_ / "link.jsonl";
+  fs::create_symlink(real, link);
+  r = Errdex("export --db " + db_ + " -o " + link.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(Slurp(real), expected);
+
+  r = Errdex("export --db " + db_ + " -o " + dir_.string());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("is a directory"), std::string::npos) << r.err;
+}
+
 }  // namespace

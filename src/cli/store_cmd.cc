@@ -63,26 +63,49 @@ Result<std::string> ReadWholeFile(const std::string& path) {
   return ss.str();
 }
 
+Status WriteAll(int fd, const std::string& text) {
+  size_t off = 0;
+  while (off < text.size()) {
+    ssize_t n = ::write(fd, text.data() + off, text.size() - off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Status::IoError(std::strerror(errno));
+    off += static_cast<size_t>(n);
+  }
+  return Status::Ok();
+}
+
 // Writes `text` to `path` through a temporary file in the same directory and a
-// rename, so a reader never sees a half-written file.
-Status WriteFileAtomically(const std::string& path, const std::string& text) {
+// rename, so a reader never sees a half-written file. A symlink is followed (the
+// file it names is replaced, the link stays); a path that exists and is not a
+// regular file (/dev/null, a FIFO) is written in place, never renamed over.
+Status WriteFileAtomically(const std::string& requested, const std::string& text) {
+  std::string path = requested;
+  struct stat st;
+  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    if (char* real = ::realpath(path.c_str(), nullptr)) {
+      path = real;
+      std::free(real);
+    }
+  }
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (S_ISDIR(st.st_mode)) return Status::InvalidArgument(requested + ": is a directory");
+    int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd < 0) return Status::IoError(requested + ": cannot open: " + std::strerror(errno));
+    Status w = WriteAll(fd, text);
+    ::close(fd);
+    if (!w.ok()) return Status::IoError(requested + ": write failed: " + w.message());
+    return Status::Ok();
+  }
   std::string tmp = path + ".tmp.XXXXXX";
   int fd = ::mkstemp(tmp.data());
   if (fd < 0) return Status::IoError(path + ": cannot create a temporary file: " + std::strerror(errno));
   mode_t mask = ::umask(0);
   ::umask(mask);
   ::fchmod(fd, 0666 & ~mask);
-  size_t off = 0;
-  while (off < text.size()) {
-    ssize_t n = ::write(fd, text.data() + off, text.size() - off);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      std::string err = std::strerror(errno);
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      return Status::IoError(path + ": write failed: " + err);
-    }
-    off += static_cast<size_t>(n);
+  if (Status w = WriteAll(fd, text); !w.ok()) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    return Status::IoError(requested + ": write failed: " + w.message());
   }
   if (::fsync(fd) != 0 || ::close(fd) != 0) {
     std::string err = std::strerror(errno);
