@@ -808,12 +808,28 @@ void FileExtractor::ScanCallsAndAssigns(uint32_t b, uint32_t e, bool assigns) {
         break;
     }
     if (!kind) continue;
+    uint32_t start = i;
     if (*kind == PendKind::kLog) {
-      if (!dotted || i < b + 2 || T[i - 2].kind != TokenKind::kName) continue;
-      if (!IsLoggerName(py::TokenText(text_, T[i - 2]))) continue;
+      if (!dotted || i < b + 2) continue;
+      if (T[i - 2].kind == TokenKind::kName) {
+        if (!IsLoggerName(py::TokenText(text_, T[i - 2]))) continue;
+      } else if (IsOp(text_, T[i - 2], ')')) {
+        // logging.getLogger(...).warning(...): find the '(' of getLogger(...)
+        uint32_t k = i - 2;
+        int d = 0;
+        while (k > b) {
+          const Token& u = T[k];
+          if (IsOp(text_, u, ')')) ++d;
+          else if (IsOp(text_, u, '(') && --d == 0) break;
+          --k;
+        }
+        if (d != 0 || k == b || !IsName(text_, T[k - 1], "getLogger")) continue;
+        start = k - 1;
+      } else {
+        continue;
+      }
     }
     // callee start: walk back over NAME '.' NAME ...
-    uint32_t start = i;
     while (start >= b + 2 && IsOp(text_, T[start - 1], '.') && T[start - 2].kind == TokenKind::kName) start -= 2;
     bool complex_receiver = start > b && IsOp(text_, T[start - 1], '.');
     if (*kind == PendKind::kAbort) {

@@ -272,6 +272,15 @@ TEST(PythonExtractor, HttpResponseAndLogKinds) {
   EXPECT_EQ(Opt(s->error_message), "factory message");
 }
 
+TEST(PythonExtractor, LoggerFromGetLogger) {
+  PythonExtractResult r = ExtractPython("t.py", "import logging\nlogging.getLogger(__name__).error(\"failed: %s\", err)\nfoo(x).error('no')\n");
+  ASSERT_EQ(r.sites.size(), 1u);
+  EXPECT_EQ(r.sites[0].kind, SiteKind::kLog);
+  EXPECT_EQ(r.sites[0].column, 0);
+  EXPECT_EQ(Opt(r.sites[0].error_class_expr), "logging.getLogger(__name__).error");
+  EXPECT_EQ(Opt(r.sites[0].error_message), "failed: {err}");
+}
+
 TEST(PythonExtractor, ColumnsAreUtf8Bytes) {
   PythonExtractResult r = ExtractPython("t.py", "def f():\n    x = \"\xc3\xa9\"; raise ValueError(\"\xc3\xa9t\xc3\xa9 {}\".format(x))\n");
   ASSERT_EQ(r.sites.size(), 1u);
