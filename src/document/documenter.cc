@@ -287,6 +287,9 @@ class Analyzer {
       if (k_ && k_->FindFlag(expr) && depth == 0 && false) break;
       auto r = Assigned(expr);
       if (!r || r->empty() || r->size() > 200) break;
+      // A literal (None, True, 0, "x") assigned earlier says nothing about the value at the test.
+      static const std::regex literal_re("None|True|False|-?[0-9][0-9.]*|[rbuf]*(\"[^\"]*\"|'[^']*')|\\[\\]|\\{\\}|\\(\\)");
+      if (std::regex_match(*r, literal_re)) break;
       if (s.via.empty()) s.via = expr;
       expr = *r;
     }
