@@ -71,6 +71,8 @@ def main():
                     help="path component to drop (default: site-packages)")
     ap.add_argument("--oracle-cache", default=None, help="reuse / save the oracle's output here")
     ap.add_argument("--json", default=None, help="write the summary here")
+    ap.add_argument("--min-recall", type=float, default=None, help="exit 1 when recall is lower (for ctest)")
+    ap.add_argument("--min-precision", type=float, default=None, help="exit 1 when precision is lower")
     args = ap.parse_args()
 
     oracle, stats = run_oracle(args.oracle, args.dir, args.jobs, args.oracle_cache)
@@ -164,6 +166,15 @@ def main():
             json.dump({"recall": recall, "precision": precision, "oracle": sum(ok.values()), "ours": sum(uk.values()),
                        "categories": {c: len(v) for c, v in cats.items()},
                        "fieldAgreement": {f: agree[f] / max(1, n_matched) for f in fields}}, fh, indent=1)
+    if args.min_recall is not None and recall < args.min_recall:
+        print("FAIL: recall %.4f < %.4f" % (recall, args.min_recall))
+        return 1
+    if args.min_precision is not None and precision < args.min_precision:
+        print("FAIL: precision %.4f < %.4f" % (precision, args.min_precision))
+        return 1
+    if sum(ok.values()) == 0:
+        print("FAIL: the oracle found no sites in %s" % args.dir)
+        return 1
     return 0
 
 
