@@ -204,11 +204,30 @@ const std::vector<uint32_t>* Matcher::EntriesOfBaseName(std::string_view base) c
   return it == by_base_.end() ? nullptr : &it->second;
 }
 
+// The lines of one window: raw bytes first; normalized only when the window may
+// hold something (a Vectorscan hit on the raw bytes, an ANSI escape, a traceback).
+// Removing prefixes, "\r" or escapes never creates a match that the raw bytes lack
+// (patterns are unanchored and a prefix is not inside a message), so a window
+// without any of them is skipped at close to raw Vectorscan speed.
 struct ExplainSession::Window {
-  std::vector<NormalizedLine> lines;  // reused between windows (first n valid)
-  std::vector<uint64_t> raw_start;
+  std::string raw;                    // lines, each followed by '\n'
+  std::vector<size_t> raw_off;        // line i starts at raw[raw_off[i]]
+  std::vector<uint64_t> raw_start;    // input offset of line i
+  std::vector<NormalizedLine> lines;  // reused between windows (first n valid when normalized)
   size_t n = 0;
   size_t bytes = 0;
+  bool has_escape = false;
+  bool has_traceback = false;
+  std::string_view Line(size_t i) const {
+    size_t end = i + 1 < n ? raw_off[i + 1] : raw.size();
+    return std::string_view(raw).substr(raw_off[i], end - raw_off[i] - 1);
+  }
+  void Clear() {
+    n = 0;
+    bytes = 0;
+    raw.clear();
+    has_escape = has_traceback = false;
+  }
 };
 
 namespace {
@@ -276,22 +295,29 @@ Status ExplainSession::Feed(std::string_view bytes, const HitSink& sink) {
 
 void ExplainSession::AddLine(std::string_view raw, const HitSink& sink) {
   Window& w = *w_;
-  if (w.n == w.lines.size()) {
-    w.lines.emplace_back();
+  if (w.n == w.raw_start.size()) {
     w.raw_start.push_back(0);
+    w.raw_off.push_back(0);
   }
-  NormalizedLine& l = w.lines[w.n];
-  normalizer_.Normalize(raw, l);
   w.raw_start[w.n] = partial_start_;
+  w.raw_off[w.n] = w.raw.size();
+  w.raw.append(raw);
+  w.raw.push_back('\n');
   ++w.n;
-  w.bytes += l.text.size() + 1;
-  std::string_view t = l.text;
-  if (IsTracebackHeader(t)) {
-    in_traceback_ = true;
-  } else if (in_traceback_ && !t.empty() && t[0] != ' ' && t[0] != '\t' &&
-             !StartsWith(t, "During handling") && !StartsWith(t, "The above exception")) {
-    in_traceback_ = false;
-    since_exception_ = 0;
+  w.bytes += raw.size() + 1;
+  if (std::memchr(raw.data(), 0x1b, raw.size())) w.has_escape = true;
+  bool traceback_word = raw.find("Traceback") != std::string_view::npos;
+  w.has_traceback = w.has_traceback || traceback_word;
+  if (in_traceback_ || traceback_word) {  // follow the traceback to know when a window may end
+    normalizer_.Normalize(raw, probe_);
+    std::string_view t = probe_.text;
+    if (IsTracebackHeader(t)) {
+      in_traceback_ = true;
+    } else if (in_traceback_ && !t.empty() && t[0] != ' ' && t[0] != '\t' &&
+               !StartsWith(t, "During handling") && !StartsWith(t, "The above exception")) {
+      in_traceback_ = false;
+      since_exception_ = 0;
+    }
   }
   ++since_exception_;
   bool quiet = !in_traceback_ && since_exception_ > opt_.max_message_lines;
@@ -371,21 +397,8 @@ Status ExplainSession::Flush(const HitSink& sink) {
   const PatternDatabase& db = m_.db();
   PatternDatabase::Scratch& scratch = *scratch_;
   auto raw_of = [&](size_t li, size_t off) { return w.raw_start[li] + w.lines[li].RawOffset(off); };
-
-  std::vector<const NormalizedLine*> ptrs(w.n);
-  for (size_t i = 0; i < w.n; ++i) ptrs[i] = &w.lines[i];
-  std::vector<bool> consumed(w.n, false);
-  std::vector<ExceptionSection> sections = ParseTracebacks(ptrs, opt_.max_message_lines, consumed);
-
-  struct Group {
-    uint64_t begin;
-    std::vector<ExplainHit> hits;
-  };
-  std::vector<Group> groups;
+  if (w.lines.size() < w.n) w.lines.resize(w.n);
   std::vector<std::pair<uint32_t, size_t>> hs_hits;
-  Status scan_status;
-
-  auto accept = [&](uint32_t entry) { return !opt_.accept || opt_.accept(entry); };
   auto remember_query = [&](std::string_view text, std::string_view cls, uint64_t b, uint64_t e) {
     if (hits_ > 0 || !opt_.fuzzy || text.empty()) return;
     std::string packed = std::to_string(b) + '\0' + std::to_string(e) + '\0' + std::string(cls) + '\0' +
@@ -393,6 +406,117 @@ Status ExplainSession::Flush(const HitSink& sink) {
     if (fuzzy_queries_.size() >= kMaxFuzzyQueries) fuzzy_queries_.erase(fuzzy_queries_.begin());
     fuzzy_queries_.push_back(std::move(packed));
   };
+  // Remembers the last non-blank plain lines for the fuzzy fallback (only while nothing matched).
+  auto remember_lines = [&](const std::vector<size_t>& idx, bool normalized) {
+    if (hits_ > 0 || !opt_.fuzzy) return;
+    std::vector<size_t> picked;
+    for (size_t k = idx.size(); k-- > 0 && picked.size() < kMaxFuzzyQueries;) {
+      size_t li = idx[k];
+      if (!normalized) normalizer_.Normalize(w.Line(li), w.lines[li]);
+      if (w.lines[li].text.find_first_not_of(" \t") != std::string::npos) picked.push_back(li);
+    }
+    for (size_t k = picked.size(); k-- > 0;) {  // oldest first: the newest stays in the bounded list
+      size_t li = picked[k];
+      std::string_view t = w.lines[li].text;
+      ClassSplit cs = SplitClassPrefix(t, true);
+      remember_query(t, cs.ok ? ShortClassName(t.substr(0, cs.class_end)) : std::string_view(), raw_of(li, 0),
+                     raw_of(li, t.size()));
+    }
+  };
+
+  // Which lines can matter: those with a Vectorscan hit in the raw bytes, those
+  // with an ANSI escape (it may split a message), and tracebacks (from their header
+  // on, kTracebackLines lines). The others are not even normalized.
+  Status st = db.Scan(w.raw, scratch, hs_hits);
+  if (!st.ok()) return st;
+  std::vector<bool> needed(w.n, false);
+  size_t needed_count = 0;
+  auto need = [&](size_t i) {
+    if (!needed[i]) ++needed_count;
+    needed[i] = true;
+  };
+  for (auto [p, end] : hs_hits) {
+    size_t pos = end > 0 ? end - 1 : 0;
+    size_t i = static_cast<size_t>(std::upper_bound(w.raw_off.begin(), w.raw_off.begin() + w.n, pos) -
+                                   w.raw_off.begin()) - 1;
+    need(i);
+  }
+  std::vector<bool> normalized(w.n, false);
+  auto normalize = [&](size_t i) -> const NormalizedLine& {
+    if (!normalized[i]) normalizer_.Normalize(w.Line(i), w.lines[i]);
+    normalized[i] = true;
+    return w.lines[i];
+  };
+  if (w.has_escape || w.has_traceback) {
+    constexpr size_t kMaxTracebackLines = 1024;
+    for (size_t i = 0; i < w.n; ++i) {
+      std::string_view l = w.Line(i);
+      if (w.has_escape && std::memchr(l.data(), 0x1b, l.size())) need(i);
+      if (!w.has_traceback || l.find("Traceback") == std::string_view::npos) continue;
+      const NormalizedLine& header = normalize(i);
+      if (!IsTracebackHeader(header.text)) continue;
+      need(i);
+      // Follow this writer's traceback: frames, the exception line, its message lines,
+      // a chaining sentence (the next traceback has its own header).
+      bool in_frames = true;
+      size_t message_lines = 0;
+      for (size_t j = i + 1; j < w.n && j < i + kMaxTracebackLines; ++j) {
+        const NormalizedLine& nl = normalize(j);
+        if (nl.source != header.source) continue;
+        std::string_view t = nl.text;
+        need(j);
+        if (in_frames) {
+          if (t.empty() || t[0] == ' ' || t[0] == '\t' || t[0] == '|' || t[0] == '+') continue;
+          in_frames = false;
+          message_lines = 1;
+          continue;
+        }
+        if (t.empty() || nl.record_start || StartsWith(t, "During handling") || StartsWith(t, "The above exception") ||
+            ++message_lines > opt_.max_message_lines)
+          break;
+      }
+    }
+  }
+  if (needed_count == 0) {
+    if (hits_ == 0 && opt_.fuzzy) {
+      std::vector<size_t> all(w.n);
+      for (size_t i = 0; i < w.n; ++i) all[i] = i;
+      remember_lines(all, /*normalized=*/false);
+    }
+    w.Clear();
+    return Status::Ok();
+  }
+  hs_hits.clear();
+  // The selected lines, renumbered 0..m-1: L (normalized), S (input offset).
+  std::vector<size_t> sel;
+  sel.reserve(needed_count);
+  for (size_t i = 0; i < w.n; ++i)
+    if (needed[i]) {
+      normalize(i);
+      sel.push_back(i);
+    }
+  const size_t m = sel.size();
+  std::vector<const NormalizedLine*> L(m);
+  std::vector<uint64_t> S(m);
+  for (size_t k = 0; k < m; ++k) {
+    L[k] = &w.lines[sel[k]];
+    S[k] = w.raw_start[sel[k]];
+  }
+  auto sel_raw_of = [&](size_t k, size_t off) { return S[k] + L[k]->RawOffset(off); };
+
+  std::vector<const NormalizedLine*>& ptrs = L;
+  std::vector<bool> consumed(m, false);
+  std::vector<ExceptionSection> sections = ParseTracebacks(ptrs, opt_.max_message_lines, consumed);
+
+  struct Group {
+    uint64_t begin;
+    std::vector<ExplainHit> hits;
+  };
+  std::vector<Group> groups;
+  hs_hits.clear();
+  Status scan_status;
+
+  auto accept = [&](uint32_t entry) { return !opt_.accept || opt_.accept(entry); };
 
   // Evaluates one pattern hit on `text` (with a mapping of its offsets to input offsets).
   auto evaluate = [&](uint32_t pattern, std::string_view text, size_t hs_end, std::string_view printed_short,
@@ -471,12 +595,12 @@ Status ExplainSession::Flush(const HitSink& sink) {
     for (auto [li, off] : sec.message_lines) {
       if (!pieces.empty()) seg += '\n';
       pieces.push_back(Piece{seg.size(), li, off});
-      seg.append(w.lines[li].text, std::min(off, w.lines[li].text.size()));
+      seg.append((*L[li]).text, std::min(off, (*L[li]).text.size()));
     }
     auto map = [&](size_t pos) -> uint64_t {
       size_t k = pieces.size() - 1;
       while (k > 0 && pieces[k].seg_off > pos) --k;
-      return raw_of(pieces[k].line, pieces[k].line_off + (pos - pieces[k].seg_off));
+      return sel_raw_of(pieces[k].line, pieces[k].line_off + (pos - pieces[k].seg_off));
     };
     std::vector<ExplainHit> hits;
     hs_hits.clear();
@@ -521,8 +645,8 @@ Status ExplainSession::Flush(const HitSink& sink) {
           h.class_agreement = agree;
           h.frame_file = true;
           h.frame_function = fn;
-          h.begin = raw_of(sec.class_line, 0);
-          h.end = raw_of(sec.class_line, w.lines[sec.class_line].text.size());
+          h.begin = sel_raw_of(sec.class_line, 0);
+          h.end = sel_raw_of(sec.class_line, (*L[sec.class_line]).text.size());
           h.message = seg;
           h.message_length = seg.size();
           auto it = by_entry.find(entry);
@@ -535,21 +659,21 @@ Status ExplainSession::Flush(const HitSink& sink) {
     rank(hits);
     if (hits.empty()) {
       std::string q = sec.printed_class.empty() ? seg : sec.printed_class + ": " + seg;
-      remember_query(q, sec.short_class, raw_of(sec.class_line, 0),
-                     raw_of(sec.class_line, w.lines[sec.class_line].text.size()));
+      remember_query(q, sec.short_class, sel_raw_of(sec.class_line, 0),
+                     sel_raw_of(sec.class_line, (*L[sec.class_line]).text.size()));
       continue;
     }
-    groups.push_back(Group{raw_of(sec.class_line, 0), std::move(hits)});
+    groups.push_back(Group{sel_raw_of(sec.class_line, 0), std::move(hits)});
   }
 
   // 2. Plain lines: one scan over all of them.
   std::string text;
   std::vector<size_t> starts, idx;
-  for (size_t li = 0; li < w.n; ++li) {
+  for (size_t li = 0; li < m; ++li) {
     if (consumed[li]) continue;
     starts.push_back(text.size());
     idx.push_back(li);
-    text += w.lines[li].text;
+    text += (*L[li]).text;
     text += '\n';
   }
   hs_hits.clear();
@@ -564,7 +688,7 @@ Status ExplainSession::Flush(const HitSink& sink) {
   std::set<size_t> hit_lines;
   for (auto& [k, pats] : by_line) {
     size_t li = idx[k];
-    std::string_view t = w.lines[li].text;
+    std::string_view t = (*L[li]).text;
     ClassSplit cs = SplitClassPrefix(t, /*strict=*/true);
     std::string_view printed = cs.ok ? t.substr(0, cs.class_end) : std::string_view();
     std::string_view msg = cs.ok ? t.substr(cs.message_begin) : t;
@@ -572,10 +696,10 @@ Status ExplainSession::Flush(const HitSink& sink) {
     std::vector<ExplainHit> hits;
     for (auto [p, end] : pats) {
       size_t before = hits.size();
-      auto map = [&](size_t pos) { return raw_of(li, base + pos); };
+      auto map = [&](size_t pos) { return sel_raw_of(li, base + pos); };
       if (end > base) evaluate(p, msg, end - base, ShortClassName(printed), nullptr, map, hits);
       if (hits.size() == before && base > 0) {
-        auto map0 = [&](size_t pos) { return raw_of(li, pos); };
+        auto map0 = [&](size_t pos) { return sel_raw_of(li, pos); };
         evaluate(p, t, end, ShortClassName(printed), nullptr, map0, hits);
       }
     }
@@ -583,20 +707,15 @@ Status ExplainSession::Flush(const HitSink& sink) {
     rank(hits);
     if (hits.empty()) continue;
     hit_lines.insert(li);
-    groups.push_back(Group{raw_of(li, 0), std::move(hits)});
+    groups.push_back(Group{sel_raw_of(li, 0), std::move(hits)});
   }
-  // Remember candidate lines for the fuzzy fallback (only while nothing matched).
-  if (hits_ == 0 && groups.empty() && opt_.fuzzy) {
-    size_t taken = 0;
-    for (size_t k = idx.size(); k-- > 0 && taken < kMaxFuzzyQueries;) {
-      size_t li = idx[k];
-      std::string_view t = w.lines[li].text;
-      if (t.find_first_not_of(" \t") == std::string_view::npos) continue;
-      ClassSplit cs = SplitClassPrefix(t, true);
-      remember_query(t, cs.ok ? ShortClassName(t.substr(0, cs.class_end)) : std::string_view(), raw_of(li, 0),
-                     raw_of(li, t.size()));
-      ++taken;
-    }
+  if (groups.empty() && hits_ == 0 && opt_.fuzzy) {
+    std::vector<bool> in_traceback(w.n, false);
+    for (size_t k = 0; k < m; ++k) in_traceback[sel[k]] = consumed[k];
+    std::vector<size_t> plain;
+    for (size_t i = 0; i < w.n; ++i)
+      if (!in_traceback[i]) plain.push_back(i);
+    remember_lines(plain, /*normalized=*/false);
   }
 
   std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.begin < b.begin; });
@@ -608,8 +727,7 @@ Status ExplainSession::Flush(const HitSink& sink) {
       sink(h);
     }
   }
-  w.n = 0;
-  w.bytes = 0;
+  w.Clear();
   return Status::Ok();
 }
 

@@ -155,6 +155,7 @@ class ExplainSession {
   PatternDatabase::ScratchPtr scratch_;
   Status scratch_status_;
   LineNormalizer normalizer_;
+  NormalizedLine probe_;  // AddLine's look at a line that may be part of a traceback
   std::unique_ptr<Window> w_;
   std::string partial_;       // bytes of an unfinished line
   uint64_t raw_offset_ = 0;   // input offset of the next byte fed
