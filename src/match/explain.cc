@@ -305,26 +305,45 @@ void ExplainSession::AddLine(std::string_view raw, const HitSink& sink) {
   w.raw.push_back('\n');
   ++w.n;
   w.bytes += raw.size() + 1;
-  if (std::memchr(raw.data(), 0x1b, raw.size())) w.has_escape = true;
-  bool traceback_word = raw.find("Traceback") != std::string_view::npos;
-  w.has_traceback = w.has_traceback || traceback_word;
-  if (in_traceback_ || traceback_word) {  // follow the traceback to know when a window may end
-    normalizer_.Normalize(raw, probe_);
-    std::string_view t = probe_.text;
-    if (IsTracebackHeader(t)) {
-      in_traceback_ = true;
-    } else if (in_traceback_ && !t.empty() && t[0] != ' ' && t[0] != '\t' &&
-               !StartsWith(t, "During handling") && !StartsWith(t, "The above exception")) {
-      in_traceback_ = false;
-      since_exception_ = 0;
-    }
-  }
-  ++since_exception_;
-  bool quiet = !in_traceback_ && since_exception_ > opt_.max_message_lines;
-  if (w.bytes >= opt_.window_bytes && (quiet || w.bytes >= 16 * opt_.window_bytes)) {
+  if (w.bytes >= opt_.window_bytes && (w.bytes >= 16 * opt_.window_bytes || !TracebackOpen())) {
     Status s = Flush(sink);
     if (!s.ok() && flush_status_.ok()) flush_status_ = s;
   }
+}
+
+// Is the window's last traceback still going on (a window must not end inside it)?
+// Only called when a window is full; follows the last "Traceback" header's writer.
+bool ExplainSession::TracebackOpen() {
+  Window& w = *w_;
+  constexpr std::string_view kWord = "Traceback";
+  size_t last = std::string::npos;
+  for (const char* p = w.raw.data(); (p = static_cast<const char*>(memmem(p, w.raw.data() + w.raw.size() - p,
+                                                                          kWord.data(), kWord.size())));
+       p += kWord.size())
+    last = static_cast<size_t>(p - w.raw.data());
+  if (last == std::string::npos) return false;
+  size_t i = static_cast<size_t>(std::upper_bound(w.raw_off.begin(), w.raw_off.begin() + w.n, last) -
+                                 w.raw_off.begin()) - 1;
+  NormalizedLine header;
+  normalizer_.Normalize(w.Line(i), header);
+  if (!IsTracebackHeader(header.text)) return false;
+  bool in_frames = true;
+  size_t message_lines = 0;
+  for (size_t j = i + 1; j < w.n; ++j) {
+    normalizer_.Normalize(w.Line(j), probe_);
+    if (probe_.source != header.source) continue;
+    std::string_view t = probe_.text;
+    if (in_frames) {
+      if (t.empty() || t[0] == ' ' || t[0] == '\t' || t[0] == '|' || t[0] == '+') continue;
+      in_frames = false;
+      message_lines = 1;
+      continue;
+    }
+    if (t.empty() || probe_.record_start || StartsWith(t, "During handling") || StartsWith(t, "The above exception") ||
+        ++message_lines > opt_.max_message_lines)
+      return false;
+  }
+  return true;
 }
 
 Status ExplainSession::Finish(const HitSink& sink) {
@@ -424,6 +443,8 @@ Status ExplainSession::Flush(const HitSink& sink) {
     }
   };
 
+  w.has_escape = std::memchr(w.raw.data(), 0x1b, w.raw.size()) != nullptr;
+  w.has_traceback = memmem(w.raw.data(), w.raw.size(), "Traceback", 9) != nullptr;
   // Which lines can matter: those with a Vectorscan hit in the raw bytes, those
   // with an ANSI escape (it may split a message), and tracebacks (from their header
   // on, kTracebackLines lines). The others are not even normalized.

@@ -148,6 +148,7 @@ class ExplainSession {
   struct Window;
   void AddLine(std::string_view raw, const HitSink& sink);
   Status Flush(const HitSink& sink);
+  bool TracebackOpen();
 
   const Matcher& m_;
   ExplainOptions opt_;
@@ -162,8 +163,6 @@ class ExplainSession {
   uint64_t partial_start_ = 0;
   uint64_t hits_ = 0;
   uint64_t next_group_ = 0;
-  bool in_traceback_ = false;
-  size_t since_exception_ = 1000;
   bool limit_reported_ = false;
   Status flush_status_;
   std::vector<std::string> fuzzy_queries_;  // bounded: recent exception messages / lines
