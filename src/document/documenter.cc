@@ -276,7 +276,7 @@ class Analyzer {
     Subject s;
     std::string expr = Trim(a.lhs);
     // "X" in os.environ
-    if ((a.op == "in" || a.op == "not in") && (Trim(a.rhs) == "os.environ" || Trim(a.rhs) == "environ") &&
+    if ((a.op == "in" || a.op == "not in") && Trim(a.rhs) == "os.environ" &&
         a.lhs.size() > 2 && (a.lhs[0] == '"' || a.lhs[0] == '\'')) {
       s.kind = SubjectKind::kEnv;
       s.env = Trim(a.lhs).substr(1, Trim(a.lhs).size() - 2);
@@ -929,7 +929,7 @@ class Analyzer {
           t += " (" + BT(rw->second.first) + " is resolved to " + BT(rw->second.second) + " for this combination)";
         tips.push_back(t + ".");
       }
-      if (s.kind == SubjectKind::kMissingAttr && s.missing)
+      if (s.kind == SubjectKind::kMissingAttr && s.missing && !IsStdlibModule(FirstComponent(s.module)))
         tips.push_back("Pin " + BT(FirstComponent(s.module)) + " in the requirements to a version that provides " +
                        BT(s.module + "." + s.attr) + ", and check " + BT("hasattr(" + s.module + ", \"" + s.attr + "\")") + " at startup.");
       if (s.kind == SubjectKind::kMissingModule && s.missing)
@@ -1132,6 +1132,9 @@ class Analyzer {
       case SubjectKind::kMissingAttr: {
         if (!s.missing) return "";
         std::string pkg = FirstComponent(s.module);
+        if (IsStdlibModule(pkg))
+          return "Run on a platform or Python build whose " + BT(pkg) + " provides " + BT(s.module + "." + s.attr) +
+                 " (it is not a pip package; the attribute depends on the OS and how Python was built).";
         std::string ver = (!h.package.empty() && FirstComponent(h.package) == pkg) ? h.version_op + h.version : "";
         return "Upgrade " + BT(pkg) + " to a version that defines " + BT(s.module + "." + s.attr) + ": " +
                BT("pip install -U \"" + pkg + ver + "\"") + (ver.empty() ? "" : " (the message asks for " + BT(pkg + ver) + ")") +
@@ -1171,6 +1174,15 @@ class Analyzer {
     if (!IsIdent(name)) return false;
     std::regex imp("(^|\\n)\\s*(import|from)\\s+" + name + "\\b");
     return std::regex_search(text_.begin(), text_.end(), imp);
+  }
+
+  static bool IsStdlibModule(const std::string& m) {
+    static const std::set<std::string> stdlib = {
+        "os", "sys", "socket", "signal", "select", "selectors", "ssl", "time", "errno", "fcntl", "resource", "posix",
+        "nt", "math", "io", "stat", "termios", "mmap", "threading", "multiprocessing", "subprocess", "asyncio",
+        "ctypes", "locale", "platform", "shutil", "tempfile", "hashlib", "zlib", "sqlite3", "readline", "curses",
+        "pwd", "grp", "array", "struct", "types", "inspect", "builtins", "codecs", "unicodedata", "_thread", "gc"};
+    return stdlib.count(m) > 0;
   }
 
   static std::string PipName(const std::string& module) {
@@ -1235,7 +1247,7 @@ class Analyzer {
     }
     for (const auto* f : active) {
       const Subject& s = f->subj;
-      if (s.kind == SubjectKind::kMissingAttr && s.missing) {
+      if (s.kind == SubjectKind::kMissingAttr && s.missing && !IsStdlibModule(FirstComponent(s.module))) {
         std::string pkg = FirstComponent(s.module);
         std::string ver = (!h.package.empty() && FirstComponent(h.package) == pkg) ? h.version_op + h.version : "";
         return "# before\npython -c \"import " + pkg + "; print(hasattr(" + s.module + ", '" + s.attr + "'))\"  # False\n# after\npip install -U \"" +
@@ -1331,7 +1343,9 @@ class Analyzer {
     }
     for (const auto* f : active) {
       const Subject& s = f->subj;
-      if (s.kind == SubjectKind::kMissingAttr && s.missing)
+      if (s.kind == SubjectKind::kMissingAttr && s.missing && IsStdlibModule(FirstComponent(s.module)))
+        out.push_back("Running on an OS or Python build whose " + BT(FirstComponent(s.module)) + " lacks " + BT(s.module + "." + s.attr));
+      else if (s.kind == SubjectKind::kMissingAttr && s.missing)
         out.push_back("An older " + BT(FirstComponent(s.module)) + " that predates " + BT(s.module + "." + s.attr) +
                       ": pinned by another package, or a stale container/CI image");
       if (s.kind == SubjectKind::kMissingModule && s.missing)
