@@ -164,7 +164,7 @@ using ObjectPtr = GitPtr<git_object, git_object_free>;
 using TreePtr = GitPtr<git_tree, git_tree_free>;
 using BlobPtr = GitPtr<git_blob, git_blob_free>;
 using OdbPtr = GitPtr<git_odb, git_odb_free>;
-using RemotePtr = GitPtr<git_remote, git_remote_free>;
+using ConfigPtr = GitPtr<git_config, git_config_free>;
 
 std::string OidHex(const git_oid* oid) {
   char buf[GIT_OID_HEXSZ + 1];
@@ -370,9 +370,13 @@ GitFacts DiscoverGitFacts(const std::string& path) {
   }
   git_oid oid;
   if (git_reference_name_to_id(&oid, repo.get(), "HEAD") == 0) facts.head_sha = OidHex(&oid);
-  RemotePtr remote;
-  if (git_remote_lookup(remote.out(), repo.get(), "origin") == 0) {
-    if (const char* url = git_remote_url(remote.get())) {
+  // remote.origin.url read from the config directly: git_remote_lookup leaks
+  // PCRE2 match data in libgit2 1.5 built with the system PCRE2 (LeakSanitizer
+  // in the ASan build), and we need nothing else from the remote.
+  ConfigPtr config;
+  if (git_repository_config_snapshot(config.out(), repo.get()) == 0) {
+    const char* url = nullptr;
+    if (git_config_get_string(&url, config.get(), "remote.origin.url") == 0 && url != nullptr) {
       facts.origin_url = url;
       facts.github_repo = GithubRepoFromRemoteUrl(url);
     }
