@@ -16,6 +16,7 @@
 #include <unordered_map>
 
 #include "document/documenter.h"
+#include "extract/javascript/js_extractor.h"
 #include "extract/python/python_extractor.h"
 #include "store/catalog_store.h"
 
@@ -31,6 +32,20 @@ double SecondsSince(Clock::time_point t0) {
 
 bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+ExtractOutput FromJs(JsExtractResult r) {
+  ExtractOutput out;
+  out.sites = std::move(r.sites);
+  out.diagnostics = std::move(r.diagnostics);
+  out.failed = r.failed;
+  return out;
+}
+ExtractOutput RunJavaScript(std::string_view path, std::string_view text) {
+  return FromJs(ExtractJavaScript(path, text, /*typescript=*/false));
+}
+ExtractOutput RunTypeScript(std::string_view path, std::string_view text) {
+  return FromJs(ExtractJavaScript(path, text, /*typescript=*/true));
 }
 
 ExtractOutput RunPython(std::string_view path, std::string_view text) {
@@ -145,7 +160,15 @@ bool SiteOrder(const Site& a, const Site& b) {
 
 Extractor ExtractorForPath(std::string_view path) {
   if (EndsWith(path, ".py")) return RunPython;
-  // Next front end (src/extract/javascript/, tree-sitter): ".js"/".mjs"/".cjs"/".ts"/".tsx" -> ExtractJavaScript.
+#ifdef ERRDEX_HAVE_TREE_SITTER
+  // tree-sitter front end. Minified bundles and type declarations raise nothing a
+  // user can map back to a line worth reading, and would dominate the scan time.
+  if (EndsWith(path, ".min.js") || EndsWith(path, ".d.ts")) return nullptr;
+  for (std::string_view ext : {".js", ".mjs", ".cjs", ".jsx"})
+    if (EndsWith(path, ext)) return RunJavaScript;
+  for (std::string_view ext : {".ts", ".mts", ".cts", ".tsx"})
+    if (EndsWith(path, ext)) return RunTypeScript;
+#endif
   return nullptr;
 }
 
@@ -309,7 +332,7 @@ Result<ScanResult> Scan(const ScanOptions& options) {
             fr.lines.push_back(std::move(line));
           }
         }
-        if (options.document) {
+        if (options.document && EndsWith(path, ".py")) {
           try {
             fr.knowledge = CollectFileKnowledge(path, fr.text);
           } catch (const std::exception& e) {
@@ -342,6 +365,7 @@ Result<ScanResult> Scan(const ScanOptions& options) {
         [&](size_t k) {
           FileResult& fr = files[with_sites[k]];
           for (CatalogLine& line : fr.lines) {
+            if (line.facts->language != "python") continue;  // the document stage speaks Python only (yet)
             try {
               DocumentRecord(*line.facts, fr.text, *repo_knowledge, &line.record);
             } catch (const std::exception& e) {
