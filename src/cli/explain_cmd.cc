@@ -24,6 +24,7 @@
 
 #include "catalog/catalog.h"
 #include "cli/commands.h"
+#include "cli/terminal.h"
 
 namespace errdex::cli {
 
@@ -43,24 +44,6 @@ struct ExplainFlags {
   // run
   std::vector<std::string> command;
   size_t tail = 1024 * 1024;
-};
-
-bool UseColor(const std::string& mode, int fd) {
-  if (mode == "always") return true;
-  if (mode == "never") return false;
-  const char* no_color = std::getenv("NO_COLOR");
-  if (no_color && *no_color) return false;
-  const char* term = std::getenv("TERM");
-  if (!term || std::strcmp(term, "dumb") == 0) return false;
-  return ::isatty(fd) == 1;
-}
-
-struct Palette {
-  bool on = false;
-  std::string Wrap(const char* code, std::string_view s) const {
-    if (!on) return std::string(s);
-    return std::string("\x1b[") + code + "m" + std::string(s) + "\x1b[0m";
-  }
 };
 
 void PrintError(const std::string& msg) { std::fprintf(stderr, "errdex: error: %s\n", msg.c_str()); }
@@ -191,16 +174,16 @@ class HitPrinter {
       return o;
     }
     const Record& r = d->record;
-    o += label + "  " + p_.Wrap("1;31", r.error_class.value_or("(no class)")) + "  " +
-         p_.Wrap("36", r.file_path + ":" + std::to_string(r.line_number)) + "  " + p_.Wrap("2", "score " + std::string(score) + "  id " + id) +
+    o += label + "  " + p_.Wrap("1;31", Printable(r.error_class.value_or("(no class)"))) + "  " +
+         p_.Wrap("36", Printable(r.file_path) + ":" + std::to_string(r.line_number)) + "  " + p_.Wrap("2", "score " + std::string(score) + "  id " + id) +
          "  " + p_.Wrap("2", "input bytes " + std::to_string(h.begin) + "-" + std::to_string(h.end)) + "\n";
     if (again) {
       o += "  (same entry as above)\n\n";
       return o;
     }
     o += "  " + Highlighted(h) + "\n";
-    if (h.kind == ExplainHit::Kind::kFuzzy && r.error_message) o += "  catalog message: " + *r.error_message + "\n";
-    if (r.github_url) o += "  " + p_.Wrap("4", *r.github_url) + "\n";
+    if (h.kind == ExplainHit::Kind::kFuzzy && r.error_message) o += "  catalog message: " + Printable(*r.error_message) + "\n";
+    if (r.github_url) o += "  " + p_.Wrap("4", Printable(*r.github_url)) + "\n";
     if (!d->versions.empty()) {
       o += "  in: ";
       for (size_t i = 0; i < d->versions.size() && i < 8; ++i) {
@@ -213,10 +196,10 @@ class HitPrinter {
       o += "\n";
       if (d->only_in_older) o += "  " + p_.Wrap("1;33", "only in older versions: the latest scan no longer has this error") + "\n";
     }
-    if (r.documentation) o += "  " + p_.Wrap("1", "Why: ") + *r.documentation + "\n";
+    if (r.documentation) o += "  " + p_.Wrap("1", "Why: ") + Printable(*r.documentation) + "\n";
     if (r.solutions && !r.solutions->empty()) {
       o += "  " + p_.Wrap("1", "Fixes:") + "\n";
-      for (const std::string& s : *r.solutions) o += "    - " + s + "\n";
+      for (const std::string& s : *r.solutions) o += "    - " + Printable(s) + "\n";
     }
     o += "\n";
     return o;

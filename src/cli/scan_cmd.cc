@@ -19,6 +19,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/terminal.h"
 #include "model/record.h"
 #include "scan/scanner.h"
 #include "store/catalog_store.h"
@@ -47,14 +48,6 @@ struct ScanFlags {
   CLI::Option* repo_opt = nullptr;
   CLI::Option* sha_opt = nullptr;
 };
-
-bool UseColor(const std::string& mode) {
-  if (mode == "always") return true;
-  if (mode == "never") return false;
-  if (!isatty(STDERR_FILENO) || std::getenv("NO_COLOR") != nullptr) return false;
-  const char* term = std::getenv("TERM");
-  return term != nullptr && *term != '\0' && std::strcmp(term, "dumb") != 0;
-}
 
 class Printer {
  public:
@@ -232,7 +225,7 @@ std::string SummaryJson(const ScanResult& r, const ScanFlags& f, double write_se
 }
 
 int RunScan(const ScanFlags& f) {
-  Printer printer(UseColor(f.color));
+  Printer printer(UseColor(f.color, STDERR_FILENO));
   const bool to_stdout = f.output == "-" || (f.output.empty() && f.db.empty());
   using Clock = std::chrono::steady_clock;
   auto t0 = Clock::now();

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/terminal.h"
 #include "model/record.h"
 #include "store/catalog_store.h"
 #include "store/import.h"
@@ -135,57 +136,6 @@ std::string ScanLabel(const ScanInfo& s) {
 
 // ---------------------------------------------------------------- colour
 
-// --color=auto|always|never: auto is on only for a terminal, without NO_COLOR,
-// with TERM set and not "dumb" (STYLE.md, convention 10).
-bool UseColor(const std::string& mode) {
-  if (mode == "always") return true;
-  if (mode == "never") return false;
-  const char* no_color = std::getenv("NO_COLOR");
-  if (no_color && *no_color) return false;
-  const char* term = std::getenv("TERM");
-  if (!term || std::strcmp(term, "dumb") == 0) return false;
-  return ::isatty(STDOUT_FILENO) == 1;
-}
-
-struct Palette {
-  bool on = false;
-  std::string Wrap(const char* code, std::string_view s) const {
-    if (!on) return std::string(s);
-    return std::string("\x1b[") + code + "m" + std::string(s) + "\x1b[0m";
-  }
-  std::string Bold(std::string_view s) const { return Wrap("1", s); }
-  std::string Error(std::string_view s) const { return Wrap("1;31", s); }
-  std::string Label(std::string_view s) const { return Wrap("36", s); }
-  std::string Dim(std::string_view s) const { return Wrap("2", s); }
-  std::string Mark(std::string_view s) const { return Wrap("1;33", s); }
-  std::string Heading(std::string_view s) const { return Wrap("1;4", s); }
-};
-
-// Text from a catalog is data from someone's repository: before it reaches a
-// terminal, control characters (ESC, C1 CSI, ...) become visible ("^[", "\\u009b")
-// so they cannot move the cursor or recolour the screen. Keeps '\t' and '\n', drops
-// the '\r' of CRLF line ends.
-std::string Printable(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c == '\r' && (i + 1 == s.size() || s[i + 1] == '\n')) continue;  // CRLF source files
-    if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
-      out += '^';
-      out += static_cast<char>(c == 0x7f ? '?' : c + 64);
-    } else if (c == 0xc2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
-               static_cast<unsigned char>(s[i + 1]) <= 0x9f) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(s[i + 1]));
-      out += buf;
-      ++i;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out;
-}
 void MakePrintable(std::string* s) { *s = Printable(*s); }
 void MakePrintable(std::optional<std::string>* s) {
   if (*s) MakePrintable(&**s);
@@ -396,7 +346,7 @@ int RunShow(const ShowOptions& o) {
     return WriteStdout(out);
   }
   Palette p;
-  p.on = UseColor(o.color);
+  p.on = UseColor(o.color, STDOUT_FILENO);
   if (found->size() > 1) {
     out += p.Bold(std::to_string(found->size()) + " stored versions of \"" + o.key + "\", newest first:") + "\n";
     for (const StoredLine& sl : *found) {
