@@ -955,6 +955,7 @@ class Analyzer {
       if (f->subj.kind != SubjectKind::kCode && f->subj.kind != SubjectKind::kShape) external = true;
     if (r->validation_code && site_.kind != SiteKind::kLog && external)
       tips.push_back("Run the pre-flight check (validationCode) in launch scripts and CI so the problem shows before the expensive start-up work.");
+    for (auto& t : CodeTips(active, cls)) tips.push_back(t);
     if (!tips.empty()) r->prevention_tips = tips;
 
     // ---------------- tags
@@ -1257,6 +1258,7 @@ class Analyzer {
         return "# before\npython -c \"import " + s.module + "\"  # fails\n# after\npip install " + PipName(s.module) +
                "\npython -c \"import " + s.module + "\"";
     }
+    if (auto c = CallFix(active)) return c;
     if (!h.package.empty())
       return "# before\npip show " + h.package + "  # older than " + h.version + "\n# after\npip install -U \"" + h.package +
              h.version_op + h.version + "\"";
@@ -1358,6 +1360,8 @@ class Analyzer {
       if (s.kind == SubjectKind::kVersion) out.push_back("An older dependency where " + BT(s.pred) + " holds");
       if (s.kind == SubjectKind::kType) out.push_back("Passing " + BT(OneLine(s.expr)) + " of another type than " + BT(s.pred));
     }
+    if (out.empty())
+      for (auto& x : CodeSituations(active)) out.push_back(x);
     if (out.empty() && site_.except_context)
       out.push_back("An underlying error caught by " + BT(*site_.except_context) + " in " + BT(site_.function) +
                     (site_.cause ? " and chained with " + BT("from " + *site_.cause) : ""));
@@ -1456,6 +1460,260 @@ class Analyzer {
     }
     return std::nullopt;
   }
+  // ---------------------------------------------------------------- code-level facts (no setting involved)
+
+  // The parameter names of the enclosing function (empty at module level / unknown).
+  std::vector<std::string> Params() const {
+    std::vector<std::string> out;
+    if (def_line_ <= 0) return out;
+    std::string sig;
+    for (int l = def_line_; l <= (int)L_.v.size() && l < site_.line; ++l) {
+      sig += std::string(L_.At(l)) + " ";
+      if (std::regex_search(sig, Re("\\)\\s*(->[^:]*)?:\\s*$"))) break;
+    }
+    size_t b = sig.find('(');
+    if (b == std::string::npos) return out;
+    int depth = 0;
+    std::string cur;
+    bool in_default = false;
+    auto flush = [&]() {
+      std::string t = Trim(cur);
+      while (!t.empty() && t[0] == '*') t.erase(t.begin());
+      size_t c = t.find_first_of(":=");
+      if (c != std::string::npos) t = Trim(t.substr(0, c));
+      if (IsIdent(t)) out.push_back(t);
+      cur.clear();
+      in_default = false;
+    };
+    for (size_t i = b + 1; i < sig.size(); ++i) {
+      char c = sig[i];
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      else if (c == ')' || c == ']' || c == '}') {
+        if (depth == 0) { flush(); break; }
+        --depth;
+      } else if (c == ',' && depth == 0) { flush(); continue; }
+      if (c == '=' && depth == 0) in_default = true;
+      if (!in_default) cur += c;
+    }
+    return out;
+  }
+  bool IsParam(const std::string& x) const {
+    if (!IsIdent(x) || x == "self" || x == "cls") return false;
+    auto ps = Params();
+    return std::find(ps.begin(), ps.end(), x) != ps.end();
+  }
+  // How a caller spells the call of the enclosing function: `name` or `obj.name`.
+  std::string CallName() const {
+    auto ps = Params();
+    bool method = !ps.empty() && (ps[0] == "self" || ps[0] == "cls") && site_.function.find('.') != std::string::npos;
+    if (!method) return func_name_;
+    std::string cls = site_.function.substr(0, site_.function.rfind('.'));
+    if (func_name_ == "__init__") return LastComponent(cls);
+    return (ps[0] == "cls" ? cls : std::string("obj")) + "." + func_name_;
+  }
+  // String literals of a guard, each in backticks (the empty string as `""`).
+  static std::string Lits(const std::vector<std::string>& vs, std::string_view last) {
+    std::vector<std::string> t;
+    for (auto& v : vs) t.push_back(v.empty() ? BT("\"\"") : BT(v));
+    return JoinWords(t, last);
+  }
+  static bool IsNone(const Atom& a) { return (a.op == "is" || a.op == "is not") && Trim(a.rhs) == "None"; }
+  static bool IntLiteral(const std::string& s, long* v) {
+    std::string t = Trim(s);
+    if (!std::regex_match(t, Re("-?[0-9]{1,12}"))) return false;
+    *v = std::stol(t);
+    return true;
+  }
+  std::string CodeLhs(const Fact& f) const { return OneLine(Trim(f.subj.via.empty() ? f.atom.lhs : f.subj.via)); }
+
+  // Tips from code facts: each names the tested expression, its values and the function.
+  std::vector<std::string> CodeTips(const std::vector<const Fact*>& active, const std::string& cls) const {
+    std::vector<std::string> tips;
+    std::string fn = BT(site_.function);
+    for (const auto* f : active) {
+      const Subject& s = f->subj;
+      const Atom& a = f->atom;
+      if (f->disjunction) continue;
+      std::string x = CodeLhs(*f);
+      if (x == "__debug__") continue;
+      bool param = IsParam(x);
+      std::string before = param ? " before calling " + fn : " before " + fn + " reaches line " + std::to_string(site_.line);
+      if (s.kind == SubjectKind::kType) {
+        std::string v = OneLine(Trim(s.expr));
+        if (IsParam(v)) before = " before calling " + fn;
+        if (s.missing) tips.push_back("Check the type of " + BT(v) + before + ": it must be an instance of " + BT(s.pred) + ".");
+        else tips.push_back("Do not pass " + BT(v) + " as an instance of " + BT(s.pred) + " to " + fn + ".");
+        continue;
+      }
+      if (s.kind == SubjectKind::kShape) {
+        tips.push_back("Check the sizes" + before + ": " + BT(f->code) + " must not hold.");
+        continue;
+      }
+      if (s.kind != SubjectKind::kCode) continue;
+      if (IsNone(a)) {
+        if (a.op == "is")
+          tips.push_back(param ? "Always pass " + BT(x) + " (not None) when calling " + fn + "."
+                               : "Make sure " + BT(x) + " is assigned (not None)" + before + ".");
+        else
+          tips.push_back("Leave " + BT(x) + " as None when calling " + fn + " in this case.");
+        continue;
+      }
+      if (a.rhs_strings && !a.values.empty() && (a.op == "not in" || a.op == "!=")) {
+        tips.push_back("Use " + std::string(a.values.size() > 1 ? "one of " : "") + Lits(a.values, "or") + " for " + BT(x) + " in " + fn + ".");
+        continue;
+      }
+      if (a.rhs_strings && !a.values.empty() && (a.op == "in" || a.op == "==")) {
+        tips.push_back("Avoid " + Lits(a.values, "and") + " as the value of " + BT(x) + " in " + fn + ".");
+        continue;
+      }
+      if ((a.op == "not in" || a.op == "in") && !a.rhs_strings) {
+        std::string key = OneLine(Trim(a.lhs)), coll = OneLine(Trim(a.rhs));
+        if (a.op == "not in") tips.push_back("Check " + BT(key + " in " + coll) + before + ".");
+        else tips.push_back("Check " + BT(key + " not in " + coll) + before + ".");
+        continue;
+      }
+      long n;
+      if (!a.op.empty() && a.op != "is" && a.op != "is not" && IntLiteral(a.rhs, &n)) {
+        tips.push_back("Keep " + BT(x + " " + FlipOp(a.op) + " " + Trim(a.rhs)) + before + ".");
+        continue;
+      }
+      if (a.op.empty() && IsDotted(x)) {
+        tips.push_back(a.falsy ? "Make sure " + BT(x) + " is true or non-empty" + before + "."
+                               : "Make sure " + BT(x) + " is false or empty" + before + ".");
+        continue;
+      }
+      if (!a.op.empty() || IsDotted(x))
+        tips.push_back("Make sure " + BT(f->code) + " does not hold" + before + ".");
+    }
+    if (active.empty() && site_.kind == SiteKind::kAssert && site_.assert_condition)
+      tips.push_back("Keep " + BT(OneLine(*site_.assert_condition)) + " true before calling " + fn + "; the assert at " +
+                     site_.file_path + ":" + std::to_string(site_.line) + " checks it.");
+    if (site_.except_context && !cls.empty() && *site_.except_context != cls)
+      tips.push_back(fn + " turns " + BT(*site_.except_context) + " into " + BT(cls) + ": catch " + BT(cls) +
+                     " around calls of " + fn + ".");
+    if (active.empty() && cls == "NotImplementedError" && site_.function.find('.') != std::string::npos)
+      tips.push_back("Override " + BT(func_name_) + " in every subclass of " +
+                     BT(site_.function.substr(0, site_.function.rfind('.'))) + " that is used.");
+    std::vector<std::string> uniq;
+    for (auto& t : tips)
+      if (std::find(uniq.begin(), uniq.end(), t) == uniq.end()) uniq.push_back(t);
+    return uniq;
+  }
+
+  // How a caller typically reaches a code-level check: one sentence per fact.
+  std::vector<std::string> CodeSituations(const std::vector<const Fact*>& active) const {
+    std::vector<std::string> out;
+    std::string fn = BT(site_.function);
+    for (const auto* f : active) {
+      const Subject& s = f->subj;
+      const Atom& a = f->atom;
+      if (f->disjunction) {
+        out.push_back("Reaching " + fn + " while " + BT(f->code));
+        continue;
+      }
+      if (s.kind == SubjectKind::kShape) {
+        out.push_back("Calling " + fn + " with inputs whose sizes make " + BT(f->code) + " true");
+        continue;
+      }
+      if (s.kind != SubjectKind::kCode) continue;
+      std::string x = CodeLhs(*f);
+      if (x == "__debug__") continue;
+      bool param = IsParam(x);
+      if (IsNone(a)) {
+        if (a.op == "is")
+          out.push_back(param ? "Calling " + fn + " without " + BT(x) + " (or with " + BT(x + "=None") + ")"
+                              : "Reaching " + fn + " before " + BT(x) + " was set (it is still None)");
+        else
+          out.push_back((param ? "Calling " + fn + " with " : "Reaching " + fn + " while ") + BT(x) + " is not None");
+        continue;
+      }
+      if (a.rhs_strings && !a.values.empty()) {
+        if (a.op == "not in" || a.op == "!=")
+          out.push_back((param ? "Calling " + fn + " with " : "Reaching " + fn + " with ") + BT(x) + " set to a value other than " +
+                        Lits(a.values, "or"));
+        else
+          out.push_back((param ? "Calling " + fn + " with " : "Reaching " + fn + " with ") + BT(x) + " set to " +
+                        Lits(a.values, "or"));
+        continue;
+      }
+      if (a.op == "not in" && !a.rhs_strings) {
+        out.push_back("Looking up " + BT(OneLine(Trim(a.lhs))) + " in " + fn + " when " + BT(OneLine(Trim(a.rhs))) + " has no such entry");
+        continue;
+      }
+      if (a.op.empty())
+        out.push_back((param ? "Calling " + fn + " with " : "Reaching " + fn + " while ") + BT(x) +
+                      (a.falsy ? " false, None or empty" : " true or non-empty"));
+      else
+        out.push_back((param ? "Calling " + fn + " with a " + BT(x) + " for which " : "Reaching " + fn + " while ") + BT(f->code) +
+                      (param ? " holds" : ""));
+    }
+    if (active.empty() && site_.kind == SiteKind::kAssert && site_.assert_condition)
+      out.push_back("Calling " + fn + " in a state where " + BT(OneLine(*site_.assert_condition)) + " is false");
+    if (active.empty() && site_.error_class.value_or("") == "NotImplementedError" && site_.function.find('.') != std::string::npos)
+      out.push_back("Calling " + BT(func_name_) + " on a subclass of " + BT(site_.function.substr(0, site_.function.rfind('.'))) +
+                    " that does not override it");
+    std::vector<std::string> uniq;
+    for (auto& x : out)
+      if (std::find(uniq.begin(), uniq.end(), x) == uniq.end()) uniq.push_back(x);
+    return uniq;
+  }
+
+  // `# before` / `# after` calls when the innermost code fact tests a parameter
+  // against values readable from the guard (literal choices, an int bound, a type, None).
+  std::optional<std::string> CallFix(const std::vector<const Fact*>& active) const {
+    static const std::map<std::string, std::string> kSample = {
+        {"str", "\"text\""}, {"int", "1"}, {"float", "1.0"}, {"bytes", "b\"data\""}, {"list", "[...]"},
+        {"dict", "{...}"}, {"tuple", "(...)"}, {"bool", "True"}, {"bytearray", "bytearray(b\"data\")"}};
+    // Only the innermost test (the one right above the site) is shown.
+    for (auto it = active.rbegin(); it != active.rend() && it == active.rbegin(); ++it) {
+      const Fact& f = **it;
+      if (f.disjunction || !f.subj.via.empty()) continue;
+      const Atom& a = f.atom;
+      const Subject& s = f.subj;
+      std::string x = s.kind == SubjectKind::kType ? OneLine(Trim(s.expr)) : OneLine(Trim(a.lhs));
+      if (!IsParam(x)) continue;
+      std::string call = CallName();
+      auto form = [&](const std::string& v, const std::string& note) {
+        return call + "(" + x + "=" + v + ")" + (note.empty() ? "" : "  # " + note);
+      };
+      std::string bad, good;
+      if (s.kind == SubjectKind::kType && s.missing) {
+        std::string type = s.pred;
+        if (!type.empty() && type[0] == '(') type = Trim(type.substr(1, type.find_first_of(",)") - 1));
+        if (!IsDotted(type)) continue;
+        auto t = kSample.find(type);
+        bad = form("value", "not an instance of " + s.pred);
+        good = t != kSample.end() ? form(t->second, "a " + type) : form(type + "(...)", "");
+      } else if (s.kind == SubjectKind::kCode && a.op == "is" && Trim(a.rhs) == "None") {
+        bad = form("None", "");
+        good = form("value", "any value that is not None");
+      } else if (s.kind == SubjectKind::kCode && a.rhs_strings && !a.values.empty() && (a.op == "not in" || a.op == "!=")) {
+        std::vector<std::string> q;
+        for (auto& v : a.values) q.push_back(PyQuote(v));
+        bad = form("value", "not one of " + JoinWords(q, "or"));
+        good = form(PyQuote(a.values[0]), "");
+      } else if (s.kind == SubjectKind::kCode && a.rhs_strings && a.values.size() == 1 && a.op == "==") {
+        bad = form(PyQuote(a.values[0]), "");
+        good = form("value", "anything but " + PyQuote(a.values[0]));
+      } else {
+        long n;
+        if (s.kind != SubjectKind::kCode || !IntLiteral(a.rhs, &n)) continue;
+        long b, g;
+        if (a.op == "<") { b = n - 1; g = n; }
+        else if (a.op == "<=") { b = n; g = n + 1; }
+        else if (a.op == ">") { b = n + 1; g = n; }
+        else if (a.op == ">=") { b = n; g = n - 1; }
+        else if (a.op == "==") { b = n; g = n + 1; }
+        else if (a.op == "!=") { b = n + 1; g = n; }
+        else continue;
+        bad = form(std::to_string(b), "");
+        good = form(std::to_string(g), "");
+      }
+      return "# before\n" + bad + "\n# after\n" + good;
+    }
+    return std::nullopt;
+  }
+
   static std::string Ident(const std::string& expr) {
     std::string o;
     for (char c : LastComponent(Trim(expr)))

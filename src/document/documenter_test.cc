@@ -352,6 +352,62 @@ TEST(Documenter, LogSiteIsAWarningWithoutTryCatch) {
   EXPECT_TRUE(Has(r.example_fix, "APP_FAST=1"));
 }
 
+// A site in plain library code (no settings): the fields come from its guard on
+// a parameter of the enclosing function.
+Record DocumentCode(const std::string& path, const std::string& file, int line, const std::string& cls,
+                    const std::string& msg, const std::string& function, std::vector<std::string> guards) {
+  auto k = Knowledge({{path, file}});
+  Site s;
+  s.file_path = path;
+  s.line = line;
+  s.error_class = cls;
+  s.error_message = msg;
+  s.function = function;
+  s.guards = std::move(guards);
+  Record r;
+  DocumentRecord(s, file, *k, &r);
+  return r;
+}
+
+TEST(DocumenterCode, TypeGuardOnAParameter) {
+  std::string file = "def loads(s, cls=None):\n    if not isinstance(s, str):\n        raise TypeError(\"the JSON object must be str\")\n";
+  Record r = DocumentCode("json/__init__.py", file, 3, "TypeError", "the JSON object must be str", "loads", {"not isinstance(s, str)"});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(AnyHas(r.prevention_tips, "Check the type of `s` before calling `loads`: it must be an instance of `str`."));
+  EXPECT_TRUE(Has(r.common_situations, "Passing `s` of another type than `str`"));
+  EXPECT_EQ(r.example_fix.value_or(""), "# before\nloads(s=value)  # not an instance of str\n# after\nloads(s=\"text\")  # a str");
+}
+
+TEST(DocumenterCode, LiteralChoicesOfAParameter) {
+  std::string file =
+      "def _encode_text(string, charset, cte):\n    if cte not in (\"base64\", \"7bit\"):\n"
+      "        raise ValueError('Unknown content transfer encoding {}'.format(cte))\n";
+  Record r = DocumentCode("email/contentmanager.py", file, 3, "ValueError", "Unknown content transfer encoding {cte}",
+                          "_encode_text", {"cte not in (\"base64\", \"7bit\")"});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(AnyHas(r.prevention_tips, "Use one of `base64` or `7bit` for `cte` in `_encode_text`."));
+  EXPECT_TRUE(Has(r.common_situations, "Calling `_encode_text` with `cte` set to a value other than `base64` or `7bit`"));
+  EXPECT_TRUE(Has(r.example_fix, "# before\n_encode_text(cte=value)  # not one of \"base64\" or \"7bit\"\n# after\n_encode_text(cte=\"base64\")"));
+}
+
+TEST(DocumenterCode, IntegerBoundInAConstructorAndAKeyLookup) {
+  std::string file =
+      "class Semaphore:\n    def __init__(self, value=1):\n        if value < 0:\n"
+      "            raise ValueError(\"Semaphore initial value must be >= 0\")\n";
+  Record r = DocumentCode("asyncio/locks.py", file, 4, "ValueError", "Semaphore initial value must be >= 0", "Semaphore.__init__",
+                          {"value < 0"});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(AnyHas(r.prevention_tips, "Keep `value >= 0` before calling `Semaphore.__init__`."));
+  EXPECT_EQ(r.example_fix.value_or(""), "# before\nSemaphore(value=-1)\n# after\nSemaphore(value=0)");
+
+  std::string file2 = "class Table:\n    def get(self, key):\n        if key not in self._rows:\n            raise KeyError(key)\n";
+  Record k = DocumentCode("pkg/table.py", file2, 4, "KeyError", "{key}", "Table.get", {"key not in self._rows"});
+  SCOPED_TRACE(Dump(k));
+  EXPECT_TRUE(AnyHas(k.prevention_tips, "Check `key in self._rows` before calling `Table.get`."));
+  EXPECT_TRUE(Has(k.common_situations, "Looking up `key` in `Table.get` when `self._rows` has no such entry"));
+  EXPECT_FALSE(k.example_fix);  // no good or bad value can be read from the guard
+}
+
 TEST(Knowledge, CollectsFlagsFieldsEnvsAndRoundTrips) {
   auto k = Knowledge({{"cli.py", kCliPy},
                       {"envs.py", "class Envs:\n    SGLANG_USE_AITER = EnvBool(False)\n\nx = os.getenv(\"HF_HOME\", \"~/.cache\")\n"
