@@ -223,6 +223,7 @@ struct Fact {
   bool implied = false;      // an else-clause made redundant by a positive test of the same subject
   bool disjunction = false;  // the clause had several atoms: described by its code only
   std::string code;          // code form (disjunctions: "a or b")
+  std::vector<Atom> any_of;  // disjunction: its atoms
 };
 
 const std::regex& Re(const char* pattern) {
@@ -446,6 +447,7 @@ class Analyzer {
         f.code = OneLine(f.atom.Code());
       } else {
         f.disjunction = true;
+        f.any_of = c.any_of;
         std::vector<std::string> parts;
         for (auto& a : c.any_of) parts.push_back(OneLine(a.Code()));
         f.code = JoinWords(parts, "or");
@@ -1533,7 +1535,19 @@ class Analyzer {
     for (const auto* f : active) {
       const Subject& s = f->subj;
       const Atom& a = f->atom;
-      if (f->disjunction) continue;
+      if (f->disjunction) {
+        // Every atom false: the negations, in code form.
+        std::vector<std::string> neg;
+        for (const Atom& at : f->any_of) {
+          Atom n = at;
+          n.op = FlipOp(at.op);
+          if (n.op.empty()) n.falsy = !at.falsy;
+          neg.push_back(BT(OneLine(n.Code())));
+        }
+        if (!neg.empty() && neg.size() <= 4)
+          tips.push_back("Make sure " + JoinWords(neg, "and") + " hold before " + fn + " reaches line " + std::to_string(site_.line) + ".");
+        continue;
+      }
       std::string x = CodeLhs(*f);
       if (x == "__debug__") continue;
       bool param = IsParam(x);
@@ -1582,15 +1596,27 @@ class Analyzer {
                                : "Make sure " + BT(x) + " is false or empty" + before + ".");
         continue;
       }
+      if (a.op.empty()) {
+        tips.push_back("Make sure " + BT(x) + (a.falsy ? " is true" : " is false") + before + ".");
+        continue;
+      }
       if (!a.op.empty() || IsDotted(x))
         tips.push_back("Make sure " + BT(f->code) + " does not hold" + before + ".");
     }
     if (active.empty() && site_.kind == SiteKind::kAssert && site_.assert_condition)
       tips.push_back("Keep " + BT(OneLine(*site_.assert_condition)) + " true before calling " + fn + "; the assert at " +
                      site_.file_path + ":" + std::to_string(site_.line) + " checks it.");
-    if (site_.except_context && !cls.empty() && *site_.except_context != cls)
-      tips.push_back(fn + " turns " + BT(*site_.except_context) + " into " + BT(cls) + ": catch " + BT(cls) +
-                     " around calls of " + fn + ".");
+    if (site_.except_context && !cls.empty()) {
+      std::string caught = Trim(*site_.except_context);
+      if (caught.rfind("except", 0) == 0) caught = Trim(caught.substr(6));
+      if (!caught.empty() && caught.back() == ':') caught.pop_back();
+      size_t as = caught.find(" as ");
+      if (as != std::string::npos) caught = Trim(caught.substr(0, as));
+      bool warning = cls.size() > 7 && cls.compare(cls.size() - 7, 7, "Warning") == 0;
+      bool same = std::regex_search(caught, std::regex("(^|[(.,\\s])" + LastComponent(cls) + "($|[),\\s])"));
+      if (!caught.empty() && !warning && !same && IsDotted(LastComponent(cls)))
+        tips.push_back(fn + " turns " + BT(caught) + " into " + BT(cls) + ": catch " + BT(cls) + " around calls of " + fn + ".");
+    }
     if (active.empty() && cls == "NotImplementedError" && site_.function.find('.') != std::string::npos)
       tips.push_back("Override " + BT(func_name_) + " in every subclass of " +
                      BT(site_.function.substr(0, site_.function.rfind('.'))) + " that is used.");

@@ -408,6 +408,28 @@ TEST(DocumenterCode, IntegerBoundInAConstructorAndAKeyLookup) {
   EXPECT_FALSE(k.example_fix);  // no good or bad value can be read from the guard
 }
 
+TEST(DocumenterCode, DisjunctionAndCaughtErrorTips) {
+  std::string file =
+      "def get_angle_addr(value):\n    try:\n        if not value or value[0] != '<':\n"
+      "            raise HeaderParseError(\"expected angle-addr but found '{}'\".format(value))\n"
+      "    except KeyError:\n        raise\n";
+  auto k = Knowledge({{"email/_hvp.py", file}});
+  Site s;
+  s.file_path = "email/_hvp.py";
+  s.line = 4;
+  s.error_class = "HeaderParseError";
+  s.error_message = "expected angle-addr but found '{value}'";
+  s.function = "get_angle_addr";
+  s.guards = {"not value or value[0] != '<'"};
+  s.except_context = "except KeyError";
+  Record r;
+  DocumentRecord(s, file, *k, &r);
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(AnyHas(r.prevention_tips, "Make sure `value` and `value[0] == '<'` hold before `get_angle_addr` reaches line 4."));
+  EXPECT_TRUE(AnyHas(r.prevention_tips, "`get_angle_addr` turns `KeyError` into `HeaderParseError`"));
+  EXPECT_TRUE(Has(r.common_situations, "Reaching `get_angle_addr` while `not value or value[0] != '<'`"));
+}
+
 TEST(Knowledge, CollectsFlagsFieldsEnvsAndRoundTrips) {
   auto k = Knowledge({{"cli.py", kCliPy},
                       {"envs.py", "class Envs:\n    SGLANG_USE_AITER = EnvBool(False)\n\nx = os.getenv(\"HF_HOME\", \"~/.cache\")\n"
