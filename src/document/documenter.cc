@@ -954,7 +954,8 @@ class Analyzer {
     }
     bool external = false;
     for (const auto* f : active)
-      if (f->subj.kind != SubjectKind::kCode && f->subj.kind != SubjectKind::kShape) external = true;
+      if (f->subj.kind != SubjectKind::kCode && f->subj.kind != SubjectKind::kShape && f->subj.kind != SubjectKind::kType)
+        external = true;  // a setting or a capability: something a launch script can check
     if (r->validation_code && site_.kind != SiteKind::kLog && external)
       tips.push_back("Run the pre-flight check (validationCode) in launch scripts and CI so the problem shows before the expensive start-up work.");
     for (auto& t : CodeTips(active, cls)) tips.push_back(t);

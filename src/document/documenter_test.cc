@@ -375,6 +375,7 @@ TEST(DocumenterCode, TypeGuardOnAParameter) {
   SCOPED_TRACE(Dump(r));
   EXPECT_TRUE(AnyHas(r.prevention_tips, "Check the type of `s` before calling `loads`: it must be an instance of `str`."));
   EXPECT_TRUE(Has(r.common_situations, "Passing `s` of another type than `str`"));
+  EXPECT_FALSE(AnyHas(r.prevention_tips, "launch scripts"));  // a library type check is no launch setting
   EXPECT_EQ(r.example_fix.value_or(""), "# before\nloads(s=value)  # not an instance of str\n# after\nloads(s=\"text\")  # a str");
 }
 
