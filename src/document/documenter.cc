@@ -1500,6 +1500,18 @@ class Analyzer {
     }
     return out;
   }
+  // The literal default `True`/`False` of parameter `x` in the signature, or "".
+  std::string BoolDefault(const std::string& x) const {
+    if (def_line_ <= 0 || !IsIdent(x)) return "";
+    std::string sig;
+    for (int l = def_line_; l <= (int)L_.v.size() && l < site_.line; ++l) {
+      sig += std::string(L_.At(l)) + " ";
+      if (std::regex_search(sig, Re("\\)\\s*(->[^:]*)?:\\s*$"))) break;
+    }
+    std::smatch m;
+    if (std::regex_search(sig, m, std::regex("[(,]\\s*" + x + "\\s*(?::[^=,()]*)?=\\s*(True|False)\\s*[,)]"))) return m[1];
+    return "";
+  }
   bool IsParam(const std::string& x) const {
     if (!IsIdent(x) || x == "self" || x == "cls") return false;
     auto ps = Params();
@@ -1719,6 +1731,10 @@ class Analyzer {
         for (auto& v : a.values) q.push_back(PyQuote(v));
         bad = form("value", "not one of " + JoinWords(q, "or"));
         good = form(PyQuote(a.values[0]), "");
+      } else if (s.kind == SubjectKind::kCode && a.op.empty() && !BoolDefault(x).empty()) {
+        // A flag parameter (its default is a bool literal): the guard's truth value is the bad one.
+        bad = form(a.falsy ? "False" : "True", "");
+        good = form(a.falsy ? "True" : "False", "the default is " + BoolDefault(x));
       } else if (s.kind == SubjectKind::kCode && a.rhs_strings && a.values.size() == 1 && a.op == "==") {
         bad = form(PyQuote(a.values[0]), "");
         good = form("value", "anything but " + PyQuote(a.values[0]));

@@ -407,6 +407,11 @@ TEST(DocumenterCode, IntegerBoundInAConstructorAndAKeyLookup) {
   EXPECT_TRUE(AnyHas(k.prevention_tips, "Check `key in self._rows` before calling `Table.get`."));
   EXPECT_TRUE(Has(k.common_situations, "Looking up `key` in `Table.get` when `self._rows` has no such entry"));
   EXPECT_FALSE(k.example_fix);  // no good or bad value can be read from the guard
+
+  std::string file3 = "def floatstr(o, allow_nan=True):\n    if not allow_nan:\n        raise ValueError(\"Out of range float values\")\n";
+  Record b = DocumentCode("json/encoder.py", file3, 3, "ValueError", "Out of range float values", "floatstr", {"not allow_nan"});
+  SCOPED_TRACE(Dump(b));
+  EXPECT_EQ(b.example_fix.value_or(""), "# before\nfloatstr(allow_nan=False)\n# after\nfloatstr(allow_nan=True)  # the default is True");
 }
 
 TEST(DocumenterCode, DisjunctionAndCaughtErrorTips) {
