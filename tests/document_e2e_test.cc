@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "e2e_util.h"
 #include "model/record.h"
 
 namespace errdex::document_e2e {
@@ -46,32 +47,9 @@ class ServerArgs:
         parser.add_argument("--deepep-mode", type=str, choices=["normal", "low_latency", "auto"], default="auto")
 )PY";
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "errdex-doc-e2e-XXXXXX").string();
-    path_ = mkdtemp(tmpl.data());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string operator/(const std::string& rel) const { return path_ + "/" + rel; }
-
- private:
-  std::string path_;
-};
-
-void WriteFile(const std::string& path, const std::string& bytes) {
-  fs::create_directories(fs::path(path).parent_path());
-  std::ofstream(path, std::ios::binary) << bytes;
-}
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using e2e::ReadFile;
+using e2e::TempDir;
+using e2e::WriteFile;
 
 struct RunOut {
   int rc = -1;

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "e2e_util.h"
 #include "model/record.h"
 #include "store/catalog_store.h"
 
@@ -30,35 +31,9 @@ constexpr const char* kSeedSha = "0132848349585cfe6aae51c4941cbae872505f8a";
 constexpr const char* kEpochEnv = "SOURCE_DATE_EPOCH=1700000000";
 constexpr const char* kEpochIso = "2023-11-14T22:13:20.000Z";
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "errdex-e2e-XXXXXX").string();
-    path_ = mkdtemp(tmpl.data());
-    chmod(path_.c_str(), 0755);  // readable by "nobody" (the unreadable-file case)
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string operator/(const std::string& rel) const { return path_ + "/" + rel; }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
-void WriteFile(const std::string& path, const std::string& bytes) {
-  fs::create_directories(fs::path(path).parent_path());
-  std::ofstream(path, std::ios::binary) << bytes;
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using e2e::ReadFile;
+using e2e::TempDir;
+using e2e::WriteFile;
 
 std::string Quote(const std::string& s) {
   std::string q = "'";
