@@ -199,6 +199,8 @@ class SqliteCatalogStore final : public CatalogStore {
   Result<std::vector<TextHit>> FullTextSearch(const std::string& text, int limit) override;
 
  private:
+  Status PutKeyValue(const char* sql, const std::string& key, std::string_view bytes, const char* what);
+  Result<std::optional<std::string>> GetKeyValue(const char* sql, const std::string& key, const char* what);
   // A write transaction: BEGIN IMMEDIATE when none is open, else a SAVEPOINT.
   // Rolled back by the destructor unless Commit() succeeded.
   class WriteTxn {
@@ -651,48 +653,49 @@ Result<std::string> SqliteCatalogStore::ContentVersion() {
   return **v;
 }
 
-Status SqliteCatalogStore::PutBlob(const std::string& key, std::string_view bytes) {
-  auto s = Prepare("INSERT INTO blobs(key, bytes, updated) VALUES (?1, ?2, ?3) "
-                   "ON CONFLICT(key) DO UPDATE SET bytes = excluded.bytes, updated = excluded.updated");
+// blobs and cache are two key/value tables of the same shape (key, bytes, updated):
+// one upsert and one look-up serve both; `sql` names the table.
+Status SqliteCatalogStore::PutKeyValue(const char* sql, const std::string& key, std::string_view bytes,
+                                       const char* what) {
+  auto s = Prepare(sql);
   if (!s.ok()) return s.status();
   ScopedReset reset(*s);
   BindText(*s, 1, key);
   BindBlob(*s, 2, bytes);
   BindText(*s, 3, FormatIsoTime(NowMillisHonouringSourceDateEpoch()));
-  return StepDone(*s, "store a blob");
+  return StepDone(*s, what);
+}
+
+Result<std::optional<std::string>> SqliteCatalogStore::GetKeyValue(const char* sql, const std::string& key,
+                                                                    const char* what) {
+  auto s = Prepare(sql);
+  if (!s.ok()) return s.status();
+  ScopedReset reset(*s);
+  BindText(*s, 1, key);
+  int rc = sqlite3_step(*s);
+  if (rc == SQLITE_ROW) return std::optional<std::string>(ColumnBlob(*s, 0));
+  if (rc == SQLITE_DONE) return std::optional<std::string>();
+  return Error(rc, what);
+}
+
+Status SqliteCatalogStore::PutBlob(const std::string& key, std::string_view bytes) {
+  return PutKeyValue("INSERT INTO blobs(key, bytes, updated) VALUES (?1, ?2, ?3) "
+                     "ON CONFLICT(key) DO UPDATE SET bytes = excluded.bytes, updated = excluded.updated",
+                     key, bytes, "store a blob");
 }
 
 Result<std::optional<std::string>> SqliteCatalogStore::GetBlob(const std::string& key) {
-  auto s = Prepare("SELECT bytes FROM blobs WHERE key = ?1");
-  if (!s.ok()) return s.status();
-  ScopedReset reset(*s);
-  BindText(*s, 1, key);
-  int rc = sqlite3_step(*s);
-  if (rc == SQLITE_ROW) return std::optional<std::string>(ColumnBlob(*s, 0));
-  if (rc == SQLITE_DONE) return std::optional<std::string>();
-  return Error(rc, "read a blob");
+  return GetKeyValue("SELECT bytes FROM blobs WHERE key = ?1", key, "read a blob");
 }
 
 Status SqliteCatalogStore::PutCache(const std::string& key, std::string_view value) {
-  auto s = Prepare("INSERT INTO cache(key, value, updated) VALUES (?1, ?2, ?3) "
-                   "ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated = excluded.updated");
-  if (!s.ok()) return s.status();
-  ScopedReset reset(*s);
-  BindText(*s, 1, key);
-  BindBlob(*s, 2, value);
-  BindText(*s, 3, FormatIsoTime(NowMillisHonouringSourceDateEpoch()));
-  return StepDone(*s, "store a cache entry");
+  return PutKeyValue("INSERT INTO cache(key, value, updated) VALUES (?1, ?2, ?3) "
+                     "ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated = excluded.updated",
+                     key, value, "store a cache entry");
 }
 
 Result<std::optional<std::string>> SqliteCatalogStore::GetCache(const std::string& key) {
-  auto s = Prepare("SELECT value FROM cache WHERE key = ?1");
-  if (!s.ok()) return s.status();
-  ScopedReset reset(*s);
-  BindText(*s, 1, key);
-  int rc = sqlite3_step(*s);
-  if (rc == SQLITE_ROW) return std::optional<std::string>(ColumnBlob(*s, 0));
-  if (rc == SQLITE_DONE) return std::optional<std::string>();
-  return Error(rc, "read a cache entry");
+  return GetKeyValue("SELECT value FROM cache WHERE key = ?1", key, "read a cache entry");
 }
 
 Result<std::vector<CatalogStore::TextHit>> SqliteCatalogStore::FullTextSearch(const std::string& text, int limit) {
