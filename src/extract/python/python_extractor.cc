@@ -260,6 +260,8 @@ class FileExtractor {
   MaybeSegs Ev(Eval& ev, int node) { return Ev(ev, node, 0, ev.pos); }
   Segs EvOrHole(Eval& ev, int node, int depth, std::pair<int, int> pos);
   MaybeSegs EvCall(Eval& ev, int node, int depth, std::pair<int, int> pos);
+  MaybeSegs EvTextFunction(Eval& ev, const std::vector<int>& args, bool no_kw, bool dedent, int depth,
+                           std::pair<int, int> pos);
   std::string HoleText(int node) const { return parser_.Unparse(node); }
   std::string FvText(int fv) const;
   MaybeSegs ApplyPercent(const Segs& segs, const std::vector<int>& positional, const std::vector<int>* dict,
@@ -1051,6 +1053,17 @@ std::vector<int> FileExtractor::Keywords(int call) const {
   return out;
 }
 
+// textwrap.dedent(x) / inspect.cleandoc(x), called qualified or imported bare.
+MaybeSegs FileExtractor::EvTextFunction(Eval& ev, const std::vector<int>& args, bool no_kw, bool dedent, int depth,
+                                        std::pair<int, int> pos) {
+  if (args.size() != 1 || !no_kw || parser_.node(args[0]).kind == NodeKind::kStarred) return std::nullopt;
+  MaybeSegs base = Ev(ev, args[0], depth + 1, pos);
+  if (!base) return std::nullopt;
+  return py::PerAlt(*base, [&](const Segs& s) -> MaybeSegs {
+    return py::MapText(s, [&](const std::string& t) { return dedent ? py::TextwrapDedent(t) : py::InspectCleandoc(t); });
+  });
+}
+
 MaybeSegs FileExtractor::EvCall(Eval& ev, int node, int depth, std::pair<int, int> pos) {
   // Copies, not references: evaluation may parse assignments and grow the arena.
   const int f = parser_.node(node).kids[0];
@@ -1109,24 +1122,12 @@ MaybeSegs FileExtractor::EvCall(Eval& ev, int node, int depth, std::pair<int, in
     }
     if ((attr == "dedent" || attr == "cleandoc") && parser_.node(base_node).kind == NodeKind::kName &&
         (parser_.node(base_node).str == "textwrap" || parser_.node(base_node).str == "inspect")) {
-      if (args.size() != 1 || !no_kw || parser_.node(args[0]).kind == NodeKind::kStarred) return std::nullopt;
-      MaybeSegs base = Ev(ev, args[0], depth + 1, pos);
-      if (!base) return std::nullopt;
-      bool dd = attr == "dedent";
-      return py::PerAlt(*base, [&](const Segs& s) -> MaybeSegs {
-        return py::MapText(s, [&](const std::string& t) { return dd ? py::TextwrapDedent(t) : py::InspectCleandoc(t); });
-      });
+      return EvTextFunction(ev, args, no_kw, attr == "dedent", depth, pos);
     }
     return std::nullopt;
   }
   if (fkind == NodeKind::kName && (fstr == "dedent" || fstr == "cleandoc")) {
-    if (args.size() != 1 || !no_kw || parser_.node(args[0]).kind == NodeKind::kStarred) return std::nullopt;
-    MaybeSegs base = Ev(ev, args[0], depth + 1, pos);
-    if (!base) return std::nullopt;
-    bool dd = fstr == "dedent";
-    return py::PerAlt(*base, [&](const Segs& s) -> MaybeSegs {
-      return py::MapText(s, [&](const std::string& t) { return dd ? py::TextwrapDedent(t) : py::InspectCleandoc(t); });
-    });
+    return EvTextFunction(ev, args, no_kw, fstr == "dedent", depth, pos);
   }
   return std::nullopt;
 }
