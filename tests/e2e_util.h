@@ -49,4 +49,11 @@ inline std::string ReadFile(const std::string& path) {
   return ss.str();
 }
 
+// `s` as one single-quoted /bin/sh word.
+inline std::string Quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
 }  // namespace errdex::e2e

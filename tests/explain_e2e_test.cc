@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "e2e_util.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -28,18 +30,7 @@ struct RunResult {
   std::string err;
 };
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string Quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+using errdex::e2e::Quote;
 
 class ExplainE2E : public ::testing::Test {
  protected:
@@ -58,8 +49,8 @@ class ExplainE2E : public ::testing::Test {
     int st = std::system(("bash -c " + Quote(full)).c_str());
     RunResult r;
     r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    r.out = Slurp(File(".out"));
-    r.err = Slurp(File(".err"));
+    r.out = errdex::e2e::ReadFile(File(".out"));
+    r.err = errdex::e2e::ReadFile(File(".err"));
     return r;
   }
   std::string SeedsJsonl() const {
@@ -68,7 +59,7 @@ class ExplainE2E : public ::testing::Test {
     for (const auto& e : fs::directory_iterator(std::string(ERRDEX_SHARED_DIR) + "/seeds")) files.push_back(e.path());
     std::sort(files.begin(), files.end());
     for (const auto& p : files) {
-      std::string s = Slurp(p.string());
+      std::string s = errdex::e2e::ReadFile(p.string());
       while (!s.empty() && s.back() == '\n') s.pop_back();
       all += s + "\n";
     }

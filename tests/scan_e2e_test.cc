@@ -31,15 +31,10 @@ constexpr const char* kSeedSha = "0132848349585cfe6aae51c4941cbae872505f8a";
 constexpr const char* kEpochEnv = "SOURCE_DATE_EPOCH=1700000000";
 constexpr const char* kEpochIso = "2023-11-14T22:13:20.000Z";
 
+using e2e::Quote;
 using e2e::ReadFile;
 using e2e::TempDir;
 using e2e::WriteFile;
-
-std::string Quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
 
 int Sh(const std::string& cmd) {
   int st = std::system(("set -e; " + cmd + " >/dev/null 2>&1").c_str());

@@ -13,21 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "e2e_util.h"
+
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string Slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void Spit(const fs::path& p, const std::string& text) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out << text;
-}
 
 std::vector<fs::path> Seeds() {
   std::vector<fs::path> out;
@@ -79,8 +69,8 @@ class StoreE2E : public ::testing::Test {
     int status = std::system(cmd.c_str());
     Outcome r;
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = Slurp(out);
-    r.err = Slurp(err);
+    r.out = errdex::e2e::ReadFile(out);
+    r.err = errdex::e2e::ReadFile(err);
     fs::remove(out);
     fs::remove(err);
     return r;
@@ -104,12 +94,12 @@ TEST_F(StoreE2E, ImportThenExportReproducesTheSeedsByteForByte) {
   EXPECT_NE(imp.out.find("imported 3 lines from 3 files into 1 scan"), std::string::npos) << imp.out;
 
   std::string expected;
-  for (const auto& s : seeds) expected += Slurp(s) + "\n";  // a seed has no trailing newline; export ends each line
+  for (const auto& s : seeds) expected += errdex::e2e::ReadFile(s) + "\n";  // a seed has no trailing newline; export ends each line
   fs::path out = dir_ / "export.jsonl";
   Outcome exp = Errdex("export --db " + db_ + " -o " + out.string());
   ASSERT_EQ(exp.code, 0) << exp.err;
   EXPECT_EQ(exp.out, "");
-  EXPECT_EQ(Slurp(out), expected);
+  EXPECT_EQ(errdex::e2e::ReadFile(out), expected);
   for (auto& e : fs::directory_iterator(dir_))  // the temporary file was renamed, not left behind
     EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
 
@@ -119,7 +109,7 @@ TEST_F(StoreE2E, ImportThenExportReproducesTheSeedsByteForByte) {
     ASSERT_EQ(Errdex("import " + s.string() + " --db " + one_db).code, 0);
     Outcome e = Errdex("export --db " + one_db + " --repo sgl-project/sglang --sha 0132848");
     ASSERT_EQ(e.code, 0) << e.err;
-    EXPECT_EQ(e.out, Slurp(s) + "\n") << s;
+    EXPECT_EQ(e.out, errdex::e2e::ReadFile(s) + "\n") << s;
   }
   // Importing the same files again replaces the scan: still exactly the seeds.
   ASSERT_EQ(Errdex("import" + AllSeedArgs() + " --db " + db_).code, 0);
@@ -132,14 +122,14 @@ TEST_F(StoreE2E, BadLineExits2AndLeavesTheCatalogUnchanged) {
   std::string scans_before = Errdex("scans --db " + db_ + " --json").out;
 
   // A good file for another commit, then a file whose 3rd line is broken.
-  std::string seed = Slurp(Seeds()[0]);
+  std::string seed = errdex::e2e::ReadFile(Seeds()[0]);
   std::string other = ReplaceOnce(seed, "\"analyzedSha\":\"0132848349585cfe6aae51c4941cbae872505f8a\"",
                                   "\"analyzedSha\":\"1111111111111111111111111111111111111111\"");
   ASSERT_NE(other, seed);
   fs::path good = dir_ / "good.jsonl";
-  Spit(good, other + "\n");
+  errdex::e2e::WriteFile(good, other + "\n");
   fs::path bad = dir_ / "bad.jsonl";
-  Spit(bad, Slurp(Seeds()[1]) + "\n\n{\"record\": {\"id\": \"0123456789abcdef\"}, \"datasetVersion\": 12,\n");
+  errdex::e2e::WriteFile(bad, errdex::e2e::ReadFile(Seeds()[1]) + "\n\n{\"record\": {\"id\": \"0123456789abcdef\"}, \"datasetVersion\": 12,\n");
   Outcome r = Errdex("import " + good.string() + " " + bad.string() + " --db " + db_);
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err.rfind("errdex: error: " + bad.string() + ":3: ", 0), 0u) << r.err;
@@ -149,7 +139,7 @@ TEST_F(StoreE2E, BadLineExits2AndLeavesTheCatalogUnchanged) {
 
   // Not JSON at all, on line 1.
   fs::path junk = dir_ / "junk.jsonl";
-  Spit(junk, "hello\n");
+  errdex::e2e::WriteFile(junk, "hello\n");
   r = Errdex("import " + junk.string() + " --db " + db_);
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err.rfind("errdex: error: " + junk.string() + ":1: ", 0), 0u) << r.err;
@@ -193,7 +183,7 @@ TEST_F(StoreE2E, ShowPrintsOneRecordForPeople) {
   // --json: the record line exactly.
   Outcome json = Errdex("show 70e072f5fc32f001 --json --db " + db_);
   ASSERT_EQ(json.code, 0);
-  EXPECT_EQ(json.out, Slurp(Seeds()[0]) + "\n");
+  EXPECT_EQ(json.out, errdex::e2e::ReadFile(Seeds()[0]) + "\n");
 
   Outcome missing = Errdex("show ffffffffffffffff --db " + db_);
   EXPECT_EQ(missing.code, 1);
@@ -202,13 +192,13 @@ TEST_F(StoreE2E, ShowPrintsOneRecordForPeople) {
 }
 
 TEST_F(StoreE2E, ShowListsEveryStoredVersion) {
-  std::string seed = Slurp(Seeds()[0]);
+  std::string seed = errdex::e2e::ReadFile(Seeds()[0]);
   std::string newer = ReplaceOnce(ReplaceAll(seed, "0132848349585cfe6aae51c4941cbae872505f8a",
                                               "2222222222222222222222222222222222222222"),
                                   "\"datasetVersion\":\"2026-08-28T06:17:29.519Z\"",
                                   "\"datasetVersion\":\"2026-09-01T00:00:00.000Z\"");
   fs::path newer_file = dir_ / "newer.jsonl";
-  Spit(newer_file, newer);
+  errdex::e2e::WriteFile(newer_file, newer);
   Outcome imp = Errdex("import " + Seeds()[0].string() + " " + newer_file.string() + " --db " + db_);
   ASSERT_EQ(imp.code, 0) << imp.err;
   Outcome scans = Errdex("scans --db " + db_);
@@ -253,7 +243,7 @@ TEST_F(StoreE2E, ErrorsAreExit2WithThePrefix) {
   EXPECT_FALSE(fs::exists(dir_ / "missing.db"));
 
   fs::path text = dir_ / "notes.txt";
-  Spit(text, "just some notes, not a catalog\n");
+  errdex::e2e::WriteFile(text, "just some notes, not a catalog\n");
   r = Errdex("show abc --db " + text.string());
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("not an errdex catalog"), std::string::npos) << r.err;
@@ -267,13 +257,13 @@ TEST_F(StoreE2E, ErrorsAreExit2WithThePrefix) {
 }
 
 TEST_F(StoreE2E, FactsAreExportedOnlyOnRequestAndRoundTrip) {
-  std::string seed = Slurp(Seeds()[0]);
+  std::string seed = errdex::e2e::ReadFile(Seeds()[0]);
   ASSERT_EQ(seed.back(), '}');
   std::string with_facts = seed.substr(0, seed.size() - 1) +
                            ",\"facts\":{\"kind\":\"raise\",\"filePath\":\"python/sglang/srt/server_args.py\","
                            "\"lineNumber\":7677,\"errorClass\":\"ValueError\"}}";
   fs::path in = dir_ / "facts.jsonl";
-  Spit(in, with_facts + "\n");
+  errdex::e2e::WriteFile(in, with_facts + "\n");
   ASSERT_EQ(Errdex("import " + in.string() + " --db " + db_).code, 0);
   EXPECT_EQ(Errdex("export --db " + db_).out, seed + "\n");
   Outcome full = Errdex("export --facts --db " + db_);
@@ -286,16 +276,16 @@ TEST_F(StoreE2E, FactsAreExportedOnlyOnRequestAndRoundTrip) {
       << full.out;
   // The extended export imports back to the same bytes.
   fs::path again = dir_ / "again.jsonl";
-  Spit(again, full.out);
+  errdex::e2e::WriteFile(again, full.out);
   std::string db2 = (dir_ / "second.db").string();
   ASSERT_EQ(Errdex("import " + again.string() + " --db " + db2).code, 0);
   EXPECT_EQ(Errdex("export --facts --db " + db2).out, full.out);
 }
 
 TEST_F(StoreE2E, ImportReadsStandardInput) {
-  std::string seed = Slurp(Seeds()[2]);
+  std::string seed = errdex::e2e::ReadFile(Seeds()[2]);
   fs::path in = dir_ / "in.jsonl";
-  Spit(in, seed);
+  errdex::e2e::WriteFile(in, seed);
   std::string cmd = "env NO_COLOR=1 " + std::string(ERRDEX_BINARY) + " import - --db " + db_ + " <" + in.string() +
                     " >/dev/null 2>&1";
   int status = std::system(cmd.c_str());
@@ -305,12 +295,12 @@ TEST_F(StoreE2E, ImportReadsStandardInput) {
 }
 
 TEST_F(StoreE2E, ShowNeverPassesTerminalControlsThrough) {
-  std::string seed = Slurp(Seeds()[1]);
+  std::string seed = errdex::e2e::ReadFile(Seeds()[1]);
   size_t at = seed.find("\"errorMessage\":\"");
   ASSERT_NE(at, std::string::npos);
   seed.insert(at + 16, "\\u001b[2J\\u001b]0;pwned\\u0007\\u009b31m");  // clear screen, set title, C1 CSI
   fs::path in = dir_ / "hostile.jsonl";
-  Spit(in, seed);
+  errdex::e2e::WriteFile(in, seed);
   ASSERT_EQ(Errdex("import " + in.string() + " --db " + db_).code, 0);
   std::string id = seed.substr(seed.find("\"id\":\"") + 6, 16);
   Outcome r = Errdex("show " + id + " --db " + db_);
@@ -338,17 +328,17 @@ TEST_F(StoreE2E, ExportToAFifoAndThroughASymlink) {
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0);
   EXPECT_EQ(fs::status(fifo).type(), fs::file_type::fifo);
-  EXPECT_EQ(Slurp(got), expected);
+  EXPECT_EQ(errdex::e2e::ReadFile(got), expected);
   Outcome r;
 
   fs::path real = dir_ / "real.jsonl";
-  Spit(real, "old\n");
+  errdex::e2e::WriteFile(real, "old\n");
   fs::path link = dir_ / "link.jsonl";
   fs::create_symlink(real, link);
   r = Errdex("export --db " + db_ + " -o " + link.string());
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(fs::is_symlink(link));
-  EXPECT_EQ(Slurp(real), expected);
+  EXPECT_EQ(errdex::e2e::ReadFile(real), expected);
 
   r = Errdex("export --db " + db_ + " -o " + dir_.string());
   EXPECT_EQ(r.code, 2);
