@@ -73,26 +73,36 @@ std::pair<double, int> ClassEvidence(std::string_view printed, std::string_view 
   return {-50, -1};
 }
 
-std::vector<std::string_view> PathComponents(std::string_view p) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i <= p.size()) {
-    size_t j = p.find_first_of("/\\", i);
-    if (j == std::string_view::npos) j = p.size();
-    if (j > i) out.push_back(p.substr(i, j - i));
-    i = j + 1;
+// Path components from the end: Next() yields "decoder.py", then "json", ...
+struct ReversePath {
+  std::string_view rest;
+  bool Next(std::string_view& out) {
+    while (!rest.empty() && (rest.back() == '/' || rest.back() == '\\')) rest.remove_suffix(1);
+    if (rest.empty()) return false;
+    size_t s = rest.find_last_of("/\\");
+    size_t begin = s == std::string_view::npos ? 0 : s + 1;
+    out = rest.substr(begin);
+    rest = rest.substr(0, begin);
+    return true;
   }
-  return out;
-}
+};
 
 // Does a frame's file name the entry's file? Trailing path components must agree:
 // at least two ("json/decoder.py"), or one when the entry path has one.
 bool FileMatches(std::string_view frame_file, std::string_view entry_file) {
   if (entry_file.empty() || frame_file.empty()) return false;
-  auto a = PathComponents(frame_file), b = PathComponents(entry_file);
+  ReversePath a{frame_file}, b{entry_file};
+  std::string_view x, y;
   size_t n = 0;
-  while (n < a.size() && n < b.size() && a[a.size() - 1 - n] == b[b.size() - 1 - n]) ++n;
-  return n >= 1 && n >= std::min<size_t>(2, b.size());
+  bool b_more = false;
+  while (b.Next(y)) {
+    if (!a.Next(x) || x != y) {
+      b_more = true;
+      break;
+    }
+    if (++n >= 2) return true;
+  }
+  return n >= 1 && !b_more;  // one agreeing component, and the entry path has only that one
 }
 
 bool FunctionMatches(std::string_view frame_fn, std::string_view entry_fn) {
@@ -209,25 +219,17 @@ const std::vector<uint32_t>* Matcher::EntriesOfBaseName(std::string_view base) c
 // Removing prefixes, "\r" or escapes never creates a match that the raw bytes lack
 // (patterns are unanchored and a prefix is not inside a message), so a window
 // without any of them is skipped at close to raw Vectorscan speed.
+// The window: input bytes from input offset `start` on. raw[0, complete) ends at a
+// line end; after it comes an unfinished line. Lines are never indexed up front:
+// a window is scanned as one buffer, and only the lines around a Vectorscan hit,
+// an ANSI escape or a "Traceback" are found (memchr/memrchr) and normalized.
+// Removing prefixes, "\r" or escapes never creates a match that the raw bytes lack
+// (patterns are unanchored and a prefix is not inside a message), so a window
+// without any of them costs about what raw Vectorscan costs.
 struct ExplainSession::Window {
-  std::string raw;                    // lines, each followed by '\n'
-  std::vector<size_t> raw_off;        // line i starts at raw[raw_off[i]]
-  std::vector<uint64_t> raw_start;    // input offset of line i
-  std::vector<NormalizedLine> lines;  // reused between windows (first n valid when normalized)
-  size_t n = 0;
-  size_t bytes = 0;
-  bool has_escape = false;
-  bool has_traceback = false;
-  std::string_view Line(size_t i) const {
-    size_t end = i + 1 < n ? raw_off[i + 1] : raw.size();
-    return std::string_view(raw).substr(raw_off[i], end - raw_off[i] - 1);
-  }
-  void Clear() {
-    n = 0;
-    bytes = 0;
-    raw.clear();
-    has_escape = has_traceback = false;
-  }
+  std::string raw;
+  uint64_t start = 0;
+  size_t complete = 0;
 };
 
 namespace {
@@ -238,6 +240,70 @@ struct FuzzyQuery {
 };
 constexpr size_t kMaxFuzzyQueries = 8;
 constexpr size_t kMaxFuzzyQueryBytes = 2048;
+constexpr size_t kMaxTracebackLines = 1024;  // lines followed after one traceback header
+
+// A set of pattern ids of one line or window: a handful, so a vector beats a tree.
+class SmallSet {
+ public:
+  bool contains(uint32_t x) const { return std::find(v_.begin(), v_.end(), x) != v_.end(); }
+  bool insert(uint32_t x) {  // true when x was not there
+    if (contains(x)) return false;
+    v_.push_back(x);
+    return true;
+  }
+
+ private:
+  std::vector<uint32_t> v_;
+};
+
+// Line of `text` around byte `pos`: [begin, end) without its '\n'.
+size_t LineBegin(std::string_view text, size_t pos) {
+  const void* p = pos > 0 ? memrchr(text.data(), '\n', pos) : nullptr;
+  return p ? static_cast<size_t>(static_cast<const char*>(p) - text.data()) + 1 : 0;
+}
+size_t LineEnd(std::string_view text, size_t begin) {
+  const void* p = begin < text.size() ? std::memchr(text.data() + begin, '\n', text.size() - begin) : nullptr;
+  return p ? static_cast<size_t>(static_cast<const char*>(p) - text.data()) : text.size();
+}
+
+// Does the traceback whose header line starts at `header_begin` continue past the
+// end of `text`? Calls visit(line begin, normalized line) for each line it follows.
+template <typename Normalize, typename Visit>
+bool FollowTraceback(std::string_view text, size_t header_begin, size_t max_message_lines, Normalize&& normalize,
+                     Visit&& visit) {
+  const NormalizedLine& header = normalize(header_begin);
+  if (!IsTracebackHeader(header.text)) return false;
+  std::string source = header.source;
+  visit(header_begin, header);
+  bool in_frames = true;
+  size_t message_lines = 0;
+  size_t b = LineEnd(text, header_begin) + 1;
+  // The writer's own name ("TP3", "rank1") is in the raw bytes of each of its lines:
+  // a line without it is another writer's, and need not be normalized.
+  std::string_view own = source;
+  if (size_t slash = own.rfind('/'); slash != std::string_view::npos) own.remove_prefix(slash + 1);
+  for (size_t k = 0; k < kMaxTracebackLines; ++k, b = LineEnd(text, b) + 1) {
+    if (b >= text.size()) return true;  // the window ends inside it
+    if (!own.empty()) {
+      std::string_view head = text.substr(b, std::min<size_t>(LineEnd(text, b) - b, 512));
+      if (head.find(own) == std::string_view::npos) continue;
+    }
+    const NormalizedLine& nl = normalize(b);
+    if (nl.source != source) continue;
+    visit(b, nl);
+    std::string_view t = nl.text;
+    if (in_frames) {
+      if (t.empty() || t[0] == ' ' || t[0] == '\t' || t[0] == '|' || t[0] == '+') continue;
+      in_frames = false;
+      message_lines = 1;
+      continue;
+    }
+    if (t.empty() || nl.record_start || StartsWith(t, "During handling") || StartsWith(t, "The above exception") ||
+        ++message_lines > max_message_lines)
+      return false;
+  }
+  return false;
+}
 }  // namespace
 
 ExplainSession::ExplainSession(const Matcher& matcher, ExplainOptions options, FuzzySearch fuzzy)
@@ -246,6 +312,7 @@ ExplainSession::ExplainSession(const Matcher& matcher, ExplainOptions options, F
   if (s.ok()) scratch_ = std::move(s).value();
   else scratch_status_ = s.status();
   if (opt_.max_line_bytes == 0) opt_.max_line_bytes = 1;
+  if (opt_.window_bytes == 0) opt_.window_bytes = 1;
 }
 
 ExplainSession::~ExplainSession() { m_.ReleaseScratch(std::move(scratch_)); }
@@ -261,99 +328,90 @@ Status ExplainSession::Feed(std::string_view bytes, const HitSink& sink) {
                                      "; the rest is ignored");
     }
   }
-  size_t pos = 0;
-  while (pos < bytes.size()) {
-    const void* nl = std::memchr(bytes.data() + pos, '\n', bytes.size() - pos);
-    size_t stop = nl ? static_cast<size_t>(static_cast<const char*>(nl) - bytes.data()) : bytes.size();
-    if (partial_.empty()) partial_start_ = raw_offset_ + pos;
-    std::string_view piece = bytes.substr(pos, stop - pos);
-    if (partial_.empty() && nl) {  // a whole line: no copy
-      while (piece.size() > opt_.max_line_bytes) {
-        AddLine(piece.substr(0, opt_.max_line_bytes), sink);
-        partial_start_ += opt_.max_line_bytes;
-        piece.remove_prefix(opt_.max_line_bytes);
-      }
-      AddLine(piece, sink);
-    } else {
-      partial_.append(piece);
-      while (partial_.size() > opt_.max_line_bytes) {  // a huge line: cut it, memory stays bounded
-        AddLine(std::string_view(partial_).substr(0, opt_.max_line_bytes), sink);
-        partial_.erase(0, opt_.max_line_bytes);
-        partial_start_ += opt_.max_line_bytes;
-      }
-      if (nl) {
-        AddLine(partial_, sink);
-        partial_.clear();
+  Window& w = *w_;
+  while (!bytes.empty()) {
+    if (w.raw.empty() && bytes.size() >= opt_.window_bytes && opt_.max_line_bytes >= 2 * opt_.window_bytes) {
+      // Nothing pending: whole windows straight from the caller's buffer, no copy.
+      // (A line in it is at most 2 windows long, so none needs cutting.)
+      std::string_view span = bytes.substr(0, 2 * opt_.window_bytes);
+      const void* nl = memrchr(span.data(), '\n', span.size());
+      size_t n = nl ? static_cast<size_t>(static_cast<const char*>(nl) - span.data()) + 1 : 0;
+      if (n >= opt_.window_bytes) {
+        size_t done = Explain(span.substr(0, n), raw_offset_, /*force=*/false, sink);
+        if (done > 0) {
+          bytes.remove_prefix(done);
+          raw_offset_ += done;
+          continue;
+        }
       }
     }
-    pos = nl ? stop + 1 : bytes.size();
+    // Otherwise into the window, in pieces of at most a window, so memory stays
+    // bounded whatever the caller passes.
+    std::string_view piece = bytes.substr(0, opt_.window_bytes);
+    bytes.remove_prefix(piece.size());
+    if (w.raw.empty()) w.start = raw_offset_;
+    raw_offset_ += piece.size();
+    w.raw.append(piece);
+    if (w.raw.size() - w.complete <= opt_.max_line_bytes) {
+      // No line here can be longer than max_line_bytes: only the last line end matters.
+      if (const void* nl = memrchr(piece.data(), '\n', piece.size()))
+        w.complete = w.raw.size() - piece.size() + static_cast<size_t>(static_cast<const char*>(nl) - piece.data()) + 1;
+    } else {
+      // Maybe a huge line: walk the line ends; a line longer than max_line_bytes is
+      // cut (no match spans a cut), and a cut always ends a window.
+      for (;;) {
+        size_t b = w.complete;
+        size_t lim = std::min(w.raw.size(), b + opt_.max_line_bytes + 1);
+        if (const void* nl = std::memchr(w.raw.data() + b, '\n', lim - b)) {
+          w.complete = static_cast<size_t>(static_cast<const char*>(nl) - w.raw.data()) + 1;
+        } else if (w.raw.size() - b > opt_.max_line_bytes) {
+          FlushPrefix(b + opt_.max_line_bytes, sink);
+        } else {
+          break;
+        }
+      }
+    }
+    // Full windows go. One that ends inside a traceback keeps the traceback for the
+    // next window (unless the window is huge); retry_at_ stops a retry per piece.
+    while (w.complete >= std::max(opt_.window_bytes, retry_at_)) {
+      size_t done = Explain(std::string_view(w.raw).substr(0, w.complete), w.start,
+                            /*force=*/w.complete >= 16 * opt_.window_bytes, sink);
+      if (done == 0) {
+        retry_at_ = w.complete + opt_.window_bytes;
+        break;
+      }
+      Drop(done);
+    }
   }
-  raw_offset_ += bytes.size();
   if (!flush_status_.ok()) return flush_status_;
   return result;
 }
 
-void ExplainSession::AddLine(std::string_view raw, const HitSink& sink) {
-  Window& w = *w_;
-  if (w.n == w.raw_start.size()) {
-    w.raw_start.push_back(0);
-    w.raw_off.push_back(0);
-  }
-  w.raw_start[w.n] = partial_start_;
-  w.raw_off[w.n] = w.raw.size();
-  w.raw.append(raw);
-  w.raw.push_back('\n');
-  ++w.n;
-  w.bytes += raw.size() + 1;
-  if (w.bytes >= opt_.window_bytes && (w.bytes >= 16 * opt_.window_bytes || !TracebackOpen())) {
-    Status s = Flush(sink);
-    if (!s.ok() && flush_status_.ok()) flush_status_ = s;
-  }
+void ExplainSession::FlushPrefix(size_t n, const HitSink& sink) {
+  Explain(std::string_view(w_->raw).substr(0, n), w_->start, /*force=*/true, sink);
+  Drop(n);
 }
 
-// Is the window's last traceback still going on (a window must not end inside it)?
-// Only called when a window is full; follows the last "Traceback" header's writer.
-bool ExplainSession::TracebackOpen() {
+size_t ExplainSession::Explain(std::string_view text, uint64_t base, bool force, const HitSink& sink) {
+  size_t done = text.size();
+  Status s = Flush(text, base, force, sink, &done);
+  if (!s.ok() && flush_status_.ok()) flush_status_ = s;
+  return s.ok() ? done : text.size();  // after an error, do not try the same bytes again
+}
+
+void ExplainSession::Drop(size_t n) {
   Window& w = *w_;
-  constexpr std::string_view kWord = "Traceback";
-  size_t last = std::string::npos;
-  for (const char* p = w.raw.data(); (p = static_cast<const char*>(memmem(p, w.raw.data() + w.raw.size() - p,
-                                                                          kWord.data(), kWord.size())));
-       p += kWord.size())
-    last = static_cast<size_t>(p - w.raw.data());
-  if (last == std::string::npos) return false;
-  size_t i = static_cast<size_t>(std::upper_bound(w.raw_off.begin(), w.raw_off.begin() + w.n, last) -
-                                 w.raw_off.begin()) - 1;
-  NormalizedLine header;
-  normalizer_.Normalize(w.Line(i), header);
-  if (!IsTracebackHeader(header.text)) return false;
-  bool in_frames = true;
-  size_t message_lines = 0;
-  for (size_t j = i + 1; j < w.n; ++j) {
-    normalizer_.Normalize(w.Line(j), probe_);
-    if (probe_.source != header.source) continue;
-    std::string_view t = probe_.text;
-    if (in_frames) {
-      if (t.empty() || t[0] == ' ' || t[0] == '\t' || t[0] == '|' || t[0] == '+') continue;
-      in_frames = false;
-      message_lines = 1;
-      continue;
-    }
-    if (t.empty() || probe_.record_start || StartsWith(t, "During handling") || StartsWith(t, "The above exception") ||
-        ++message_lines > opt_.max_message_lines)
-      return false;
-  }
-  return true;
+  w.raw.erase(0, n);
+  w.start += n;
+  w.complete = w.complete > n ? w.complete - n : 0;
+  retry_at_ = 0;
 }
 
 Status ExplainSession::Finish(const HitSink& sink) {
   if (!scratch_) return scratch_status_;
-  if (!partial_.empty()) {
-    AddLine(partial_, sink);
-    partial_.clear();
-  }
-  Status s = Flush(sink);
-  if (!s.ok()) return s;
+  if (!w_->raw.empty()) FlushPrefix(w_->raw.size(), sink);
+  w_->raw.shrink_to_fit();
+  if (!flush_status_.ok()) return flush_status_;
   if (hits_ > 0 || !opt_.fuzzy || fuzzy_queries_.empty()) return Status::Ok();
 
   // Fuzzy fallback: candidates per query, then token similarity decides.
@@ -410,138 +468,143 @@ Status ExplainSession::Finish(const HitSink& sink) {
   return Status::Ok();
 }
 
-Status ExplainSession::Flush(const HitSink& sink) {
-  Window& w = *w_;
-  if (w.n == 0) return Status::Ok();
+Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, const HitSink& sink, size_t* done) {
+  size_t n = text.size();
+  *done = n;
+  if (n == 0) return Status::Ok();
   const PatternDatabase& db = m_.db();
   PatternDatabase::Scratch& scratch = *scratch_;
-  auto raw_of = [&](size_t li, size_t off) { return w.raw_start[li] + w.lines[li].RawOffset(off); };
-  if (w.lines.size() < w.n) w.lines.resize(w.n);
-  std::vector<std::pair<uint32_t, size_t>> hs_hits;
-  auto remember_query = [&](std::string_view text, std::string_view cls, uint64_t b, uint64_t e) {
-    if (hits_ > 0 || !opt_.fuzzy || text.empty()) return;
+
+  // The lines that matter, by their begin offset in `text`, normalized once.
+  struct Line {
+    size_t end = 0;
+    NormalizedLine norm;
+    bool normalized = false;
+    bool needed = false;
+    bool escape = false;
+    std::vector<std::pair<uint32_t, size_t>> patterns;  // window hits on this line: (pattern, end in the raw line)
+  };
+  std::map<size_t, Line> lines;
+  auto line_at = [&](size_t begin) -> Line& {
+    Line& l = lines[begin];
+    if (!l.normalized) {
+      l.end = LineEnd(text, begin);
+      normalizer_.Normalize(text.substr(begin, l.end - begin), l.norm);
+      l.normalized = true;
+    }
+    return l;
+  };
+
+  std::vector<std::pair<uint32_t, size_t>>& hs_hits = hs_hits_;
+  std::vector<std::pair<PatternDatabase::Marker, size_t>>& markers = markers_;
+  hs_hits.clear();
+  markers.clear();
+  Status st = db.Scan(text, scratch, hs_hits, &markers);
+  if (!st.ok()) return st;
+  // Tracebacks first: from each header on, the lines of its writer. One still going
+  // at the end of the window ends the window before its header.
+  size_t cut = n;
+  for (auto [marker, end] : markers) {
+    if (marker != PatternDatabase::Marker::kTracebackHeader) continue;
+    size_t b = LineBegin(text, end > 0 ? end - 1 : 0);
+    bool open = FollowTraceback(
+        text, b, opt_.max_message_lines, [&](size_t lb) -> const NormalizedLine& { return line_at(lb).norm; },
+        [&](size_t lb, const NormalizedLine&) { lines[lb].needed = true; });
+    if (open && !force) cut = std::min(cut, b);
+  }
+  if (cut < n) {
+    *done = cut;
+    if (cut == 0) return Status::Ok();
+    lines.erase(lines.lower_bound(cut), lines.end());
+    text = text.substr(0, cut);
+    n = cut;
+  }
+  for (auto [p, end] : hs_hits) {
+    size_t b = LineBegin(text, end > 0 ? end - 1 : 0);
+    if (b >= cut) continue;
+    Line& l = lines[b];
+    l.needed = true;
+    l.patterns.emplace_back(p, end - b);
+  }
+  // An ANSI escape may split a message: such lines are re-scanned normalized.
+  for (auto [marker, end] : markers) {
+    if (marker != PatternDatabase::Marker::kEscape) continue;
+    size_t b = LineBegin(text, end > 0 ? end - 1 : 0);
+    if (b >= cut) continue;
+    Line& l = lines[b];
+    l.needed = l.escape = true;
+  }
+
+  auto remember_query = [&](std::string_view q, std::string_view cls, uint64_t b, uint64_t e) {
+    if (hits_ > 0 || !opt_.fuzzy || q.empty()) return;
     std::string packed = std::to_string(b) + '\0' + std::to_string(e) + '\0' + std::string(cls) + '\0' +
-                         std::string(text.substr(0, kMaxFuzzyQueryBytes));
+                         std::string(q.substr(0, kMaxFuzzyQueryBytes));
     if (fuzzy_queries_.size() >= kMaxFuzzyQueries) fuzzy_queries_.erase(fuzzy_queries_.begin());
     fuzzy_queries_.push_back(std::move(packed));
   };
-  // Remembers the last non-blank plain lines for the fuzzy fallback (only while nothing matched).
-  auto remember_lines = [&](const std::vector<size_t>& idx, bool normalized) {
+  // The last non-blank lines outside tracebacks, for the fuzzy fallback (only while
+  // nothing matched).
+  auto remember_lines = [&](const std::vector<bool>* consumed, const std::vector<size_t>* sel_begin) {
     if (hits_ > 0 || !opt_.fuzzy) return;
-    std::vector<size_t> picked;
-    for (size_t k = idx.size(); k-- > 0 && picked.size() < kMaxFuzzyQueries;) {
-      size_t li = idx[k];
-      if (!normalized) normalizer_.Normalize(w.Line(li), w.lines[li]);
-      if (w.lines[li].text.find_first_not_of(" \t") != std::string::npos) picked.push_back(li);
+    std::vector<std::pair<size_t, size_t>> picked;  // [begin, end)
+    size_t e = n;
+    if (e > 0 && text[e - 1] == '\n') --e;
+    for (size_t guard = 0; picked.size() < kMaxFuzzyQueries && guard < 4096; ++guard) {
+      size_t b = LineBegin(text, e);
+      bool skip = false;
+      if (consumed && sel_begin) {
+        auto it = std::lower_bound(sel_begin->begin(), sel_begin->end(), b);
+        skip = it != sel_begin->end() && *it == b && (*consumed)[static_cast<size_t>(it - sel_begin->begin())];
+      }
+      if (!skip) picked.emplace_back(b, e);
+      if (b == 0) break;
+      e = b - 1;
     }
+    NormalizedLine nl;
     for (size_t k = picked.size(); k-- > 0;) {  // oldest first: the newest stays in the bounded list
-      size_t li = picked[k];
-      std::string_view t = w.lines[li].text;
+      auto [b, e2] = picked[k];
+      normalizer_.Normalize(text.substr(b, e2 - b), nl);
+      std::string_view t = nl.text;
+      if (t.find_first_not_of(" \t") == std::string_view::npos) continue;
       ClassSplit cs = SplitClassPrefix(t, true);
-      remember_query(t, cs.ok ? ShortClassName(t.substr(0, cs.class_end)) : std::string_view(), raw_of(li, 0),
-                     raw_of(li, t.size()));
+      remember_query(t, cs.ok ? ShortClassName(t.substr(0, cs.class_end)) : std::string_view(),
+                     base + b + nl.RawOffset(0), base + b + nl.RawOffset(t.size()));
     }
   };
 
-  w.has_escape = std::memchr(w.raw.data(), 0x1b, w.raw.size()) != nullptr;
-  w.has_traceback = memmem(w.raw.data(), w.raw.size(), "Traceback", 9) != nullptr;
-  // Which lines can matter: those with a Vectorscan hit in the raw bytes, those
-  // with an ANSI escape (it may split a message), and tracebacks (from their header
-  // on, kTracebackLines lines). The others are not even normalized.
-  Status st = db.Scan(w.raw, scratch, hs_hits);
-  if (!st.ok()) return st;
-  std::vector<bool> needed(w.n, false);
-  size_t needed_count = 0;
-  auto need = [&](size_t i) {
-    if (!needed[i]) ++needed_count;
-    needed[i] = true;
-  };
-  for (auto [p, end] : hs_hits) {
-    size_t pos = end > 0 ? end - 1 : 0;
-    size_t i = static_cast<size_t>(std::upper_bound(w.raw_off.begin(), w.raw_off.begin() + w.n, pos) -
-                                   w.raw_off.begin()) - 1;
-    need(i);
-  }
-  std::vector<bool> normalized(w.n, false);
-  auto normalize = [&](size_t i) -> const NormalizedLine& {
-    if (!normalized[i]) normalizer_.Normalize(w.Line(i), w.lines[i]);
-    normalized[i] = true;
-    return w.lines[i];
-  };
-  if (w.has_escape || w.has_traceback) {
-    constexpr size_t kMaxTracebackLines = 1024;
-    for (size_t i = 0; i < w.n; ++i) {
-      std::string_view l = w.Line(i);
-      if (w.has_escape && std::memchr(l.data(), 0x1b, l.size())) need(i);
-      if (!w.has_traceback || l.find("Traceback") == std::string_view::npos) continue;
-      const NormalizedLine& header = normalize(i);
-      if (!IsTracebackHeader(header.text)) continue;
-      need(i);
-      // Follow this writer's traceback: frames, the exception line, its message lines,
-      // a chaining sentence (the next traceback has its own header).
-      bool in_frames = true;
-      size_t message_lines = 0;
-      for (size_t j = i + 1; j < w.n && j < i + kMaxTracebackLines; ++j) {
-        const NormalizedLine& nl = normalize(j);
-        if (nl.source != header.source) continue;
-        std::string_view t = nl.text;
-        need(j);
-        if (in_frames) {
-          if (t.empty() || t[0] == ' ' || t[0] == '\t' || t[0] == '|' || t[0] == '+') continue;
-          in_frames = false;
-          message_lines = 1;
-          continue;
-        }
-        if (t.empty() || nl.record_start || StartsWith(t, "During handling") || StartsWith(t, "The above exception") ||
-            ++message_lines > opt_.max_message_lines)
-          break;
-      }
+  // The selected lines, renumbered 0..m-1: L (normalized), S (input offset of the raw line).
+  std::vector<size_t> sel_begin;
+  std::vector<Line*> sel_line;
+  for (auto& [b, l] : lines)
+    if (l.needed) {
+      line_at(b);
+      sel_begin.push_back(b);
+      sel_line.push_back(&l);
     }
-  }
-  if (needed_count == 0) {
-    if (hits_ == 0 && opt_.fuzzy) {
-      std::vector<size_t> all(w.n);
-      for (size_t i = 0; i < w.n; ++i) all[i] = i;
-      remember_lines(all, /*normalized=*/false);
-    }
-    w.Clear();
+  if (sel_line.empty()) {
+    remember_lines(nullptr, nullptr);
     return Status::Ok();
   }
-  hs_hits.clear();
-  // The selected lines, renumbered 0..m-1: L (normalized), S (input offset).
-  std::vector<size_t> sel;
-  sel.reserve(needed_count);
-  for (size_t i = 0; i < w.n; ++i)
-    if (needed[i]) {
-      normalize(i);
-      sel.push_back(i);
-    }
-  const size_t m = sel.size();
+  const size_t m = sel_line.size();
   std::vector<const NormalizedLine*> L(m);
-  std::vector<uint64_t> S(m);
-  for (size_t k = 0; k < m; ++k) {
-    L[k] = &w.lines[sel[k]];
-    S[k] = w.raw_start[sel[k]];
-  }
-  auto sel_raw_of = [&](size_t k, size_t off) { return S[k] + L[k]->RawOffset(off); };
+  for (size_t k = 0; k < m; ++k) L[k] = &sel_line[k]->norm;
+  auto sel_raw_of = [&](size_t k, size_t off) { return base + sel_begin[k] + L[k]->RawOffset(off); };
 
-  std::vector<const NormalizedLine*>& ptrs = L;
   std::vector<bool> consumed(m, false);
-  std::vector<ExceptionSection> sections = ParseTracebacks(ptrs, opt_.max_message_lines, consumed);
+  std::vector<ExceptionSection> sections = ParseTracebacks(L, opt_.max_message_lines, consumed);
 
   struct Group {
     uint64_t begin;
     std::vector<ExplainHit> hits;
   };
   std::vector<Group> groups;
-  hs_hits.clear();
-  Status scan_status;
+  std::vector<std::pair<uint32_t, size_t>> rescan;
 
   auto accept = [&](uint32_t entry) { return !opt_.accept || opt_.accept(entry); };
 
   // Evaluates one pattern hit on `text` (with a mapping of its offsets to input offsets).
   auto evaluate = [&](uint32_t pattern, std::string_view text, size_t hs_end, std::string_view printed_short,
-                      const std::vector<TracebackFrame>* frames, const std::function<uint64_t(size_t)>& map,
+                      const std::vector<TracebackFrame>* frames, const auto& map,
                       std::vector<ExplainHit>& out) {
     std::optional<LocatedMatch> loc = db.LocateWhole(pattern, text, scratch);
     if (!loc || !loc->whole_text) {
@@ -599,12 +662,15 @@ Status ExplainSession::Flush(const HitSink& sink) {
       return x.score != y.score ? x.score > y.score : x.entry < y.entry;
     });
     // One hit per entry (the best).
-    std::unordered_set<uint32_t> seen;
     std::vector<ExplainHit> kept;
-    for (ExplainHit& h : hits)
-      if (seen.insert(h.entry).second && kept.size() < opt_.top_k) kept.push_back(std::move(h));
+    for (ExplainHit& h : hits) {
+      if (kept.size() >= opt_.top_k) break;
+      bool seen = std::any_of(kept.begin(), kept.end(), [&](const ExplainHit& k) { return k.entry == h.entry; });
+      if (!seen) kept.push_back(std::move(h));
+    }
     hits = std::move(kept);
   };
+
 
   // 1. Exception sections of tracebacks.
   for (const ExceptionSection& sec : sections) {
@@ -624,23 +690,27 @@ Status ExplainSession::Flush(const HitSink& sink) {
       return sel_raw_of(pieces[k].line, pieces[k].line_off + (pos - pieces[k].seg_off));
     };
     std::vector<ExplainHit> hits;
-    hs_hits.clear();
-    scan_status = db.Scan(seg, scratch, hs_hits);
-    if (!scan_status.ok()) return scan_status;
-    std::set<uint32_t> done;
-    for (auto [p, end] : hs_hits) {
-      done.insert(p);
-      evaluate(p, seg, end, sec.short_class, &sec.frames, map, hits);
-    }
-    if (seg.find('\n') != std::string::npos) {
-      // A message wrapped over lines, or a value with newlines: also try it as one line.
-      std::string flat = seg;
-      std::replace(flat.begin(), flat.end(), '\n', ' ');
-      hs_hits.clear();
-      scan_status = db.Scan(flat, scratch, hs_hits);
-      if (!scan_status.ok()) return scan_status;
-      for (auto [p, end] : hs_hits)
-        if (!done.count(p)) evaluate(p, flat, end, sec.short_class, &sec.frames, map, hits);
+    SmallSet done;
+    if (pieces.size() == 1 && !sel_line[pieces[0].line]->escape) {
+      // One plain message line: the window scan already saw it.
+      for (auto [p, end] : sel_line[pieces[0].line]->patterns)
+        if (done.insert(p)) evaluate(p, seg, seg.size(), sec.short_class, &sec.frames, map, hits);
+    } else if (!pieces.empty()) {
+      rescan.clear();
+      Status s = db.Scan(seg, scratch, rescan);
+      if (!s.ok()) return s;
+      for (auto [p, end] : rescan)
+        if (done.insert(p)) evaluate(p, seg, end, sec.short_class, &sec.frames, map, hits);
+      if (seg.find('\n') != std::string::npos) {
+        // A message wrapped over lines, or a value with newlines: also try it as one line.
+        std::string flat = seg;
+        std::replace(flat.begin(), flat.end(), '\n', ' ');
+        rescan.clear();
+        s = db.Scan(flat, scratch, rescan);
+        if (!s.ok()) return s;
+        for (auto [p, end] : rescan)
+          if (done.insert(p)) evaluate(p, flat, end, sec.short_class, &sec.frames, map, hits);
+      }
     }
     if (hits.empty()) {
       // No message matched (AssertionError without message, a reworded message):
@@ -687,57 +757,45 @@ Status ExplainSession::Flush(const HitSink& sink) {
     groups.push_back(Group{sel_raw_of(sec.class_line, 0), std::move(hits)});
   }
 
-  // 2. Plain lines: one scan over all of them.
-  std::string text;
-  std::vector<size_t> starts, idx;
+  // 2. Plain lines: the window scan's hits on them; a line with an ANSI escape is
+  // scanned again normalized. A pattern reports once per window of plain lines.
+  SmallSet plain_seen;
   for (size_t li = 0; li < m; ++li) {
     if (consumed[li]) continue;
-    starts.push_back(text.size());
-    idx.push_back(li);
-    text += (*L[li]).text;
-    text += '\n';
-  }
-  hs_hits.clear();
-  scan_status = db.Scan(text, scratch, hs_hits);
-  if (!scan_status.ok()) return scan_status;
-  std::map<size_t, std::vector<std::pair<uint32_t, size_t>>> by_line;  // k -> (pattern, end in line)
-  for (auto [p, end] : hs_hits) {
-    size_t pos = end > 0 ? end - 1 : 0;
-    size_t k = static_cast<size_t>(std::upper_bound(starts.begin(), starts.end(), pos) - starts.begin()) - 1;
-    by_line[k].emplace_back(p, end - starts[k]);
-  }
-  std::set<size_t> hit_lines;
-  for (auto& [k, pats] : by_line) {
-    size_t li = idx[k];
+    std::vector<std::pair<uint32_t, size_t>>& pats = sel_line[li]->patterns;
     std::string_view t = (*L[li]).text;
+    if (sel_line[li]->escape) {
+      rescan.clear();
+      Status s = db.Scan(t, scratch, rescan);
+      if (!s.ok()) return s;
+      pats.insert(pats.end(), rescan.begin(), rescan.end());
+    }
+    if (pats.empty()) continue;
     ClassSplit cs = SplitClassPrefix(t, /*strict=*/true);
     std::string_view printed = cs.ok ? t.substr(0, cs.class_end) : std::string_view();
     std::string_view msg = cs.ok ? t.substr(cs.message_begin) : t;
-    size_t base = cs.ok ? cs.message_begin : 0;
+    size_t msg_base = cs.ok ? cs.message_begin : 0;
     std::vector<ExplainHit> hits;
+    SmallSet done;
     for (auto [p, end] : pats) {
+      if (plain_seen.contains(p) || !done.insert(p)) continue;
       size_t before = hits.size();
-      auto map = [&](size_t pos) { return sel_raw_of(li, base + pos); };
-      if (end > base) evaluate(p, msg, end - base, ShortClassName(printed), nullptr, map, hits);
-      if (hits.size() == before && base > 0) {
+      auto map = [&](size_t pos) { return sel_raw_of(li, msg_base + pos); };
+      evaluate(p, msg, msg.size(), ShortClassName(printed), nullptr, map, hits);
+      if (hits.size() == before && msg_base > 0) {
         auto map0 = [&](size_t pos) { return sel_raw_of(li, pos); };
-        evaluate(p, t, end, ShortClassName(printed), nullptr, map0, hits);
+        evaluate(p, t, t.size(), ShortClassName(printed), nullptr, map0, hits);
       }
     }
-    for (ExplainHit& h : hits) h.printed_class = std::string(printed);
+    for (ExplainHit& h : hits) {
+      h.printed_class = std::string(printed);
+      plain_seen.insert(static_cast<uint32_t>(m_.entries()[h.entry].pattern));
+    }
     rank(hits);
     if (hits.empty()) continue;
-    hit_lines.insert(li);
     groups.push_back(Group{sel_raw_of(li, 0), std::move(hits)});
   }
-  if (groups.empty() && hits_ == 0 && opt_.fuzzy) {
-    std::vector<bool> in_traceback(w.n, false);
-    for (size_t k = 0; k < m; ++k) in_traceback[sel[k]] = consumed[k];
-    std::vector<size_t> plain;
-    for (size_t i = 0; i < w.n; ++i)
-      if (!in_traceback[i]) plain.push_back(i);
-    remember_lines(plain, /*normalized=*/false);
-  }
+  if (groups.empty() && hits_ == 0 && opt_.fuzzy) remember_lines(&consumed, &sel_begin);
 
   std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.begin < b.begin; });
   for (Group& g : groups) {
@@ -748,7 +806,6 @@ Status ExplainSession::Flush(const HitSink& sink) {
       sink(h);
     }
   }
-  w.Clear();
   return Status::Ok();
 }
 

@@ -10,7 +10,14 @@
 //     evidence;
 //  3. every other line is matched as a whole ("Class: " in front is split off).
 // Each pattern reports at most one hit per section and one per window of plain
-// lines (a log repeating one error many times reports it once per window).
+// lines (a log repeating one error many times reports it once per window; a
+// window holds one to two window_bytes of whole lines and never ends inside a
+// traceback).
+//
+// Speed: one Vectorscan pass over each window finds the pattern hits per line and
+// the lines to look at closer (traceback headers, ANSI escapes); only those lines
+// are normalized, so a log costs little more than raw Vectorscan on it
+// (bench/match_bench.cc measures the ratio).
 //
 // Ranking (Score* in explain.cc, covered by explain_test.cc):
 //  * the whole printed message matched (full) beats a match inside it (partial);
@@ -146,9 +153,15 @@ class ExplainSession {
 
  private:
   struct Window;
-  void AddLine(std::string_view raw, const HitSink& sink);
-  Status Flush(const HitSink& sink);
-  bool TracebackOpen();
+  // Explains the window's first n bytes, then drops them.
+  void FlushPrefix(size_t n, const HitSink& sink);
+  // Explains `text` (complete lines of the input from offset `base` on: the
+  // window's bytes, or the caller's); returns how many bytes it explained: all, or
+  // fewer when the text ends inside a traceback and !force (from the traceback's
+  // header on, bytes wait for the next window; 0: all wait).
+  size_t Explain(std::string_view text, uint64_t base, bool force, const HitSink& sink);
+  Status Flush(std::string_view text, uint64_t base, bool force, const HitSink& sink, size_t* done);
+  void Drop(size_t n);  // forgets the window's first n bytes
 
   const Matcher& m_;
   ExplainOptions opt_;
@@ -156,11 +169,11 @@ class ExplainSession {
   PatternDatabase::ScratchPtr scratch_;
   Status scratch_status_;
   LineNormalizer normalizer_;
-  NormalizedLine probe_;  // AddLine's look at a line that may be part of a traceback
   std::unique_ptr<Window> w_;
-  std::string partial_;       // bytes of an unfinished line
+  std::vector<std::pair<uint32_t, size_t>> hs_hits_;  // reused by Flush
+  std::vector<std::pair<PatternDatabase::Marker, size_t>> markers_;
+  size_t retry_at_ = 0;  // window size at which an open traceback is looked at again
   uint64_t raw_offset_ = 0;   // input offset of the next byte fed
-  uint64_t partial_start_ = 0;
   uint64_t hits_ = 0;
   uint64_t next_group_ = 0;
   bool limit_reported_ = false;

@@ -192,6 +192,65 @@ TEST(Explain, StreamingInAnyChunkSizeGivesTheSameHits) {
   for (const auto& h : whole) EXPECT_EQ(in.substr(h.begin, 21), "unknown quantization ");
 }
 
+// A window must not end inside a traceback: whatever the chunking and however small
+// the windows, the section keeps its frames (frame evidence) and its class.
+TEST(Explain, TracebackAcrossWindowBoundariesKeepsItsFrames) {
+  auto m = MakeMatcher(kCatalog);
+  std::string noise;
+  for (int i = 0; i < 40; ++i) noise += "[2025-03-10 14:17:52 TP0] INFO decode step " + std::to_string(i) + " ok\n";
+  std::string tb =
+      "[2025-03-10 14:17:53 TP2] Traceback (most recent call last):\n"
+      "[2025-03-10 14:17:53 TP2]   File \"/srv/b/second.py\", line 300, in g\n"
+      "[2025-03-10 14:17:53 TP0] INFO interleaved line from another rank\n"
+      "[2025-03-10 14:17:53 TP2]     raise ValueError(f\"invalid configuration {c}\")\n"
+      "[2025-03-10 14:17:53 TP2] ValueError: invalid configuration tp=3\n";
+  std::string in = noise + tb + noise;
+  for (size_t window : {64, 200, 333, 4096}) {
+    for (size_t chunk : {1, 13, 100, 0}) {
+      ExplainOptions o;
+      o.window_bytes = window;
+      auto hits = Explain(*m, in, o, chunk);
+      ASSERT_FALSE(hits.empty()) << window << "/" << chunk;
+      EXPECT_EQ(hits[0].entry, 4u) << window << "/" << chunk;  // b/second.py, named by the frame
+      EXPECT_TRUE(hits[0].frame_file) << window << "/" << chunk;
+      EXPECT_EQ(hits[0].printed_class, "ValueError");
+      EXPECT_EQ(in.substr(hits[0].begin, hits[0].end - hits[0].begin), "invalid configuration tp=3");
+    }
+  }
+}
+
+// Vectorscan reports a pattern on every line where it occurs, so a plain line that
+// matches a pattern does not hide a later traceback with the same message.
+TEST(Explain, PlainLineDoesNotHideALaterTracebackOfTheSamePattern) {
+  auto m = MakeMatcher(kCatalog);
+  std::string in =
+      "WARNING retrying: invalid configuration tp=1\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/srv/a/first.py\", line 10, in f\n"
+      "ValueError: invalid configuration tp=2\n";
+  auto hits = Explain(*m, in);
+  bool section = false;
+  for (const auto& h : hits)
+    if (h.entry == 3 && h.frame_file) section = in.substr(h.begin, h.end - h.begin) == "invalid configuration tp=2";
+  EXPECT_TRUE(section);
+}
+
+// A log repeating one error reports it once per window of plain lines, not per line.
+TEST(Explain, RepeatedPlainLineReportsOncePerWindow) {
+  auto m = MakeMatcher(kCatalog);
+  std::string in;
+  for (int i = 0; i < 50; ++i) in += "ValueError: unknown quantization q" + std::to_string(i) + "\n";
+  ExplainOptions o;
+  o.fuzzy = false;
+  o.top_k = 1;
+  auto one_window = Explain(*m, in, o);
+  EXPECT_EQ(one_window.size(), 1u);
+  o.window_bytes = in.size() / 5;  // windows of one to two window_bytes: 3 to 5 of them
+  auto several = Explain(*m, in, o);
+  EXPECT_GE(several.size(), 3u);
+  EXPECT_LE(several.size(), 5u);
+}
+
 TEST(Explain, TenMegabyteSingleLine) {
   auto m = MakeMatcher(kCatalog);
   std::string in(10 * 1024 * 1024, 'x');

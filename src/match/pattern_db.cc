@@ -8,6 +8,7 @@
 #include <xxhash.h>
 
 #include <cctype>
+#include <atomic>
 #include <cstring>
 #include <mutex>
 
@@ -19,6 +20,14 @@ namespace {
 
 constexpr char kMagic[8] = {'E', 'R', 'R', 'D', 'X', 'M', 'D', '1'};
 constexpr int kMaxCompileRetries = 32;
+
+// Compiled after the patterns, so one scan of a window also finds the lines a
+// window must look at closer (in the order of PatternDatabase::Marker).
+constexpr const char* kMarkerExpressions[] = {
+    "Traceback \\(most recent call last\\)",  // kTracebackHeader
+    "\\x1b",                                     // kEscape
+};
+constexpr size_t kNumMarkers = sizeof kMarkerExpressions / sizeof kMarkerExpressions[0];
 
 bool IsMeta(char c) {
   return std::strchr(".*+?^${}()|[]\\", c) != nullptr && c != '\0';
@@ -106,7 +115,7 @@ std::string Pcre2Message(int code) {
   return reinterpret_cast<char*>(buf);
 }
 
-pcre2_code* CompilePcre(const std::string& p, uint32_t options, std::string* error) {
+pcre2_code* CompilePcre(const std::string& p, uint32_t options, std::string* error, bool jit = true) {
   int code = 0;
   PCRE2_SIZE off = 0;
   pcre2_code* re = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(p.data()), p.size(),
@@ -115,14 +124,14 @@ pcre2_code* CompilePcre(const std::string& p, uint32_t options, std::string* err
     if (error) *error = "invalid regex at offset " + std::to_string(off) + ": " + Pcre2Message(code);
     return nullptr;
   }
-  pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);  // falls back to the interpreter when JIT is unavailable
+  if (jit) pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);  // falls back to the interpreter when JIT is unavailable
   return re;
 }
 
 uint64_t Fingerprint(const std::vector<std::string>& patterns, const MatcherOptions& o) {
   XXH3_state_t* st = XXH3_createState();
   XXH3_64bits_reset(st);
-  std::string head = "errdex-match-v1|" + std::string(hs_version()) + "|" + std::to_string(o.max_patterns) + "|" +
+  std::string head = "errdex-match-v3|" + std::string(hs_version()) + "|" + std::to_string(o.max_patterns) + "|" +
                      std::to_string(o.max_pattern_bytes) + "|" + std::to_string(o.min_literal_chars) + "|";
   XXH3_64bits_update(st, head.data(), head.size());
   for (const std::string& p : patterns) XXH3_64bits_update(st, p.data(), p.size() + 1);  // with '\0'
@@ -160,9 +169,35 @@ struct Reader {
   }
 };
 
+// Per-scan state of the match callback: patterns of our form are compiled without
+// HS_FLAG_SINGLEMATCH, so Vectorscan reports every end offset of every occurrence;
+// the callback keeps the first per (pattern, line). `line_of[id]` is the last line
+// reported for id, valid when `epoch_of[id] == epoch`.
+struct HsScanContext {
+  size_t patterns;  // Vectorscan ids below this are patterns, the rest markers
+  std::vector<std::pair<PatternDatabase::Marker, size_t>>* markers;
+  const char* text;
+  size_t size;
+  std::vector<std::pair<uint32_t, size_t>>* hits;
+  std::pair<size_t, size_t>* line_of;  // [begin, end] of the line, inclusive of its '\n'
+  uint32_t* epoch_of;
+  uint32_t epoch;
+};
+
 int OnHsMatch(unsigned int id, unsigned long long from, unsigned long long to, unsigned int flags, void* ctx) {
-  auto* hits = static_cast<std::vector<std::pair<uint32_t, size_t>>*>(ctx);
-  hits->emplace_back(id, static_cast<size_t>(to));
+  (void)from;
+  (void)flags;
+  auto* c = static_cast<HsScanContext*>(ctx);
+  size_t last = to > 0 ? static_cast<size_t>(to) - 1 : 0;  // the match's last byte
+  if (c->epoch_of[id] == c->epoch && last >= c->line_of[id].first && last <= c->line_of[id].second) return 0;
+  const void* nl = std::memchr(c->text + last, '\n', c->size - last);
+  size_t end = nl ? static_cast<size_t>(static_cast<const char*>(nl) - c->text) : c->size;
+  const void* prev = last > 0 ? memrchr(c->text, '\n', last) : nullptr;
+  size_t begin = prev ? static_cast<size_t>(static_cast<const char*>(prev) - c->text) + 1 : 0;
+  c->epoch_of[id] = c->epoch;
+  c->line_of[id] = {begin, end};
+  if (id < c->patterns) c->hits->emplace_back(id, static_cast<size_t>(to));
+  else if (c->markers) c->markers->emplace_back(static_cast<PatternDatabase::Marker>(id - c->patterns), to);
   return 0;
 }
 
@@ -232,6 +267,9 @@ int CountLiteralChars(std::string_view p) {
 
 struct PatternDatabase::Scratch {
   hs_scratch_t* hs = nullptr;
+  std::vector<std::pair<size_t, size_t>> line_of;  // HsScanContext, one per Vectorscan id
+  std::vector<uint32_t> epoch_of;
+  uint32_t epoch = 0;
   pcre2_match_data* md = nullptr;
   pcre2_match_context* mctx = nullptr;
   pcre2_jit_stack* jit = nullptr;
@@ -243,14 +281,39 @@ struct PatternDatabase::Scratch {
   }
 };
 
-struct PatternDatabase::Lazy {
-  std::once_flag once;
-  pcre2_code* whole = nullptr;
-  pcre2_code* search = nullptr;
-  ~Lazy() {
-    if (whole) pcre2_code_free(whole);
-    if (search) pcre2_code_free(search);
+// One PCRE2 code, compiled on first use for the interpreter, and JIT-compiled (into
+// a copy, published atomically, so threads matching with the interpreted code are
+// never disturbed) from its second use on. A JIT compile costs tens of times the
+// match it serves: a pattern hit once, the usual paste, never pays it.
+struct LazyCode {
+  std::once_flag once, jit_once;
+  pcre2_code* interp = nullptr;
+  std::atomic<pcre2_code*> jit{nullptr};
+  std::atomic<uint32_t> uses{0};
+  ~LazyCode() {
+    if (interp) pcre2_code_free(interp);
+    if (pcre2_code* j = jit.load()) pcre2_code_free(j);
   }
+  template <typename MakeSource>
+  pcre2_code* Get(MakeSource&& make, uint32_t options) {
+    if (pcre2_code* j = jit.load(std::memory_order_acquire)) return j;
+    std::call_once(once, [&] { interp = CompilePcre(make(), options, nullptr, /*jit=*/false); });
+    if (interp && uses.fetch_add(1, std::memory_order_relaxed) >= 1) {
+      std::call_once(jit_once, [&] {
+        pcre2_code* c = pcre2_code_copy(interp);
+        if (!c) return;
+        pcre2_jit_compile(c, PCRE2_JIT_COMPLETE);
+        jit.store(c, std::memory_order_release);
+      });
+      if (pcre2_code* j = jit.load(std::memory_order_acquire)) return j;
+    }
+    return interp;
+  }
+};
+
+struct PatternDatabase::Lazy {
+  LazyCode whole;   // anchored at both ends
+  LazyCode search;  // the first match in a line
 };
 
 PatternDatabase::PatternDatabase(std::vector<std::string> patterns, const MatcherOptions& options)
@@ -273,7 +336,12 @@ Result<std::unique_ptr<PatternDatabase>> PatternDatabase::Build(std::vector<std:
   std::vector<std::string> exprs;
   std::vector<unsigned> flags;
   std::vector<uint32_t> index;
-  const unsigned kFlags = HS_FLAG_DOTALL | HS_FLAG_SINGLEMATCH;
+  // Our form: holes do not cross lines in Vectorscan (no DOTALL: a window of log
+  // lines is scanned at once; a message with newlines is re-scanned flattened), and
+  // every occurrence is reported (the callback keeps one per line). Anything else
+  // (an imported pattern): DOTALL like PCRE2, and one report per scan, because a
+  // pattern such as "a.*" would otherwise report every byte.
+  const unsigned kForeignFlags = HS_FLAG_DOTALL | HS_FLAG_SINGLEMATCH;
   for (uint32_t i = 0; i < d->patterns_.size(); ++i) {
     const std::string& p = d->patterns_[i];
     auto reject = [&](Status s) { d->rejected_.push_back(RejectedPattern{i, std::move(s)}); };
@@ -302,7 +370,7 @@ Result<std::unique_ptr<PatternDatabase>> PatternDatabase::Build(std::vector<std:
     }
     FormScan f = ScanForm(p);
     std::string expr = VectorscanExpression(p, f);
-    unsigned fl = kFlags;
+    unsigned fl = f.conforms ? 0u : kForeignFlags;
     if (!f.conforms) {
       // Outside the chosen form (an imported, possibly hostile pattern): check it alone
       // first so one bad pattern cannot fail the whole multi-compile.
@@ -323,6 +391,11 @@ Result<std::unique_ptr<PatternDatabase>> PatternDatabase::Build(std::vector<std:
     flags.push_back(fl);
     index.push_back(i);
   }
+  // The markers go last: Vectorscan ids from index.size() on (see Marker).
+  for (const char* m : kMarkerExpressions) {
+    exprs.emplace_back(m);
+    flags.push_back(0);
+  }
   for (int attempt = 0; !exprs.empty(); ++attempt) {
     std::vector<const char*> cexprs;
     std::vector<unsigned> ids;
@@ -340,7 +413,7 @@ Result<std::unique_ptr<PatternDatabase>> PatternDatabase::Build(std::vector<std:
     int bad = ce ? ce->expression : -1;
     std::string msg = HsError(ce);
     if (msg.find("matches empty buffer") != std::string::npos) msg = "too generic: it can match the empty string";
-    if (bad < 0 || attempt >= kMaxCompileRetries)
+    if (bad < 0 || static_cast<size_t>(bad) >= index.size() || attempt >= kMaxCompileRetries)
       return Status::Internal("Vectorscan could not build the pattern database: " + msg);
     d->rejected_.push_back(RejectedPattern{
         index[bad], Status::InvalidArgument(msg.rfind("too generic", 0) == 0 ? msg : "Vectorscan cannot compile it: " + msg)});
@@ -350,6 +423,7 @@ Result<std::unique_ptr<PatternDatabase>> PatternDatabase::Build(std::vector<std:
   }
   if (d->db_) {
     d->hs_ids_ = index;
+    flags.resize(index.size());
     d->hs_flags_ = flags;
     for (uint32_t i : index) d->compiled_[i] = true;
   }
@@ -421,8 +495,8 @@ Result<std::unique_ptr<PatternDatabase>> PatternDatabase::Deserialize(std::strin
   if (len > 0) {
     if (hs_deserialize_database(hs.data(), hs.size(), &d->db_) != HS_SUCCESS)
       return Status::InvalidArgument("Vectorscan cannot load this database (built for another CPU or version?)");
-  } else if (n != 0) {
-    return Status::InvalidArgument("corrupt pattern database");
+  } else {
+    return Status::InvalidArgument("corrupt pattern database");  // the markers are always there
   }
   return d;
 }
@@ -432,6 +506,8 @@ void PatternDatabase::ScratchDeleter::operator()(Scratch* s) const { delete s; }
 Result<PatternDatabase::ScratchPtr> PatternDatabase::NewScratch() const {
   ScratchPtr s(new Scratch());
   if (db_ && hs_alloc_scratch(db_, &s->hs) != HS_SUCCESS) return Status::Internal("hs_alloc_scratch failed");
+  s->line_of.assign(hs_ids_.size() + kNumMarkers, {0, 0});
+  s->epoch_of.assign(hs_ids_.size() + kNumMarkers, 0);
   s->md = pcre2_match_data_create(128, nullptr);
   s->mctx = pcre2_match_context_create(nullptr);
   s->jit = pcre2_jit_stack_create(32 * 1024, 1024 * 1024, nullptr);
@@ -442,8 +518,8 @@ Result<PatternDatabase::ScratchPtr> PatternDatabase::NewScratch() const {
   return s;
 }
 
-Status PatternDatabase::Scan(std::string_view text, Scratch& scratch,
-                             std::vector<std::pair<uint32_t, size_t>>& hits) const {
+Status PatternDatabase::Scan(std::string_view text, Scratch& scratch, std::vector<std::pair<uint32_t, size_t>>& hits,
+                             std::vector<std::pair<Marker, size_t>>* markers) const {
   if (!db_ || text.empty()) return Status::Ok();
   size_t first = hits.size();
   // Vectorscan takes an unsigned int length: scan huge texts in overlapping-free
@@ -452,38 +528,43 @@ Status PatternDatabase::Scan(std::string_view text, Scratch& scratch,
   for (size_t off = 0; off < text.size(); off += kMaxSlice) {
     size_t n = std::min(kMaxSlice, text.size() - off);
     size_t before = hits.size();
-    hs_error_t rc = hs_scan(db_, text.data() + off, static_cast<unsigned>(n), 0, scratch.hs, OnHsMatch, &hits);
+    if (++scratch.epoch == 0) {  // wrapped: forget every old epoch
+      std::fill(scratch.epoch_of.begin(), scratch.epoch_of.end(), 0);
+      scratch.epoch = 1;
+    }
+    size_t markers_before = markers ? markers->size() : 0;
+    HsScanContext ctx{hs_ids_.size(), markers, text.data() + off, n, &hits, scratch.line_of.data(), scratch.epoch_of.data(), scratch.epoch};
+    hs_error_t rc = hs_scan(db_, text.data() + off, static_cast<unsigned>(n), 0, scratch.hs, OnHsMatch, &ctx);
     if (rc != HS_SUCCESS) return Status::Internal("hs_scan failed with code " + std::to_string(rc));
     for (size_t k = before; k < hits.size(); ++k) hits[k].second += off;
+    if (markers)
+      for (size_t k = markers_before; k < markers->size(); ++k) (*markers)[k].second += off;
   }
   for (size_t k = first; k < hits.size(); ++k) hits[k].first = hs_ids_[hits[k].first];
   return Status::Ok();
 }
 
-const PatternDatabase::Lazy& PatternDatabase::Code(uint32_t index) const {
-  Lazy& l = *lazy_[index];
-  std::call_once(l.once, [&] {
-    const std::string& p = patterns_[index];
-    l.whole = CompilePcre("(?:" + p + ")\\z", PCRE2_ANCHORED, nullptr);
-    FormScan f = ScanForm(p);
-    std::string search = p;
-    uint32_t opts = 0;
-    if (f.conforms && (f.leading_hole || f.trailing_hole)) {
-      // Holes at the ends are bounded by the line: a leading one starts at the
-      // text's start (anchored, so one start position: linear), a trailing one
-      // runs greedily to the end of the line.
-      std::string mid = VectorscanExpression(p, f);
-      search.clear();
-      if (f.leading_hole) {
-        search += "([^\\n]*?)";
-        opts |= PCRE2_ANCHORED;
-      }
-      search += mid;
-      if (f.trailing_hole) search += "([^\\n]*)";
-    }
-    l.search = CompilePcre(search, opts, nullptr);
-  });
-  return l;
+pcre2_code* PatternDatabase::WholeCode(uint32_t index) const {
+  return lazy_[index]->whole.Get([&] { return "(?:" + patterns_[index] + ")\\z"; }, PCRE2_ANCHORED);
+}
+
+pcre2_code* PatternDatabase::SearchCode(uint32_t index) const {
+  const std::string& p = patterns_[index];
+  FormScan f = ScanForm(p);
+  uint32_t opts = f.conforms && f.leading_hole ? PCRE2_ANCHORED : 0;
+  return lazy_[index]->search.Get(
+      [&] {
+        if (!f.conforms || !(f.leading_hole || f.trailing_hole)) return p;
+        // Holes at the ends are bounded by the line: a leading one starts at the
+        // text's start (anchored, so one start position: linear), a trailing one
+        // runs greedily to the end of the line.
+        std::string search;
+        if (f.leading_hole) search += "([^\\n]*?)";
+        search += VectorscanExpression(p, f);
+        if (f.trailing_hole) search += "([^\\n]*)";
+        return search;
+      },
+      opts);
 }
 
 namespace {
@@ -512,15 +593,13 @@ std::optional<LocatedMatch> RunPcre(pcre2_code* re, std::string_view text, Patte
 
 std::optional<LocatedMatch> PatternDatabase::LocateWhole(uint32_t index, std::string_view text,
                                                          Scratch& scratch) const {
-  const Lazy& l = Code(index);
-  auto m = RunPcre(l.whole, text, scratch, scratch.md, scratch.mctx);
+  auto m = RunPcre(WholeCode(index), text, scratch, scratch.md, scratch.mctx);
   if (m && !m->limit_hit) m->whole_text = (m->begin == 0 && m->end == text.size());
   return m;
 }
 
 std::optional<LocatedMatch> PatternDatabase::LocateIn(uint32_t index, std::string_view text, Scratch& scratch) const {
-  const Lazy& l = Code(index);
-  auto m = RunPcre(l.search, text, scratch, scratch.md, scratch.mctx);
+  auto m = RunPcre(SearchCode(index), text, scratch, scratch.md, scratch.mctx);
   if (m && !m->limit_hit) m->whole_text = (m->begin == 0 && m->end == text.size());
   return m;
 }

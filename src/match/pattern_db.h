@@ -5,10 +5,14 @@
 // from (the catalog/ layer passes them in and caches Serialize()'s bytes).
 //
 // Guarantees and limits (each an option of MatcherOptions, with its default):
-//  * Scanning is linear in the input (Vectorscan). Each pattern reports at most one
-//    hit per Scan() call (HS_FLAG_SINGLEMATCH), which is how a pattern ending in
-//    a group -- which would otherwise report every end offset -- is tamed; the span
-//    and captures come from PCRE2 anchored at the start of the text it is given.
+//  * Scanning is linear in the input (Vectorscan). A pattern of our form (literal
+//    text and "(.*?)" holes, model/pattern.h) reports at most one hit per line of
+//    the text: holes at its ends are left out of the Vectorscan expression (they
+//    add nothing to "does it occur", and a trailing group would report every end
+//    offset), holes inside do not cross lines, and the match callback keeps the
+//    first end per (pattern, line). Any other pattern (imported, maybe hostile)
+//    reports at most one hit per Scan() call (HS_FLAG_SINGLEMATCH). The span and
+//    captures come from PCRE2, anchored at the start of the text it is given.
 //  * PCRE2 runs under a match limit and a depth limit; a pattern that hits them
 //    (catastrophic backtracking, e.g. "(a+)+$") yields a hit without captures.
 //  * Patterns that are invalid regexes, longer than max_pattern_bytes, have fewer
@@ -30,7 +34,8 @@
 
 #include "model/status.h"
 
-struct hs_database;  // Vectorscan (<hs/hs.h>)
+struct hs_database;         // Vectorscan (<hs/hs.h>)
+struct pcre2_real_code_8;  // PCRE2 (<pcre2.h>, 8-bit code units)
 
 namespace errdex {
 
@@ -92,10 +97,19 @@ class PatternDatabase {
 
   Result<ScratchPtr> NewScratch() const;
 
-  // Appends (pattern index, end offset of its first match) for every pattern that
-  // occurs in `text`; each pattern at most once.
-  Status Scan(std::string_view text, Scratch& scratch,
-              std::vector<std::pair<uint32_t, size_t>>& hits) const;
+  // Lines a reader of logs must look at closer, found by the same scan as the
+  // patterns (one pass over a window instead of three).
+  enum class Marker : uint8_t {
+    kTracebackHeader,  // "Traceback (most recent call last)"
+    kEscape,           // an ANSI escape byte
+  };
+
+  // Appends (pattern index, end offset of its first match on that line) for every
+  // line of `text` where a pattern occurs (a foreign-form pattern: its first
+  // match only), and when `markers` is given (marker, end offset) for every line
+  // where a marker occurs. Roughly in order of end offset.
+  Status Scan(std::string_view text, Scratch& scratch, std::vector<std::pair<uint32_t, size_t>>& hits,
+              std::vector<std::pair<Marker, size_t>>* markers = nullptr) const;
 
   // PCRE2: does pattern `index` match all of `text`? (Anchored at both ends.)
   std::optional<LocatedMatch> LocateWhole(uint32_t index, std::string_view text, Scratch& scratch) const;
@@ -109,14 +123,16 @@ class PatternDatabase {
   bool compiled(uint32_t index) const { return compiled_[index]; }
   size_t compiled_count() const { return hs_ids_.size(); }
   const std::vector<RejectedPattern>& rejected() const { return rejected_; }
-  // The Vectorscan database itself (nullptr when no pattern compiled), for the
-  // benchmark's raw hs_scan baseline. Owned by this object.
+  // The Vectorscan database itself (patterns and markers), for the benchmark's raw
+  // hs_scan baseline. Owned by this object.
   const ::hs_database* raw_database() const { return db_; }
 
  private:
   struct Lazy;
   PatternDatabase(std::vector<std::string> patterns, const MatcherOptions& options);
-  const Lazy& Code(uint32_t index) const;
+  // PCRE2 codes of a pattern, compiled on first use (see LazyCode in the .cc).
+  ::pcre2_real_code_8* WholeCode(uint32_t index) const;
+  ::pcre2_real_code_8* SearchCode(uint32_t index) const;
 
   std::vector<std::string> patterns_;
   MatcherOptions options_;
