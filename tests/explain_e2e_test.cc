@@ -220,6 +220,42 @@ TEST_F(ExplainE2E, RealTracebacksAgainstAHandWrittenCatalog) {
   EXPECT_EQ(r.code, 1) << r.out;
 }
 
+// Python prints a KeyError's message as a repr and an exception with several
+// arguments as a tuple; the scanned record holds the first argument as written.
+// Real tracebacks from a scanned module must still be full (exact) matches.
+TEST_F(ExplainE2E, RealReprAndTuplePrintedMessages) {
+  fs::create_directories(File("repo/pkg"));
+  Write("repo/pkg/tables.py",
+        "def lookup(table, k):\n"
+        "    if k not in table:\n"
+        "        raise KeyError(f\"missing key {k!r} in table\")\n"
+        "    return table[k]\n"
+        "\n"
+        "def check(v):\n"
+        "    raise RuntimeError(\"check failed for the value \", v)\n");
+  RunResult scan = Sh(kBin + " scan repo --repo me/tables --sha " + std::string(40, 'e') + " --no-docs --db c.db");
+  ASSERT_EQ(scan.code, 0) << scan.err;
+  struct Case {
+    std::string program, cls, capture;
+  };
+  for (const Case& c : std::vector<Case>{{"pkg.tables.lookup({}, 'fp4')", "KeyError", "'fp4'"},
+                                         {"pkg.tables.check(42)", "RuntimeError", ""}}) {
+    RunResult py = Sh("cd repo && python3 -c " + Quote("import pkg.tables\n" + c.program));
+    ASSERT_NE(py.code, 0);
+    Write("real.txt", py.err);
+    RunResult r = Sh(kBin + " explain --db c.db --json --no-fuzzy real.txt");
+    ASSERT_EQ(r.code, 0) << py.err << r.err;
+    auto top = Hits(r.out)[0]["data"];
+    EXPECT_EQ(top["errorClass"], c.cls) << py.err;
+    EXPECT_EQ(top["fullMessage"], true) << py.err << r.out;
+    EXPECT_EQ(top["frameFunction"], true) << py.err;
+    if (!c.capture.empty()) {
+      ASSERT_EQ(top["captures"].size(), 1u) << r.out;
+      EXPECT_EQ(top["captures"][0]["text"], c.capture);
+    }
+  }
+}
+
 TEST_F(ExplainE2E, ExitCodes) {
   Write("seeds.jsonl", SeedsJsonl());
   ASSERT_EQ(Sh(kBin + " import seeds.jsonl --db c.db").code, 0);

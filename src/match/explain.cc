@@ -2,6 +2,8 @@
 // Tested by explain_test.cc.
 #include "match/explain.h"
 
+#include "match/python_repr.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -672,6 +674,27 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
   };
 
 
+  // A message printed as a repr (KeyError) or as a tuple (several arguments): also
+  // match the string it shows, decoded (python_repr.h).
+  ReprReading repr;
+  auto try_repr = [&](std::string_view printed_msg, std::string_view printed_short,
+                      const std::vector<TracebackFrame>* frames, const auto& map,
+                      std::vector<ExplainHit>& hits) -> Status {
+    if (printed_msg.empty() || (printed_msg[0] != '\'' && printed_msg[0] != '"' && printed_msg[0] != '('))
+      return Status::Ok();
+    if (!ReadPythonRepr(printed_msg, repr) || repr.text.empty()) return Status::Ok();
+    rescan.clear();
+    Status s = db.Scan(repr.text, scratch, rescan);
+    if (!s.ok()) return s;
+    auto repr_map = [&](size_t pos) {
+      return map(pos < repr.source.size() ? repr.source[pos] : repr.source.back() + 1);
+    };
+    SmallSet seen;
+    for (auto [p, end] : rescan)
+      if (seen.insert(p)) evaluate(p, repr.text, end, printed_short, frames, repr_map, hits);
+    return Status::Ok();
+  };
+
   // 1. Exception sections of tracebacks.
   for (const ExceptionSection& sec : sections) {
     std::string seg;
@@ -712,6 +735,7 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
           if (done.insert(p)) evaluate(p, flat, end, sec.short_class, &sec.frames, map, hits);
       }
     }
+    if (Status rs = try_repr(seg, sec.short_class, &sec.frames, map, hits); !rs.ok()) return rs;
     if (hits.empty()) {
       // No message matched (AssertionError without message, a reworded message):
       // the frames may still name the place.
@@ -787,6 +811,8 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
         evaluate(p, t, t.size(), ShortClassName(printed), nullptr, map0, hits);
       }
     }
+    auto msg_map = [&](size_t pos) { return sel_raw_of(li, msg_base + pos); };
+    if (Status rs = try_repr(msg, ShortClassName(printed), nullptr, msg_map, hits); !rs.ok()) return rs;
     for (ExplainHit& h : hits) {
       h.printed_class = std::string(printed);
       plain_seen.insert(static_cast<uint32_t>(m_.entries()[h.entry].pattern));

@@ -8,7 +8,10 @@
 //  2. Python tracebacks become exception sections: the message (possibly several
 //     lines) is matched on its own, with the section's frames and printed class as
 //     evidence;
-//  3. every other line is matched as a whole ("Class: " in front is split off).
+//  3. every other line is matched as a whole ("Class: " in front is split off);
+//  4. a message Python printed as a repr (KeyError: 'x') or a tuple (an exception
+//     raised with several arguments) is also matched as the string it shows
+//     (python_repr.h), so the catalog's first argument matches in full.
 // Each pattern reports at most one hit per section and one per window of plain
 // lines (a log repeating one error many times reports it once per window; a
 // window holds one to two window_bytes of whole lines and never ends inside a

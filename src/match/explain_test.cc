@@ -251,6 +251,31 @@ TEST(Explain, RepeatedPlainLineReportsOncePerWindow) {
   EXPECT_LE(several.size(), 5u);
 }
 
+// Python prints a KeyError's message as a repr, and an exception raised with several
+// arguments as a tuple: the catalog's message (the first argument, as written) must
+// still match in full, with captures mapped into the input.
+TEST(Explain, ReprAndTuplePrintedMessagesMatchInFull) {
+  auto m = MakeMatcher(kCatalog);
+  std::string in = "Traceback (most recent call last):\n"
+                   "  File \"/srv/pkg/keys.py\", line 1, in k\n"
+                   "KeyError: \"missing key 'fp4' in table\"\n";
+  auto hits = Explain(*m, in);
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 8u);
+  EXPECT_TRUE(hits[0].full);
+  ASSERT_EQ(hits[0].captures.size(), 1u);
+  EXPECT_EQ(hits[0].captures[0].text, "'fp4'");
+  EXPECT_EQ(in.substr(hits[0].captures[0].begin, hits[0].captures[0].end - hits[0].captures[0].begin), "'fp4'");
+
+  std::string tuple = "ValueError: ('invalid configuration tp=3', {'tp': 3})\n";
+  auto th = Explain(*m, tuple);
+  ASSERT_FALSE(th.empty());
+  EXPECT_TRUE(th[0].full);
+  EXPECT_EQ(th[0].message, "invalid configuration tp=3");
+  ASSERT_EQ(th[0].captures.size(), 1u);
+  EXPECT_EQ(tuple.substr(th[0].captures[0].begin, th[0].captures[0].end - th[0].captures[0].begin), "tp=3");
+}
+
 TEST(Explain, TenMegabyteSingleLine) {
   auto m = MakeMatcher(kCatalog);
   std::string in(10 * 1024 * 1024, 'x');
