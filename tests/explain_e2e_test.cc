@@ -73,6 +73,21 @@ class ExplainE2E : public ::testing::Test {
       if (!line.empty()) v.push_back(nlohmann::json::parse(line));
     return v;
   }
+  // One seed-format line, written as a user would (prose fields null).
+  static std::string Rec(const std::string& id, const std::string& cls, const std::string& msg,
+                         const std::string& pat, const std::string& file, int line) {
+    nlohmann::json r = {{"id", id}, {"repo", "python/cpython"}, {"slug", id}, {"errorCode", nullptr},
+                        {"errorMessage", msg}, {"messagePattern", pat}, {"errorType", "exception"},
+                        {"errorClass", cls}, {"httpStatus", nullptr}, {"severity", "error"}, {"filePath", file},
+                        {"lineNumber", line}, {"sourceCode", ""}, {"sourceCodeStart", line},
+                        {"sourceCodeEnd", line}, {"githubUrl", nullptr}, {"documentation", nullptr},
+                        {"triggerScenarios", nullptr}, {"commonSituations", nullptr}, {"solutions", nullptr},
+                        {"exampleFix", nullptr}, {"handlingStrategy", nullptr}, {"validationCode", nullptr},
+                        {"typeGuard", nullptr}, {"tryCatchPattern", nullptr}, {"preventionTips", nullptr},
+                        {"tags", nullptr}, {"backgroundTag", nullptr}, {"analyzedSha", std::string(40, 'd')},
+                        {"analyzedAt", nullptr}, {"schemaVersion", 2}};
+    return nlohmann::json{{"record", r}, {"datasetVersion", "2026-01-01T00:00:00.000Z"}}.dump() + "\n";
+  }
   std::string dir_;
 };
 
@@ -169,20 +184,8 @@ TEST_F(ExplainE2E, RealStdlibTracebacksAgainstAScannedStdlib) {
 
 TEST_F(ExplainE2E, RealTracebacksAgainstAHandWrittenCatalog) {
   // Records for messages raised in C (no Python source to scan), written as a user would.
-  auto rec = [](const std::string& id, const std::string& cls, const std::string& msg, const std::string& pat,
-                const std::string& file, int line) {
-    nlohmann::json r = {{"id", id}, {"repo", "python/cpython"}, {"slug", id}, {"errorCode", nullptr},
-                        {"errorMessage", msg}, {"messagePattern", pat}, {"errorType", "exception"},
-                        {"errorClass", cls}, {"httpStatus", nullptr}, {"severity", "error"}, {"filePath", file},
-                        {"lineNumber", line}, {"sourceCode", ""}, {"sourceCodeStart", line},
-                        {"sourceCodeEnd", line}, {"githubUrl", nullptr}, {"documentation", nullptr},
-                        {"triggerScenarios", nullptr}, {"commonSituations", nullptr}, {"solutions", nullptr},
-                        {"exampleFix", nullptr}, {"handlingStrategy", nullptr}, {"validationCode", nullptr},
-                        {"typeGuard", nullptr}, {"tryCatchPattern", nullptr}, {"preventionTips", nullptr},
-                        {"tags", nullptr}, {"backgroundTag", nullptr}, {"analyzedSha", std::string(40, 'd')},
-                        {"analyzedAt", nullptr}, {"schemaVersion", 2}};
-    return nlohmann::json{{"record", r}, {"datasetVersion", "2026-01-01T00:00:00.000Z"}}.dump() + "\n";
-  };
+  auto rec = [this](const std::string& id, const std::string& cls, const std::string& msg, const std::string& pat,
+                    const std::string& file, int line) { return Rec(id, cls, msg, pat, file, line); };
   std::string jsonl = rec("1000000000000001", "ValueError", "invalid literal for int() with base {base}: {value}",
                           "invalid literal for int\\(\\) with base (.*?): (.*?)", "Objects/longobject.c", 2500) +
                       rec("1000000000000002", "ZeroDivisionError", "division by zero", "division by zero",
@@ -254,6 +257,28 @@ TEST_F(ExplainE2E, RealReprAndTuplePrintedMessages) {
       EXPECT_EQ(top["captures"][0]["text"], c.capture);
     }
   }
+}
+
+// A big catalog's first open compiles for seconds: stderr says so (one line when
+// not a terminal), -q keeps it silent, and stdout stays clean for --json.
+TEST_F(ExplainE2E, FirstCompileOfABigCatalogSaysSo) {
+  std::string jsonl;
+  for (int i = 0; i < 2100; ++i) {
+    char id[17];
+    std::snprintf(id, sizeof id, "%016x", 0x20000000 + i);
+    std::string msg = "synthetic failure number " + std::to_string(i) + " of the compile notice test";
+    jsonl += Rec(id, "RuntimeError", msg, msg, "pkg/m.py", 1 + i);
+  }
+  Write("big.jsonl", jsonl);
+  Write("in.txt", "RuntimeError: synthetic failure number 7 of the compile notice test\n");
+  RunResult r = Sh(kBin + " explain --catalog big.jsonl --json in.txt");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("compiling 2100 patterns"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("compiled in"), std::string::npos) << r.err;
+  EXPECT_EQ(Hits(r.out).size(), 1u);
+  RunResult q = Sh(kBin + " explain --catalog big.jsonl --json -q in.txt");
+  ASSERT_EQ(q.code, 0) << q.err;
+  EXPECT_EQ(q.err, "");
 }
 
 TEST_F(ExplainE2E, ExitCodes) {

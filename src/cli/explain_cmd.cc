@@ -24,6 +24,7 @@
 
 #include "catalog/catalog.h"
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "cli/terminal.h"
 
 namespace errdex::cli {
@@ -41,6 +42,7 @@ struct ExplainFlags {
   uint64_t max_input = 0;
   bool no_fuzzy = false;
   bool rebuild = false;
+  bool quiet = false;
   // run
   std::vector<std::string> command;
   size_t tail = 1024 * 1024;
@@ -65,6 +67,8 @@ bool WriteAll(int fd, std::string_view s) {
 Result<std::unique_ptr<Catalog>> OpenCatalog(const ExplainFlags& f) {
   CatalogOptions opts;
   opts.use_cache = !f.rebuild;
+  CompileProgress progress(f.quiet);  // only heard from when the matcher is compiled
+  opts.matcher.on_progress = [&progress](const BuildProgress& p) { progress(p); };
   if (!f.db.empty() && !f.catalogs.empty()) return Status::InvalidArgument("give --db or --catalog, not both");
   if (!f.db.empty()) return Catalog::OpenStore(f.db, opts);
   if (!f.catalogs.empty()) return Catalog::FromJsonLines(f.catalogs, opts);
@@ -408,6 +412,7 @@ void AddCatalogFlags(CLI::App* sub, ExplainFlags* f) {
   sub->add_option("--color", f->color, "auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));
   sub->add_flag("--no-fuzzy", f->no_fuzzy, "no approximate matches when nothing matched exactly");
   sub->add_flag("--rebuild", f->rebuild, "recompile the matcher instead of loading the one cached in the catalog");
+  sub->add_flag("-q,--quiet", f->quiet, "no progress line while a catalog's matcher is compiled (first open)");
 }
 
 }  // namespace

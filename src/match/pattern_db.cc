@@ -318,6 +318,7 @@ struct PatternDatabase::Lazy {
 
 PatternDatabase::PatternDatabase(std::vector<std::string> patterns, const MatcherOptions& options)
     : patterns_(std::move(patterns)), options_(options) {
+  options_.on_progress = nullptr;  // Build's caller's; must not outlive the call
   literal_chars_.reserve(patterns_.size());
   for (const std::string& p : patterns_) literal_chars_.push_back(CountLiteralChars(p));
   compiled_.assign(patterns_.size(), false);
@@ -342,7 +343,11 @@ Result<std::unique_ptr<PatternDatabase>> PatternDatabase::Build(std::vector<std:
   // (an imported pattern): DOTALL like PCRE2, and one report per scan, because a
   // pattern such as "a.*" would otherwise report every byte.
   const unsigned kForeignFlags = HS_FLAG_DOTALL | HS_FLAG_SINGLEMATCH;
+  auto progress = [&](BuildProgress::Phase phase, size_t done, size_t total) {
+    if (options.on_progress) options.on_progress(BuildProgress{phase, done, total});
+  };
   for (uint32_t i = 0; i < d->patterns_.size(); ++i) {
+    if (i % 2048 == 0) progress(BuildProgress::Phase::kChecking, i, d->patterns_.size());
     const std::string& p = d->patterns_[i];
     auto reject = [&](Status s) { d->rejected_.push_back(RejectedPattern{i, std::move(s)}); };
     if (p.size() > options.max_pattern_bytes) {
@@ -403,6 +408,7 @@ Result<std::unique_ptr<PatternDatabase>> PatternDatabase::Build(std::vector<std:
       cexprs.push_back(exprs[k].c_str());
       ids.push_back(static_cast<unsigned>(k));
     }
+    progress(BuildProgress::Phase::kCompiling, 0, index.size());
     hs_compile_error_t* ce = nullptr;
     hs_database_t* db = nullptr;
     if (hs_compile_multi(cexprs.data(), flags.data(), ids.data(), static_cast<unsigned>(exprs.size()), HS_MODE_BLOCK,
@@ -421,6 +427,7 @@ Result<std::unique_ptr<PatternDatabase>> PatternDatabase::Build(std::vector<std:
     flags.erase(flags.begin() + bad);
     index.erase(index.begin() + bad);
   }
+  progress(BuildProgress::Phase::kDone, index.size(), index.size());
   if (d->db_) {
     d->hs_ids_ = index;
     flags.resize(index.size());

@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,12 +40,23 @@ struct pcre2_real_code_8;  // PCRE2 (<pcre2.h>, 8-bit code units)
 
 namespace errdex {
 
+// What PatternDatabase::Build is doing, for a progress line. Vectorscan compiles
+// the whole database in one call (kCompiling): it reports no progress of its own.
+struct BuildProgress {
+  enum class Phase { kChecking, kCompiling, kDone };
+  Phase phase = Phase::kChecking;
+  size_t done = 0;   // kChecking: patterns checked so far
+  size_t total = 0;  // patterns given (kCompiling: patterns going into Vectorscan)
+};
+
 struct MatcherOptions {
   size_t max_patterns = 50000;     // distinct patterns per database
   size_t max_pattern_bytes = 8192;  // a longer pattern is rejected (bounds compile time/memory)
   size_t min_literal_chars = 6;     // fewer literal characters: too generic, not compiled
   uint32_t match_limit = 200000;    // PCRE2 pcre2_set_match_limit per capture run
   uint32_t depth_limit = 10000;     // PCRE2 pcre2_set_depth_limit per capture run
+  // Called during Build (on the building thread); not part of what is compiled.
+  std::function<void(const BuildProgress&)> on_progress;
 };
 
 struct RejectedPattern {
