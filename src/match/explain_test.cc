@@ -276,6 +276,33 @@ TEST(Explain, ReprAndTuplePrintedMessagesMatchInFull) {
   EXPECT_EQ(tuple.substr(th[0].captures[0].begin, th[0].captures[0].end - th[0].captures[0].begin), "tp=3");
 }
 
+// Values at the very start of a message, and values of hundreds of KB (a huge
+// interpolated list): full matches with captures, not limit-hit partial matches.
+TEST(Explain, LeadingValuesAndHugeInterpolatedLists) {
+  auto m = MakeMatcher({
+      {"ValueError", "pkg/dtypes.py", "check", 3, "{d} is not a valid dtype", "(.*?) is not a valid dtype"},
+      {"ValueError", "pkg/choices.py", "pick", 9, "expected one of {c}, got {x}", "expected one of (.*?), got (.*?)"},
+  });
+  auto lead = Explain(*m, "ValueError: float128 is not a valid dtype\n");
+  ASSERT_FALSE(lead.empty());
+  EXPECT_EQ(lead[0].entry, 0u);
+  EXPECT_TRUE(lead[0].full);
+  ASSERT_EQ(lead[0].captures.size(), 1u);
+  EXPECT_EQ(lead[0].captures[0].text, "float128");
+
+  std::string list = "[";
+  for (int i = 0; i < 40000; ++i) list += (i ? ", 'opt" : "'opt") + std::to_string(i) + "'";
+  list += "]";
+  std::string in = "ERROR 03-10 14:17:52 [core.py:12] ValueError: expected one of " + list + ", got 'zzz'\n";
+  auto huge = Explain(*m, in);
+  ASSERT_FALSE(huge.empty());
+  EXPECT_EQ(huge[0].entry, 1u);
+  EXPECT_TRUE(huge[0].full);
+  ASSERT_EQ(huge[0].captures.size(), 2u);
+  EXPECT_EQ(huge[0].captures[0].text, list);
+  EXPECT_EQ(huge[0].captures[1].text, "'zzz'");
+}
+
 TEST(Explain, TenMegabyteSingleLine) {
   auto m = MakeMatcher(kCatalog);
   std::string in(10 * 1024 * 1024, 'x');

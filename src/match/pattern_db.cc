@@ -576,8 +576,14 @@ pcre2_code* PatternDatabase::SearchCode(uint32_t index) const {
 
 namespace {
 std::optional<LocatedMatch> RunPcre(pcre2_code* re, std::string_view text, PatternDatabase::Scratch& s,
-                                    pcre2_match_data* md, pcre2_match_context* mctx) {
+                                    pcre2_match_data* md, pcre2_match_context* mctx, uint32_t base_limit) {
   if (!re) return std::nullopt;
+  // A hole's lazy "(.*?)" takes one step per byte it grows by, so a value of 700 KB
+  // (a huge interpolated list) needs ~700k steps: the limit grows with the text
+  // (linear, so still no catastrophic backtracking), capped.
+  constexpr uint64_t kStepsPerByte = 16, kMaxLimit = 64u << 20;
+  uint64_t limit = std::max<uint64_t>(base_limit, std::min<uint64_t>(kMaxLimit, kStepsPerByte * text.size()));
+  pcre2_set_match_limit(mctx, static_cast<uint32_t>(limit));
   int rc = pcre2_match(re, reinterpret_cast<PCRE2_SPTR>(text.data()), text.size(), 0, 0, md, mctx);
   if (rc == PCRE2_ERROR_NOMATCH || rc == PCRE2_ERROR_PARTIAL) return std::nullopt;
   LocatedMatch m;
@@ -600,13 +606,13 @@ std::optional<LocatedMatch> RunPcre(pcre2_code* re, std::string_view text, Patte
 
 std::optional<LocatedMatch> PatternDatabase::LocateWhole(uint32_t index, std::string_view text,
                                                          Scratch& scratch) const {
-  auto m = RunPcre(WholeCode(index), text, scratch, scratch.md, scratch.mctx);
+  auto m = RunPcre(WholeCode(index), text, scratch, scratch.md, scratch.mctx, options_.match_limit);
   if (m && !m->limit_hit) m->whole_text = (m->begin == 0 && m->end == text.size());
   return m;
 }
 
 std::optional<LocatedMatch> PatternDatabase::LocateIn(uint32_t index, std::string_view text, Scratch& scratch) const {
-  auto m = RunPcre(SearchCode(index), text, scratch, scratch.md, scratch.mctx);
+  auto m = RunPcre(SearchCode(index), text, scratch, scratch.md, scratch.mctx, options_.match_limit);
   if (m && !m->limit_hit) m->whole_text = (m->begin == 0 && m->end == text.size());
   return m;
 }

@@ -53,7 +53,7 @@ struct MatcherOptions {
   size_t max_patterns = 50000;     // distinct patterns per database
   size_t max_pattern_bytes = 8192;  // a longer pattern is rejected (bounds compile time/memory)
   size_t min_literal_chars = 6;     // fewer literal characters: too generic, not compiled
-  uint32_t match_limit = 200000;    // PCRE2 pcre2_set_match_limit per capture run
+  uint32_t match_limit = 200000;    // PCRE2 match limit per capture run (at least 16 steps per byte of text, <= 64M)
   uint32_t depth_limit = 10000;     // PCRE2 pcre2_set_depth_limit per capture run
   // Called during Build (on the building thread); not part of what is compiled.
   std::function<void(const BuildProgress&)> on_progress;
