@@ -175,7 +175,9 @@ std::optional<std::string> FindAssignment(std::string_view text, const Lines& L,
     }
     if (p >= t.size() || t[p] != '=' || (p + 1 < t.size() && t[p + 1] == '=')) continue;
     size_t start = L.offset[l - 1] + ind + p + 1;
-    auto toks = LexPython(text.substr(start, std::min<size_t>(text.size() - start, 4000)));
+    // Only the first logical line of the right-hand side matters.
+    static thread_local std::vector<PyTok> toks;
+    LexPythonInto(text.substr(start, std::min<size_t>(text.size() - start, 4000)), &toks, /*first_line_only=*/true);
     size_t e = 0;
     while (e < toks.size() && toks[e].kind != PyTok::kNewline && toks[e].kind != PyTok::kEnd) ++e;
     std::string rhs(SpanText(text.substr(start), toks, 0, e));

@@ -373,7 +373,11 @@ FileKnowledgePtr CollectFileKnowledge(std::string_view path, std::string_view te
   FileKnowledgePtr fk(new FileKnowledge());
   fk->path = std::string(path);
   KnowledgeData* d = &fk->data;
-  Toks t = LexPython(text);
+  // One token buffer per thread, reused from file to file (a fresh vector per
+  // file cost page faults and reallocations).
+  static thread_local Toks buf;
+  LexPythonInto(text, &buf);
+  const Toks& t = buf;
   CollectAliases(path, text, t, d);
   bool pending_dataclass = false;
   for (size_t i = 0; i < t.size(); ++i) {
@@ -401,6 +405,8 @@ FileKnowledgePtr CollectFileKnowledge(std::string_view path, std::string_view te
     }
     CollectEnv(path, text, t, i, d);
   }
+  if (buf.capacity() > (size_t{1} << 20)) Toks().swap(buf);  // do not keep a huge file's tokens
+  else buf.clear();
   return fk;
 }
 

@@ -69,10 +69,18 @@ size_t OpLength(std::string_view s, size_t i) {
 
 std::vector<PyTok> LexPython(std::string_view s) {
   std::vector<PyTok> toks;
+  // About one token per 6 bytes of Python: fewer reallocations (each moves every token).
+  toks.reserve(s.size() / 6 + 8);
+  LexPythonInto(s, &toks);
+  return toks;
+}
+
+void LexPythonInto(std::string_view s, std::vector<PyTok>* out, bool first_line_only) {
+  std::vector<PyTok>& toks = *out;
+  toks.clear();
   int line = 1, depth = 0;
   size_t i = 0, n = s.size();
-  // About one token per 6 bytes of Python: fewer reallocations (each moves every token).
-  toks.reserve(n / 6 + 8);
+  if (!first_line_only && toks.capacity() < n / 6 + 8) toks.reserve(n / 6 + 8);
   auto push = [&](PyTok::Kind k, size_t b, size_t e, int ln) {
     PyTok& t = toks.emplace_back();
     t.kind = k;
@@ -85,7 +93,10 @@ std::vector<PyTok> LexPython(std::string_view s) {
   while (i < n) {
     unsigned char c = s[i];
     if (c == '\n') {
-      if (depth == 0 && !toks.empty() && toks.back().kind != PyTok::kNewline) push(PyTok::kNewline, i, i + 1, line);
+      if (depth == 0 && !toks.empty() && toks.back().kind != PyTok::kNewline) {
+        push(PyTok::kNewline, i, i + 1, line);
+        if (first_line_only) break;
+      }
       ++line;
       ++i;
       continue;
@@ -178,7 +189,6 @@ std::vector<PyTok> LexPython(std::string_view s) {
   }
   if (!toks.empty() && toks.back().kind != PyTok::kNewline) push(PyTok::kNewline, n, n, line);
   push(PyTok::kEnd, n, n, line);
-  return toks;
 }
 
 size_t MatchBracket(const std::vector<PyTok>& toks, size_t open) {

@@ -28,6 +28,10 @@ struct PyTok {
 // Tokenizes `text`. NEWLINE tokens are emitted only at logical line ends (outside
 // brackets, not after a backslash continuation). Always ends with one kEnd token.
 std::vector<PyTok> LexPython(std::string_view text);
+// The same into `*toks` (cleared first; its capacity is reused). With
+// `first_line_only`, stops after the first NEWLINE token (then kEnd): the
+// tokens of the first logical line, exactly as LexPython would give them.
+void LexPythonInto(std::string_view text, std::vector<PyTok>* toks, bool first_line_only = false);
 
 // Index of the token closing the bracket opened at `open` (one of ( [ {), or the
 // index of kEnd when unbalanced. REQUIRES: toks[open] is an opening bracket.
