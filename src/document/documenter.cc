@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -103,6 +105,8 @@ std::string LastComponent(std::string_view s) {
 struct Lines {
   std::vector<std::string_view> v;  // v[0] is line 1
   std::vector<size_t> offset;
+  std::vector<int> indent;          // Indent(v[i])
+  std::vector<char> blank;          // Blank(v[i])
   explicit Lines(std::string_view text) {
     size_t b = 0;
     while (b <= text.size()) {
@@ -113,8 +117,18 @@ struct Lines {
       if (e == text.size()) break;
       b = e + 1;
     }
+    indent.reserve(v.size());
+    blank.reserve(v.size());
+    for (std::string_view l : v) {
+      indent.push_back(Indent(l));
+      size_t f = l.find_first_not_of(" \t\r\n");
+      blank.push_back(f == std::string_view::npos || l[f] == '#');
+    }
   }
   std::string_view At(int line) const { return line >= 1 && line <= (int)v.size() ? v[line - 1] : std::string_view(); }
+  // Indent(At(line)) and Blank(At(line)), precomputed.
+  int IndentAt(int line) const { return line >= 1 && line <= (int)v.size() ? indent[line - 1] : 0; }
+  bool BlankAt(int line) const { return line >= 1 && line <= (int)v.size() ? blank[line - 1] != 0 : true; }
   static int Indent(std::string_view l) {
     int n = 0;
     for (char c : l) {
@@ -132,11 +146,11 @@ struct Lines {
 
 // The line of `def <name>` enclosing `line`, or 0 (module level / not found).
 int EnclosingDef(const Lines& L, int line, std::string_view name = {}) {
-  int ind = Lines::Indent(L.At(line));
+  int ind = L.IndentAt(line);
   for (int l = line - 1; l >= 1; --l) {
+    if (L.BlankAt(l)) continue;
     std::string_view s = L.At(l);
-    if (Lines::Blank(s)) continue;
-    int i = Lines::Indent(s);
+    int i = L.IndentAt(l);
     if (i >= ind) continue;
     ind = i;
     std::string t = Trim(s);
@@ -155,11 +169,11 @@ int EnclosingDef(const Lines& L, int line, std::string_view name = {}) {
 std::optional<std::string> FindAssignment(std::string_view text, const Lines& L, std::string_view name, int from, int to,
                                           bool col0) {
   int min_ind = 1 << 30;
-  if (!col0 && to >= 1 && to <= (int)L.v.size()) min_ind = Lines::Indent(L.At(to));
+  if (!col0 && to >= 1 && to <= (int)L.v.size()) min_ind = L.IndentAt(to);
   for (int l = std::min(to - 1, (int)L.v.size()); l >= std::max(from, 1); --l) {
+    if (L.BlankAt(l)) continue;
     std::string_view s = L.At(l);
-    if (Lines::Blank(s)) continue;
-    int ind = Lines::Indent(s);
+    int ind = L.IndentAt(l);
     bool visible = col0 ? ind == 0 : ind <= min_ind;
     min_ind = std::min(min_ind, ind);
     if (!visible) continue;
@@ -244,10 +258,36 @@ bool IsHardwareWord(std::string_view s) {
   return std::regex_search(s.begin(), s.end(), re);
 }
 
+// What the sites of one file share: the line index and answers that depend only
+// on the file's text. DocumentRecord is called once per site; the scan calls it
+// for all sites of a file in a row on one thread, so one entry per thread is
+// enough. The entry keeps a copy of the text and is reused only when the next
+// text is byte-for-byte the same (a memcmp: far cheaper than the index).
+struct FileCache {
+  std::string text;
+  std::optional<Lines> lines;
+  std::map<std::string, std::vector<std::string>> callers;  // function name -> Callers()
+  std::map<std::string, bool> module_imported;              // IsModuleName's import test, by name
+  std::map<std::string, bool> package_imported;             // IsPackage's import test, by name
+
+  static FileCache& For(std::string_view text) {
+    static thread_local FileCache c;
+    if (!c.lines || c.text.size() != text.size() || std::memcmp(c.text.data(), text.data(), text.size()) != 0) {
+      c.lines.reset();
+      c.callers.clear();
+      c.module_imported.clear();
+      c.package_imported.clear();
+      c.text.assign(text.data(), text.size());
+      c.lines.emplace(c.text);
+    }
+    return c;
+  }
+};
+
 class Analyzer {
  public:
   Analyzer(const Site& site, std::string_view text, const KnowledgeIndex* k)
-      : site_(site), text_(text), L_(text), k_(k) {
+      : site_(site), text_(text), cache_(FileCache::For(text)), L_(*cache_.lines), k_(k) {
     func_name_ = LastComponent(site.function);
     def_line_ = site.function == "<module>" ? 0 : EnclosingDef(L_, site.line, func_name_);
     window_mode_ = !text.empty() && text[0] == '\n';  // a stored window padded to its real lines
@@ -421,8 +461,12 @@ class Analyzer {
   bool IsModuleName(const std::string& dotted) const {
     std::string first = dotted.substr(0, dotted.find('.'));
     if (first == "self" || first == "cls") return false;
-    std::regex imp("(^|\\n)\\s*(import\\s+[\\w., ]*\\b" + first + "\\b|from\\s+\\S+\\s+import\\s+[\\w., (]*\\b" + first + "\\b)");
-    if (std::regex_search(text_.begin(), text_.end(), imp)) return true;
+    auto known = cache_.module_imported.find(first);
+    if (known == cache_.module_imported.end()) {
+      std::regex imp("(^|\\n)\\s*(import\\s+[\\w., ]*\\b" + first + "\\b|from\\s+\\S+\\s+import\\s+[\\w., (]*\\b" + first + "\\b)");
+      known = cache_.module_imported.emplace(first, std::regex_search(text_.begin(), text_.end(), imp)).first;
+    }
+    if (known->second) return true;
     if (def_line_ > 0) {
       // A parameter or a local is an object, not a module.
       std::string sig;
@@ -577,12 +621,12 @@ class Analyzer {
         Sibling sib;
         sib.line = (int)(std::upper_bound(L_.offset.begin(), L_.offset.end(), pos) - L_.offset.begin());
         sib.test = OneLine(test);
-        int ind = Lines::Indent(L_.At(sib.line));
+        int ind = L_.IndentAt(sib.line);
         size_t end_test = pos + test.size();
         int header_end = (int)(std::upper_bound(L_.offset.begin(), L_.offset.end(), end_test) - L_.offset.begin());
         int body_end = header_end + 1;
         while (body_end <= (int)L_.v.size() && body_end < site_.line &&
-               (Lines::Blank(L_.At(body_end)) || Lines::Indent(L_.At(body_end)) > ind))
+               (L_.BlankAt(body_end) || L_.IndentAt(body_end) > ind))
           ++body_end;
         if (body_end <= header_end + 1) return std::nullopt;
         size_t bb = L_.offset[header_end], be = body_end - 1 < (int)L_.offset.size() ? L_.offset[body_end - 1] : text_.size();
@@ -642,6 +686,12 @@ class Analyzer {
   // ---------------------------------------------------------------- callers
 
   std::vector<std::string> Callers() const {
+    // Depends only on the file and the function's name.
+    auto it = cache_.callers.find(func_name_);
+    if (it == cache_.callers.end()) it = cache_.callers.emplace(func_name_, CallersUncached()).first;
+    return it->second;
+  }
+  std::vector<std::string> CallersUncached() const {
     std::vector<std::string> out;
     if (site_.function == "<module>" || func_name_.empty() || func_name_[0] == '<') return out;
     std::string needle = func_name_ + "(";
@@ -1178,8 +1228,12 @@ class Analyzer {
     for (char c : name) lower += (char)std::tolower((unsigned char)c);
     if (known.count(lower)) return true;
     if (!IsIdent(name)) return false;
-    std::regex imp("(^|\\n)\\s*(import|from)\\s+" + name + "\\b");
-    return std::regex_search(text_.begin(), text_.end(), imp);
+    auto imported = cache_.package_imported.find(name);
+    if (imported == cache_.package_imported.end()) {
+      std::regex imp("(^|\\n)\\s*(import|from)\\s+" + name + "\\b");
+      imported = cache_.package_imported.emplace(name, std::regex_search(text_.begin(), text_.end(), imp)).first;
+    }
+    return imported->second;
   }
 
   static bool IsStdlibModule(const std::string& m) {
@@ -1868,7 +1922,8 @@ class Analyzer {
  private:
   const Site& site_;
   std::string_view text_;
-  Lines L_;
+  FileCache& cache_;
+  const Lines& L_;
   const KnowledgeIndex* k_;
   std::string func_name_;
   int def_line_ = 0;
