@@ -95,6 +95,19 @@ bool IsDotted(std::string_view s) {
     start = dot + 1;
   }
 }
+// Prefilters for regexes: each names a literal every match must contain, so a
+// regex runs only when it can match (the regex stays the source of truth).
+bool Has(std::string_view s, std::string_view lit) { return s.find(lit) != std::string_view::npos; }
+bool Starts(std::string_view s, std::string_view lit) { return s.substr(0, lit.size()) == lit; }
+bool Ends(std::string_view s, std::string_view lit) {
+  return s.size() >= lit.size() && s.substr(s.size() - lit.size()) == lit;
+}
+std::string Lower(std::string_view s) {
+  std::string o(s);
+  for (char& c : o) c = (char)std::tolower((unsigned char)c);
+  return o;
+}
+
 std::string LastComponent(std::string_view s) {
   size_t dot = s.rfind('.');
   return std::string(dot == std::string_view::npos ? s : s.substr(dot + 1));
@@ -346,15 +359,16 @@ class Analyzer {
       return false;
     };
     // Environment variables.
-    if (std::regex_search(x, m, Re("os\\.environ\\[\\s*[\"'](\\w+)[\"']\\s*\\]")) ||
-        std::regex_search(x, m, Re("os\\.(?:environ\\.get|getenv)\\(\\s*[\"'](\\w+)[\"']")) ||
-        std::regex_search(x, m, Re("^get_\\w*env\\w*\\(\\s*[\"'](\\w+)[\"']")) ||
-        std::regex_search(x, m, Re("^envs\\.([A-Z][A-Z0-9_]+)\\b"))) {
+    if ((Has(x, "os.environ[") && std::regex_search(x, m, Re("os\\.environ\\[\\s*[\"'](\\w+)[\"']\\s*\\]"))) ||
+        ((Has(x, "os.environ.get(") || Has(x, "os.getenv(")) &&
+         std::regex_search(x, m, Re("os\\.(?:environ\\.get|getenv)\\(\\s*[\"'](\\w+)[\"']"))) ||
+        (Starts(x, "get_") && std::regex_search(x, m, Re("^get_\\w*env\\w*\\(\\s*[\"'](\\w+)[\"']"))) ||
+        (Starts(x, "envs.") && std::regex_search(x, m, Re("^envs\\.([A-Z][A-Z0-9_]+)\\b")))) {
       s.kind = SubjectKind::kEnv;
       s.env = m[1];
       return s;
     }
-    if (std::regex_match(x, m, Re("getattr\\(\\s*([\\w.]+)\\s*,\\s*[\"'](\\w+)[\"']\\s*,\\s*None\\s*\\)")) &&
+    if (Starts(x, "getattr(") && std::regex_match(x, m, Re("getattr\\(\\s*([\\w.]+)\\s*,\\s*[\"'](\\w+)[\"']\\s*,\\s*None\\s*\\)")) &&
         none_test(&s.missing)) {
       if (IsModuleName(m[1].str())) {
         s.kind = SubjectKind::kMissingAttr;
@@ -363,7 +377,7 @@ class Analyzer {
         return s;
       }
     }
-    if (std::regex_match(x, m, Re("hasattr\\(\\s*([\\w.]+)\\s*,\\s*[\"'](\\w+)[\"']\\s*\\)")) && a.op.empty() &&
+    if (Starts(x, "hasattr(") && std::regex_match(x, m, Re("hasattr\\(\\s*([\\w.]+)\\s*,\\s*[\"'](\\w+)[\"']\\s*\\)")) && a.op.empty() &&
         IsModuleName(m[1].str())) {
       s.kind = SubjectKind::kMissingAttr;
       s.module = m[1];
@@ -371,19 +385,19 @@ class Analyzer {
       s.missing = a.falsy;
       return s;
     }
-    if (std::regex_search(x, m, Re("find_spec\\(\\s*[\"']([\\w.]+)[\"']")) && none_test(&s.missing)) {
+    if (Has(x, "find_spec(") && std::regex_search(x, m, Re("find_spec\\(\\s*[\"']([\\w.]+)[\"']")) && none_test(&s.missing)) {
       s.kind = SubjectKind::kMissingModule;
       s.module = m[1];
       return s;
     }
-    if (std::regex_search(x, m, Re("torch\\.cuda\\.is_available\\(\\)")) ||
-        std::regex_search(x, m, Re("torch\\.cuda\\.get_device_capability|get_device_capability|get_device_sm"))) {
+    if ((Has(x, "torch.cuda.is_available()") && std::regex_search(x, m, Re("torch\\.cuda\\.is_available\\(\\)"))) ||
+        (Has(x, "get_device_") && std::regex_search(x, m, Re("torch\\.cuda\\.get_device_capability|get_device_capability|get_device_sm")))) {
       s.kind = SubjectKind::kHardware;
       s.pred = OneLine(x);
       s.missing = a.op.empty() ? a.falsy : true;
       return s;
     }
-    if (std::regex_match(x, m, Re("(?:[\\w.]*\\.)?is_(\\w+?)_available\\(\\)")) && a.op.empty()) {
+    if (Ends(x, "_available()") && std::regex_match(x, m, Re("(?:[\\w.]*\\.)?is_(\\w+?)_available\\(\\)")) && a.op.empty()) {
       std::string what = m[1];
       if (IsHardwareWord(what)) {
         s.kind = SubjectKind::kHardware;
@@ -396,7 +410,7 @@ class Analyzer {
       s.missing = a.falsy;
       return s;
     }
-    if (std::regex_match(x, m, Re("(?:[\\w.]*\\.)?(_?(?:is|has|supports?)_\\w+)\\(\\)")) && a.op.empty() &&
+    if (Ends(x, "()") && std::regex_match(x, m, Re("(?:[\\w.]*\\.)?(_?(?:is|has|supports?)_\\w+)\\(\\)")) && a.op.empty() &&
         IsHardwareWord(m[1].str())) {
       s.kind = SubjectKind::kHardware;
       s.pred = x;
@@ -404,7 +418,7 @@ class Analyzer {
       return s;
     }
     static const std::regex version_re("__version__|version_info|\\bversion\\(|Version\\(|parse_version|version\\.parse");
-    if (std::regex_search(x, version_re) || std::regex_search(a.rhs, version_re)) {
+    if ((Has(x, "ersion") && std::regex_search(x, version_re)) || (Has(a.rhs, "ersion") && std::regex_search(a.rhs, version_re))) {
       s.kind = SubjectKind::kVersion;
       s.pred = OneLine(a.Code());
       s.missing = true;
@@ -412,15 +426,18 @@ class Analyzer {
       if (std::regex_search(code, m, Re("(\\w+)\\.__version__"))) s.module = m[1];
       return s;
     }
-    if (std::regex_match(x, m, Re("isinstance\\(\\s*([^,]+?)\\s*,\\s*([\\s\\S]+)\\)")) && a.op.empty()) {
+    if (Starts(x, "isinstance(") && std::regex_match(x, m, Re("isinstance\\(\\s*([^,]+?)\\s*,\\s*([\\s\\S]+)\\)")) && a.op.empty()) {
       s.kind = SubjectKind::kType;
       s.expr = m[1];
       s.pred = OneLine(m[2].str());
       s.missing = a.falsy;
       return s;
     }
-    if (std::regex_search(x, Re("\\blen\\(|\\.shape\\b|\\.ndim\\b|\\.dim\\(\\)|\\.size\\(")) ||
-        std::regex_search(a.rhs, Re("\\.shape\\b|\\.ndim\\b|\\.dim\\(\\)|\\.size\\("))) {
+    auto shapey = [](std::string_view t) {
+      return Has(t, ".shape") || Has(t, ".ndim") || Has(t, ".dim()") || Has(t, ".size(");
+    };
+    if (((Has(x, "len(") || shapey(x)) && std::regex_search(x, Re("\\blen\\(|\\.shape\\b|\\.ndim\\b|\\.dim\\(\\)|\\.size\\("))) ||
+        (shapey(a.rhs) && std::regex_search(a.rhs, Re("\\.shape\\b|\\.ndim\\b|\\.dim\\(\\)|\\.size\\(")))) {
       s.kind = SubjectKind::kShape;
       return s;
     }
