@@ -745,7 +745,8 @@ class Analyzer {
 
   static std::vector<std::string> SplitValues(std::string s) {
     std::vector<std::string> out;
-    s = std::regex_replace(s, std::regex("\\s*(,\\s*or|,\\s*and|,|\\bor\\b|\\band\\b|/)\\s*"), "|");
+    static const std::regex sep_re("\\s*(,\\s*or|,\\s*and|,|\\bor\\b|\\band\\b|/)\\s*");
+    s = std::regex_replace(s, sep_re, "|");
     size_t b = 0;
     while (b <= s.size()) {
       size_t e = s.find('|', b);
@@ -784,12 +785,22 @@ class Analyzer {
         "install|upgrade|update|downgrade|run|switch|reduce|increase|lower|raise|choose|select|provide|make sure|"
         "check|unset|export)\\b",
         std::regex::icase);
+    // Every match starts with one of these whole words (the pattern is anchored
+    // and each alternative ends at \\b or \\s): a cheap test before the regex.
+    static const std::set<std::string> first_words = {
+        "please", "you", "try", "consider", "pass", "use", "set", "specify", "add", "enable", "disable", "remove",
+        "install", "upgrade", "update", "downgrade", "run", "switch", "reduce", "increase", "lower", "raise",
+        "choose", "select", "provide", "make", "check", "unset", "export"};
     for (const auto& s : sents) {
+      size_t w = 0;
+      while (w < s.size() && (std::isalnum((unsigned char)s[w]) || s[w] == '_')) ++w;
+      if (!first_words.count(Lower(std::string_view(s).substr(0, w)))) continue;
       if (std::regex_search(s, imperative)) h.sentences.push_back(s);
     }
     // --flag value[ or value2 ...] inside the imperative sentences.
     static const std::regex flag_re("(--[a-z0-9][a-z0-9_-]*)(?:[ =]+((?:[A-Za-z0-9_.:/+-]+)(?:(?:\\s*,\\s*|\\s+or\\s+|\\s*/\\s*|,\\s*or\\s+)[A-Za-z0-9_.:/+-]+)*))?");
     for (const auto& s : h.sentences) {
+      if (!Has(s, "--")) continue;
       for (auto it = std::sregex_iterator(s.begin(), s.end(), flag_re); it != std::sregex_iterator(); ++it) {
         std::string flag = (*it)[1];
         std::vector<std::string> vals = (*it)[2].matched ? SplitValues((*it)[2]) : std::vector<std::string>{};
@@ -810,30 +821,36 @@ class Analyzer {
         "expected one of|should be one of|choose from|valid (?:values|options|choices) are|allowed values are|"
         "only accepts?|accepts only)\\s*:?\\s*([^.;\\n]+(?:\\.\\d[^.;\\n]*)*)",
         std::regex::icase);
-    if (std::regex_search(msg, m, allowed_re)) {
+    const std::string lower = Lower(msg);
+    bool may_allow = Has(lower, "support") || Has(lower, "one of") || Has(lower, "choose from") || Has(lower, "valid") ||
+                     Has(lower, "allowed") || Has(lower, "accept");
+    if (may_allow && std::regex_search(msg, m, allowed_re)) {
       std::string list = m[1];
       std::smatch fm;
-      if (std::regex_search(list, fm, std::regex("^(--[a-z0-9][a-z0-9_-]*)\\s+"))) {
+      static const std::regex lead_flag_re("^(--[a-z0-9][a-z0-9_-]*)\\s+");
+      if (std::regex_search(list, fm, lead_flag_re)) {
         h.allowed_flag = fm[1];
         list = fm.suffix();
       }
       std::vector<std::string> vals = SplitValues(list);
       bool idents = !vals.empty();
+      static const std::regex ident_re("[A-Za-z0-9_.+-]+");
       for (auto& v : vals)
-        if (!std::regex_match(v, std::regex("[A-Za-z0-9_.+-]+"))) idents = false;
+        if (!std::regex_match(v, ident_re)) idents = false;
       if (idents) h.allowed = vals;
       else h.allowed = {Trim(m[1].str())};
       if (!idents) h.allowed_flag.clear();
     }
-    if (std::regex_search(msg, m, Re("\\b([A-Za-z][\\w.-]*)\\s*(>=|>|==|~=)\\s*v?(\\d+(?:\\.\\d+)*)")) &&
+    if ((Has(msg, ">") || Has(msg, "==") || Has(msg, "~=")) &&
+        std::regex_search(msg, m, Re("\\b([A-Za-z][\\w.-]*)\\s*(>=|>|==|~=)\\s*v?(\\d+(?:\\.\\d+)*)")) &&
         IsPackage(m[1].str())) {
       h.package = m[1];
       h.version_op = m[2];
       h.version = m[3];
     }
-    if (std::regex_search(msg, m, Re("\\b(?:[Uu]pgrade|[Uu]pdate)\\s+(?:your\\s+|the\\s+)?`?([A-Za-z][\\w.-]*)")))
+    if ((Has(msg, "pgrade") || Has(msg, "pdate")) && std::regex_search(msg, m, Re("\\b(?:[Uu]pgrade|[Uu]pdate)\\s+(?:your\\s+|the\\s+)?`?([A-Za-z][\\w.-]*)")))
       if (m[1] != "to" && m[1] != "the") h.upgrade = m[1];
-    if (std::regex_search(msg, m, Re("pip3? install\\s+(?:-U\\s+|--upgrade\\s+)?([^\\s'\"`]+)"))) h.pip = m[1];
+    if (Has(msg, "pip") && std::regex_search(msg, m, Re("pip3? install\\s+(?:-U\\s+|--upgrade\\s+)?([^\\s'\"`]+)"))) h.pip = m[1];
     return h;
   }
 
