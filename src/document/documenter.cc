@@ -1716,7 +1716,11 @@ class Analyzer {
       size_t as = caught.find(" as ");
       if (as != std::string::npos) caught = Trim(caught.substr(0, as));
       bool warning = cls.size() > 7 && cls.compare(cls.size() - 7, 7, "Warning") == 0;
-      bool same = std::regex_search(caught, std::regex("(^|[(.,\\s])" + LastComponent(cls) + "($|[),\\s])"));
+      // The class name is a literal in the regex when it is an identifier: absent from `caught`, no match.
+      std::string last = LastComponent(cls);
+      bool same = (IsIdent(last) && !Has(caught, last))
+                      ? false
+                      : std::regex_search(caught, std::regex("(^|[(.,\\s])" + last + "($|[),\\s])"));
       if (!caught.empty() && !warning && !same && IsDotted(LastComponent(cls)))
         tips.push_back(fn + " turns " + BT(caught) + " into " + BT(cls) + ": catch " + BT(cls) + " around calls of " + fn + ".");
     }

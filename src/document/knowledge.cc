@@ -208,6 +208,9 @@ bool IsAliasRhs(std::string_view rhs) {
       "envs\\.[A-Z][A-Z0-9_]+(\\.get\\(\\)|\\.value)?|"
       "[\\w.]*(is|has|supports?)_\\w+\\(\\)|"
       "[\\w.]*find_spec\\(.*\\)");
+  // Every alternative needs a '.' or a '(': most right-hand sides (literals,
+  // plain names) are rejected without running the regex.
+  if (rhs.find_first_of(".(") == std::string_view::npos) return false;
   return rhs.size() <= 160 && rhs.find('\n') == std::string_view::npos && std::regex_match(rhs.begin(), rhs.end(), re);
 }
 
