@@ -7,8 +7,12 @@
 namespace errdex::doc {
 namespace {
 
-bool IsIdStart(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; }
-bool IsIdChar(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
+// ASCII tests, as std::isalpha/isalnum give them in the "C" locale errdex runs in
+// (it never calls setlocale), without a libc call per byte.
+bool IsAsciiAlpha(unsigned char c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
+bool IsAsciiDigit(unsigned char c) { return c >= '0' && c <= '9'; }
+bool IsIdStart(unsigned char c) { return IsAsciiAlpha(c) || c == '_' || c >= 0x80; }
+bool IsIdChar(unsigned char c) { return IsAsciiAlpha(c) || IsAsciiDigit(c) || c == '_' || c >= 0x80; }
 
 // Decodes the common escapes of a non-raw string body.
 std::string Unescape(std::string_view body) {
