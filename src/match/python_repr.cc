@@ -1,6 +1,8 @@
 // match/python_repr.cc: see python_repr.h.
 #include "match/python_repr.h"
 
+#include "model/utf8.h"
+
 namespace errdex {
 
 namespace {
@@ -12,32 +14,10 @@ int HexValue(char c) {
   return -1;
 }
 
-void AppendUtf8(uint32_t cp, uint32_t at, ReprReading& out) {
-  char buf[4];
-  int n;
-  if (cp < 0x80) {
-    buf[0] = static_cast<char>(cp);
-    n = 1;
-  } else if (cp < 0x800) {
-    buf[0] = static_cast<char>(0xC0 | (cp >> 6));
-    buf[1] = static_cast<char>(0x80 | (cp & 0x3F));
-    n = 2;
-  } else if (cp < 0x10000) {
-    buf[0] = static_cast<char>(0xE0 | (cp >> 12));
-    buf[1] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    buf[2] = static_cast<char>(0x80 | (cp & 0x3F));
-    n = 3;
-  } else {
-    buf[0] = static_cast<char>(0xF0 | (cp >> 18));
-    buf[1] = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    buf[2] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    buf[3] = static_cast<char>(0x80 | (cp & 0x3F));
-    n = 4;
-  }
-  for (int k = 0; k < n; ++k) {
-    out.text.push_back(buf[k]);
-    out.source.push_back(at);
-  }
+// The bytes of code point cp, each mapped to the escape at `at`.
+void AppendCodePoint(uint32_t cp, uint32_t at, ReprReading& out) {
+  AppendUtf8(out.text, cp);
+  out.source.resize(out.text.size(), at);
 }
 
 // Decodes the str repr starting at printed[i] (a quote); on success sets *end to
@@ -69,7 +49,7 @@ bool DecodeString(std::string_view p, size_t i, ReprReading& out, size_t* end) {
         cp = cp * 16 + static_cast<uint32_t>(h);
       }
       if (cp > 0x10FFFF) return false;
-      AppendUtf8(cp, at, out);
+      AppendCodePoint(cp, at, out);
       k += 1 + digits;
       continue;
     }

@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "model/pattern.h"
+#include "model/utf8.h"
 
 #ifdef ERRDEX_HAVE_TREE_SITTER
 #include <tree_sitter/api.h>
@@ -78,24 +79,10 @@ std::string Lower(std::string_view s) {
   return out;
 }
 
-void AppendUtf8(std::string& out, uint32_t cp) {
-  if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;  // a lone surrogate
-  if (cp > 0x10FFFF) cp = 0xFFFD;
-  if (cp < 0x80) {
-    out.push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
+// Lone surrogates and out-of-range values become U+FFFD (JavaScript strings allow them).
+void AppendCodePoint(std::string& out, uint32_t cp) {
+  if ((cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) cp = 0xFFFD;
+  AppendUtf8(out, cp);
 }
 
 int HexValue(char c) {
@@ -157,7 +144,7 @@ std::string DecodeJsLiteral(std::string_view raw, bool tmpl) {
         if (v < 0) {
           out.push_back('x');
         } else {
-          AppendUtf8(out, static_cast<uint32_t>(v));
+          AppendCodePoint(out, static_cast<uint32_t>(v));
           i += 2;
         }
         break;
@@ -171,7 +158,7 @@ std::string DecodeJsLiteral(std::string_view raw, bool tmpl) {
           if (v < 0) {
             out.push_back('u');
           } else {
-            AppendUtf8(out, static_cast<uint32_t>(std::min<int64_t>(v, 0x110000)));
+            AppendCodePoint(out, static_cast<uint32_t>(std::min<int64_t>(v, 0x110000)));
             i = close;
           }
           break;
@@ -189,7 +176,7 @@ std::string DecodeJsLiteral(std::string_view raw, bool tmpl) {
             i += 6;
           }
         }
-        AppendUtf8(out, static_cast<uint32_t>(v));
+        AppendCodePoint(out, static_cast<uint32_t>(v));
         break;
       }
       case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
@@ -206,7 +193,7 @@ std::string DecodeJsLiteral(std::string_view raw, bool tmpl) {
         size_t max_digits = e <= '3' ? 2 : 1;
         for (size_t k = 0; k < max_digits && i + 1 < n && raw[i + 1] >= '0' && raw[i + 1] <= '7'; ++k)
           v = v * 8 + static_cast<uint32_t>(raw[++i] - '0');
-        AppendUtf8(out, v);
+        AppendCodePoint(out, v);
         break;
       }
       default:

@@ -3,6 +3,8 @@
 // through f-string nesting (capped at kMaxFStringDepth).
 #include "extract/python/tokenizer.h"
 
+#include "model/utf8.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -530,23 +532,6 @@ StringInfo AnalyzeString(std::string_view text, const Token& t) {
 }
 
 namespace {
-void AppendUtf8(std::string* out, uint32_t cp) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
 int HexVal(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   c |= 0x20;
@@ -601,7 +586,7 @@ std::string DecodeStringBody(std::string_view body, bool raw) {
           out.push_back(c);
           continue;
         }
-        AppendUtf8(&out, v);
+        AppendUtf8(out, v);
         i += 1 + len;
         continue;
       }
@@ -613,7 +598,7 @@ std::string DecodeStringBody(std::string_view body, bool raw) {
             v = v * 8 + static_cast<uint32_t>(body[i + 1 + k] - '0');
             ++k;
           }
-          AppendUtf8(&out, v);
+          AppendUtf8(out, v);
           i += k;
           continue;
         }
