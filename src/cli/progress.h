@@ -20,7 +20,7 @@ namespace errdex {
 class CompileProgress {
  public:
   // tty: draw a redrawn line on stderr; otherwise plain lines (when not quiet).
-  CompileProgress(bool quiet) : tty_(!quiet && isatty(STDERR_FILENO)), plain_(!quiet && !tty_) {}
+  explicit CompileProgress(bool quiet) : tty_(!quiet && isatty(STDERR_FILENO)), plain_(!quiet && !tty_) {}
   ~CompileProgress() { Stop(); }
   CompileProgress(const CompileProgress&) = delete;
   CompileProgress& operator=(const CompileProgress&) = delete;

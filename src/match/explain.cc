@@ -479,7 +479,6 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
 
   // The lines that matter, by their begin offset in `text`, normalized once.
   struct Line {
-    size_t end = 0;
     NormalizedLine norm;
     bool normalized = false;
     bool needed = false;
@@ -490,8 +489,7 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
   auto line_at = [&](size_t begin) -> Line& {
     Line& l = lines[begin];
     if (!l.normalized) {
-      l.end = LineEnd(text, begin);
-      normalizer_.Normalize(text.substr(begin, l.end - begin), l.norm);
+      normalizer_.Normalize(text.substr(begin, LineEnd(text, begin) - begin), l.norm);
       l.normalized = true;
     }
     return l;

@@ -294,10 +294,14 @@ struct LazyCode {
     if (interp) pcre2_code_free(interp);
     if (pcre2_code* j = jit.load()) pcre2_code_free(j);
   }
+  // make() -> (regex, PCRE2 options); called once.
   template <typename MakeSource>
-  pcre2_code* Get(MakeSource&& make, uint32_t options) {
+  pcre2_code* Get(MakeSource&& make) {
     if (pcre2_code* j = jit.load(std::memory_order_acquire)) return j;
-    std::call_once(once, [&] { interp = CompilePcre(make(), options, nullptr, /*jit=*/false); });
+    std::call_once(once, [&] {
+      auto [source, options] = make();
+      interp = CompilePcre(source, options, nullptr, /*jit=*/false);
+    });
     if (interp && uses.fetch_add(1, std::memory_order_relaxed) >= 1) {
       std::call_once(jit_once, [&] {
         pcre2_code* c = pcre2_code_copy(interp);
@@ -552,26 +556,24 @@ Status PatternDatabase::Scan(std::string_view text, Scratch& scratch, std::vecto
 }
 
 pcre2_code* PatternDatabase::WholeCode(uint32_t index) const {
-  return lazy_[index]->whole.Get([&] { return "(?:" + patterns_[index] + ")\\z"; }, PCRE2_ANCHORED);
+  return lazy_[index]->whole.Get(
+      [&] { return std::make_pair("(?:" + patterns_[index] + ")\\z", uint32_t{PCRE2_ANCHORED}); });
 }
 
 pcre2_code* PatternDatabase::SearchCode(uint32_t index) const {
-  const std::string& p = patterns_[index];
-  FormScan f = ScanForm(p);
-  uint32_t opts = f.conforms && f.leading_hole ? PCRE2_ANCHORED : 0;
-  return lazy_[index]->search.Get(
-      [&] {
-        if (!f.conforms || !(f.leading_hole || f.trailing_hole)) return p;
-        // Holes at the ends are bounded by the line: a leading one starts at the
-        // text's start (anchored, so one start position: linear), a trailing one
-        // runs greedily to the end of the line.
-        std::string search;
-        if (f.leading_hole) search += "([^\\n]*?)";
-        search += VectorscanExpression(p, f);
-        if (f.trailing_hole) search += "([^\\n]*)";
-        return search;
-      },
-      opts);
+  return lazy_[index]->search.Get([&] {
+    const std::string& p = patterns_[index];
+    FormScan f = ScanForm(p);
+    if (!f.conforms || !(f.leading_hole || f.trailing_hole)) return std::make_pair(p, uint32_t{0});
+    // Holes at the ends are bounded by the line: a leading one starts at the
+    // text's start (anchored, so one start position: linear), a trailing one
+    // runs greedily to the end of the line.
+    std::string search;
+    if (f.leading_hole) search += "([^\\n]*?)";
+    search += VectorscanExpression(p, f);
+    if (f.trailing_hole) search += "([^\\n]*)";
+    return std::make_pair(search, uint32_t{f.leading_hole ? PCRE2_ANCHORED : 0u});
+  });
 }
 
 namespace {
