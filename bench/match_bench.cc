@@ -395,7 +395,7 @@ int main(int argc, char** argv) {
     const std::string& p = pastes[i % pastes.size()];
     auto s0 = Clock::now();
     ExplainOptions o;
-    ExplainSession s(m, o);
+    ExplainSession s(m, o, (*cat)->Fuzzy());  // as `errdex explain --db` does
     HitSink sink = [&](const ExplainHit&) { ++paste_hits; };
     s.Feed(p, sink);
     s.Finish(sink);

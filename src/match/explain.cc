@@ -142,10 +142,16 @@ FrameEvidence ScoreFrames(const MatchEntry& e, const std::vector<TracebackFrame>
   return best;
 }
 
-std::vector<std::string> Tokens(std::string_view s, bool drop_placeholders) {
-  std::vector<std::string> out;
+// Lower-cased alphanumeric runs of 2+ bytes (bytes >= 0x80 count as letters);
+// "{expr}" placeholders of a template are left out when drop_placeholders.
+std::unordered_set<std::string> Tokens(std::string_view s, bool drop_placeholders) {
+  std::unordered_set<std::string> out;
   std::string cur;
   int brace = 0;
+  auto flush = [&] {
+    if (cur.size() >= 2) out.insert(cur);
+    cur.clear();
+  };
   for (char ch : s) {
     unsigned char c = static_cast<unsigned char>(ch);
     if (drop_placeholders) {
@@ -159,28 +165,29 @@ std::vector<std::string> Tokens(std::string_view s, bool drop_placeholders) {
       }
       if (brace > 0) continue;
     }
-    if (std::isalnum(c) || c >= 0x80) {
-      cur.push_back(static_cast<char>(std::tolower(c)));
-    } else {
-      if (cur.size() >= 2) out.push_back(cur);
-      cur.clear();
-    }
+    if (c >= 'A' && c <= 'Z') cur.push_back(static_cast<char>(c + ('a' - 'A')));
+    else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c >= 0x80) cur.push_back(ch);
+    else flush();
   }
-  if (cur.size() >= 2) out.push_back(cur);
+  flush();
   return out;
 }
 
-}  // namespace
-
-double TokenSimilarity(std::string_view query, std::string_view message_template) {
-  auto qa = Tokens(query, false), ta = Tokens(message_template, true);
-  std::unordered_set<std::string> q(qa.begin(), qa.end()), t(ta.begin(), ta.end());
+// Similarity of a template's tokens to a query's (computed once per query).
+double SimilarityToTokens(const std::unordered_set<std::string>& q, std::string_view message_template) {
+  auto t = Tokens(message_template, true);
   if (q.empty() || t.empty()) return 0;
   size_t inter = 0;
   for (const auto& x : t) inter += q.count(x);
   double jaccard = static_cast<double>(inter) / static_cast<double>(q.size() + t.size() - inter);
   double containment = static_cast<double>(inter) / static_cast<double>(t.size());
   return 0.5 * jaccard + 0.5 * containment;
+}
+
+}  // namespace
+
+double TokenSimilarity(std::string_view query, std::string_view message_template) {
+  return SimilarityToTokens(Tokens(query, false), message_template);
 }
 
 Matcher::Matcher(std::unique_ptr<PatternDatabase> db, std::vector<MatchEntry> entries)
@@ -426,6 +433,7 @@ Status ExplainSession::Finish(const HitSink& sink) {
     q.end = std::stoull(packed.substr(a + 1, b - a - 1));
     q.printed_class = packed.substr(b + 1, c - b - 1);
     q.text = packed.substr(c + 1);
+    const auto query_tokens = Tokens(q.text, false);
     std::vector<std::pair<uint32_t, double>> cands;
     if (fuzzy_) {
       cands = fuzzy_(q.text, 30);
@@ -436,7 +444,7 @@ Status ExplainSession::Finish(const HitSink& sink) {
       if (entry >= m_.entries().size()) continue;
       if (opt_.accept && !opt_.accept(entry)) continue;
       const MatchEntry& e = m_.entries()[entry];
-      double sim = TokenSimilarity(q.text, e.message);
+      double sim = SimilarityToTokens(query_tokens, e.message);
       auto [cls, agree] = ClassEvidence(q.printed_class, e.error_class);
       if (agree < 0) sim *= 0.7;
       if (sim < opt_.fuzzy_min_similarity) continue;
