@@ -196,7 +196,34 @@ Matcher::Matcher(std::unique_ptr<PatternDatabase> db, std::vector<MatchEntry> en
   for (uint32_t i = 0; i < entries_.size(); ++i) {
     const MatchEntry& e = entries_[i];
     if (e.pattern >= 0 && static_cast<size_t>(e.pattern) < by_pattern_.size()) by_pattern_[e.pattern].push_back(i);
-    if (!e.file_path.empty()) by_base_[std::string(BaseName(e.file_path))].push_back(i);
+  }
+}
+
+void Matcher::BuildFileIndex() const {
+  std::unordered_map<std::string_view, uint32_t> file_slot;  // path -> index in its base name's vector
+  for (uint32_t i = 0; i < entries_.size(); ++i) {
+    const MatchEntry& e = entries_[i];
+    if (e.file_path.empty()) continue;
+    std::vector<FileEntries>& files = by_base_[std::string(BaseName(e.file_path))];
+    auto [it, fresh] = file_slot.emplace(e.file_path, static_cast<uint32_t>(files.size()));
+    if (fresh) files.push_back(FileEntries{i, {}, {}, {}});
+    files[it->second].by_line.push_back(i);
+  }
+  std::vector<std::string_view> short_fn(entries_.size());
+  for (uint32_t i = 0; i < entries_.size(); ++i) short_fn[i] = ShortClassName(entries_[i].function);
+  for (auto& [base, files] : by_base_) {
+    for (FileEntries& f : files) {
+      // Entry order breaks ties, so the index does not depend on the sort.
+      std::sort(f.by_line.begin(), f.by_line.end(), [&](uint32_t a, uint32_t b) {
+        return std::make_pair(entries_[a].line, a) < std::make_pair(entries_[b].line, b);
+      });
+      f.by_function = f.by_line;
+      std::sort(f.by_function.begin(), f.by_function.end(), [&](uint32_t a, uint32_t b) {
+        return std::make_pair(short_fn[a], a) < std::make_pair(short_fn[b], b);
+      });
+      f.functions.reserve(f.by_function.size());
+      for (uint32_t e : f.by_function) f.functions.push_back(short_fn[e]);
+    }
   }
 }
 
@@ -218,7 +245,8 @@ void Matcher::ReleaseScratch(PatternDatabase::ScratchPtr scratch) const {
   if (pool_.size() < 64) pool_.push_back(std::move(scratch));
 }
 
-const std::vector<uint32_t>* Matcher::EntriesOfBaseName(std::string_view base) const {
+const std::vector<Matcher::FileEntries>* Matcher::FilesOfBaseName(std::string_view base) const {
+  std::call_once(file_index_once_, [this] { BuildFileIndex(); });
   auto it = by_base_.find(std::string(base));
   return it == by_base_.end() ? nullptr : &it->second;
 }
@@ -746,32 +774,46 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
       // No message matched (AssertionError without message, a reworded message):
       // the frames may still name the place.
       std::map<uint32_t, ExplainHit> by_entry;
+      std::vector<uint32_t> cands;
       for (const TracebackFrame& f : sec.frames) {
-        const auto* cands = m_.EntriesOfBaseName(BaseName(f.file));
-        if (!cands) continue;
-        for (uint32_t entry : *cands) {
-          if (!accept(entry)) continue;
-          const MatchEntry& e = m_.entries()[entry];
-          if (!FileMatches(f.file, e.file_path)) continue;
-          auto [cls, agree] = ClassEvidence(sec.short_class, e.error_class);
-          if (agree != 1 && !(sec.short_class.empty() && e.error_class.empty())) continue;
-          bool fn = FunctionMatches(f.function, e.function);
-          int d = e.line > 0 ? std::abs(f.line - e.line) : 1000000;
-          if (!fn && d > 10) continue;
-          ExplainHit h;
-          h.entry = entry;
-          h.kind = ExplainHit::Kind::kFrame;
-          h.approximate = !seg.empty();
-          h.score = 20 + 30 + (fn ? 15 : 0) + (d == 0 ? 15 : d <= 5 ? 8 : d <= 50 ? 2 : 0) + cls;
-          h.class_agreement = agree;
-          h.frame_file = true;
-          h.frame_function = fn;
-          h.begin = sel_raw_of(sec.class_line, 0);
-          h.end = sel_raw_of(sec.class_line, (*L[sec.class_line]).text.size());
-          h.message = seg;
-          h.message_length = seg.size();
-          auto it = by_entry.find(entry);
-          if (it == by_entry.end() || it->second.score < h.score) by_entry[entry] = std::move(h);
+        const auto* files = m_.FilesOfBaseName(BaseName(f.file));
+        if (!files) continue;
+        for (const Matcher::FileEntries& fe : *files) {
+          if (!FileMatches(f.file, m_.entries()[fe.first].file_path)) continue;
+          // Candidates: entries within 10 lines of the frame, and entries of its function.
+          cands.clear();
+          auto line_of = [&](uint32_t i) { return m_.entries()[i].line; };
+          auto lo = std::lower_bound(fe.by_line.begin(), fe.by_line.end(), f.line - 10,
+                                     [&](uint32_t i, int v) { return line_of(i) < v; });
+          for (auto it = lo; it != fe.by_line.end() && line_of(*it) <= f.line + 10; ++it) cands.push_back(*it);
+          std::string_view fn = f.function.empty() ? std::string_view() : ShortClassName(f.function);
+          if (!fn.empty()) {
+            auto [flo, fhi] = std::equal_range(fe.functions.begin(), fe.functions.end(), fn);
+            for (auto it = flo; it != fhi; ++it) cands.push_back(fe.by_function[it - fe.functions.begin()]);
+          }
+          for (uint32_t entry : cands) {
+            if (!accept(entry)) continue;
+            const MatchEntry& e = m_.entries()[entry];
+            auto [cls, agree] = ClassEvidence(sec.short_class, e.error_class);
+            if (agree != 1 && !(sec.short_class.empty() && e.error_class.empty())) continue;
+            bool fn_match = FunctionMatches(f.function, e.function);
+            int d = e.line > 0 ? std::abs(f.line - e.line) : 1000000;
+            if (!fn_match && d > 10) continue;
+            ExplainHit h;
+            h.entry = entry;
+            h.kind = ExplainHit::Kind::kFrame;
+            h.approximate = !seg.empty();
+            h.score = 20 + 30 + (fn_match ? 15 : 0) + (d == 0 ? 15 : d <= 5 ? 8 : d <= 50 ? 2 : 0) + cls;
+            h.class_agreement = agree;
+            h.frame_file = true;
+            h.frame_function = fn_match;
+            h.begin = sel_raw_of(sec.class_line, 0);
+            h.end = sel_raw_of(sec.class_line, (*L[sec.class_line]).text.size());
+            h.message = seg;
+            h.message_length = seg.size();
+            auto it = by_entry.find(entry);
+            if (it == by_entry.end() || it->second.score < h.score) by_entry[entry] = std::move(h);
+          }
         }
       }
       for (auto& [k, h] : by_entry) hits.push_back(std::move(h));

@@ -78,8 +78,20 @@ class Matcher {
   const PatternDatabase& db() const { return *db_; }
   const std::vector<MatchEntry>& entries() const { return entries_; }
   const std::vector<uint32_t>& EntriesOfPattern(uint32_t pattern) const { return by_pattern_[pattern]; }
-  // Entries whose file has this base name ("decoder.py").
-  const std::vector<uint32_t>* EntriesOfBaseName(std::string_view base) const;
+  // The entries of one file, for frames that name it: by line (a window around the
+  // frame's line) and by short function name (the frame's function, any distance).
+  // A catalog of a test suite holds thousands of bare asserts in one file: a frame
+  // must not walk them all.
+  struct FileEntries {
+    uint32_t first;                      // an entry of the file (its path)
+    std::vector<uint32_t> by_line;       // sorted by line
+    std::vector<uint32_t> by_function;   // sorted by ShortClassName(function)
+    std::vector<std::string_view> functions;  // ShortClassName of each by_function entry's function
+  };
+  // Files with this base name ("decoder.py"), each with its entries. The index is
+  // built on the first call (only a traceback whose message matched nothing needs
+  // it; building it for 100k entries would double the catalog's open time).
+  const std::vector<FileEntries>* FilesOfBaseName(std::string_view base) const;
 
   // Scratch from a pool (allocating a Vectorscan scratch for a big database costs
   // more than explaining a paste); give it back with ReleaseScratch. Thread-safe.
@@ -92,7 +104,9 @@ class Matcher {
   std::unique_ptr<PatternDatabase> db_;
   std::vector<MatchEntry> entries_;
   std::vector<std::vector<uint32_t>> by_pattern_;
-  std::unordered_map<std::string, std::vector<uint32_t>> by_base_;
+  void BuildFileIndex() const;
+  mutable std::once_flag file_index_once_;
+  mutable std::unordered_map<std::string, std::vector<FileEntries>> by_base_;
 };
 
 struct ExplainOptions {

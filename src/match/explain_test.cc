@@ -123,6 +123,39 @@ TEST(Explain, FrameNamingTheFileWinsEvenWhenTheLineMoved) {
   EXPECT_TRUE(hits[0].frame_function);
 }
 
+// A test suite's file holds hundreds of bare asserts: the frame's line and function
+// pick among them through the per-file index, and two files of the same base name
+// stay apart.
+TEST(Explain, BareAssertAmongManyInOneFileIsPickedByLineAndFunction) {
+  std::vector<E> es;
+  for (int i = 0; i < 600; ++i)  // test_big.py: function t<i/20>, one assert every 5 lines
+    es.push_back({"AssertionError", "tests/test_big.py", "TestBig.t" + std::to_string(i / 20), 10 + 5 * i, "", ""});
+  es.push_back({"AssertionError", "other/test_big.py", "t3", 2015, "", ""});  // same base name, other file
+  auto m = MakeMatcher(es);
+  ExplainOptions o;
+  o.fuzzy = false;
+  auto tb = [](int line, const char* fn) {
+    return "Traceback (most recent call last):\n  File \"/src/tests/test_big.py\", line " + std::to_string(line) +
+           ", in " + fn + "\n    assert ok\nAssertionError\n";
+  };
+  // The exact line of assert 401 (function t20) wins over its neighbours.
+  auto hits = Explain(*m, tb(10 + 5 * 401, "t20"), o);
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 401u);
+  EXPECT_TRUE(hits[0].frame_function);
+  for (const ExplainHit& h : hits) EXPECT_NE(h.entry, 600u);  // not the other file's assert
+  // The line moved far away (a new version of the file): the function still names
+  // its asserts, and only those.
+  hits = Explain(*m, tb(9000, "t7"), o);
+  ASSERT_FALSE(hits.empty());
+  for (const ExplainHit& h : hits) {
+    EXPECT_GE(h.entry, 140u);
+    EXPECT_LT(h.entry, 160u);
+  }
+  // Neither the line nor the function agrees: nothing.
+  EXPECT_TRUE(Explain(*m, tb(9000, "nosuch"), o).empty());
+}
+
 TEST(Explain, AssertionErrorWithoutMessageIsMatchedByItsFrame) {
   auto m = MakeMatcher(kCatalog);
   std::string tb =
