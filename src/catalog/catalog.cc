@@ -147,7 +147,6 @@ Status Catalog::BuildFromLines(const std::vector<StoredLine>& lines, const std::
       if (inserted) patterns_.push_back(*r.message_pattern);
       e.pattern = it->second;
     }
-    entry_of_id_[id] = static_cast<uint32_t>(entries_.size());
     ids_.push_back(id);
     repos_.push_back(r.repo.value_or(""));
     entries_.push_back(std::move(e));
@@ -164,14 +163,19 @@ Status Catalog::Compile(const MatcherOptions& options) {
   return Status::Ok();
 }
 
+int64_t Catalog::EntryOfId(std::string_view id) const {
+  auto it = std::lower_bound(ids_.begin(), ids_.end(), id);
+  return it != ids_.end() && *it == id ? it - ids_.begin() : -1;
+}
+
 void Catalog::CollectRejected() {
-  std::map<uint32_t, std::vector<std::string>> ids_of_pattern;
-  const auto& entries = matcher_->entries();
-  for (uint32_t i = 0; i < entries.size(); ++i)
-    if (entries[i].pattern >= 0) ids_of_pattern[static_cast<uint32_t>(entries[i].pattern)].push_back(ids_[i]);
   rejected_.clear();
-  for (const RejectedPattern& r : matcher_->db().rejected())
-    rejected_.push_back(RejectedEntry{matcher_->db().pattern(r.index), ids_of_pattern[r.index], r.why});
+  const auto& entries = matcher_->entries();
+  for (const RejectedPattern& r : matcher_->db().rejected()) {
+    RejectedEntry re{matcher_->db().pattern(r.index), {}, r.why};
+    for (uint32_t entry : matcher_->EntriesOfPattern(r.index)) re.record_ids.push_back(ids_[entry]);
+    rejected_.push_back(std::move(re));
+  }
   info_.entries = entries.size();
   info_.patterns = matcher_->db().size();
   info_.compiled = matcher_->db().compiled_count();
@@ -214,6 +218,11 @@ Status Catalog::LoadBlob(std::string_view blob, const std::string& version, cons
   uint32_t n = r.U32();
   std::vector<MatchEntry> entries;
   std::vector<std::string> ids, repos;
+  if (n <= blob.size() / 8) {  // each entry takes more than 8 bytes: a corrupt count must not reserve GBs
+    entries.reserve(n);
+    ids.reserve(n);
+    repos.reserve(n);
+  }
   for (uint32_t i = 0; i < n && r.ok; ++i) {
     MatchEntry e;
     ids.push_back(r.Str());
@@ -232,10 +241,9 @@ Status Catalog::LoadBlob(std::string_view blob, const std::string& version, cons
   if (!r.ok) return Status::InvalidArgument("truncated matcher blob");
   auto db = PatternDatabase::Deserialize(db_bytes, patterns, options);
   if (!db.ok()) return db.status();
+  if (!std::is_sorted(ids.begin(), ids.end())) return Status::InvalidArgument("corrupt matcher blob");
   ids_ = std::move(ids);
   repos_ = std::move(repos);
-  entry_of_id_.clear();
-  for (uint32_t i = 0; i < ids_.size(); ++i) entry_of_id_[ids_[i]] = i;
   patterns_ = std::move(patterns);
   matcher_ = std::make_unique<Matcher>(std::move(db).value(), std::move(entries));
   CollectRejected();
@@ -374,9 +382,9 @@ FuzzySearch Catalog::Fuzzy() {
     if (!hits.ok()) return out;
     std::set<uint32_t> seen;
     for (const auto& h : *hits) {
-      auto it = entry_of_id_.find(h.record_id);
-      if (it == entry_of_id_.end() || !seen.insert(it->second).second) continue;
-      out.emplace_back(it->second, std::max(0.0, h.score));
+      int64_t entry = EntryOfId(h.record_id);
+      if (entry < 0 || !seen.insert(static_cast<uint32_t>(entry)).second) continue;
+      out.emplace_back(static_cast<uint32_t>(entry), std::max(0.0, h.score));
     }
     return out;
   };

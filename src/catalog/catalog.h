@@ -92,14 +92,16 @@ class Catalog {
   std::string SerializeBlob(const std::string& version, const std::string& db_bytes) const;
   Status LoadBlob(std::string_view blob, const std::string& version, const MatcherOptions& options);
   void CollectRejected();
+  // The entry of a record id, or -1: a binary search, since entries are in id order
+  // (a hash map of 100k ids cost more at open than every lookup after it).
+  int64_t EntryOfId(std::string_view id) const;
 
   std::unique_ptr<CatalogStore> store_;
   std::unique_ptr<Matcher> matcher_;
   std::vector<MatchEntry> entries_;  // until matcher_ owns them
   std::vector<std::string> patterns_;
-  std::vector<std::string> ids_;
+  std::vector<std::string> ids_;  // sorted: entry i is the i-th record id (see EntryOfId)
   std::vector<std::string> repos_;
-  std::unordered_map<std::string, uint32_t> entry_of_id_;
   std::vector<RejectedEntry> rejected_;
   CatalogOpenInfo info_;
   // JSON Lines mode: every version of every record in memory.
