@@ -275,10 +275,25 @@ TEST_F(ExplainE2E, FirstCompileOfABigCatalogSaysSo) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("compiling 2100 patterns"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("compiled in"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("in memory only"), std::string::npos) << r.err;  // --catalog keeps nothing: no false promise
   EXPECT_EQ(Hits(r.out).size(), 1u);
   RunResult q = Sh(kBin + " explain --catalog big.jsonl --json -q in.txt");
   ASSERT_EQ(q.code, 0) << q.err;
   EXPECT_EQ(q.err, "");
+}
+
+// --catalog takes one file each time (repeat it); the input FILE right after it is
+// the input, not a third catalog.
+TEST_F(ExplainE2E, RepeatedCatalogFlagsThenTheInputFile) {
+  Write("a.jsonl", Rec("3000000000000001", "ValueError", "first catalog message here", "first catalog message here",
+                       "pkg/a.py", 3));
+  Write("b.jsonl", Rec("3000000000000002", "ValueError", "second catalog message here", "second catalog message here",
+                       "pkg/b.py", 4));
+  Write("in.txt", "ValueError: second catalog message here\n");
+  RunResult r = Sh(kBin + " explain --catalog a.jsonl --catalog b.jsonl in.txt --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(Hits(r.out).size(), 1u) << r.out;
+  EXPECT_EQ(Hits(r.out)[0]["data"]["recordId"], "3000000000000002");
 }
 
 TEST_F(ExplainE2E, ExitCodes) {

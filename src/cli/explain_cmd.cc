@@ -67,7 +67,8 @@ bool WriteAll(int fd, std::string_view s) {
 Result<std::unique_ptr<Catalog>> OpenCatalog(const ExplainFlags& f) {
   CatalogOptions opts;
   opts.use_cache = !f.rebuild;
-  CompileProgress progress(f.quiet);  // only heard from when the matcher is compiled
+  // Only heard from when the matcher is compiled.
+  CompileProgress progress(f.quiet, /*cached=*/!f.db.empty() && !f.rebuild);
   opts.matcher.on_progress = [&progress](const BuildProgress& p) { progress(p); };
   if (!f.db.empty() && !f.catalogs.empty()) return Status::InvalidArgument("give --db or --catalog, not both");
   if (!f.db.empty()) return Catalog::OpenStore(f.db, opts);
@@ -405,7 +406,9 @@ int RunRun(const ExplainFlags& f) {
 
 void AddCatalogFlags(CLI::App* sub, ExplainFlags* f) {
   sub->add_option("--db", f->db, "catalog database (errdex scan/import --db)");
-  sub->add_option("--catalog", f->catalogs, "seed-format JSON Lines catalog file(s), compiled in memory");
+  // One file per --catalog (repeat it for more): a greedy list would swallow the input FILE.
+  sub->add_option("--catalog", f->catalogs, "seed-format JSON Lines catalog file, compiled in memory (repeatable)")
+      ->allow_extra_args(false);
   sub->add_option("--repo", f->repo, "only entries of this repository (owner/name)");
   sub->add_flag("--json", f->json, "JSON Lines: one {\"type\":\"hit\",\"data\":{...}} per hit");
   sub->add_option("--top", f->top, "hits per error (default 3)")->check(CLI::PositiveNumber);

@@ -20,7 +20,9 @@ namespace errdex {
 class CompileProgress {
  public:
   // tty: draw a redrawn line on stderr; otherwise plain lines (when not quiet).
-  explicit CompileProgress(bool quiet) : tty_(!quiet && isatty(STDERR_FILENO)), plain_(!quiet && !tty_) {}
+  // cached: the compiled matcher is kept (a --db catalog), so only the first open pays.
+  CompileProgress(bool quiet, bool cached)
+      : tty_(!quiet && isatty(STDERR_FILENO)), plain_(!quiet && !tty_), cached_(cached) {}
   ~CompileProgress() { Stop(); }
   CompileProgress(const CompileProgress&) = delete;
   CompileProgress& operator=(const CompileProgress&) = delete;
@@ -40,10 +42,9 @@ class CompileProgress {
       total_ = p.total;
       start_ = std::chrono::steady_clock::now();
       if (plain_ && total_ >= kPlainNoticeMin) {
-        std::fprintf(stderr,
-                     "errdex: compiling %zu patterns into the matcher (first open of this catalog version; "
-                     "cached for the next)\n",
-                     total_);
+        std::fprintf(stderr, "errdex: compiling %zu patterns into the matcher (%s)\n", total_,
+                     cached_ ? "first open of this catalog version; cached for the next"
+                             : "kept in memory only: a --db catalog keeps it");
         announced_ = true;
       }
       if (tty_ && !ticker_.joinable()) ticker_ = std::thread([this] { Tick(); });
@@ -60,8 +61,8 @@ class CompileProgress {
     while (!stop_) {
       auto s = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start_).count();
       if (s >= 1 || total_ >= kPlainNoticeMin) {
-        std::fprintf(stderr, "\rerrdex: compiling %zu patterns into the matcher (first open; cached after) %llds\033[K",
-                     total_, static_cast<long long>(s));
+        std::fprintf(stderr, "\rerrdex: compiling %zu patterns into the matcher (%s) %llds\033[K", total_,
+                     cached_ ? "first open; cached after" : "in memory only", static_cast<long long>(s));
         std::fflush(stderr);
         drawn_ = true;
       }
@@ -82,7 +83,7 @@ class CompileProgress {
     }
   }
 
-  const bool tty_, plain_;
+  const bool tty_, plain_, cached_;
   bool announced_ = false;
   bool drawn_ = false;
   size_t total_ = 0;
