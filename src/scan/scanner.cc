@@ -426,13 +426,17 @@ Result<int64_t> StoreScan(CatalogStore& store, const ScanResult& result) {
   info.source = result.source;
   info.files = result.stats.files_scanned;
   info.sites = result.stats.sites;
-  auto id = store.PutScan(info, result.lines);
-  if (!id.ok()) return id.status();
-  if (!result.knowledge.empty()) {
-    Status s = store.PutBlob("knowledge:" + info.repo + "@" + info.sha, result.knowledge);
-    if (!s.ok()) return s;
-  }
-  return id;
+  // The lines and the knowledge blob the document stage reads back land together.
+  int64_t scan_id = 0;
+  Status s = store.InTransaction([&]() -> Status {
+    auto id = store.PutScan(info, result.lines);
+    if (!id.ok()) return id.status();
+    scan_id = *id;
+    if (result.knowledge.empty()) return Status::Ok();
+    return store.PutBlob("knowledge:" + info.repo + "@" + info.sha, result.knowledge);
+  });
+  if (!s.ok()) return s;
+  return scan_id;
 }
 
 }  // namespace errdex

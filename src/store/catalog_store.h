@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -62,6 +63,11 @@ class CatalogStore {
   // Changes every time the set of stored lines changes (PutScan, UpdateRecords, import):
   // blobs built from the lines are keyed by it so they are never served stale.
   virtual Result<std::string> ContentVersion() = 0;
+
+  // Runs `body` (calls on this store) as one write transaction: all of it lands or
+  // none (the scan and the blobs built with it; never a half-written catalog).
+  // Writes inside nest as savepoints.
+  virtual Status InTransaction(const std::function<Status()>& body) = 0;
 
   virtual Status PutBlob(const std::string& key, std::string_view bytes) = 0;
   virtual Result<std::optional<std::string>> GetBlob(const std::string& key) = 0;

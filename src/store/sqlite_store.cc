@@ -192,6 +192,7 @@ class SqliteCatalogStore final : public CatalogStore {
   Result<std::vector<StoredLine>> FindRecord(const std::string& id_or_slug) override;
   Status UpdateRecords(const std::vector<StoredLine>& lines) override;
   Result<std::string> ContentVersion() override;
+  Status InTransaction(const std::function<Status()>& body) override;
   Status PutBlob(const std::string& key, std::string_view bytes) override;
   Result<std::optional<std::string>> GetBlob(const std::string& key) override;
   Status PutCache(const std::string& key, std::string_view value) override;
@@ -676,6 +677,13 @@ Result<std::optional<std::string>> SqliteCatalogStore::GetKeyValue(const char* s
   if (rc == SQLITE_ROW) return std::optional<std::string>(ColumnBlob(*s, 0));
   if (rc == SQLITE_DONE) return std::optional<std::string>();
   return Error(rc, what);
+}
+
+Status SqliteCatalogStore::InTransaction(const std::function<Status()>& body) {
+  WriteTxn txn(this);
+  if (Status st = txn.Begin(); !st.ok()) return st;
+  if (Status st = body(); !st.ok()) return st;  // txn's destructor rolls back
+  return txn.Commit();
 }
 
 Status SqliteCatalogStore::PutBlob(const std::string& key, std::string_view bytes) {

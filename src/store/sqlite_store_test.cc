@@ -231,6 +231,34 @@ TEST(CatalogStore, FailedReplaceLeavesTheOldScanIntact) {
   EXPECT_EQ(other->ListScans()->size(), 2u);
 }
 
+// A scan and the blob written with it (the scanner's knowledge blob) land together
+// or not at all: a failure after PutScan rolls the scan back too.
+TEST(CatalogStore, InTransactionIsAllOrNothing) {
+  TempDir dir;
+  auto store = OpenOrDie(dir.File("c.db"));
+  auto version = store->ContentVersion();
+  Status failed = store->InTransaction([&]() -> Status {
+    EXPECT_TRUE(store->PutScan(Info("o/r", "s1"), Lines("o/r", "s1", 5, "inside")).ok());
+    EXPECT_TRUE(store->PutBlob("knowledge:o/r@s1", "bytes").ok());
+    return Status::IoError("disk full (simulated)");
+  });
+  EXPECT_EQ(failed.code(), Status::Code::kIoError);
+  EXPECT_TRUE(store->ListScans()->empty());
+  EXPECT_FALSE(store->GetBlob("knowledge:o/r@s1")->has_value());
+  EXPECT_EQ(store->ContentVersion().value(), *version);
+  EXPECT_TRUE(store->FullTextSearch("inside", 10)->empty());
+  // The same body succeeding leaves both.
+  ASSERT_TRUE(store
+                  ->InTransaction([&]() -> Status {
+                    auto id = store->PutScan(Info("o/r", "s1"), Lines("o/r", "s1", 5, "inside"));
+                    if (!id.ok()) return id.status();
+                    return store->PutBlob("knowledge:o/r@s1", "bytes");
+                  })
+                  .ok());
+  EXPECT_EQ(store->ListScans()->size(), 1u);
+  EXPECT_EQ(store->GetBlob("knowledge:o/r@s1")->value(), "bytes");
+}
+
 TEST(CatalogStore, PutScansIsAllOrNothing) {
   TempDir dir;
   auto store = OpenOrDie(dir.File("c.db"));
