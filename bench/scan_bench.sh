@@ -16,7 +16,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(dirname "$HERE")"
 ERRDEX="${1:-$ROOT/build/errdex}"
-STDLIB="${STDLIB:-/root/.pyenv/versions/3.11.7/lib/python3.11}"
+STDLIB="${STDLIB:-$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')}"
 WORK="${ERRDEX_BENCH_DIR:-/tmp/errdex-bench}"
 ORACLE="${ORACLE:-$ROOT/../shared/tools/oracle_py.py}"
 JOBS="${JOBS:-2}"
