@@ -285,16 +285,16 @@ int main(int argc, char** argv) {
   // 2. The log: noise + error lines + tracebacks of catalog messages.
   if (syn.templates.empty()) {  // a real catalog: use its messages
     for (const MatchEntry& e : m.entries()) {
-      std::string t = e.message;
+      std::string t(e.message);
       for (size_t p = 0; (p = t.find('{', p)) != std::string::npos; p += 2) {
         size_t q = t.find('}', p);
         if (q == std::string::npos) break;
         t.replace(p, q - p + 1, "{}");
       }
       syn.templates.push_back(t);
-      syn.classes.push_back(e.error_class);
-      syn.files.push_back(e.file_path);
-      syn.functions.push_back(e.function);
+      syn.classes.emplace_back(e.error_class);
+      syn.files.emplace_back(e.file_path);
+      syn.functions.emplace_back(e.function);
       syn.lines.push_back(e.line);
     }
   }

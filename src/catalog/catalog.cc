@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <map>
 #include <set>
@@ -61,7 +62,8 @@ struct BlobReader {
     pos += n;
     return r;
   }
-  std::string Str() { return std::string(Bytes(U32())); }
+  std::string Str() { return std::string(View()); }
+  std::string_view View() { return Bytes(U32()); }
 };
 
 // Newest scan of each repo: the greatest (dataset_version, scan_id).
@@ -134,30 +136,34 @@ Status Catalog::BuildFromLines(const std::vector<StoredLine>& lines, const std::
   std::map<std::string, const StoredLine*> newest;
   for (const StoredLine* l : order) newest.emplace(l->line.record.id, l);
   std::unordered_map<std::string, int> pattern_index;
+  // The entries' text lives here (a deque never moves its strings).
+  auto arena = std::make_shared<std::deque<std::string>>();
+  auto keep = [&](std::string s) -> std::string_view { return arena->emplace_back(std::move(s)); };
   for (auto& [id, l] : newest) {
     const Record& r = l->line.record;
     MatchEntry e;
-    e.error_class = r.error_class.value_or("");
-    e.file_path = r.file_path;
-    e.function = l->line.facts ? l->line.facts->function : EnclosingFunction(r);
+    e.error_class = keep(r.error_class.value_or(""));
+    e.file_path = keep(r.file_path);
+    e.function = keep(l->line.facts ? l->line.facts->function : EnclosingFunction(r));
     e.line = r.line_number;
-    e.message = r.error_message.value_or("");
+    e.message = keep(r.error_message.value_or(""));
     if (r.message_pattern && !r.message_pattern->empty()) {
       auto [it, inserted] = pattern_index.emplace(*r.message_pattern, static_cast<int>(patterns_.size()));
       if (inserted) patterns_.push_back(*r.message_pattern);
       e.pattern = it->second;
     }
-    ids_.push_back(id);
-    repos_.push_back(r.repo.value_or(""));
-    entries_.push_back(std::move(e));
+    ids_.push_back(keep(id));
+    repos_.push_back(keep(r.repo.value_or("")));
+    entries_.push_back(e);
   }
+  storage_ = std::move(arena);
   return Status::Ok();
 }
 
 Status Catalog::Compile(const MatcherOptions& options) {
   auto db = PatternDatabase::Build(patterns_, options);
   if (!db.ok()) return db.status();
-  matcher_ = std::make_unique<Matcher>(std::move(db).value(), std::move(entries_));
+  matcher_ = std::make_unique<Matcher>(std::move(db).value(), std::move(entries_), storage_);
   entries_.clear();
   CollectRejected();
   return Status::Ok();
@@ -173,7 +179,7 @@ void Catalog::CollectRejected() {
   const auto& entries = matcher_->entries();
   for (const RejectedPattern& r : matcher_->db().rejected()) {
     RejectedEntry re{matcher_->db().pattern(r.index), {}, r.why};
-    for (uint32_t entry : matcher_->EntriesOfPattern(r.index)) re.record_ids.push_back(ids_[entry]);
+    for (uint32_t entry : matcher_->EntriesOfPattern(r.index)) re.record_ids.emplace_back(ids_[entry]);
     rejected_.push_back(std::move(re));
   }
   info_.entries = entries.size();
@@ -205,47 +211,50 @@ std::string Catalog::SerializeBlob(const std::string& version, const std::string
   return o;
 }
 
-Status Catalog::LoadBlob(std::string_view blob, const std::string& version, const MatcherOptions& options) {
-  BlobReader r{blob};
+Status Catalog::LoadBlob(std::shared_ptr<const std::string> blob, const std::string& version,
+                         const MatcherOptions& options) {
+  BlobReader r{*blob};
   if (r.Bytes(sizeof kBlobMagic) != std::string_view(kBlobMagic, sizeof kBlobMagic))
     return Status::InvalidArgument("not an errdex matcher blob");
-  if (r.Str() != version) return Status::InvalidArgument("stale matcher blob");
+  if (r.View() != version) return Status::InvalidArgument("stale matcher blob");
   std::vector<std::string> patterns(r.U32());
   for (auto& p : patterns) {
     p = r.Str();
     if (!r.ok) return Status::InvalidArgument("truncated matcher blob");
   }
+  // The entries are views into the blob, which the catalog and matcher keep.
   uint32_t n = r.U32();
   std::vector<MatchEntry> entries;
-  std::vector<std::string> ids, repos;
-  if (n <= blob.size() / 8) {  // each entry takes more than 8 bytes: a corrupt count must not reserve GBs
+  std::vector<std::string_view> ids, repos;
+  if (n <= blob->size() / 8) {  // each entry takes more than 8 bytes: a corrupt count must not reserve GBs
     entries.reserve(n);
     ids.reserve(n);
     repos.reserve(n);
   }
   for (uint32_t i = 0; i < n && r.ok; ++i) {
     MatchEntry e;
-    ids.push_back(r.Str());
-    repos.push_back(r.Str());
-    e.error_class = r.Str();
-    e.file_path = r.Str();
-    e.function = r.Str();
-    e.message = r.Str();
+    ids.push_back(r.View());
+    repos.push_back(r.View());
+    e.error_class = r.View();
+    e.file_path = r.View();
+    e.function = r.View();
+    e.message = r.View();
     e.line = static_cast<int>(r.U32());
     e.pattern = static_cast<int>(r.U32());
     if (e.pattern >= static_cast<int>(patterns.size())) return Status::InvalidArgument("corrupt matcher blob");
-    entries.push_back(std::move(e));
+    entries.push_back(e);
   }
   uint64_t len = r.U64();
   std::string_view db_bytes = r.Bytes(len);
   if (!r.ok) return Status::InvalidArgument("truncated matcher blob");
+  if (!std::is_sorted(ids.begin(), ids.end())) return Status::InvalidArgument("corrupt matcher blob");
   auto db = PatternDatabase::Deserialize(db_bytes, patterns, options);
   if (!db.ok()) return db.status();
-  if (!std::is_sorted(ids.begin(), ids.end())) return Status::InvalidArgument("corrupt matcher blob");
+  storage_ = blob;
   ids_ = std::move(ids);
   repos_ = std::move(repos);
   patterns_ = std::move(patterns);
-  matcher_ = std::make_unique<Matcher>(std::move(db).value(), std::move(entries));
+  matcher_ = std::make_unique<Matcher>(std::move(db).value(), std::move(entries), storage_);
   CollectRejected();
   return Status::Ok();
 }
@@ -260,7 +269,8 @@ Result<std::unique_ptr<Catalog>> Catalog::OpenStore(const std::string& path, con
   if (!version.ok()) return version.status();
   if (options.use_cache) {
     auto blob = c->store_->GetBlob(kBlobKey);
-    if (blob.ok() && blob->has_value() && c->LoadBlob(**blob, *version, options.matcher).ok()) {
+    if (blob.ok() && blob->has_value() &&
+        c->LoadBlob(std::make_shared<const std::string>(std::move(**blob)), *version, options.matcher).ok()) {
       c->info_.from_cache = true;
       c->info_.millis = MillisSince(t0);
       return c;
@@ -328,7 +338,7 @@ Result<std::unique_ptr<Catalog>> Catalog::FromJsonLines(const std::vector<std::s
 }
 
 Result<EntryDetails> Catalog::Details(uint32_t entry) {
-  const std::string& id = ids_.at(entry);
+  const std::string id(ids_.at(entry));
   std::vector<StoredLine> found;
   if (store_) {
     auto r = store_->FindRecord(id);

@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -75,8 +76,8 @@ class Catalog {
   Catalog& operator=(const Catalog&) = delete;
 
   const Matcher& matcher() const { return *matcher_; }
-  const std::string& record_id(uint32_t entry) const { return ids_[entry]; }
-  const std::string& repo(uint32_t entry) const { return repos_[entry]; }
+  std::string_view record_id(uint32_t entry) const { return ids_[entry]; }
+  std::string_view repo(uint32_t entry) const { return repos_[entry]; }
   Result<EntryDetails> Details(uint32_t entry);
   // Candidates for the fuzzy fallback (FTS5 bm25 when backed by a store; nullptr
   // otherwise, and match/ compares against every entry).
@@ -90,7 +91,7 @@ class Catalog {
   Status BuildFromLines(const std::vector<StoredLine>& lines, const std::vector<ScanInfo>& scans);
   Status Compile(const MatcherOptions& options);
   std::string SerializeBlob(const std::string& version, const std::string& db_bytes) const;
-  Status LoadBlob(std::string_view blob, const std::string& version, const MatcherOptions& options);
+  Status LoadBlob(std::shared_ptr<const std::string> blob, const std::string& version, const MatcherOptions& options);
   void CollectRejected();
   // The entry of a record id, or -1: a binary search, since entries are in id order
   // (a hash map of 100k ids cost more at open than every lookup after it).
@@ -100,8 +101,11 @@ class Catalog {
   std::unique_ptr<Matcher> matcher_;
   std::vector<MatchEntry> entries_;  // until matcher_ owns them
   std::vector<std::string> patterns_;
-  std::vector<std::string> ids_;  // sorted: entry i is the i-th record id (see EntryOfId)
-  std::vector<std::string> repos_;
+  // The bytes that entries_, ids_ and repos_ view: the cached matcher blob, or the
+  // strings BuildFromLines kept. Shared with the Matcher.
+  std::shared_ptr<const void> storage_;
+  std::vector<std::string_view> ids_;  // sorted: entry i is the i-th record id (see EntryOfId)
+  std::vector<std::string_view> repos_;
   std::vector<RejectedEntry> rejected_;
   CatalogOpenInfo info_;
   // JSON Lines mode: every version of every record in memory.

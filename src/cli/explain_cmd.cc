@@ -165,7 +165,7 @@ class HitPrinter {
 
   std::string Text(const ExplainHit& h, const Result<EntryDetails>& d) {
     std::string o;
-    const std::string& id = catalog_.record_id(h.entry);
+    const std::string id(catalog_.record_id(h.entry));
     bool again = !seen_.insert(id).second;
     char score[32];
     std::snprintf(score, sizeof score, "%.1f", h.score);

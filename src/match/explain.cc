@@ -190,8 +190,9 @@ double TokenSimilarity(std::string_view query, std::string_view message_template
   return SimilarityToTokens(Tokens(query, false), message_template);
 }
 
-Matcher::Matcher(std::unique_ptr<PatternDatabase> db, std::vector<MatchEntry> entries)
-    : db_(std::move(db)), entries_(std::move(entries)) {
+Matcher::Matcher(std::unique_ptr<PatternDatabase> db, std::vector<MatchEntry> entries,
+                 std::shared_ptr<const void> storage)
+    : storage_(std::move(storage)), db_(std::move(db)), entries_(std::move(entries)) {
   by_pattern_.resize(db_->size());
   for (uint32_t i = 0; i < entries_.size(); ++i) {
     const MatchEntry& e = entries_[i];

@@ -58,20 +58,25 @@
 
 namespace errdex {
 
-// One catalog entry as the ranker sees it.
+// One catalog entry as the ranker sees it. The text fields are views: whoever builds
+// the Matcher keeps the bytes alive (Matcher's `storage`), so a 100k-entry catalog
+// opens without 400k string allocations (the catalog's entries are views into its
+// cached blob).
 struct MatchEntry {
-  std::string error_class;  // "" unknown
-  std::string file_path;    // repo-relative
-  std::string function;     // enclosing function, "" unknown ("Class.method" allowed)
+  std::string_view error_class;  // "" unknown
+  std::string_view file_path;    // repo-relative
+  std::string_view function;     // enclosing function, "" unknown ("Class.method" allowed)
   int line = 0;
-  std::string message;      // errorMessage ("{expr}" for interpolations), for fuzzy similarity
-  int pattern = -1;         // index into the PatternDatabase, -1 when the entry has none
+  std::string_view message;      // errorMessage ("{expr}" for interpolations), for fuzzy similarity
+  int pattern = -1;              // index into the PatternDatabase, -1 when the entry has none
 };
 
 class Matcher {
  public:
-  // REQUIRES: every entry's pattern is -1 or < db->size().
-  Matcher(std::unique_ptr<PatternDatabase> db, std::vector<MatchEntry> entries);
+  // REQUIRES: every entry's pattern is -1 or < db->size(); the entries' views stay
+  // valid while `storage` (or, when null, the caller) keeps their bytes.
+  Matcher(std::unique_ptr<PatternDatabase> db, std::vector<MatchEntry> entries,
+          std::shared_ptr<const void> storage = nullptr);
   Matcher(const Matcher&) = delete;
   Matcher& operator=(const Matcher&) = delete;
 
@@ -101,6 +106,7 @@ class Matcher {
  private:
   mutable std::mutex pool_mu_;
   mutable std::vector<PatternDatabase::ScratchPtr> pool_;
+  std::shared_ptr<const void> storage_;  // declared first: destroyed after the views into it
   std::unique_ptr<PatternDatabase> db_;
   std::vector<MatchEntry> entries_;
   std::vector<std::vector<uint32_t>> by_pattern_;
