@@ -13,10 +13,13 @@ struct E {
   std::string message, pattern;
 };
 
-std::unique_ptr<Matcher> MakeMatcher(const std::vector<E>& es) {
+std::unique_ptr<Matcher> MakeMatcher(const std::vector<E>& given) {
+  // The entries are views: the matcher keeps a copy of their strings alive (callers
+  // pass temporaries).
+  auto es = std::make_shared<const std::vector<E>>(given);
   std::vector<std::string> patterns;
   std::vector<MatchEntry> entries;
-  for (const E& e : es) {
+  for (const E& e : *es) {
     MatchEntry m{e.cls, e.file, e.function, e.line, e.message, -1};
     if (!e.pattern.empty()) {
       m.pattern = static_cast<int>(patterns.size());
@@ -26,7 +29,7 @@ std::unique_ptr<Matcher> MakeMatcher(const std::vector<E>& es) {
   }
   auto db = PatternDatabase::Build(patterns, MatcherOptions{});
   EXPECT_TRUE(db.ok());
-  return std::make_unique<Matcher>(std::move(db).value(), std::move(entries));
+  return std::make_unique<Matcher>(std::move(db).value(), std::move(entries), es);
 }
 
 std::vector<ExplainHit> Explain(const Matcher& m, std::string_view input, ExplainOptions o = {}, size_t chunk = 0) {
@@ -379,6 +382,24 @@ TEST(Explain, FuzzyFallbackIsApproximate) {
   ExplainOptions o;
   o.fuzzy = false;
   EXPECT_TRUE(Explain(*m, "Error: Unknown Quantization method\n", o).empty());
+}
+
+// When a paste prints an exception, that line is the fuzzy query, not the log lines
+// around it (their words find look-alikes); a class alone is no query at all.
+TEST(Explain, FuzzyQueriesTheExceptionLineNotTheLogAroundIt) {
+  auto m = MakeMatcher(kCatalog);
+  auto hits = Explain(*m,
+                      "INFO loading: first half of message, then second half\n"
+                      "KeyError: Missing Key In The Table\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 8u);
+  EXPECT_EQ(hits[0].kind, ExplainHit::Kind::kFuzzy);
+  for (const ExplainHit& h : hits) EXPECT_NE(h.entry, 7u) << "a hit from the log line";
+  // Without an exception line, the log lines are the query.
+  hits = Explain(*m, "INFO loading: first half of message, then second half\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 7u);
+  EXPECT_TRUE(Explain(*m, "AssertionError\n").empty());
 }
 
 TEST(Explain, AcceptFiltersEntries) {

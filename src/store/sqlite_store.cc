@@ -98,11 +98,13 @@ bool IsDirectory(const std::string& path) {
 }
 
 // The words of `text` (runs of ASCII alphanumerics, '_' and non-ASCII bytes), lower-cased.
+// Single characters are left out: they say nothing about which message it is, and
+// their posting lists are among the longest.
 std::vector<std::string> SearchTerms(const std::string& text) {
   std::vector<std::string> terms;
   std::string cur;
   auto flush = [&] {
-    if (!cur.empty() && std::find(terms.begin(), terms.end(), cur) == terms.end() &&
+    if (cur.size() >= 2 && std::find(terms.begin(), terms.end(), cur) == terms.end() &&
         terms.size() < kMaxSearchTerms)
       terms.push_back(cur);
     cur.clear();
