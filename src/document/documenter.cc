@@ -1144,6 +1144,7 @@ class Analyzer {
     Evidence ev;
     ev.kind = site_.kind;
     ev.error_class = site_.error_class.value_or("");
+    if (k_ && !ev.error_class.empty()) ev.base_class = k_->ExternalBase(LastComponent(ev.error_class), site_.file_path);
     ev.log_level = site_.log_level.value_or("");
     ev.http_status = site_.http_status;
     ev.message = site_.error_message.value_or("");

@@ -330,6 +330,53 @@ TEST(Documenter, FieldsThatDoNotApplyStayNull) {
   EXPECT_EQ(r.handling_strategy, "fix-code");
 }
 
+// A repo's own exception classes are classified by the built-in they derive from,
+// through any depth of repo classes, dotted bases, and the knowledge blob's round trip.
+TEST(Documenter, RepoExceptionClassIsClassifiedByItsBuiltinBase) {
+  std::string errors =
+      "import builtins\n"
+      "class AppError(Exception):\n    pass\n"
+      "class BadLookup(builtins.KeyError, AppError):\n    pass\n"
+      "class MissingAdapter(BadLookup):\n    pass\n"
+      "class Loop(Loop2):\n    pass\n"
+      "class Loop2(Loop):\n    pass\n"
+      "class Generic1(Generic[T]):\n    pass\n";
+  std::string file = "def find(name):\n    raise MissingAdapter(\"the adapter is gone\")\n";
+  auto built = Knowledge({{"pkg/errors.py", errors}, {"pkg/find.py", file}});
+  auto k = RepoKnowledge::Deserialize(built->Serialize());
+  const doc::KnowledgeIndex* idx = doc::AsIndex(*k);
+  ASSERT_NE(idx, nullptr);
+  EXPECT_EQ(idx->ExternalBase("MissingAdapter"), "KeyError");
+  EXPECT_EQ(idx->ExternalBase("AppError"), "Exception");
+  EXPECT_EQ(idx->ExternalBase("KeyError"), "");  // not a repo class
+  EXPECT_EQ(idx->ExternalBase("Loop"), "");      // a cycle resolves to nothing
+  EXPECT_EQ(idx->ExternalBase("Generic1"), "");  // no plain first base
+  Site s;
+  s.file_path = "pkg/find.py";
+  s.line = 2;
+  s.error_class = "MissingAdapter";
+  s.error_message = "the adapter is gone";
+  s.function = "find";
+  Record r;
+  DocumentRecord(s, file, *k, &r);
+  SCOPED_TRACE(Dump(r));
+  EXPECT_EQ(r.background_tag, "key-not-found");
+  EXPECT_EQ(r.handling_strategy, "catch-and-handle");
+  // A name defined differently in two files resolves by the file that uses it.
+  auto two = Knowledge({{"a/tar.py", "class ReadError(TarError):\n    pass\nclass TarError(Exception):\n    pass\n"},
+                        {"b/shutil.py", "class ReadError(OSError):\n    pass\n"}});
+  const doc::KnowledgeIndex* ti = doc::AsIndex(*two);
+  EXPECT_EQ(ti->ExternalBase("ReadError", "a/tar.py"), "Exception");
+  EXPECT_EQ(ti->ExternalBase("ReadError", "b/shutil.py"), "OSError");
+  EXPECT_EQ(ti->ExternalBase("ReadError", "c/other.py"), "");  // ambiguous elsewhere: unknown
+  EXPECT_EQ(doc::AsIndex(*RepoKnowledge::Deserialize(two->Serialize()))->ExternalBase("ReadError", "b/shutil.py"),
+            "OSError");
+  // Without the class definitions it is an unknown class: a runtime error.
+  Record bare;
+  DocumentRecord(s, file, *Knowledge({{"pkg/find.py", file}}), &bare);
+  EXPECT_EQ(bare.background_tag, "runtime-error");
+}
+
 TEST(Documenter, LogSiteIsAWarningWithoutTryCatch) {
   std::string file = "import os\n\ndef f():\n    if os.environ.get(\"APP_FAST\") == \"1\":\n        logger.warning(\"fast mode skips checks\")\n";
   auto k = Knowledge({{"app/f.py", file}});

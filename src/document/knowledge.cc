@@ -332,6 +332,44 @@ const AliasInfo* KnowledgeIndex::FindAlias(std::string_view file, std::string_vi
   return best;
 }
 
+namespace {
+// `class Name(pkg.Base, Mixin, metaclass=M):` -> class_bases[Name] = "Base".
+void CollectClassBase(const Toks& t, size_t i, KnowledgeData* d) {
+  if (i + 2 >= t.size() || t[i + 1].kind != PyTok::kName || !IsOp(t, i + 2, "(")) return;
+  size_t close = MatchBracket(t, i + 2);
+  std::string base;
+  for (size_t j = i + 3; j < close; ++j) {
+    if (t[j].kind == PyTok::kName && (IsOp(t, j + 1, ".") || IsOp(t, j + 1, ",") || j + 1 == close)) {
+      base = std::string(t[j].text);
+      if (!IsOp(t, j + 1, ".")) break;  // the first base, its last dotted component
+      ++j;
+      continue;
+    }
+    break;  // a call, a subscript (Generic[T]) or a keyword: no plain first base
+  }
+  if (!base.empty() && base != t[i + 1].text) d->class_bases.emplace(std::string(t[i + 1].text), std::move(base));
+}
+}  // namespace
+
+std::string KnowledgeIndex::ExternalBase(std::string_view name, std::string_view file) const {
+  auto local = data_.file_class_bases.find(std::string(file));
+  std::string cur(name);
+  for (int depth = 0; depth < 16; ++depth) {  // bounded: `class A(B)` / `class B(A)` loops
+    const std::string* base = nullptr;
+    if (local != data_.file_class_bases.end()) {
+      auto it = local->second.find(cur);
+      if (it != local->second.end()) base = &it->second;
+    }
+    if (!base) {
+      auto it = data_.class_bases.find(cur);
+      if (it != data_.class_bases.end()) base = &it->second;
+    }
+    if (!base) return depth == 0 ? "" : cur;
+    cur = *base;
+  }
+  return "";
+}
+
 std::string KnowledgeIndex::Serialize() const {
   using nlohmann::json;
   json j;
@@ -360,6 +398,8 @@ std::string KnowledgeIndex::Serialize() const {
   j["fields"] = std::move(fields);
   j["envs"] = std::move(envs);
   j["listConstants"] = data_.list_constants;
+  j["classBases"] = data_.class_bases;
+  j["fileClassBases"] = data_.file_class_bases;
   json aliases = json::array();
   for (const auto& a : data_.aliases)
     aliases.push_back({{"file", a.file}, {"def", a.def_line}, {"end", a.end_line}, {"line", a.line}, {"name", a.name}, {"rhs", a.rhs}});
@@ -392,6 +432,7 @@ FileKnowledgePtr CollectFileKnowledge(std::string_view path, std::string_view te
       continue;
     }
     if (t[i].text == "class" && AtLineStart(t, i)) {
+      CollectClassBase(t, i, d);
       if (pending_dataclass) CollectDataclass(path, text, t, i, d);
       pending_dataclass = false;
     } else if (t[i].text == "def" && AtLineStart(t, i)) {
@@ -419,6 +460,7 @@ std::unique_ptr<RepoKnowledge> RepoKnowledge::Build(std::vector<FileKnowledgePtr
     return a->path < b->path;
   });
   doc::KnowledgeData all;
+  std::map<std::string, std::vector<std::pair<std::string, std::string>>> definitions;  // class -> (file, base)
   for (const auto& f : files) {
     if (!f) continue;
     auto& d = f->data;
@@ -427,6 +469,13 @@ std::unique_ptr<RepoKnowledge> RepoKnowledge::Build(std::vector<FileKnowledgePtr
     all.envs.insert(all.envs.end(), d.envs.begin(), d.envs.end());
     all.aliases.insert(all.aliases.end(), d.aliases.begin(), d.aliases.end());
     for (const auto& [k, v] : d.list_constants) all.list_constants.emplace(k, v);
+    for (const auto& [k, v] : d.class_bases) definitions[k].emplace_back(f->path, v);
+  }
+  for (auto& [name, defs] : definitions) {
+    bool agree = std::all_of(defs.begin(), defs.end(), [&](const auto& d) { return d.second == defs[0].second; });
+    if (agree) all.class_bases.emplace(name, defs[0].second);
+    else
+      for (auto& [file, base] : defs) all.file_class_bases[file].emplace(name, base);
   }
   return std::make_unique<doc::KnowledgeIndex>(std::move(all));
 }
@@ -484,6 +533,9 @@ std::unique_ptr<RepoKnowledge> RepoKnowledge::Deserialize(std::string_view text)
       d.aliases.push_back(std::move(a));
     }
     d.list_constants = j.value("listConstants", std::map<std::string, std::vector<std::string>>{});
+    d.class_bases = j.value("classBases", std::map<std::string, std::string>{});
+    d.file_class_bases =
+        j.value("fileClassBases", std::map<std::string, std::map<std::string, std::string>>{});
   } catch (const std::exception&) {
     d = doc::KnowledgeData();  // unreadable blob: document from the window alone
   }

@@ -62,6 +62,14 @@ struct AliasInfo {
 };
 
 struct KnowledgeData {
+  // `class Name(Base, ...)`: Name -> its first base's last dotted component. Lets a
+  // repo's exception be classified by the built-in it derives from. class_bases
+  // holds the names all of whose definitions agree; a name defined with different
+  // bases in different files (tarfile.ReadError vs shutil.ReadError) is only in
+  // file_class_bases, under each defining file. A file's own knowledge has all its
+  // classes in class_bases.
+  std::map<std::string, std::string> class_bases;
+  std::map<std::string, std::map<std::string, std::string>> file_class_bases;
   std::vector<FlagInfo> flags;
   std::vector<FieldInfo> fields;
   std::vector<EnvInfo> envs;
@@ -93,6 +101,10 @@ class KnowledgeIndex final : public RepoKnowledge {
   const EnvInfo* FindEnv(std::string_view name) const;
   // The last alias of `name` assigned before `line` in the function of `file` that spans `line`.
   const AliasInfo* FindAlias(std::string_view file, std::string_view name, int line) const;
+  // The first ancestor of class `name` not defined in the repo (the built-in or
+  // third-party class it derives from), or "" when `name` is not a repo class.
+  // `file` (repo-relative) is where the name is used: its own definitions win.
+  std::string ExternalBase(std::string_view name, std::string_view file = {}) const;
   const KnowledgeData& data() const { return data_; }
 
  private:

@@ -25,39 +25,48 @@ bool OneOf(const std::string& s, std::initializer_list<std::string_view> xs) {
   return false;
 }
 bool IsLogLike(const Evidence& e) { return e.kind == SiteKind::kLog; }
-bool IsWarningClass(const std::string& c) { return c.size() >= 7 && c.compare(c.size() - 7, 7, "Warning") == 0; }
+bool IsWarningName(const std::string& c) { return c.size() >= 7 && c.compare(c.size() - 7, 7, "Warning") == 0; }
+// Class rules hold for the class or for the built-in it derives from: a repo's
+// `class QuantConfigError(ValueError)` is a ValueError.
+bool ClassIs(const Evidence& e, std::initializer_list<std::string_view> xs) {
+  return OneOf(e.error_class, xs) || (!e.base_class.empty() && OneOf(e.base_class, xs));
+}
+bool ClassHas(const Evidence& e, std::initializer_list<std::string_view> needles) {
+  return Has(e.error_class, needles) || (!e.base_class.empty() && Has(e.base_class, needles));
+}
+bool IsWarningClass(const Evidence& e) { return IsWarningName(e.error_class) || IsWarningName(e.base_class); }
 
 }  // namespace
 
 std::string BackgroundTagFor(const Evidence& e) {
   const std::string msg = Lower(e.message);
-  const std::string& c = e.error_class;
   const std::string ctx = e.except_context;
-  if (OneOf(c, {"DeprecationWarning", "FutureWarning", "PendingDeprecationWarning"}) || Has(msg, {"deprecated"}))
+  if (ClassIs(e, {"DeprecationWarning", "FutureWarning", "PendingDeprecationWarning"}) || Has(msg, {"deprecated"}))
     return "deprecated-usage";
   if (e.kind == SiteKind::kHttp || e.kind == SiteKind::kHttpResponse) {
     if (e.http_status && *e.http_status >= 500) return "http-server-error";
     return "http-client-error";
   }
-  if (c == "NotImplementedError" || Has(msg, {"not implemented", "not yet implemented"})) return "not-implemented";
+  if (ClassIs(e, {"NotImplementedError"}) || Has(msg, {"not implemented", "not yet implemented"}))
+    return "not-implemented";
   if (e.hardware_guard) return "unsupported-hardware";
   if (e.dtype_missing) return "missing-dtype-support";
-  if (OneOf(c, {"ImportError", "ModuleNotFoundError"}) || Has(ctx, {"ImportError", "ModuleNotFoundError"}) ||
+  if (ClassIs(e, {"ImportError", "ModuleNotFoundError"}) || Has(ctx, {"ImportError", "ModuleNotFoundError"}) ||
       e.module_missing)
     return "missing-dependency";
-  if (OneOf(c, {"MemoryError", "OutOfMemoryError"}) || Has(c, {"OutOfMemory", "ResourceExhausted"}) ||
+  if (ClassIs(e, {"MemoryError", "OutOfMemoryError"}) || ClassHas(e, {"OutOfMemory", "ResourceExhausted"}) ||
       Has(msg, {"out of memory", "exceeds", "exceeded", "too many", "too large", "limit"}))
     return "resource-exhausted";
-  if (c == "TypeError" || e.isinstance_guard) return "type-error";
-  if (OneOf(c, {"KeyError", "IndexError", "LookupError", "AttributeError"}) ||
+  if (ClassIs(e, {"TypeError"}) || e.isinstance_guard) return "type-error";
+  if (ClassIs(e, {"KeyError", "IndexError", "LookupError", "AttributeError"}) ||
       Has(ctx, {"KeyError", "IndexError", "LookupError"}))
     return "key-not-found";
-  if (OneOf(c, {"OSError", "IOError", "FileNotFoundError", "PermissionError", "FileExistsError", "IsADirectoryError",
+  if (ClassIs(e, {"OSError", "IOError", "FileNotFoundError", "PermissionError", "FileExistsError", "IsADirectoryError",
                 "NotADirectoryError", "EOFError", "BlockingIOError"}))
     return "io-error";
-  if (OneOf(c, {"TimeoutError", "ConnectionError", "ConnectionRefusedError", "ConnectionResetError",
-                "ConnectionAbortedError", "BrokenPipeError", "timeout", "gaierror", "herror"}) ||
-      Has(c, {"Timeout"}))
+  if (ClassIs(e, {"TimeoutError", "ConnectionError", "ConnectionRefusedError", "ConnectionResetError",
+                 "ConnectionAbortedError", "BrokenPipeError", "timeout", "gaierror", "herror"}) ||
+      ClassHas(e, {"Timeout"}))
     return "network-error";
   if (e.shape_guard || Has(msg, {"shape", "dimension", "ndim", "size mismatch"})) return "shape-mismatch";
   // A log reports and goes on: it rejects no combination or value.
@@ -80,9 +89,9 @@ std::string SeverityFor(const Evidence& e, const std::string& tag) {
     if (e.log_level == "error" || e.log_level == "exception") return "error";
     return "warning";
   }
-  if (IsWarningClass(e.error_class) || tag == "deprecated-usage") return "warning";
+  if (IsWarningClass(e) || tag == "deprecated-usage") return "warning";
   if (tag == "missing-dependency" || tag == "missing-dtype-support" || tag == "unsupported-hardware" ||
-      tag == "resource-exhausted" || e.error_class == "SystemExit")
+      tag == "resource-exhausted" || ClassIs(e, {"SystemExit"}))
     return "critical";
   return "error";
 }
@@ -90,21 +99,20 @@ std::string SeverityFor(const Evidence& e, const std::string& tag) {
 std::string ErrorTypeFor(const Evidence& e) {
   if (e.kind == SiteKind::kAssert) return "assertion";
   if (e.kind == SiteKind::kHttp || e.kind == SiteKind::kHttpResponse) return "http";
-  const std::string& c = e.error_class;
   if (IsLogLike(e)) {
-    if (e.log_level == "warning" || e.log_level == "warn" || IsWarningClass(c)) return "warning";
+    if (e.log_level == "warning" || e.log_level == "warn" || IsWarningClass(e)) return "warning";
     return "log";
   }
-  if (IsWarningClass(c)) return "warning";
-  if (OneOf(c, {"ValueError", "TypeError", "ArgumentError", "ArgumentTypeError", "BadParameter", "UsageError",
-                "BadArgumentUsage", "BadOptionUsage"}) ||
-      Has(c, {"Validation", "Invalid", "Config", "Argument"}))
+  if (IsWarningClass(e)) return "warning";
+  if (ClassIs(e, {"ValueError", "TypeError", "ArgumentError", "ArgumentTypeError", "BadParameter", "UsageError",
+                  "BadArgumentUsage", "BadOptionUsage"}) ||
+      ClassHas(e, {"Validation", "Invalid", "Config", "Argument"}))
     return "validation";
   return "exception";
 }
 
 std::string HandlingStrategyFor(const Evidence& e, const std::string& tag) {
-  if (IsLogLike(e) || IsWarningClass(e.error_class) || tag == "deprecated-usage") return "log-and-continue";
+  if (IsLogLike(e) || IsWarningClass(e) || tag == "deprecated-usage") return "log-and-continue";
   if (tag == "network-error" || tag == "resource-exhausted" ||
       (e.http_status && (*e.http_status == 429 || *e.http_status == 502 || *e.http_status == 503 || *e.http_status == 504)))
     return "retry-with-backoff";

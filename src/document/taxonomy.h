@@ -69,6 +69,7 @@ namespace errdex::doc {
 struct Evidence {
   SiteKind kind = SiteKind::kRaise;
   std::string error_class;             // "" when unknown
+  std::string base_class;              // the built-in (or third-party) class a repo class derives from, "" none
   std::string log_level;               // kind log
   std::optional<int> http_status;
   std::string message;                 // errorMessage, "" when unknown
