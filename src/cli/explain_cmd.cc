@@ -408,7 +408,8 @@ void AddCatalogFlags(CLI::App* sub, ExplainFlags* f) {
   sub->add_option("--db", f->db, "catalog database (errdex scan/import --db)");
   // One file per --catalog (repeat it for more): a greedy list would swallow the input FILE.
   sub->add_option("--catalog", f->catalogs, "seed-format JSON Lines catalog file, compiled in memory (repeatable)")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->type_name("FILE");
   sub->add_option("--repo", f->repo, "only entries of this repository (owner/name)");
   sub->add_flag("--json", f->json, "JSON Lines: one {\"type\":\"hit\",\"data\":{...}} per hit");
   sub->add_option("--top", f->top, "hits per error (default 3)")->check(CLI::PositiveNumber);
