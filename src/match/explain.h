@@ -84,15 +84,21 @@ class Matcher {
   const std::vector<MatchEntry>& entries() const { return entries_; }
   const std::vector<uint32_t>& EntriesOfPattern(uint32_t pattern) const { return by_pattern_[pattern]; }
   // The entries of one file, for frames that name it: by line (a window around the
-  // frame's line) and by short function name (the frame's function, any distance).
-  // A catalog of a test suite holds thousands of bare asserts in one file: a frame
-  // must not walk them all.
+  // frame's line) and by short function name (the frame's function, at any line).
+  // A test file can hold thousands of bare asserts: a frame must not walk them all.
+  // The two orders are made on the first frame that names the file (Sorted()):
+  // sorting every file of a 100k-entry catalog cost more than the lookups saved.
   struct FileEntries {
-    uint32_t first;                      // an entry of the file (its path)
-    std::vector<uint32_t> by_line;       // sorted by line
-    std::vector<uint32_t> by_function;   // sorted by ShortClassName(function)
+    uint32_t first = 0;             // an entry of the file (its path)
+    std::vector<uint32_t> entries;  // in entry order
+    // Filled once by Matcher::Sorted:
+    std::unique_ptr<std::once_flag> sorted = std::make_unique<std::once_flag>();
+    std::vector<uint32_t> by_line;           // sorted by (line, entry)
+    std::vector<uint32_t> by_function;       // sorted by (ShortClassName(function), entry)
     std::vector<std::string_view> functions;  // ShortClassName of each by_function entry's function
   };
+  // `f` with by_line/by_function filled. Thread-safe.
+  const FileEntries& Sorted(const FileEntries& f) const;
   // Files with this base name ("decoder.py"), each with its entries. The index is
   // built on the first call (only a traceback whose message matched nothing needs
   // it; building it for 100k entries would double the catalog's open time).
@@ -112,7 +118,8 @@ class Matcher {
   std::vector<std::vector<uint32_t>> by_pattern_;
   void BuildFileIndex() const;
   mutable std::once_flag file_index_once_;
-  mutable std::unordered_map<std::string, std::vector<FileEntries>> by_base_;
+  // Keyed by views into the entries' file paths (they live as long as the Matcher).
+  mutable std::unordered_map<std::string_view, std::vector<FileEntries>> by_base_;
 };
 
 struct ExplainOptions {
