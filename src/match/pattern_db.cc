@@ -3,12 +3,14 @@
 #include "match/pattern_db.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
+#include <dlfcn.h>
 #include <hs/hs.h>
 #include <pcre2.h>
 #include <xxhash.h>
 
 #include <cctype>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 
@@ -128,10 +130,56 @@ pcre2_code* CompilePcre(const std::string& p, uint32_t options, std::string* err
   return re;
 }
 
+// Which Vectorscan runtime scans, and for which CPU features databases are built.
+//
+// Vectorscan 5.4.9 (Debian 12) misses matches in its AVX-512 runtime, depending on
+// where the text sits in memory: with the two patterns of the regression test in
+// pattern_db_test.cc, a two-line text is matched at 17 of 64 start addresses (so
+// 'errdex explain' answered differently for different argv lengths). Its AVX2
+// runtime matches at all 64. Debian's library is a fat runtime exporting each ISA's
+// entry point, and its dispatcher picks AVX-512 on such a CPU; so errdex calls the
+// AVX2 entry point by name when the CPU has AVX2 and the library exports it, and
+// then builds databases for AVX2 (an AVX-512 database crashes the AVX2 runtime).
+// Elsewhere (other builds, other CPUs) the dispatcher and native databases stay.
+struct ScanRuntime {
+  PatternDatabase::RawScanFunction scan = &hs_scan;
+  bool avx2 = false;  // pinned to the AVX2 runtime; databases built for AVX2
+  const char* name = "native";
+};
+
+const ScanRuntime& ScanRuntimeInUse() {
+  static const ScanRuntime r = [] {
+    ScanRuntime rt;
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (__builtin_cpu_supports("avx2")) {
+      if (void* f = dlsym(RTLD_DEFAULT, "avx2_hs_scan")) {
+        rt.scan = reinterpret_cast<PatternDatabase::RawScanFunction>(f);
+        rt.avx2 = true;
+        rt.name = "avx2";
+      }
+    }
+#endif
+    return rt;
+  }();
+  return r;
+}
+
+// The platform databases are compiled for (nullptr: this CPU's own features).
+const hs_platform_info_t* CompilePlatform() {
+  static const hs_platform_info_t* p = []() -> const hs_platform_info_t* {
+    if (!ScanRuntimeInUse().avx2) return nullptr;
+    static hs_platform_info_t info;
+    if (hs_populate_platform(&info) != HS_SUCCESS) return nullptr;
+    info.cpu_features &= HS_CPU_FEATURES_AVX2;
+    return &info;
+  }();
+  return p;
+}
+
 uint64_t Fingerprint(const std::vector<std::string>& patterns, const MatcherOptions& o) {
   XXH3_state_t* st = XXH3_createState();
   XXH3_64bits_reset(st);
-  std::string head = "errdex-match-v3|" + std::string(hs_version()) + "|" + std::to_string(o.max_patterns) + "|" +
+  std::string head = "errdex-match-v4|" + std::string(ScanRuntimeInUse().name) + "|" + std::string(hs_version()) + "|" + std::to_string(o.max_patterns) + "|" +
                      std::to_string(o.max_pattern_bytes) + "|" + std::to_string(o.min_literal_chars) + "|";
   XXH3_64bits_update(st, head.data(), head.size());
   for (const std::string& p : patterns) XXH3_64bits_update(st, p.data(), p.size() + 1);  // with '\0'
@@ -385,11 +433,11 @@ Result<std::unique_ptr<PatternDatabase>> PatternDatabase::Build(std::vector<std:
       // first so one bad pattern cannot fail the whole multi-compile.
       hs_database_t* one = nullptr;
       hs_compile_error_t* ce = nullptr;
-      if (hs_compile(expr.c_str(), fl, HS_MODE_BLOCK, nullptr, &one, &ce) != HS_SUCCESS) {
+      if (hs_compile(expr.c_str(), fl, HS_MODE_BLOCK, CompilePlatform(), &one, &ce) != HS_SUCCESS) {
         std::string first = HsError(ce);
         ce = nullptr;
         fl |= HS_FLAG_PREFILTER;
-        if (hs_compile(expr.c_str(), fl, HS_MODE_BLOCK, nullptr, &one, &ce) != HS_SUCCESS) {
+        if (hs_compile(expr.c_str(), fl, HS_MODE_BLOCK, CompilePlatform(), &one, &ce) != HS_SUCCESS) {
           reject(Status::InvalidArgument("Vectorscan cannot compile it: " + first + " (prefilter: " + HsError(ce) + ")"));
           continue;
         }
@@ -416,7 +464,7 @@ Result<std::unique_ptr<PatternDatabase>> PatternDatabase::Build(std::vector<std:
     hs_compile_error_t* ce = nullptr;
     hs_database_t* db = nullptr;
     if (hs_compile_multi(cexprs.data(), flags.data(), ids.data(), static_cast<unsigned>(exprs.size()), HS_MODE_BLOCK,
-                         nullptr, &db, &ce) == HS_SUCCESS) {
+                         CompilePlatform(), &db, &ce) == HS_SUCCESS) {
       d->db_ = db;
       break;
     }
@@ -506,6 +554,12 @@ Result<std::unique_ptr<PatternDatabase>> PatternDatabase::Deserialize(std::strin
   if (len > 0) {
     if (hs_deserialize_database(hs.data(), hs.size(), &d->db_) != HS_SUCCESS)
       return Status::InvalidArgument("Vectorscan cannot load this database (built for another CPU or version?)");
+    // The AVX2 runtime must not run a database built for AVX-512 (it crashes).
+    char* info = nullptr;
+    bool avx512 = hs_database_info(d->db_, &info) == HS_SUCCESS && info && std::strstr(info, "AVX512");
+    std::free(info);
+    if (avx512 && ScanRuntimeInUse().avx2)
+      return Status::InvalidArgument("this pattern database was built for AVX-512; errdex scans with AVX2 here");
   } else {
     return Status::InvalidArgument("corrupt pattern database");  // the markers are always there
   }
@@ -529,6 +583,8 @@ Result<PatternDatabase::ScratchPtr> PatternDatabase::NewScratch() const {
   return s;
 }
 
+PatternDatabase::RawScanFunction PatternDatabase::raw_scan_function() { return ScanRuntimeInUse().scan; }
+
 Status PatternDatabase::Scan(std::string_view text, Scratch& scratch, std::vector<std::pair<uint32_t, size_t>>& hits,
                              std::vector<std::pair<Marker, size_t>>* markers) const {
   if (!db_ || text.empty()) return Status::Ok();
@@ -545,7 +601,7 @@ Status PatternDatabase::Scan(std::string_view text, Scratch& scratch, std::vecto
     }
     size_t markers_before = markers ? markers->size() : 0;
     HsScanContext ctx{hs_ids_.size(), markers, text.data() + off, n, &hits, scratch.line_of.data(), scratch.epoch_of.data(), scratch.epoch};
-    hs_error_t rc = hs_scan(db_, text.data() + off, static_cast<unsigned>(n), 0, scratch.hs, OnHsMatch, &ctx);
+    hs_error_t rc = ScanRuntimeInUse().scan(db_, text.data() + off, static_cast<unsigned>(n), 0, scratch.hs, OnHsMatch, &ctx);
     if (rc != HS_SUCCESS) return Status::Internal("hs_scan failed with code " + std::to_string(rc));
     for (size_t k = before; k < hits.size(); ++k) hits[k].second += off;
     if (markers)

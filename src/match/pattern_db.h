@@ -36,6 +36,7 @@
 #include "model/status.h"
 
 struct hs_database;         // Vectorscan (<hs/hs.h>)
+struct hs_scratch;
 struct pcre2_real_code_8;  // PCRE2 (<pcre2.h>, 8-bit code units)
 
 namespace errdex {
@@ -138,6 +139,12 @@ class PatternDatabase {
   // The Vectorscan database itself (patterns and markers), for the benchmark's raw
   // hs_scan baseline. Owned by this object.
   const ::hs_database* raw_database() const { return db_; }
+  // The hs_scan entry point Scan uses (see ScanRuntime in the .cc: Debian 12's
+  // Vectorscan misses matches in its AVX-512 runtime), for baselines that must
+  // scan the same way. Signature of hs_scan.
+  using RawScanFunction = int (*)(const ::hs_database*, const char*, unsigned, unsigned, ::hs_scratch*,
+                                  int (*)(unsigned, unsigned long long, unsigned long long, unsigned, void*), void*);
+  static RawScanFunction raw_scan_function();
 
  private:
   struct Lazy;

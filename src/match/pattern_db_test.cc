@@ -144,3 +144,34 @@ TEST(PatternDatabase, EmptyCatalogScansNothing) {
 
 }  // namespace
 }  // namespace errdex
+
+namespace errdex {
+namespace {
+
+// Vectorscan 5.4.9's AVX-512 runtime found the first pattern in this text at only 17
+// of 64 start addresses (the second pattern is needed to trigger it; both come from
+// a scan of the Python standard library). Scan must not depend on where the text is.
+TEST(PatternDb, ScanDoesNotDependOnTheTextAddress) {
+  auto db = PatternDatabase::Build(
+      {"\"(.*?)\" shell not found",
+       "\"(.*?)\" directive may not both specify an external file and have content\\."},
+      MatcherOptions{});
+  ASSERT_TRUE(db.ok());
+  auto scratch = std::move((*db)->NewScratch()).value();
+  const std::string text =
+      "[2025-03-10 14:17:58 TP5] Decode batch. #running-req: 25, #token: 31310, token usage: 0.01, gen "
+      "throughput (token/s): 1988.39, #queue-req: 6\n"
+      "[2025-03-10 14:17:52 TP0] OSError: \"'v57459'\" shell not found\n";
+  std::vector<char> buf(text.size() + 64);
+  int found = 0;
+  for (size_t off = 0; off < 64; ++off) {
+    std::copy(text.begin(), text.end(), buf.begin() + off);
+    std::vector<std::pair<uint32_t, size_t>> hits;
+    ASSERT_TRUE((*db)->Scan(std::string_view(buf.data() + off, text.size()), *scratch, hits).ok());
+    found += std::any_of(hits.begin(), hits.end(), [](const auto& h) { return h.first == 0; });
+  }
+  EXPECT_EQ(found, 64);
+}
+
+}  // namespace
+}  // namespace errdex
