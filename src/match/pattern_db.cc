@@ -143,20 +143,24 @@ pcre2_code* CompilePcre(const std::string& p, uint32_t options, std::string* err
 // Elsewhere (other builds, other CPUs) the dispatcher and native databases stay.
 struct ScanRuntime {
   PatternDatabase::RawScanFunction scan = &hs_scan;
-  bool avx2 = false;  // pinned to the AVX2 runtime; databases built for AVX2
-  const char* name = "native";
+  const char* name = "native";  // part of the matcher fingerprint: a cached database
+                                // built for another runtime is rebuilt, never run
+  bool avx2 = false;            // pinned to the AVX2 runtime, databases built for AVX2
+  hs_platform_info_t avx2_platform{};
+  // What databases are compiled for (nullptr: this CPU's own features).
+  const hs_platform_info_t* compile_platform() const { return avx2 ? &avx2_platform : nullptr; }
 };
 
 const ScanRuntime& ScanRuntimeInUse() {
   static const ScanRuntime r = [] {
     ScanRuntime rt;
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (__builtin_cpu_supports("avx2")) {
-      if (void* f = dlsym(RTLD_DEFAULT, "avx2_hs_scan")) {
-        rt.scan = reinterpret_cast<PatternDatabase::RawScanFunction>(f);
-        rt.avx2 = true;
-        rt.name = "avx2";
-      }
+    void* avx2_scan = __builtin_cpu_supports("avx2") ? dlsym(RTLD_DEFAULT, "avx2_hs_scan") : nullptr;
+    if (avx2_scan && hs_populate_platform(&rt.avx2_platform) == HS_SUCCESS) {
+      rt.avx2_platform.cpu_features &= HS_CPU_FEATURES_AVX2;
+      rt.scan = reinterpret_cast<PatternDatabase::RawScanFunction>(avx2_scan);
+      rt.avx2 = true;
+      rt.name = "avx2";
     }
 #endif
     return rt;
@@ -164,23 +168,12 @@ const ScanRuntime& ScanRuntimeInUse() {
   return r;
 }
 
-// The platform databases are compiled for (nullptr: this CPU's own features).
-const hs_platform_info_t* CompilePlatform() {
-  static const hs_platform_info_t* p = []() -> const hs_platform_info_t* {
-    if (!ScanRuntimeInUse().avx2) return nullptr;
-    static hs_platform_info_t info;
-    if (hs_populate_platform(&info) != HS_SUCCESS) return nullptr;
-    info.cpu_features &= HS_CPU_FEATURES_AVX2;
-    return &info;
-  }();
-  return p;
-}
-
 uint64_t Fingerprint(const std::vector<std::string>& patterns, const MatcherOptions& o) {
   XXH3_state_t* st = XXH3_createState();
   XXH3_64bits_reset(st);
-  std::string head = "errdex-match-v4|" + std::string(ScanRuntimeInUse().name) + "|" + std::string(hs_version()) + "|" + std::to_string(o.max_patterns) + "|" +
-                     std::to_string(o.max_pattern_bytes) + "|" + std::to_string(o.min_literal_chars) + "|";
+  std::string head = "errdex-match-v4|" + std::string(ScanRuntimeInUse().name) + "|" + std::string(hs_version()) +
+                     "|" + std::to_string(o.max_patterns) + "|" + std::to_string(o.max_pattern_bytes) + "|" +
+                     std::to_string(o.min_literal_chars) + "|";
   XXH3_64bits_update(st, head.data(), head.size());
   for (const std::string& p : patterns) XXH3_64bits_update(st, p.data(), p.size() + 1);  // with '\0'
   uint64_t h = XXH3_64bits_digest(st);
@@ -433,11 +426,11 @@ Result<std::unique_ptr<PatternDatabase>> PatternDatabase::Build(std::vector<std:
       // first so one bad pattern cannot fail the whole multi-compile.
       hs_database_t* one = nullptr;
       hs_compile_error_t* ce = nullptr;
-      if (hs_compile(expr.c_str(), fl, HS_MODE_BLOCK, CompilePlatform(), &one, &ce) != HS_SUCCESS) {
+      if (hs_compile(expr.c_str(), fl, HS_MODE_BLOCK, ScanRuntimeInUse().compile_platform(), &one, &ce) != HS_SUCCESS) {
         std::string first = HsError(ce);
         ce = nullptr;
         fl |= HS_FLAG_PREFILTER;
-        if (hs_compile(expr.c_str(), fl, HS_MODE_BLOCK, CompilePlatform(), &one, &ce) != HS_SUCCESS) {
+        if (hs_compile(expr.c_str(), fl, HS_MODE_BLOCK, ScanRuntimeInUse().compile_platform(), &one, &ce) != HS_SUCCESS) {
           reject(Status::InvalidArgument("Vectorscan cannot compile it: " + first + " (prefilter: " + HsError(ce) + ")"));
           continue;
         }
@@ -464,7 +457,7 @@ Result<std::unique_ptr<PatternDatabase>> PatternDatabase::Build(std::vector<std:
     hs_compile_error_t* ce = nullptr;
     hs_database_t* db = nullptr;
     if (hs_compile_multi(cexprs.data(), flags.data(), ids.data(), static_cast<unsigned>(exprs.size()), HS_MODE_BLOCK,
-                         CompilePlatform(), &db, &ce) == HS_SUCCESS) {
+                         ScanRuntimeInUse().compile_platform(), &db, &ce) == HS_SUCCESS) {
       d->db_ = db;
       break;
     }
@@ -554,12 +547,6 @@ Result<std::unique_ptr<PatternDatabase>> PatternDatabase::Deserialize(std::strin
   if (len > 0) {
     if (hs_deserialize_database(hs.data(), hs.size(), &d->db_) != HS_SUCCESS)
       return Status::InvalidArgument("Vectorscan cannot load this database (built for another CPU or version?)");
-    // The AVX2 runtime must not run a database built for AVX-512 (it crashes).
-    char* info = nullptr;
-    bool avx512 = hs_database_info(d->db_, &info) == HS_SUCCESS && info && std::strstr(info, "AVX512");
-    std::free(info);
-    if (avx512 && ScanRuntimeInUse().avx2)
-      return Status::InvalidArgument("this pattern database was built for AVX-512; errdex scans with AVX2 here");
   } else {
     return Status::InvalidArgument("corrupt pattern database");  // the markers are always there
   }

@@ -142,16 +142,10 @@ TEST(PatternDatabase, EmptyCatalogScansNothing) {
   EXPECT_TRUE(Hits(*db, "anything").empty());
 }
 
-}  // namespace
-}  // namespace errdex
-
-namespace errdex {
-namespace {
-
 // Vectorscan 5.4.9's AVX-512 runtime found the first pattern in this text at only 17
 // of 64 start addresses (the second pattern is needed to trigger it; both come from
 // a scan of the Python standard library). Scan must not depend on where the text is.
-TEST(PatternDb, ScanDoesNotDependOnTheTextAddress) {
+TEST(PatternDatabase, ScanDoesNotDependOnTheTextAddress) {
   auto db = PatternDatabase::Build(
       {"\"(.*?)\" shell not found",
        "\"(.*?)\" directive may not both specify an external file and have content\\."},
