@@ -219,23 +219,38 @@ void Matcher::BuildFileIndex() const {
   }
 }
 
-const Matcher::FileEntries& Matcher::Sorted(const FileEntries& cf) const {
-  std::call_once(*cf.sorted, [&] {
-    FileEntries& f = const_cast<FileEntries&>(cf);  // the index is a lazily filled cache
-    f.by_line = f.entries;
-    std::sort(f.by_line.begin(), f.by_line.end(), [&](uint32_t a, uint32_t b) {
-      return std::make_pair(entries_[a].line, a) < std::make_pair(entries_[b].line, b);
-    });
-    std::vector<std::pair<std::string_view, uint32_t>> fns;
-    fns.reserve(f.entries.size());
-    for (uint32_t e : f.entries) fns.emplace_back(ShortClassName(entries_[e].function), e);
-    std::sort(fns.begin(), fns.end());
-    for (auto& [fn, e] : fns) {
-      f.by_function.push_back(e);
-      f.functions.push_back(fn);
-    }
+void Matcher::SortFile(const FileEntries& f) const {
+  f.by_line = f.entries;
+  std::sort(f.by_line.begin(), f.by_line.end(), [&](uint32_t a, uint32_t b) {
+    return std::make_pair(entries_[a].line, a) < std::make_pair(entries_[b].line, b);
   });
-  return cf;
+  std::vector<std::pair<std::string_view, uint32_t>> fns;
+  fns.reserve(f.entries.size());
+  for (uint32_t e : f.entries) fns.emplace_back(ShortClassName(entries_[e].function), e);
+  std::sort(fns.begin(), fns.end());
+  for (auto& [fn, e] : fns) {
+    f.by_function.push_back(e);
+    f.functions.push_back(fn);
+  }
+}
+
+void Matcher::EntriesNearFrame(std::string_view file, int line, std::string_view function,
+                               std::vector<uint32_t>* out) const {
+  std::call_once(file_index_once_, [this] { BuildFileIndex(); });
+  auto files = by_base_.find(BaseName(file));
+  if (files == by_base_.end()) return;
+  std::string_view fn = function.empty() ? std::string_view() : ShortClassName(function);
+  auto line_of = [&](uint32_t i) { return entries_[i].line; };
+  for (const FileEntries& f : files->second) {
+    if (!FileMatches(file, entries_[f.first].file_path)) continue;
+    std::call_once(*f.sorted, [&] { SortFile(f); });
+    auto lo = std::lower_bound(f.by_line.begin(), f.by_line.end(), line - 10,
+                               [&](uint32_t i, int v) { return line_of(i) < v; });
+    for (auto it = lo; it != f.by_line.end() && line_of(*it) <= line + 10; ++it) out->push_back(*it);
+    if (fn.empty()) continue;
+    auto [flo, fhi] = std::equal_range(f.functions.begin(), f.functions.end(), fn);
+    for (auto it = flo; it != fhi; ++it) out->push_back(f.by_function[it - f.functions.begin()]);
+  }
 }
 
 Result<PatternDatabase::ScratchPtr> Matcher::AcquireScratch() const {
@@ -254,12 +269,6 @@ void Matcher::ReleaseScratch(PatternDatabase::ScratchPtr scratch) const {
   if (!scratch) return;
   std::lock_guard<std::mutex> lock(pool_mu_);
   if (pool_.size() < 64) pool_.push_back(std::move(scratch));
-}
-
-const std::vector<Matcher::FileEntries>* Matcher::FilesOfBaseName(std::string_view base) const {
-  std::call_once(file_index_once_, [this] { BuildFileIndex(); });
-  auto it = by_base_.find(base);
-  return it == by_base_.end() ? nullptr : &it->second;
 }
 
 // The lines of one window: raw bytes first; normalized only when the window may
@@ -812,45 +821,30 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
       std::map<uint32_t, ExplainHit> by_entry;
       std::vector<uint32_t> cands;
       for (const TracebackFrame& f : sec.frames) {
-        const auto* files = m_.FilesOfBaseName(BaseName(f.file));
-        if (!files) continue;
-        for (const Matcher::FileEntries& fe : *files) {
-          if (!FileMatches(f.file, m_.entries()[fe.first].file_path)) continue;
-          // Candidates: entries within 10 lines of the frame, and entries of its function.
-          const Matcher::FileEntries& sorted = m_.Sorted(fe);
-          cands.clear();
-          auto line_of = [&](uint32_t i) { return m_.entries()[i].line; };
-          auto lo = std::lower_bound(sorted.by_line.begin(), sorted.by_line.end(), f.line - 10,
-                                     [&](uint32_t i, int v) { return line_of(i) < v; });
-          for (auto it = lo; it != sorted.by_line.end() && line_of(*it) <= f.line + 10; ++it) cands.push_back(*it);
-          std::string_view fn = f.function.empty() ? std::string_view() : ShortClassName(f.function);
-          if (!fn.empty()) {
-            auto [flo, fhi] = std::equal_range(sorted.functions.begin(), sorted.functions.end(), fn);
-            for (auto it = flo; it != fhi; ++it) cands.push_back(sorted.by_function[it - sorted.functions.begin()]);
-          }
-          for (uint32_t entry : cands) {
-            const MatchEntry& e = m_.entries()[entry];
-            int d = e.line > 0 ? std::abs(f.line - e.line) : 1000000;
-            bool fn_match = FunctionMatches(f.function, e.function);
-            if (!fn_match && d > 10) continue;
-            if (!accept(entry)) continue;
-            auto [cls, agree] = ClassEvidence(sec.short_class, e.error_class);
-            if (agree != 1 && !(sec.short_class.empty() && e.error_class.empty())) continue;
-            ExplainHit h;
-            h.entry = entry;
-            h.kind = ExplainHit::Kind::kFrame;
-            h.approximate = !seg.empty();
-            h.score = 20 + 30 + (fn_match ? 15 : 0) + (d == 0 ? 15 : d <= 5 ? 8 : d <= 50 ? 2 : 0) + cls;
-            h.class_agreement = agree;
-            h.frame_file = true;
-            h.frame_function = fn_match;
-            h.begin = sel_raw_of(sec.class_line, 0);
-            h.end = sel_raw_of(sec.class_line, (*L[sec.class_line]).text.size());
-            h.message = seg;
-            h.message_length = seg.size();
-            auto it = by_entry.find(entry);
-            if (it == by_entry.end() || it->second.score < h.score) by_entry[entry] = std::move(h);
-          }
+        cands.clear();
+        m_.EntriesNearFrame(f.file, f.line, f.function, &cands);
+        for (uint32_t entry : cands) {
+          const MatchEntry& e = m_.entries()[entry];
+          int d = e.line > 0 ? std::abs(f.line - e.line) : 1000000;
+          bool fn_match = FunctionMatches(f.function, e.function);
+          if (!fn_match && d > 10) continue;
+          if (!accept(entry)) continue;
+          auto [cls, agree] = ClassEvidence(sec.short_class, e.error_class);
+          if (agree != 1 && !(sec.short_class.empty() && e.error_class.empty())) continue;
+          ExplainHit h;
+          h.entry = entry;
+          h.kind = ExplainHit::Kind::kFrame;
+          h.approximate = !seg.empty();
+          h.score = 20 + 30 + (fn_match ? 15 : 0) + (d == 0 ? 15 : d <= 5 ? 8 : d <= 50 ? 2 : 0) + cls;
+          h.class_agreement = agree;
+          h.frame_file = true;
+          h.frame_function = fn_match;
+          h.begin = sel_raw_of(sec.class_line, 0);
+          h.end = sel_raw_of(sec.class_line, (*L[sec.class_line]).text.size());
+          h.message = seg;
+          h.message_length = seg.size();
+          auto it = by_entry.find(entry);
+          if (it == by_entry.end() || it->second.score < h.score) by_entry[entry] = std::move(h);
         }
       }
       for (auto& [k, h] : by_entry) hits.push_back(std::move(h));

@@ -83,26 +83,12 @@ class Matcher {
   const PatternDatabase& db() const { return *db_; }
   const std::vector<MatchEntry>& entries() const { return entries_; }
   const std::vector<uint32_t>& EntriesOfPattern(uint32_t pattern) const { return by_pattern_[pattern]; }
-  // The entries of one file, for frames that name it: by line (a window around the
-  // frame's line) and by short function name (the frame's function, at any line).
-  // A test file can hold thousands of bare asserts: a frame must not walk them all.
-  // The two orders are made on the first frame that names the file (Sorted()):
-  // sorting every file of a 100k-entry catalog cost more than the lookups saved.
-  struct FileEntries {
-    uint32_t first = 0;             // an entry of the file (its path)
-    std::vector<uint32_t> entries;  // in entry order
-    // Filled once by Matcher::Sorted:
-    std::unique_ptr<std::once_flag> sorted = std::make_unique<std::once_flag>();
-    std::vector<uint32_t> by_line;           // sorted by (line, entry)
-    std::vector<uint32_t> by_function;       // sorted by (ShortClassName(function), entry)
-    std::vector<std::string_view> functions;  // ShortClassName of each by_function entry's function
-  };
-  // `f` with by_line/by_function filled. Thread-safe.
-  const FileEntries& Sorted(const FileEntries& f) const;
-  // Files with this base name ("decoder.py"), each with its entries. The index is
-  // built on the first call (only a traceback whose message matched nothing needs
-  // it; building it for 100k entries would double the catalog's open time).
-  const std::vector<FileEntries>* FilesOfBaseName(std::string_view base) const;
+  // Entries a traceback frame points at: of the frame's file (its trailing path
+  // components agree with the entry's), within 10 lines of its line or in its
+  // function (any line). Appended to *out, maybe twice. Thread-safe. The per-file
+  // index behind it is built on the first call: only a traceback whose message
+  // matched nothing needs it, and building it at open cost as much as the open.
+  void EntriesNearFrame(std::string_view file, int line, std::string_view function, std::vector<uint32_t>* out) const;
 
   // Scratch from a pool (allocating a Vectorscan scratch for a big database costs
   // more than explaining a paste); give it back with ReleaseScratch. Thread-safe.
@@ -116,9 +102,23 @@ class Matcher {
   std::unique_ptr<PatternDatabase> db_;
   std::vector<MatchEntry> entries_;
   std::vector<std::vector<uint32_t>> by_pattern_;
+  // The entries of one file. A test file can hold thousands of bare asserts: a
+  // frame must not walk them all, so they are ordered by line and by short function
+  // name, on the first frame that names the file (sorting every file of a
+  // 100k-entry catalog cost more than the lookups saved).
+  struct FileEntries {
+    uint32_t first = 0;             // an entry of the file (its path)
+    std::vector<uint32_t> entries;  // in entry order
+    std::unique_ptr<std::once_flag> sorted = std::make_unique<std::once_flag>();
+    mutable std::vector<uint32_t> by_line;            // by (line, entry)
+    mutable std::vector<uint32_t> by_function;        // by (ShortClassName(function), entry)
+    mutable std::vector<std::string_view> functions;  // ShortClassName of each by_function entry's function
+  };
   void BuildFileIndex() const;
+  void SortFile(const FileEntries& f) const;
   mutable std::once_flag file_index_once_;
-  // Keyed by views into the entries' file paths (they live as long as the Matcher).
+  // Base name ("decoder.py") -> its files. Keyed by views into the entries' file
+  // paths (they live as long as the Matcher).
   mutable std::unordered_map<std::string_view, std::vector<FileEntries>> by_base_;
 };
 
