@@ -625,24 +625,21 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
     // Lines that print an exception ("ValueError: ...") are the error: when there are
     // any, the log lines around them are not queried (each query costs a full-text
     // search, and a log line's words only find look-alike noise).
-    NormalizedLine nl;
-    std::vector<bool> has_class(picked.size());
+    std::vector<NormalizedLine> norm(picked.size());
+    std::vector<ClassSplit> split(picked.size());
     bool any_class = false;
     for (size_t k = 0; k < picked.size(); ++k) {
-      auto [b, e2] = picked[k];
-      normalizer_.Normalize(text.substr(b, e2 - b), nl);
-      has_class[k] = SplitClassPrefix(nl.text, true).ok;
-      any_class = any_class || has_class[k];
+      normalizer_.Normalize(text.substr(picked[k].first, picked[k].second - picked[k].first), norm[k]);
+      split[k] = SplitClassPrefix(norm[k].text, true);
+      any_class = any_class || split[k].ok;
     }
     for (size_t k = picked.size(); k-- > 0;) {  // oldest first: the newest stays in the bounded list
-      if (any_class && !has_class[k]) continue;
-      auto [b, e2] = picked[k];
-      normalizer_.Normalize(text.substr(b, e2 - b), nl);
-      std::string_view t = nl.text;
+      if (any_class && !split[k].ok) continue;
+      std::string_view t = norm[k].text;
       if (t.find_first_not_of(" \t") == std::string_view::npos) continue;
-      ClassSplit cs = SplitClassPrefix(t, true);
-      remember_query(t, cs.ok ? ShortClassName(t.substr(0, cs.class_end)) : std::string_view(),
-                     base + b + nl.RawOffset(0), base + b + nl.RawOffset(t.size()));
+      size_t b = picked[k].first;
+      remember_query(t, split[k].ok ? ShortClassName(t.substr(0, split[k].class_end)) : std::string_view(),
+                     base + b + norm[k].RawOffset(0), base + b + norm[k].RawOffset(t.size()));
     }
   };
 
