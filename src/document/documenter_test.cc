@@ -126,6 +126,18 @@ Site MakeSite(const Record& r, std::string function, std::vector<std::string> gu
   return s;
 }
 
+// A raise site with the fields most tests set.
+Site RaiseSite(const std::string& path, int line, const std::string& cls, const std::string& msg,
+               const std::string& function) {
+  Site s;
+  s.file_path = path;
+  s.line = line;
+  s.error_class = cls;
+  s.error_message = msg;
+  s.function = function;
+  return s;
+}
+
 bool Has(const std::optional<std::string>& s, const std::string& needle) { return s && s->find(needle) != std::string::npos; }
 bool AnyHas(const std::optional<std::vector<std::string>>& v, const std::string& needle) {
   if (!v) return false;
@@ -290,13 +302,8 @@ TEST(DocumenterSeed, Seed003FromTheStoredWindowAlone) {
 TEST(Documenter, AttributeTestsOnObjectsAreNotMissingModules) {
   std::string file = "def Value(typecode, lock=True):\n    if not hasattr(lock, 'acquire'):\n        raise AttributeError(\"%r has no method 'acquire'\" % lock)\n";
   auto k = Knowledge({{"m/s.py", file}});
-  Site s;
-  s.file_path = "m/s.py";
-  s.line = 3;
-  s.error_class = "AttributeError";
-  s.error_message = "{lock} has no method 'acquire'";
+  Site s = RaiseSite("m/s.py", 3, "AttributeError", "{lock} has no method 'acquire'", "Value");
   s.interpolations = {"lock"};
-  s.function = "Value";
   s.guards = {"not hasattr(lock, 'acquire')"};
   Record r;
   DocumentRecord(s, file, *k, &r);
@@ -309,12 +316,7 @@ TEST(Documenter, AttributeTestsOnObjectsAreNotMissingModules) {
 TEST(Documenter, FieldsThatDoNotApplyStayNull) {
   std::string file = "def close(self):\n    raise RuntimeError(\"the pool is shutting down\")\n";
   auto k = Knowledge({{"pkg/pool.py", file}});
-  Site s;
-  s.file_path = "pkg/pool.py";
-  s.line = 2;
-  s.error_class = "RuntimeError";
-  s.error_message = "the pool is shutting down";
-  s.function = "close";
+  Site s = RaiseSite("pkg/pool.py", 2, "RuntimeError", "the pool is shutting down", "close");
   Record r;
   DocumentRecord(s, file, *k, &r);
   SCOPED_TRACE(Dump(r));
@@ -351,12 +353,7 @@ TEST(Documenter, RepoExceptionClassIsClassifiedByItsBuiltinBase) {
   EXPECT_EQ(idx->ExternalBase("KeyError"), "");  // not a repo class
   EXPECT_EQ(idx->ExternalBase("Loop"), "");      // a cycle resolves to nothing
   EXPECT_EQ(idx->ExternalBase("Generic1"), "");  // no plain first base
-  Site s;
-  s.file_path = "pkg/find.py";
-  s.line = 2;
-  s.error_class = "MissingAdapter";
-  s.error_message = "the adapter is gone";
-  s.function = "find";
+  Site s = RaiseSite("pkg/find.py", 2, "MissingAdapter", "the adapter is gone", "find");
   Record r;
   DocumentRecord(s, file, *k, &r);
   SCOPED_TRACE(Dump(r));
@@ -404,12 +401,7 @@ TEST(Documenter, LogSiteIsAWarningWithoutTryCatch) {
 Record DocumentCode(const std::string& path, const std::string& file, int line, const std::string& cls,
                     const std::string& msg, const std::string& function, std::vector<std::string> guards) {
   auto k = Knowledge({{path, file}});
-  Site s;
-  s.file_path = path;
-  s.line = line;
-  s.error_class = cls;
-  s.error_message = msg;
-  s.function = function;
+  Site s = RaiseSite(path, line, cls, msg, function);
   s.guards = std::move(guards);
   Record r;
   DocumentRecord(s, file, *k, &r);
@@ -467,12 +459,7 @@ TEST(DocumenterCode, DisjunctionAndCaughtErrorTips) {
       "            raise HeaderParseError(\"expected angle-addr but found '{}'\".format(value))\n"
       "    except KeyError:\n        raise\n";
   auto k = Knowledge({{"email/_hvp.py", file}});
-  Site s;
-  s.file_path = "email/_hvp.py";
-  s.line = 4;
-  s.error_class = "HeaderParseError";
-  s.error_message = "expected angle-addr but found '{value}'";
-  s.function = "get_angle_addr";
+  Site s = RaiseSite("email/_hvp.py", 4, "HeaderParseError", "expected angle-addr but found '{value}'", "get_angle_addr");
   s.guards = {"not value or value[0] != '<'"};
   s.except_context = "except KeyError";
   Record r;
