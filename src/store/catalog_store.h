@@ -1,7 +1,10 @@
 // CatalogStore: the SQLite catalog. Holds many repositories and many commits of
 // each ("scans"); every scan is a set of CatalogLines (record + dataset version +
-// facts). Re-putting the same (repo, sha) replaces that scan in one transaction,
-// so a reader never sees half a scan. Also keeps opaque blobs for later stages
+// facts). A scan's key is (repo, sha, location): location is "" when the commit is
+// known, else what was scanned (an absolute path), so two directories outside git
+// never share a key. PutScan of a key replaces that scan in one transaction, so a
+// reader never sees half a scan; AddLines (import) adds and updates by record id
+// and never deletes. Also keeps opaque blobs for later stages
 // (the compiled matcher database), a key/value cache (language-model answers)
 // and an FTS5 index over messages for fuzzy look-ups.
 //
@@ -25,6 +28,7 @@ struct ScanInfo {
   int64_t scan_id = 0;            // assigned by the store
   std::string repo;               // owner/name, "" when unknown
   std::string sha;                // commit, "" when unknown
+  std::string location;           // "" when sha is known; else what was scanned (absolute path): part of the key
   std::string dataset_version;    // ISO time
   std::string source;             // what was scanned (path, path@rev), for people
   int64_t files = 0;              // files read
@@ -52,8 +56,14 @@ class CatalogStore {
   static Result<std::unique_ptr<CatalogStore>> Open(const std::string& path, bool create);
   virtual ~CatalogStore() = default;
 
-  // Replaces the scan (info.repo, info.sha) with `lines` atomically; returns the new scan_id.
+  // Replaces the scan (info.repo, info.sha, info.location) with `lines` atomically;
+  // returns the new scan_id.
   virtual Result<int64_t> PutScan(const ScanInfo& info, const std::vector<CatalogLine>& lines) = 0;
+  // Adds `lines` to the scan (info.repo, info.sha, info.location), creating it when
+  // missing: a line whose record id the scan already holds replaces that line (in
+  // its place), the others are appended; no line of the scan is ever removed. The
+  // scan's dataset version becomes the newer of the two. Returns the scan_id.
+  virtual Result<int64_t> AddLines(const ScanInfo& info, const std::vector<CatalogLine>& lines) = 0;
   virtual Result<std::vector<ScanInfo>> ListScans() = 0;
   virtual Result<std::vector<StoredLine>> LoadLines(const ScanFilter& filter) = 0;
   // By record id (16 hex) or slug; every stored version of it, newest scan first.
