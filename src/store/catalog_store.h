@@ -82,6 +82,30 @@ class CatalogStore {
     double score;  // higher is better (negated bm25)
   };
   virtual Result<std::vector<TextHit>> FullTextSearch(const std::string& text, int limit) = 0;
+
+  // Search for people (GET /v1/search, the search page): the records whose
+  // errorMessage, errorClass or slug hold every word of `text` (the last word may
+  // be the start of one), that pass the filters, best first (bm25), each record
+  // once (its best-ranked line, then the newest), one page at a time: a page starts
+  // after the cursor (the previous page's last hit). An empty text lists every
+  // record that passes the filters, by id. Query syntax in `text` is just text.
+  struct RecordQuery {
+    std::string text;
+    std::string repo;         // owner/name of the scan; "" = any (likewise below)
+    std::string error_class;  // errorClass, exact
+    std::string severity;     // severity, exact
+    std::string tag;          // one of tags, exact
+    int limit = 20;
+    bool has_cursor = false;  // continue after (cursor_rank, cursor_record_id)
+    double cursor_rank = 0;
+    std::string cursor_record_id;
+  };
+  struct RecordHit {
+    int64_t scan_id;
+    std::string record_id;
+    double rank;  // lower is better (bm25); 0 for an empty text
+  };
+  virtual Result<std::vector<RecordHit>> SearchRecords(const RecordQuery& query) = 0;
 };
 
 }  // namespace errdex

@@ -200,6 +200,7 @@ class SqliteCatalogStore final : public CatalogStore {
   Status PutCache(const std::string& key, std::string_view value) override;
   Result<std::optional<std::string>> GetCache(const std::string& key) override;
   Result<std::vector<TextHit>> FullTextSearch(const std::string& text, int limit) override;
+  Result<std::vector<RecordHit>> SearchRecords(const RecordQuery& query) override;
 
  private:
   Status PutKeyValue(const char* sql, const std::string& key, std::string_view bytes, const char* what);
@@ -764,6 +765,76 @@ Result<std::vector<CatalogStore::TextHit>> SqliteCatalogStore::FullTextSearch(co
   if (rc != SQLITE_DONE) return Error(rc, "full-text search");
   return hits;
 }
+
+// SearchRecords' filters, shared by its statements: ?2 repo, ?3 class, ?4 severity, ?5 tag.
+#define ERRDEX_RECORD_FILTERS                                                        \
+  "(?2 = '' OR s.repo = ?2) AND (?3 = '' OR l.error_class = ?3) "                    \
+  "AND (?4 = '' OR json_extract(l.record_json, '$.severity') = ?4) "                 \
+  "AND (?5 = '' OR EXISTS (SELECT 1 FROM json_each(l.record_json, '$.tags') WHERE value = ?5))"
+
+Result<std::vector<CatalogStore::RecordHit>> SqliteCatalogStore::SearchRecords(const RecordQuery& q) {
+  std::vector<RecordHit> hits;
+  if (q.limit <= 0) return hits;
+  std::vector<std::string> terms = SearchTerms(q.text);
+  if (!q.text.empty() && terms.empty()) return hits;  // only punctuation: nothing can match
+  const bool fts = !terms.empty() && has_fts_;
+  // Every line passing the filters, its record's newest line first (n = 1). With
+  // FTS5, only the lines holding every word, ranked; without it (or without a
+  // text) by record id, and the words are looked for below.
+  auto s = fts ? Prepare(
+                     "SELECT record_id, scan_id, rank, '' FROM ("
+                     " SELECT l.record_id, l.scan_id, m.rank, row_number() OVER ("
+                     "  PARTITION BY l.record_id ORDER BY m.rank, s.dataset_version DESC, l.scan_id DESC) AS n"
+                     " FROM (SELECT rowid AS id, bm25(lines_fts) AS rank FROM lines_fts WHERE lines_fts MATCH ?1) m"
+                     " JOIN lines l ON l.line_id = m.id JOIN scans s ON s.scan_id = l.scan_id"
+                     " WHERE " ERRDEX_RECORD_FILTERS ") "
+                     "WHERE n = 1 AND (?6 = 0 OR rank > ?7 OR (rank = ?7 AND record_id > ?8)) "
+                     "ORDER BY rank, record_id LIMIT ?9")
+               : Prepare(
+                     "SELECT record_id, scan_id, 0.0, hay FROM ("
+                     " SELECT l.record_id, l.scan_id, lower(coalesce(l.error_message, '') || ' ' || "
+                     "  coalesce(l.error_class, '') || ' ' || coalesce(l.slug, '')) AS hay, row_number() OVER ("
+                     "  PARTITION BY l.record_id ORDER BY s.dataset_version DESC, l.scan_id DESC) AS n"
+                     " FROM lines l JOIN scans s ON s.scan_id = l.scan_id"
+                     " WHERE " ERRDEX_RECORD_FILTERS ") "
+                     "WHERE n = 1 AND (?6 = 0 OR record_id > ?8) ORDER BY record_id LIMIT ?9");
+  if (!s.ok()) return s.status();
+  ScopedReset reset(*s);
+  if (fts) {
+    // Each word quoted (never FTS5 syntax), all of them required; the last one
+    // may be a prefix (a word still being typed).
+    std::string match;
+    for (size_t i = 0; i < terms.size(); ++i) {
+      if (i) match += ' ';
+      match += '"' + terms[i] + '"';
+    }
+    match += '*';
+    BindText(*s, 1, match);
+  }
+  BindText(*s, 2, q.repo);
+  BindText(*s, 3, q.error_class);
+  BindText(*s, 4, q.severity);
+  BindText(*s, 5, q.tag);
+  sqlite3_bind_int(*s, 6, q.has_cursor ? 1 : 0);
+  if (fts) sqlite3_bind_double(*s, 7, q.cursor_rank);
+  BindText(*s, 8, q.cursor_record_id);
+  // Without FTS5 the words are matched here, so the page is cut here too.
+  sqlite3_bind_int(*s, 9, terms.empty() ? q.limit : -1);
+  int rc;
+  while ((rc = sqlite3_step(*s)) == SQLITE_ROW) {
+    if (!fts && !terms.empty()) {
+      std::string hay = ColumnText(*s, 3);
+      bool all = true;
+      for (const std::string& t : terms) all = all && hay.find(t) != std::string::npos;
+      if (!all) continue;
+    }
+    hits.push_back(RecordHit{sqlite3_column_int64(*s, 1), ColumnText(*s, 0), sqlite3_column_double(*s, 2)});
+    if (hits.size() >= static_cast<size_t>(q.limit)) break;
+  }
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW) return Error(rc, "search records");
+  return hits;
+}
+#undef ERRDEX_RECORD_FILTERS
 
 // Without FTS5 (a SQLite built without it): the number of words found as substrings.
 Result<std::vector<CatalogStore::TextHit>> SqliteCatalogStore::LikeSearch(const std::vector<std::string>& terms,
