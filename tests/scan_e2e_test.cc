@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "e2e_util.h"
+#include "extract/common/limits.h"
 #include "model/record.h"
 #include "store/catalog_store.h"
 
@@ -483,6 +484,41 @@ TEST(ScanBadInput, HostileFilesAreSoftErrors) {
   EXPECT_NE(small.err.find("huge.py: file is"), std::string::npos) << small.err;
   EXPECT_NE(small.err.find("max-file-size"), std::string::npos);
   EXPECT_EQ(FindByMessage(ParseJsonl(small.out), "missing value"), nullptr);
+}
+
+// A one-line minified bundle with 3,000 throws: before the excerpt limit every
+// record carried the whole file (625 MB of JSON Lines for 202 KB).
+TEST(ScanBadInput, OneLineBundleIsCutByTheExcerptLimit) {
+  TempDir t;
+  std::string bundle;
+  for (int i = 0; i < 3000; ++i)
+    bundle += "function a" + std::to_string(i) + "(x){if(!x)throw new Error(\"bad input " + std::to_string(i) +
+              "\");return x};";
+  WriteFile(t / "repo/bundle.js", bundle);
+  RunResult r = Errdex(Quote(t / "repo") + " -o " + Quote(t / "out.jsonl") + " --facts --no-docs -j1");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  std::vector<CatalogLine> lines = ParseJsonl(ReadFile(t / "out.jsonl"));
+  ASSERT_EQ(lines.size(), 3000u);
+  const size_t max = ExtractLimits{}.max_excerpt_bytes;
+  for (const CatalogLine& l : lines) {
+    ASSERT_LE(l.record.source_code.size(), max);
+    ASSERT_TRUE(l.facts);
+    ASSERT_EQ(l.facts->truncated.size(), 1u);
+    EXPECT_EQ(l.facts->truncated[0], (std::pair<std::string, uint64_t>{"sourceCode", bundle.size()}));
+    // The excerpt shows the site itself.
+    ASSERT_NE(l.record.source_code.find(*l.record.error_message), std::string::npos) << *l.record.error_message;
+  }
+  EXPECT_LT(fs::file_size(t / "out.jsonl"), 3000 * (max + 4096)) << "every record bounded";
+  EXPECT_NE(r.err.find("limits hit: --max-excerpt-bytes 16384 cut texts of 3000 site(s)"), std::string::npos) << r.err;
+
+  // The limits are options: a larger excerpt limit keeps more, --max-sites-per-file fewer sites.
+  RunResult opts = Errdex(Quote(t / "repo") + " -o - --no-docs --max-excerpt-bytes 300000 --max-sites-per-file 100 --verbose");
+  ASSERT_EQ(opts.rc, 0) << opts.err;
+  std::vector<CatalogLine> few = ParseJsonl(opts.out);
+  ASSERT_EQ(few.size(), 100u);
+  EXPECT_EQ(few[0].record.source_code, bundle);
+  EXPECT_NE(opts.err.find("bundle.js: 2900 sites left out"), std::string::npos) << opts.err;
+  EXPECT_NE(opts.err.find("--max-sites-per-file 100 in 1 file(s), 2900 site(s) left out"), std::string::npos) << opts.err;
 }
 
 TEST(ScanErrors, BadPathsAndOutputsAreExit2WithoutPartialFiles) {

@@ -510,7 +510,7 @@ class Walker {
  public:
   Walker(std::string_view path, std::string_view text, bool typescript, const TSLanguage* lang,
          const JsExtractOptions& options)
-      : path_(path), text_(text), typescript_(typescript), max_guards_(options.max_guards),
+      : path_(path), text_(text), typescript_(typescript), limits_(options.limits),
         max_name_parts_(options.max_name_parts), fields_(lang),
         kinds_(KindTable::For(lang)) {
     in_tests_ = InTests(path);
@@ -519,6 +519,7 @@ class Walker {
   void Run(TSNode root);
 
   std::vector<Site> sites;
+  size_t sites_left_out = 0;
   int syntax_errors = 0;
   TSPoint first_error{0, 0};
 
@@ -606,7 +607,15 @@ class Walker {
 
   // Site building.
   Site NewSite(SiteKind kind, TSNode at, TSNode end) const;
-  void Finish(Site site) { sites.push_back(std::move(site)); }
+  // Keeps the site within the limits; past max_sites only counts it.
+  void Finish(Site site) {
+    if (sites.size() >= limits_.max_sites) {
+      ++sites_left_out;
+      return;
+    }
+    CapSite(site, limits_);
+    sites.push_back(std::move(site));
+  }
   void HandleThrow(TSNode stmt);
   void HandleCall(TSNode call);
   void HandleNew(TSNode expr);
@@ -634,7 +643,7 @@ class Walker {
   std::string_view path_;
   std::string_view text_;
   bool typescript_;
-  size_t max_guards_;
+  ExtractLimits limits_;
   size_t max_name_parts_;
   bool in_tests_ = false;
   FieldIds fields_;
@@ -967,7 +976,20 @@ Site Walker::NewSite(SiteKind kind, TSNode at, TSNode end) const {
   s.function = qual.empty() ? "<module>" : qual;
   for (auto it = ctx_.rbegin(); it != ctx_.rend(); ++it) {
     if (it->kind == CtxKind::kFunction || it->kind == CtxKind::kClass) break;
-    if (it->kind == CtxKind::kGuard && s.guards.size() < max_guards_) s.guards.push_back(it->text);
+    if (it->kind == CtxKind::kGuard) {
+      if (s.guards.size() == limits_.max_guards) {  // the innermost are kept: count the rest
+        size_t total = s.guards.size();
+        for (auto rest = it; rest != ctx_.rend() && rest->kind != CtxKind::kFunction && rest->kind != CtxKind::kClass; ++rest)
+          total += rest->kind == CtxKind::kGuard;
+        NoteTruncated(s, "guards", total);
+        for (; it != ctx_.rend() && it->kind != CtxKind::kFunction && it->kind != CtxKind::kClass; ++it)
+          if (it->kind == CtxKind::kCatch && !s.except_context) s.except_context = it->text;
+        break;
+      }
+      // a prefix only: a huge condition is copied once per site
+      s.guards.emplace_back(it->text, 0, Utf8CutPoint(it->text, limits_.max_guard_bytes));
+      if (it->text.size() > limits_.max_guard_bytes) NoteTruncated(s, "guardBytes", it->text.size());
+    }
     if (it->kind == CtxKind::kCatch && !s.except_context) s.except_context = it->text;
   }
   std::reverse(s.guards.begin(), s.guards.end());
@@ -1668,6 +1690,7 @@ JsExtractResult ExtractJavaScript(std::string_view path, std::string_view text, 
             " unparsed or missing region(s)); sites in them may be missing"});
   }
   result.sites = std::move(walker.sites);
+  result.sites_left_out = walker.sites_left_out;
   ts_tree_delete(tree);
   return result;
 }
