@@ -16,6 +16,7 @@
 #include <unordered_map>
 
 #include "document/documenter.h"
+#include "extract/common/binary.h"
 #include "extract/javascript/js_extractor.h"
 #include "extract/python/python_extractor.h"
 #include "model/utf8.h"
@@ -339,6 +340,14 @@ Result<ScanResult> Scan(const ScanOptions& options) {
         }
         fr.text = std::move(text.value());
         fr.bytes = fr.text.size();
+        if (std::optional<std::string> why = BinaryReason(fr.text)) {
+          fr.diagnostics.push_back({path, 0, 0, "not source text, skipped: " + *why});
+          fr.skipped = true;
+          std::string().swap(fr.text);
+          bytes.fetch_add(fr.bytes);
+          done.fetch_add(1);
+          return;
+        }
         ExtractOutput out;
         try {
           out = work[i].extractor(path, fr.text);

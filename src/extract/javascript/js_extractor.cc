@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <optional>
@@ -1607,7 +1608,11 @@ int64_t ThreadCpuMicros() {
 
 struct Deadline {
   int64_t cpu_micros_at;  // cancel once the thread's CPU clock passes this
+  int64_t started;        // the thread's CPU clock when the parse began
+  int64_t grace_micros;   // options.error_grace
+  double min_error_rate;  // bytes per CPU microsecond (options.min_error_mib_per_second)
   uint32_t calls = 0;
+  bool slow_errors = false;  // cancelled by the error-recovery rate
 };
 
 bool ParseProgress(TSParseState* state) {
@@ -1615,7 +1620,17 @@ bool ParseProgress(TSParseState* state) {
   // tree-sitter calls this every ~100 parse operations; reading the clock every
   // 16th call keeps its cost negligible.
   if ((d->calls++ & 15u) != 0) return false;
-  return ThreadCpuMicros() > d->cpu_micros_at;  // true cancels the parse
+  int64_t now = ThreadCpuMicros();
+  if (now > d->cpu_micros_at) return true;  // true cancels the parse
+  // Error recovery on text that is not code (random printable bytes) runs 10x
+  // slower than a parse of code: such a parse gives up early, not at the deadline.
+  int64_t spent = now - d->started;
+  if (state->has_error && spent > d->grace_micros &&
+      static_cast<double>(state->current_byte_offset) < d->min_error_rate * static_cast<double>(spent)) {
+    d->slow_errors = true;
+    return true;
+  }
+  return false;
 }
 
 // One parser per thread, reused across files (creating one costs allocations).
@@ -1659,7 +1674,10 @@ JsExtractResult ExtractJavaScript(std::string_view path, std::string_view text, 
       std::chrono::duration_cast<std::chrono::microseconds>(options.parse_timeout).count() +
       static_cast<int64_t>(mib * static_cast<double>(
                                      std::chrono::duration_cast<std::chrono::microseconds>(options.parse_timeout_per_mib).count()));
-  Deadline deadline{ThreadCpuMicros() + budget_micros};
+  const int64_t started = ThreadCpuMicros();
+  Deadline deadline{started + budget_micros, started,
+                    std::chrono::duration_cast<std::chrono::microseconds>(options.error_grace).count(),
+                    options.min_error_mib_per_second * 1048576.0 / 1e6};
   TSParseOptions parse_options{&deadline, &ParseProgress};
   TSTree* tree = ts_parser_parse_with_options(
       parser, nullptr,
@@ -1677,6 +1695,13 @@ JsExtractResult ExtractJavaScript(std::string_view path, std::string_view text, 
       parse_options);
   if (!tree) {
     ts_parser_reset(parser);
+    if (deadline.slow_errors) {
+      char rate[32];
+      std::snprintf(rate, sizeof rate, "%g", options.min_error_mib_per_second);
+      return fail(0, 0, std::string("parse cancelled: syntax errors and under ") + rate + " MiB per CPU second after " +
+                            std::to_string(options.error_grace.count()) +
+                            " ms (min_error_mib_per_second): not JavaScript, file not extracted");
+    }
     return fail(0, 0, "parse cancelled after " + std::to_string(budget_micros / 1000) +
                           " ms of CPU time (parse_timeout + parse_timeout_per_mib * size): file not extracted");
   }

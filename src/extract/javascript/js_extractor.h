@@ -57,6 +57,13 @@ struct JsExtractOptions {
   // hang a scan. A normal file parses at several MB per second.
   std::chrono::milliseconds parse_timeout{5000};
   std::chrono::milliseconds parse_timeout_per_mib{5000};
+  // A parse that has met a syntax error and, after error_grace of CPU time, has
+  // read less than min_error_mib_per_second is cancelled too: tree-sitter's error
+  // recovery on text that is not code (8 MB of random printable bytes took 43 s)
+  // is ten times slower than a parse of code (2-3 MiB/s here, with or without a
+  // few syntax errors).
+  std::chrono::milliseconds error_grace{1000};
+  double min_error_mib_per_second = 0.5;
   // Sites per file, guards per site (the innermost ones: a file of thousands of
   // nested ifs cannot make every site carry thousands of strings), bytes per guard
   // and per excerpt (extract/common/limits.h).

@@ -757,6 +757,24 @@ TEST(JsBadInput, LimitsBoundSitesGuardsAndExcerpts) {
   EXPECT_EQ(r.sites[0].truncated, (std::vector<std::pair<std::string, uint64_t>>{{"guardBytes", 100000}}));
 }
 
+// Text that is not code: tree-sitter's error recovery crawls (8 MB took 43 s of
+// CPU before the deadline); the error-rate rule gives up after error_grace.
+TEST(JsBadInput, PrintableGarbageIsCancelledByTheErrorRate) {
+  std::string garbage;
+  uint32_t x = 12345;
+  while (garbage.size() < (3u << 20)) {
+    x = x * 1103515245u + 12345u;
+    char c = static_cast<char>(32 + (x >> 16) % 95);
+    garbage.push_back((x >> 8) % 40 == 0 ? '\n' : c);
+  }
+  JsExtractOptions o;
+  o.parse_timeout = std::chrono::minutes(10);  // only the error rate may cancel it
+  JsExtractResult r = ExtractJavaScript("g.js", garbage, false, o);
+  EXPECT_TRUE(r.failed);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_NE(r.diagnostics[0].message.find("min_error_mib_per_second"), std::string::npos) << r.diagnostics[0].message;
+}
+
 TEST(JsBadInput, SizeLimitAndCancelledParse) {
   JsExtractOptions small;
   small.max_file_bytes = 10;
