@@ -425,6 +425,17 @@ TEST(PythonExtractor, InvalidUtf8AndNulBytes) {
   EXPECT_EQ(r.diagnostics[0].line, 3);
 }
 
+// L5: a raise on line 1 right after a UTF-8 BOM was missed (CPython accepts it).
+TEST(PythonExtractor, ByteOrderMarkBeforeTheFirstStatement) {
+  PythonExtractResult r = ExtractPython(
+      "b.py", "\xEF\xBB\xBFraise ValueError(\"bom first statement\")\nraise ValueError(\"second statement\")\n");
+  ASSERT_EQ(r.sites.size(), 2u);
+  EXPECT_EQ(Opt(r.sites[0].error_message), "bom first statement");
+  EXPECT_EQ(r.sites[0].line, 1);
+  EXPECT_EQ(r.sites[0].column, 0);  // as CPython's col_offset
+  EXPECT_TRUE(r.diagnostics.empty());
+}
+
 TEST(PythonExtractor, UnterminatedStrings) {
   PythonExtractResult r = ExtractPython("t.py", "raise ValueError('open\nraise KeyError('ok')\nx = '''never closed\n");
   ASSERT_GE(r.diagnostics.size(), 2u);
