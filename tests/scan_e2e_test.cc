@@ -329,6 +329,28 @@ TEST_F(GitScanTest, AnotherRepoInsideAWorkTreeIsItsOwnRoot) {
   }
 }
 
+// L7: a git-ignored directory inside a work tree is in no commit; it got the
+// enclosing HEAD as its sha (and GitHub URLs to files that are not there).
+TEST_F(GitScanTest, IgnoredDirectoryInsideAWorkTreeIsNotInGit) {
+  WriteFile(t_ / "w/.gitignore", "build/\n");
+  WriteFile(t_ / "w/build/gen/out.py", "raise ValueError(\"generated\")\n");
+  RunResult r = Errdex(Quote(t_ / "w/build/gen") + " -o - --no-docs", kEpochEnv);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  std::vector<CatalogLine> lines = ParseJsonl(r.out);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].record.file_path, "out.py");  // relative to PATH: it is its own root
+  EXPECT_EQ(lines[0].record.analyzed_sha, std::nullopt);
+  EXPECT_EQ(lines[0].record.repo, std::nullopt);
+  EXPECT_EQ(lines[0].record.github_url, std::nullopt);
+  EXPECT_NE(r.err.find("no --repo"), std::string::npos) << r.err;
+  // A directory that is not ignored keeps the enclosing HEAD.
+  RunResult tracked = Errdex(Quote(t_ / "w/pkg") + " -o - --quiet --no-docs", kEpochEnv);
+  ASSERT_EQ(tracked.rc, 0) << tracked.err;
+  std::vector<CatalogLine> tl = ParseJsonl(tracked.out);
+  ASSERT_FALSE(tl.empty());
+  EXPECT_EQ(tl[0].record.analyzed_sha, sha2_);
+}
+
 TEST_F(GitScanTest, UnknownRevisionIsExit2) {
   RunResult r = Errdex(Quote(t_ / "w") + " --rev no-such-tag -o " + Quote(t_ / "x.jsonl"));
   EXPECT_EQ(r.rc, 2);
