@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "e2e_util.h"
+#include "extract/common/limits.h"
 #include "model/record.h"
 #include "store/catalog_store.h"
 
@@ -328,6 +329,28 @@ TEST_F(GitScanTest, AnotherRepoInsideAWorkTreeIsItsOwnRoot) {
   }
 }
 
+// L7: a git-ignored directory inside a work tree is in no commit; it got the
+// enclosing HEAD as its sha (and GitHub URLs to files that are not there).
+TEST_F(GitScanTest, IgnoredDirectoryInsideAWorkTreeIsNotInGit) {
+  WriteFile(t_ / "w/.gitignore", "build/\n");
+  WriteFile(t_ / "w/build/gen/out.py", "raise ValueError(\"generated\")\n");
+  RunResult r = Errdex(Quote(t_ / "w/build/gen") + " -o - --no-docs", kEpochEnv);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  std::vector<CatalogLine> lines = ParseJsonl(r.out);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].record.file_path, "out.py");  // relative to PATH: it is its own root
+  EXPECT_EQ(lines[0].record.analyzed_sha, std::nullopt);
+  EXPECT_EQ(lines[0].record.repo, std::nullopt);
+  EXPECT_EQ(lines[0].record.github_url, std::nullopt);
+  EXPECT_NE(r.err.find("no --repo"), std::string::npos) << r.err;
+  // A directory that is not ignored keeps the enclosing HEAD.
+  RunResult tracked = Errdex(Quote(t_ / "w/pkg") + " -o - --quiet --no-docs", kEpochEnv);
+  ASSERT_EQ(tracked.rc, 0) << tracked.err;
+  std::vector<CatalogLine> tl = ParseJsonl(tracked.out);
+  ASSERT_FALSE(tl.empty());
+  EXPECT_EQ(tl[0].record.analyzed_sha, sha2_);
+}
+
 TEST_F(GitScanTest, UnknownRevisionIsExit2) {
   RunResult r = Errdex(Quote(t_ / "w") + " --rev no-such-tag -o " + Quote(t_ / "x.jsonl"));
   EXPECT_EQ(r.rc, 2);
@@ -483,6 +506,64 @@ TEST(ScanBadInput, HostileFilesAreSoftErrors) {
   EXPECT_NE(small.err.find("huge.py: file is"), std::string::npos) << small.err;
   EXPECT_NE(small.err.find("max-file-size"), std::string::npos);
   EXPECT_EQ(FindByMessage(ParseJsonl(small.out), "missing value"), nullptr);
+}
+
+// A one-line minified bundle with 3,000 throws: before the excerpt limit every
+// record carried the whole file (625 MB of JSON Lines for 202 KB).
+TEST(ScanBadInput, OneLineBundleIsCutByTheExcerptLimit) {
+  TempDir t;
+  std::string bundle;
+  for (int i = 0; i < 3000; ++i)
+    bundle += "function a" + std::to_string(i) + "(x){if(!x)throw new Error(\"bad input " + std::to_string(i) +
+              "\");return x};";
+  WriteFile(t / "repo/bundle.js", bundle);
+  RunResult r = Errdex(Quote(t / "repo") + " -o " + Quote(t / "out.jsonl") + " --facts --no-docs -j1");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  std::vector<CatalogLine> lines = ParseJsonl(ReadFile(t / "out.jsonl"));
+  ASSERT_EQ(lines.size(), 3000u);
+  const size_t max = ExtractLimits{}.max_excerpt_bytes;
+  for (const CatalogLine& l : lines) {
+    ASSERT_LE(l.record.source_code.size(), max);
+    ASSERT_TRUE(l.facts);
+    ASSERT_EQ(l.facts->truncated.size(), 1u);
+    EXPECT_EQ(l.facts->truncated[0], (std::pair<std::string, uint64_t>{"sourceCode", bundle.size()}));
+    // The excerpt shows the site itself.
+    ASSERT_NE(l.record.source_code.find(*l.record.error_message), std::string::npos) << *l.record.error_message;
+  }
+  EXPECT_LT(fs::file_size(t / "out.jsonl"), 3000 * (max + 4096)) << "every record bounded";
+  EXPECT_NE(r.err.find("limits hit: --max-excerpt-bytes 16384 cut texts of 3000 site(s)"), std::string::npos) << r.err;
+
+  // The limits are options: a larger excerpt limit keeps more, --max-sites-per-file fewer sites.
+  RunResult opts = Errdex(Quote(t / "repo") + " -o - --no-docs --max-excerpt-bytes 300000 --max-sites-per-file 100 --verbose");
+  ASSERT_EQ(opts.rc, 0) << opts.err;
+  std::vector<CatalogLine> few = ParseJsonl(opts.out);
+  ASSERT_EQ(few.size(), 100u);
+  EXPECT_EQ(few[0].record.source_code, bundle);
+  EXPECT_NE(opts.err.find("bundle.js: 2900 sites left out"), std::string::npos) << opts.err;
+  EXPECT_NE(opts.err.find("--max-sites-per-file 100 in 1 file(s), 2900 site(s) left out"), std::string::npos) << opts.err;
+}
+
+// Random bytes named .js / .py: recognised as not source text and skipped with a
+// diagnostic, in no time and memory (they took 37 s and 1.9 GB in tree-sitter).
+TEST(ScanBadInput, BinaryFilesAreSkipped) {
+  TempDir t;
+  std::string random(8u << 20, '\0');
+  uint64_t x = 88172645463325252ull;
+  for (char& c : random) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    c = static_cast<char>(x);
+  }
+  WriteFile(t / "repo/blob.js", random);
+  WriteFile(t / "repo/blob.py", random.substr(0, 1 << 20));
+  WriteFile(t / "repo/ok.py", "raise ValueError(\"still read\")\n");
+  RunResult r = Errdex(Quote(t / "repo") + " -o - --verbose --no-docs -j1");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  std::vector<CatalogLine> lines = ParseJsonl(r.out);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].record.error_message, "still read");
+  EXPECT_NE(r.err.find("blob.js: not source text, skipped: a NUL byte at offset"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("blob.py: not source text, skipped"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("scanned 3 files (2 skipped)"), std::string::npos) << r.err;
 }
 
 TEST(ScanErrors, BadPathsAndOutputsAreExit2WithoutPartialFiles) {

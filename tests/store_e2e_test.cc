@@ -1,6 +1,7 @@
 // End-to-end tests of the catalog subcommands (import, export, show, scans): they
 // run the real errdex binary on the seeds (../shared/seeds) in a temporary directory.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -343,6 +344,36 @@ TEST_F(StoreE2E, ExportToAFifoAndThroughASymlink) {
   r = Errdex("export --db " + db_ + " -o " + dir_.string());
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("is a directory"), std::string::npos) << r.err;
+}
+
+// L8: a catalog the user may write, in a directory the user may not (WAL needs
+// its -shm and -wal files beside it): reads failed with "the catalog is
+// read-only". They read it as immutable now; writes fail with a clear error.
+TEST_F(StoreE2E, ACatalogInAReadOnlyDirectoryCanBeRead) {
+  ASSERT_EQ(Errdex("import" + AllSeedArgs() + " --db " + db_).code, 0);
+  std::string expected = Errdex("export --db " + db_).out;
+  fs::path ro = dir_ / "ro";
+  fs::create_directories(ro);
+  std::string db = (ro / "catalog.db").string();
+  fs::copy_file(db_, db);
+  std::string as = "NO_COLOR=1";
+  if (::geteuid() == 0) {
+    // root writes any directory: the catalog becomes nobody's, read as nobody.
+    if (::access("/usr/bin/setpriv", X_OK) != 0) GTEST_SKIP() << "running as root without setpriv";
+    ASSERT_EQ(::chown(db.c_str(), 65534, 65534), 0);
+    as += " setpriv --reuid=65534 --regid=65534 --clear-groups";
+  }
+  ::chmod(dir_.c_str(), 0755);
+  ::chmod(ro.c_str(), 0555);
+  Outcome exported = Errdex("export --db " + db, as);
+  EXPECT_EQ(exported.code, 0) << exported.err;
+  EXPECT_EQ(exported.out, expected);
+  Outcome scans = Errdex("scans --db " + db, as);
+  EXPECT_EQ(scans.code, 0) << scans.err;
+  Outcome imp = Errdex("import" + AllSeedArgs() + " --db " + db, as);
+  EXPECT_EQ(imp.code, 2);
+  EXPECT_NE(imp.err.find("read-only"), std::string::npos) << imp.err;
+  ::chmod(ro.c_str(), 0755);
 }
 
 }  // namespace

@@ -39,6 +39,7 @@ struct ScanFlags {
   bool no_docs = false;
   int jobs = 0;
   uint64_t max_file_size = kDefaultMaxFileSize;
+  ExtractLimits limits;
   bool quiet = false;
   bool verbose = false;
   bool json = false;
@@ -183,6 +184,25 @@ std::string ScanKeyText(const ScanResult& r) {
   return repo + " at " + r.location + " (no commit: a later scan of this directory replaces it)";
 }
 
+// "limits hit: ..." naming each limit that cut something, "" when none did.
+std::string LimitsText(const ScanResult& r, const ScanFlags& f) {
+  const LimitStats& l = r.stats.limits;
+  if (!l.any()) return "";
+  std::string out;
+  auto add = [&](const std::string& part) { out += (out.empty() ? "limits hit: " : "; ") + part; };
+  if (l.files_sites_cut)
+    add("--max-sites-per-file " + std::to_string(f.limits.max_sites) + " in " + std::to_string(l.files_sites_cut) +
+        " file(s), " + std::to_string(l.sites_left_out) + " site(s) left out");
+  if (l.sites_excerpts_cut)
+    add("--max-excerpt-bytes " + std::to_string(f.limits.max_excerpt_bytes) + " cut texts of " +
+        std::to_string(l.sites_excerpts_cut) + " site(s)");
+  if (l.sites_guards_cut)
+    add("--max-guards " + std::to_string(f.limits.max_guards) + " / --max-guard-bytes " +
+        std::to_string(f.limits.max_guard_bytes) + " cut the guards of " + std::to_string(l.sites_guards_cut) +
+        " site(s)");
+  return out + " (--facts shows what each record lost under \"truncated\")";
+}
+
 std::string SummaryJson(const ScanResult& r, const ScanFlags& f, double write_seconds, double total_seconds,
                         long long scan_id) {
   const ScanStats& s = r.stats;
@@ -230,6 +250,11 @@ std::string SummaryJson(const ScanResult& r, const ScanFlags& f, double write_se
   }
   o += "},";
   num("bytes", static_cast<double>(s.bytes), true);
+  o += "\"limits\":{";
+  o += "\"filesSitesCut\":" + std::to_string(s.limits.files_sites_cut) +
+       ",\"sitesLeftOut\":" + std::to_string(s.limits.sites_left_out) +
+       ",\"sitesExcerptsCut\":" + std::to_string(s.limits.sites_excerpts_cut) +
+       ",\"sitesGuardsCut\":" + std::to_string(s.limits.sites_guards_cut) + "},";
   o += "\"seconds\":{";
   char buf[256];
   std::snprintf(buf, sizeof buf, "\"list\":%.3f,\"extract\":%.3f,\"document\":%.3f,\"write\":%.3f,\"total\":%.3f},",
@@ -274,6 +299,7 @@ int RunScan(const ScanFlags& f) {
   if (f.sha_opt->count()) o.sha = f.sha;
   o.jobs = f.jobs;
   o.max_file_size = f.max_file_size;
+  o.limits = f.limits;
   o.document = !f.no_docs;
   if (to_stdout || !f.output.empty())
     o.json_lines = f.facts ? ScanOptions::JsonLines::kRecordsWithFacts : ScanOptions::JsonLines::kRecords;
@@ -341,6 +367,8 @@ int RunScan(const ScanFlags& f) {
       line += "; " + std::to_string(r.diagnostics.size()) + " diagnostic(s)" + (f.verbose ? "" : " (--verbose lists them)");
     if (store) line += "; stored in " + f.db + " as " + ScanKeyText(r);
     std::fprintf(stderr, "errdex: %s\n", Printable(line).c_str());
+    std::string limits = LimitsText(r, f);
+    if (!limits.empty()) std::fprintf(stderr, "errdex: %s\n", limits.c_str());
   }
   if (f.json) {
     std::string js = SummaryJson(r, f, write_seconds, total_seconds, scan_id) + "\n";
@@ -367,6 +395,16 @@ void RegisterScanCommands(CLI::App& app, CommandTable& table) {
   sub->add_flag("--no-docs", f->no_docs, "skip the document stage (prose fields stay null)");
   sub->add_option("-j,--jobs", f->jobs, "worker threads (default: hardware concurrency)")->check(CLI::NonNegativeNumber);
   sub->add_option("--max-file-size", f->max_file_size, "skip files larger than BYTES (default 67108864 = 64 MiB)");
+  // Resource limits (extract/common/limits.h): ordinary code never reaches them.
+  sub->add_option("--max-sites-per-file", f->limits.max_sites,
+                  "keep the first N sites of a file, count the rest (default 5000)")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--max-excerpt-bytes", f->limits.max_excerpt_bytes,
+                  "cut sourceCode, messages and every other text copied into a record to BYTES (default 16384)")
+      ->check(CLI::Range(size_t{64}, size_t{1} << 30));
+  sub->add_option("--max-guards", f->limits.max_guards, "keep the innermost N guards of a site (default 64)");
+  sub->add_option("--max-guard-bytes", f->limits.max_guard_bytes, "cut each guard to BYTES (default 4096)")
+      ->check(CLI::Range(size_t{16}, size_t{1} << 30));
   sub->add_flag("-q,--quiet", f->quiet, "no progress line, no summary");
   sub->add_flag("-v,--verbose", f->verbose, "list every diagnostic as path:line:col: message");
   sub->add_flag("--json", f->json, "print the summary as one JSON object (stdout; stderr when the catalog goes to stdout)");

@@ -20,4 +20,10 @@ inline constexpr std::string_view kHoleGroup = "(.*?)";
 // Escapes the regex metacharacters of the chosen form.
 std::string EscapePatternLiteral(std::string_view text);
 
+// The longest prefix of `pattern` of at most `max_bytes` that is still a pattern
+// whose matches include every match of `pattern` (unanchored): it is cut only
+// between two whole atoms outside any group or class, never inside an escape or
+// a UTF-8 sequence. May be empty. For the excerpt limits (extract/common/limits.h).
+std::string_view PatternPrefix(std::string_view pattern, size_t max_bytes);
+
 }  // namespace errdex

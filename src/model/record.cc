@@ -5,6 +5,7 @@
 
 #include <xxhash.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -185,6 +186,14 @@ Site SiteFromObject(const Json& o) {
   auto b = [&](const char* k) { auto it = o.find(k); return it != o.end() && it->is_boolean() && it->get<bool>(); };
   s.dynamic = b("dynamic");
   s.in_tests = b("inTests");
+  auto t = o.find("truncated");
+  if (t != o.end() && !t->is_null()) {
+    if (!t->is_object()) throw std::runtime_error("facts.truncated must be an object");
+    for (auto it = t->begin(); it != t->end(); ++it) {
+      if (!it->is_number_unsigned()) throw std::runtime_error("facts.truncated values must be sizes");
+      s.truncated.emplace_back(it.key(), it->get<uint64_t>());
+    }
+  }
   return s;
 }
 
@@ -295,6 +304,19 @@ std::string SiteToJson(const Site& s) {
   w.Str("assertCondition", s.assert_condition);
   w.Bool("dynamic", s.dynamic);
   w.Bool("inTests", s.in_tests);
+  if (!s.truncated.empty()) {  // only when a limit cut something: ordinary facts stay as they were
+    auto sorted = s.truncated;  // by key, as they are read back
+    std::sort(sorted.begin(), sorted.end());
+    std::string t = "{";
+    for (size_t i = 0; i < sorted.size(); ++i) {
+      if (i) t.push_back(',');
+      AppendJsonString(t, sorted[i].first);
+      t.push_back(':');
+      t += std::to_string(sorted[i].second);
+    }
+    t.push_back('}');
+    w.Raw("truncated", t);
+  }
   w.End();
   return out;
 }

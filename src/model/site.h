@@ -4,8 +4,10 @@
 // document/ explains. Plain data, thread-compatible.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace errdex {
@@ -54,6 +56,12 @@ struct Site {
   std::optional<std::string> assert_condition;
   bool dynamic = false;   // the class cannot be named statically
   bool in_tests = false;  // a tests/ directory or test_*.py file
+
+  // Texts a resource limit cut (extract/common/limits.h): the field's facts key
+  // ("sourceCode", "errorMessage", "guards", "guardBytes", ...) and its size before
+  // the cut (bytes; for "guards" the number of guards; for "guardBytes" the
+  // longest guard). Empty for ordinary code; in the facts only when not empty.
+  std::vector<std::pair<std::string, uint64_t>> truncated;
 };
 
 }  // namespace errdex

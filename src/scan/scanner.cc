@@ -18,8 +18,10 @@
 #include <unordered_map>
 
 #include "document/documenter.h"
+#include "extract/common/binary.h"
 #include "extract/javascript/js_extractor.h"
 #include "extract/python/python_extractor.h"
+#include "model/utf8.h"
 #include "store/catalog_store.h"
 
 namespace errdex {
@@ -36,26 +38,13 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-ExtractOutput FromJs(JsExtractResult r) {
+template <typename R>
+ExtractOutput FromFrontEnd(R r) {
   ExtractOutput out;
   out.sites = std::move(r.sites);
   out.diagnostics = std::move(r.diagnostics);
   out.failed = r.failed;
-  return out;
-}
-ExtractOutput RunJavaScript(std::string_view path, std::string_view text) {
-  return FromJs(ExtractJavaScript(path, text, /*typescript=*/false));
-}
-ExtractOutput RunTypeScript(std::string_view path, std::string_view text) {
-  return FromJs(ExtractJavaScript(path, text, /*typescript=*/true));
-}
-
-ExtractOutput RunPython(std::string_view path, std::string_view text) {
-  PythonExtractResult r = ExtractPython(path, text);
-  ExtractOutput out;
-  out.sites = std::move(r.sites);
-  out.diagnostics = std::move(r.diagnostics);
-  out.failed = r.failed;
+  out.sites_left_out = r.sites_left_out;
   return out;
 }
 
@@ -97,6 +86,7 @@ struct FileResult {
   std::string jsonl;  // the lines serialized (ScanOptions::json_lines)
   FileKnowledgePtr knowledge;
   uint64_t bytes = 0;
+  size_t sites_left_out = 0;
   bool skipped = false;
 };
 
@@ -168,16 +158,22 @@ bool SiteOrder(const Site& a, const Site& b) {
 
 }  // namespace
 
-Extractor ExtractorForPath(std::string_view path) {
-  if (EndsWith(path, ".py")) return RunPython;
+Extractor ExtractorForPath(std::string_view path, const ExtractLimits& limits) {
+  if (EndsWith(path, ".py")) {
+    return [limits](std::string_view p, std::string_view text) { return FromFrontEnd(ExtractPython(p, text, limits)); };
+  }
 #ifdef ERRDEX_HAVE_TREE_SITTER
   // tree-sitter front end. Minified bundles and type declarations raise nothing a
   // user can map back to a line worth reading, and would dominate the scan time.
   if (EndsWith(path, ".min.js") || EndsWith(path, ".d.ts")) return nullptr;
+  JsExtractOptions js;
+  js.limits = limits;
   for (std::string_view ext : {".js", ".mjs", ".cjs", ".jsx"})
-    if (EndsWith(path, ext)) return RunJavaScript;
+    if (EndsWith(path, ext))
+      return [js](std::string_view p, std::string_view text) { return FromFrontEnd(ExtractJavaScript(p, text, false, js)); };
   for (std::string_view ext : {".ts", ".mts", ".cts", ".tsx"})
-    if (EndsWith(path, ext)) return RunTypeScript;
+    if (EndsWith(path, ext))
+      return [js](std::string_view p, std::string_view text) { return FromFrontEnd(ExtractJavaScript(p, text, true, js)); };
 #endif
   return nullptr;
 }
@@ -206,9 +202,62 @@ std::string_view IdMessageKey(const Site& site) {
   return {};
 }
 
+SourceWindow CutSourceWindow(const std::vector<std::string_view>& lines, int line, int column, size_t max_bytes) {
+  SourceWindow w;
+  int n = static_cast<int>(lines.size());
+  int start = std::max(1, line - kSourceContextLines);
+  int end = std::min(n, line + kSourceContextLines);
+  if (end < start) {  // a site past the last line (cannot happen with a correct front end)
+    start = end = std::max(1, std::min(line, n));
+  }
+  auto bytes = [&](int a, int b) {
+    size_t total = 0;
+    for (int k = a; k <= b && k <= n; ++k) total += lines[k - 1].size() + (k > a ? 1 : 0);
+    return total;
+  };
+  w.uncut_bytes = bytes(start, end);
+  const int anchor = std::max(start, std::min(line, end));
+  size_t total = w.uncut_bytes;
+  while (total > max_bytes && (start < anchor || end > anchor)) {  // drop the farthest line
+    if (end - anchor >= anchor - start) {
+      total -= lines[end - 1].size() + 1;
+      --end;
+    } else {
+      total -= lines[start - 1].size() + 1;
+      ++start;
+    }
+  }
+  w.start = start;
+  w.end = end;
+  w.cut = total < w.uncut_bytes;
+  if (total > max_bytes && anchor <= n) {  // the site's own line alone is too long
+    std::string_view l = lines[anchor - 1];
+    size_t col = column > 0 ? static_cast<size_t>(column) : 0;
+    size_t b = col > max_bytes / 4 ? col - max_bytes / 4 : 0;
+    if (b + max_bytes > l.size()) b = l.size() > max_bytes ? l.size() - max_bytes : 0;
+    while (b > 0 && (static_cast<unsigned char>(l[b]) & 0xC0) == 0x80) --b;  // a whole first character
+    std::string_view tail = l.substr(b);
+    w.code = std::string(tail.substr(0, Utf8CutPoint(tail, max_bytes)));
+    w.cut = true;
+    return w;
+  }
+  w.code.reserve(total);
+  for (int k = start; k <= end && k <= n; ++k) {
+    if (k > start) w.code.push_back('\n');
+    w.code.append(lines[k - 1]);
+  }
+  return w;
+}
+
 Record BuildRecord(const Site& site, const std::vector<std::string_view>& lines,
                    const std::optional<std::string>& repo, const std::optional<std::string>& sha,
                    const std::string& analyzed_at, int occurrence) {
+  return BuildRecord(site, CutSourceWindow(lines, site.line, site.column, ExtractLimits{}.max_excerpt_bytes), repo,
+                     sha, analyzed_at, occurrence);
+}
+
+Record BuildRecord(const Site& site, const SourceWindow& window, const std::optional<std::string>& repo,
+                   const std::optional<std::string>& sha, const std::string& analyzed_at, int occurrence) {
   Record r;
   r.id = MakeRecordId(repo.value_or(""), site.file_path, SiteKindName(site.kind), site.error_class.value_or(""),
                       IdMessageKey(site), occurrence);
@@ -224,21 +273,10 @@ Record BuildRecord(const Site& site, const std::vector<std::string_view>& lines,
   r.http_status = site.http_status;
   r.file_path = site.file_path;
   r.line_number = site.line;
-  int n = static_cast<int>(lines.size());
-  int start = std::max(1, site.line - kSourceContextLines);
-  int end = std::min(n, site.line + kSourceContextLines);
-  if (end < start) {  // a site past the last line (cannot happen with a correct front end)
-    start = end = std::max(1, std::min(site.line, n));
-  }
-  std::string code;
-  for (int k = start; k <= end && k <= n; ++k) {
-    if (k > start) code.push_back('\n');
-    code.append(lines[k - 1]);
-  }
-  r.source_code = std::move(code);
-  r.source_code_start = start;
-  r.source_code_end = end;
-  if (repo && sha) r.github_url = MakeGithubUrl(*repo, *sha, site.file_path, start, end);
+  r.source_code = window.code;
+  r.source_code_start = window.start;
+  r.source_code_end = window.end;
+  if (repo && sha) r.github_url = MakeGithubUrl(*repo, *sha, site.file_path, window.start, window.end);
   r.analyzed_sha = sha;
   r.analyzed_at = analyzed_at;
   r.schema_version = kSchemaVersion;
@@ -272,7 +310,7 @@ Result<ScanResult> Scan(const ScanOptions& options) {
   };
   std::vector<Work> work;
   for (std::string& p : listing->paths) {
-    Extractor ex = options.extractor ? options.extractor : ExtractorForPath(p);
+    Extractor ex = options.extractor ? options.extractor : ExtractorForPath(p, options.limits);
     if (ex) work.push_back({std::move(p), std::move(ex)});
   }
   result.stats.files_scanned = static_cast<int64_t>(work.size());
@@ -319,6 +357,14 @@ Result<ScanResult> Scan(const ScanOptions& options) {
         }
         fr.text = std::move(text.value());
         fr.bytes = fr.text.size();
+        if (std::optional<std::string> why = BinaryReason(fr.text)) {
+          fr.diagnostics.push_back({path, 0, 0, "not source text, skipped: " + *why});
+          fr.skipped = true;
+          std::string().swap(fr.text);
+          bytes.fetch_add(fr.bytes);
+          done.fetch_add(1);
+          return;
+        }
         ExtractOutput out;
         try {
           out = work[i].extractor(path, fr.text);
@@ -333,17 +379,30 @@ Result<ScanResult> Scan(const ScanOptions& options) {
         }
         fr.skipped = out.failed;
         std::stable_sort(out.sites.begin(), out.sites.end(), SiteOrder);
+        if (out.sites.size() > options.limits.max_sites) {  // a front end that does not cut itself
+          out.sites_left_out += out.sites.size() - options.limits.max_sites;
+          out.sites.resize(options.limits.max_sites);
+        }
+        fr.sites_left_out = out.sites_left_out;
+        if (out.sites_left_out > 0) {
+          fr.diagnostics.push_back({path, 0, 0,
+                                    std::to_string(out.sites_left_out) + " sites left out: the file has more than " +
+                                        std::to_string(options.limits.max_sites) + " (--max-sites-per-file)"});
+        }
         if (!out.sites.empty()) {
           std::vector<std::string_view> lines = SplitSourceLines(fr.text);
           std::unordered_map<std::string, int> seen;  // id key -> occurrences so far
           fr.lines.reserve(out.sites.size());
           for (Site& s : out.sites) {
             if (s.file_path.empty()) s.file_path = path;
+            CapSite(s, options.limits);  // before the id key: ids come from what is kept
             std::string key = std::string(SiteKindName(s.kind)) + '\0' + s.error_class.value_or("") + '\0' +
                               std::string(IdMessageKey(s));
             int occurrence = seen[key]++;
+            SourceWindow window = CutSourceWindow(lines, s.line, s.column, options.limits.max_excerpt_bytes);
+            if (window.cut) NoteTruncated(s, "sourceCode", window.uncut_bytes);
             CatalogLine line;
-            line.record = BuildRecord(s, lines, rs.repo, rs.sha, analyzed_at, occurrence);
+            line.record = BuildRecord(s, window, rs.repo, rs.sha, analyzed_at, occurrence);
             line.dataset_version = analyzed_at;
             line.facts = std::move(s);
             fr.lines.push_back(std::move(line));
@@ -408,8 +467,16 @@ Result<ScanResult> Scan(const ScanOptions& options) {
     if (fr.skipped) ++result.stats.files_skipped;
     for (Diagnostic& d : fr.diagnostics) result.diagnostics.push_back(std::move(d));
     if (!fr.jsonl.empty()) result.jsonl_chunks.push_back(std::move(fr.jsonl));
+    if (fr.sites_left_out > 0) {
+      ++result.stats.limits.files_sites_cut;
+      result.stats.limits.sites_left_out += static_cast<int64_t>(fr.sites_left_out);
+    }
     for (CatalogLine& line : fr.lines) {
       ++result.stats.sites_by_kind[static_cast<int>(line.facts->kind)];
+      bool excerpt = false, guards = false;
+      for (const auto& t : line.facts->truncated) (t.first == "guards" || t.first == "guardBytes" ? guards : excerpt) = true;
+      result.stats.limits.sites_excerpts_cut += excerpt;
+      result.stats.limits.sites_guards_cut += guards;
       result.lines.push_back(std::move(line));
     }
     fr = FileResult{};

@@ -20,6 +20,7 @@
 
 #include "extract/common/diagnostic.h"
 #include "extract/common/file_source.h"
+#include "extract/common/limits.h"
 #include "model/record.h"
 #include "model/site.h"
 #include "model/status.h"
@@ -33,12 +34,13 @@ struct ExtractOutput {
   std::vector<Site> sites;
   std::vector<Diagnostic> diagnostics;
   bool failed = false;  // nothing could be extracted: the file counts as skipped
+  size_t sites_left_out = 0;  // sites past ExtractLimits::max_sites
 };
 using Extractor = std::function<ExtractOutput(std::string_view path, std::string_view text)>;
 
 // The front end for a repo-relative path, chosen by extension (".py" ->
 // ExtractPython); nullptr when no front end handles it.
-Extractor ExtractorForPath(std::string_view path);
+Extractor ExtractorForPath(std::string_view path, const ExtractLimits& limits = ExtractLimits{});
 
 // Progress, reported from the thread that called Scan() about every 100 ms.
 struct ScanProgress {
@@ -60,6 +62,7 @@ struct ScanOptions {
   // githubUrl is right), unless `repo` is given and is not origin's repository.
   int jobs = 0;                     // worker threads; 0 = hardware concurrency
   uint64_t max_file_size = kDefaultMaxFileSize;
+  ExtractLimits limits;             // sites per file, excerpt and guard sizes (limits.h)
   bool document = true;             // run the document stage (prose fields)
   // Also serialize every line as JSON Lines on the worker threads (the output
   // file is then one write): none, schema-2 lines, or lines with "facts".
@@ -73,6 +76,15 @@ struct ScanOptions {
   std::function<void(const ScanProgress&)> on_progress;
 };
 
+// How often a resource limit was hit (the CLI's summary line names each one).
+struct LimitStats {
+  int64_t files_sites_cut = 0;     // files with more than max_sites sites
+  int64_t sites_left_out = 0;      // the sites those files did not contribute
+  int64_t sites_excerpts_cut = 0;  // sites with a text cut by max_excerpt_bytes
+  int64_t sites_guards_cut = 0;    // sites with guards cut by max_guards or max_guard_bytes
+  bool any() const { return files_sites_cut || sites_excerpts_cut || sites_guards_cut; }
+};
+
 struct ScanStats {
   int64_t files_listed = 0;   // regular files found
   int64_t files_scanned = 0;  // files a front end handled (read and extracted)
@@ -80,6 +92,7 @@ struct ScanStats {
   uint64_t bytes = 0;         // bytes of the scanned files
   std::array<int64_t, 5> sites_by_kind{};  // indexed by SiteKind
   int64_t sites = 0;
+  LimitStats limits;
   double list_seconds = 0, extract_seconds = 0, document_seconds = 0, total_seconds = 0;
 };
 
@@ -111,6 +124,22 @@ Result<ScanResult> Scan(const ScanOptions& options);
 // Builds the Record of `site` found in `text` (no prose fields). `lines` are the
 // file's lines without their endings (SplitSourceLines). Exposed for tests.
 std::vector<std::string_view> SplitSourceLines(std::string_view text);
+
+// A site's sourceCode: lines line-18 .. line+18 (clamped to the file) joined by
+// '\n', at most `max_bytes` (ExtractLimits::max_excerpt_bytes): past it the lines
+// farthest from the site are left out first (start/end say which lines remain),
+// then the site's own line is cut to `max_bytes` around `column`.
+struct SourceWindow {
+  std::string code;
+  int start = 0, end = 0;  // 1-based lines of the first and last line of `code`
+  size_t uncut_bytes = 0;  // the size of the full window
+  bool cut = false;
+};
+SourceWindow CutSourceWindow(const std::vector<std::string_view>& lines, int line, int column, size_t max_bytes);
+
+Record BuildRecord(const Site& site, const SourceWindow& window, const std::optional<std::string>& repo,
+                   const std::optional<std::string>& sha, const std::string& analyzed_at, int occurrence);
+// The same with the window of the default limit.
 Record BuildRecord(const Site& site, const std::vector<std::string_view>& lines,
                    const std::optional<std::string>& repo, const std::optional<std::string>& sha,
                    const std::string& analyzed_at, int occurrence);

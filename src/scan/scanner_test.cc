@@ -189,6 +189,79 @@ TEST(Scan, IdsSurviveMovedLines) {
   EXPECT_NE(a->lines[0].record.line_number, b->lines[0].record.line_number);
 }
 
+TEST(CutSourceWindow, OrdinaryWindowsAreWholeAndLongOnesLoseTheirFarthestLinesFirst) {
+  std::string text = NumberedLines(40);
+  Lines lines = SplitSourceLines(text);
+  SourceWindow whole = CutSourceWindow(lines, 20, 0, 16384);
+  EXPECT_FALSE(whole.cut);
+  EXPECT_EQ(whole.start, 2);
+  EXPECT_EQ(whole.end, 38);
+  EXPECT_EQ(whole.uncut_bytes, whole.code.size());
+  // 12 bytes: "L19\nL20\nL21" is 11; the next line out is the farther of L18/L22.
+  SourceWindow small = CutSourceWindow(lines, 20, 0, 12);
+  EXPECT_TRUE(small.cut);
+  EXPECT_EQ(small.code, "L19\nL20\nL21");
+  EXPECT_EQ(small.start, 19);
+  EXPECT_EQ(small.end, 21);
+  EXPECT_EQ(small.uncut_bytes, whole.code.size());
+}
+
+TEST(CutSourceWindow, ALongSiteLineIsCutAroundTheColumn) {
+  // One line of 3,000 throws (a minified bundle): each site keeps max_bytes around itself.
+  std::string line;
+  for (int i = 0; i < 3000; ++i) line += "function a" + std::to_string(i) + "(x){if(!x)throw new Error(\"bad " + std::to_string(i) + "\")};";
+  Lines lines{line};
+  size_t col = line.find("bad 2500");
+  SourceWindow w = CutSourceWindow(lines, 1, static_cast<int>(col), 1000);
+  EXPECT_TRUE(w.cut);
+  EXPECT_EQ(w.start, 1);
+  EXPECT_EQ(w.end, 1);
+  EXPECT_EQ(w.code.size(), 1000u);
+  EXPECT_NE(w.code.find("bad 2500"), std::string::npos);
+  EXPECT_EQ(w.uncut_bytes, line.size());
+  // Multi-byte characters are never split.
+  std::string utf8;
+  for (int i = 0; i < 3000; ++i) utf8 += "\xC3\xA9";
+  Lines accents{utf8};
+  SourceWindow a = CutSourceWindow(accents, 1, 2001, 999);
+  EXPECT_EQ(a.code.size() % 2, 0u);
+  EXPECT_EQ(static_cast<unsigned char>(a.code[0]), 0xC3u);
+}
+
+TEST(Scan, LimitsCutSitesAndExcerptsAndSayHowOften) {
+  MemoryFileSource repo;
+  std::string many;
+  for (int i = 0; i < 30; ++i) many += "raise ValueError m" + std::to_string(i) + "\n";
+  repo.Add("many.py", many);
+  repo.Add("long.py", "raise KeyError " + std::string(5000, 'k') + "\n");
+  ScanOptions o;
+  o.source = &repo;
+  o.extractor = FakeExtract;  // a front end that cuts nothing itself
+  o.document = false;
+  o.limits.max_sites = 10;
+  o.limits.max_excerpt_bytes = 1000;
+  auto r = Scan(o);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->lines.size(), 11u);  // long.py's one site, many.py's first 10
+  EXPECT_EQ(r->stats.limits.files_sites_cut, 1);
+  EXPECT_EQ(r->stats.limits.sites_left_out, 20);
+  EXPECT_EQ(r->stats.limits.sites_excerpts_cut, 1);
+  const CatalogLine& cut = r->lines[0];
+  EXPECT_EQ(cut.record.file_path, "long.py");
+  EXPECT_EQ(cut.record.source_code.size(), 1000u);
+  EXPECT_EQ(cut.record.error_message->size(), 1000u);
+  ASSERT_TRUE(cut.facts);
+  EXPECT_EQ(cut.facts->truncated,
+            (std::vector<std::pair<std::string, uint64_t>>{{"errorMessage", 5000}, {"sourceCode", 5015}}));
+  EXPECT_NE(CatalogLineToJson(cut).find("\"truncated\":{\"errorMessage\":5000,\"sourceCode\":5015}"), std::string::npos);
+  EXPECT_EQ(r->lines.back().record.line_number, 10);
+  EXPECT_TRUE(r->lines.back().facts->truncated.empty());
+  EXPECT_EQ(CatalogLineToJson(r->lines.back()).find("truncated"), std::string::npos);  // ordinary facts unchanged
+  bool said = false;
+  for (const Diagnostic& d : r->diagnostics) said |= d.path == "many.py" && d.message.find("20 sites left out") == 0;
+  EXPECT_TRUE(said);
+}
+
 TEST(Scan, ExtensionDispatch) {
   EXPECT_TRUE(ExtractorForPath("a/b.py"));
   EXPECT_FALSE(ExtractorForPath("a/b.txt"));

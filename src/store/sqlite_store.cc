@@ -427,9 +427,10 @@ Status SqliteCatalogStore::Init(bool create) {
     StmtPtr s(raw);
     if (rc == SQLITE_OK) rc = sqlite3_step(raw);
     if ((rc & 0xff) == SQLITE_NOTADB) return Status::InvalidArgument(path_ + ": not an errdex catalog");
-    if (read_only_ && ((rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CANTOPEN)) {
-      // A WAL catalog that we may not write, in a directory where we cannot create
-      // its -shm file: Open retries it as immutable.
+    if ((rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CANTOPEN) {
+      // A WAL catalog in a directory where we cannot create its -shm file (the
+      // file itself may be writable: nobody can write it through this directory,
+      // which WAL needs): Open retries it as immutable, read-only.
       wants_immutable_ = true;
     }
     if (rc != SQLITE_ROW) return Error(rc, "open the catalog");

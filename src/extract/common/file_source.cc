@@ -371,6 +371,12 @@ GitFacts DiscoverGitFacts(const std::string& path) {
     if (real_path.size() > real_wd.size() && real_path.compare(0, real_wd.size(), real_wd) == 0 &&
         real_path[real_wd.size()] == '/')
       facts.subdir = real_path.substr(real_wd.size() + 1);
+    // A directory git ignores (a build tree, a virtualenv, a vendored checkout) is
+    // in no commit: the enclosing HEAD is not its version.
+    int ignored = 0;
+    if (!facts.subdir.empty() &&
+        git_ignore_path_is_ignored(&ignored, repo.get(), (facts.subdir + "/").c_str()) == 0 && ignored)
+      return GitFacts{};
   }
   git_oid oid;
   if (git_reference_name_to_id(&oid, repo.get(), "HEAD") == 0) facts.head_sha = OidHex(&oid);

@@ -94,7 +94,8 @@ struct GitFacts {
 };
 
 // Discovers the repository at or above `path` (never fails: a path outside git
-// gives in_git=false).
+// gives in_git=false, and so does a path inside a work tree that git ignores:
+// its files are in no commit).
 GitFacts DiscoverGitFacts(const std::string& path);
 
 // "https://github.com/o/n(.git)", "git@github.com:o/n(.git)",

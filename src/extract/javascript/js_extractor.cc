@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <optional>
@@ -510,7 +511,7 @@ class Walker {
  public:
   Walker(std::string_view path, std::string_view text, bool typescript, const TSLanguage* lang,
          const JsExtractOptions& options)
-      : path_(path), text_(text), typescript_(typescript), max_guards_(options.max_guards),
+      : path_(path), text_(text), typescript_(typescript), limits_(options.limits),
         max_name_parts_(options.max_name_parts), fields_(lang),
         kinds_(KindTable::For(lang)) {
     in_tests_ = InTests(path);
@@ -519,6 +520,7 @@ class Walker {
   void Run(TSNode root);
 
   std::vector<Site> sites;
+  size_t sites_left_out = 0;
   int syntax_errors = 0;
   TSPoint first_error{0, 0};
 
@@ -606,7 +608,15 @@ class Walker {
 
   // Site building.
   Site NewSite(SiteKind kind, TSNode at, TSNode end) const;
-  void Finish(Site site) { sites.push_back(std::move(site)); }
+  // Keeps the site within the limits; past max_sites only counts it.
+  void Finish(Site site) {
+    if (sites.size() >= limits_.max_sites) {
+      ++sites_left_out;
+      return;
+    }
+    CapSite(site, limits_);
+    sites.push_back(std::move(site));
+  }
   void HandleThrow(TSNode stmt);
   void HandleCall(TSNode call);
   void HandleNew(TSNode expr);
@@ -634,7 +644,7 @@ class Walker {
   std::string_view path_;
   std::string_view text_;
   bool typescript_;
-  size_t max_guards_;
+  ExtractLimits limits_;
   size_t max_name_parts_;
   bool in_tests_ = false;
   FieldIds fields_;
@@ -967,7 +977,20 @@ Site Walker::NewSite(SiteKind kind, TSNode at, TSNode end) const {
   s.function = qual.empty() ? "<module>" : qual;
   for (auto it = ctx_.rbegin(); it != ctx_.rend(); ++it) {
     if (it->kind == CtxKind::kFunction || it->kind == CtxKind::kClass) break;
-    if (it->kind == CtxKind::kGuard && s.guards.size() < max_guards_) s.guards.push_back(it->text);
+    if (it->kind == CtxKind::kGuard) {
+      if (s.guards.size() == limits_.max_guards) {  // the innermost are kept: count the rest
+        size_t total = s.guards.size();
+        for (auto rest = it; rest != ctx_.rend() && rest->kind != CtxKind::kFunction && rest->kind != CtxKind::kClass; ++rest)
+          total += rest->kind == CtxKind::kGuard;
+        NoteTruncated(s, "guards", total);
+        for (; it != ctx_.rend() && it->kind != CtxKind::kFunction && it->kind != CtxKind::kClass; ++it)
+          if (it->kind == CtxKind::kCatch && !s.except_context) s.except_context = it->text;
+        break;
+      }
+      // a prefix only: a huge condition is copied once per site
+      s.guards.emplace_back(it->text, 0, Utf8CutPoint(it->text, limits_.max_guard_bytes));
+      if (it->text.size() > limits_.max_guard_bytes) NoteTruncated(s, "guardBytes", it->text.size());
+    }
     if (it->kind == CtxKind::kCatch && !s.except_context) s.except_context = it->text;
   }
   std::reverse(s.guards.begin(), s.guards.end());
@@ -1585,7 +1608,11 @@ int64_t ThreadCpuMicros() {
 
 struct Deadline {
   int64_t cpu_micros_at;  // cancel once the thread's CPU clock passes this
+  int64_t started;        // the thread's CPU clock when the parse began
+  int64_t grace_micros;   // options.error_grace
+  double min_error_rate;  // bytes per CPU microsecond (options.min_error_mib_per_second)
   uint32_t calls = 0;
+  bool slow_errors = false;  // cancelled by the error-recovery rate
 };
 
 bool ParseProgress(TSParseState* state) {
@@ -1593,7 +1620,17 @@ bool ParseProgress(TSParseState* state) {
   // tree-sitter calls this every ~100 parse operations; reading the clock every
   // 16th call keeps its cost negligible.
   if ((d->calls++ & 15u) != 0) return false;
-  return ThreadCpuMicros() > d->cpu_micros_at;  // true cancels the parse
+  int64_t now = ThreadCpuMicros();
+  if (now > d->cpu_micros_at) return true;  // true cancels the parse
+  // Error recovery on text that is not code (random printable bytes) runs 10x
+  // slower than a parse of code: such a parse gives up early, not at the deadline.
+  int64_t spent = now - d->started;
+  if (state->has_error && spent > d->grace_micros &&
+      static_cast<double>(state->current_byte_offset) < d->min_error_rate * static_cast<double>(spent)) {
+    d->slow_errors = true;
+    return true;
+  }
+  return false;
 }
 
 // One parser per thread, reused across files (creating one costs allocations).
@@ -1637,7 +1674,10 @@ JsExtractResult ExtractJavaScript(std::string_view path, std::string_view text, 
       std::chrono::duration_cast<std::chrono::microseconds>(options.parse_timeout).count() +
       static_cast<int64_t>(mib * static_cast<double>(
                                      std::chrono::duration_cast<std::chrono::microseconds>(options.parse_timeout_per_mib).count()));
-  Deadline deadline{ThreadCpuMicros() + budget_micros};
+  const int64_t started = ThreadCpuMicros();
+  Deadline deadline{started + budget_micros, started,
+                    std::chrono::duration_cast<std::chrono::microseconds>(options.error_grace).count(),
+                    options.min_error_mib_per_second * 1048576.0 / 1e6};
   TSParseOptions parse_options{&deadline, &ParseProgress};
   TSTree* tree = ts_parser_parse_with_options(
       parser, nullptr,
@@ -1655,6 +1695,13 @@ JsExtractResult ExtractJavaScript(std::string_view path, std::string_view text, 
       parse_options);
   if (!tree) {
     ts_parser_reset(parser);
+    if (deadline.slow_errors) {
+      char rate[32];
+      std::snprintf(rate, sizeof rate, "%g", options.min_error_mib_per_second);
+      return fail(0, 0, std::string("parse cancelled: syntax errors and under ") + rate + " MiB per CPU second after " +
+                            std::to_string(options.error_grace.count()) +
+                            " ms (min_error_mib_per_second): not JavaScript, file not extracted");
+    }
     return fail(0, 0, "parse cancelled after " + std::to_string(budget_micros / 1000) +
                           " ms of CPU time (parse_timeout + parse_timeout_per_mib * size): file not extracted");
   }
@@ -1668,6 +1715,7 @@ JsExtractResult ExtractJavaScript(std::string_view path, std::string_view text, 
             " unparsed or missing region(s)); sites in them may be missing"});
   }
   result.sites = std::move(walker.sites);
+  result.sites_left_out = walker.sites_left_out;
   ts_tree_delete(tree);
   return result;
 }

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "extract/common/diagnostic.h"
+#include "extract/common/limits.h"
 #include "model/site.h"
 
 namespace errdex {
@@ -44,6 +45,7 @@ struct JsExtractResult {
   std::vector<Site> sites;              // ordered by (line, column)
   std::vector<Diagnostic> diagnostics;  // syntax errors, limits hit; sites may still be partial
   bool failed = false;                  // nothing could be extracted (no grammar, too big, timeout)
+  size_t sites_left_out = 0;            // sites past limits.max_sites (the first ones are kept)
 };
 
 struct JsExtractOptions {
@@ -55,9 +57,17 @@ struct JsExtractOptions {
   // hang a scan. A normal file parses at several MB per second.
   std::chrono::milliseconds parse_timeout{5000};
   std::chrono::milliseconds parse_timeout_per_mib{5000};
-  // At most this many guards per site, the innermost ones (default 64): a file of
-  // thousands of nested ifs cannot make every site carry thousands of strings.
-  std::size_t max_guards = 64;
+  // A parse that has met a syntax error and, after error_grace of CPU time, has
+  // read less than min_error_mib_per_second is cancelled too: tree-sitter's error
+  // recovery on text that is not code (8 MB of random printable bytes took 43 s)
+  // is ten times slower than a parse of code (2-3 MiB/s here, with or without a
+  // few syntax errors).
+  std::chrono::milliseconds error_grace{1000};
+  double min_error_mib_per_second = 0.5;
+  // Sites per file, guards per site (the innermost ones: a file of thousands of
+  // nested ifs cannot make every site carry thousands of strings), bytes per guard
+  // and per excerpt (extract/common/limits.h).
+  ExtractLimits limits;
   // Site.function keeps at most this many names, the innermost ones (default 32),
   // for the same reason.
   std::size_t max_name_parts = 32;

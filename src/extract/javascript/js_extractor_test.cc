@@ -656,6 +656,7 @@ TEST(JsBadInput, FiveMegabyteFile) {
   // sanitizer build cannot cancel the parse.
   JsExtractOptions patient;
   patient.parse_timeout = std::chrono::minutes(10);
+  patient.limits.max_sites = SIZE_MAX;
   JsExtractResult r = ExtractJavaScript("src/big.js", src, false, patient);
   EXPECT_FALSE(r.failed);
   EXPECT_TRUE(r.diagnostics.empty());
@@ -676,11 +677,11 @@ TEST(JsBadInput, DeepNesting) {
   ifs += "}\n";
   Site s = One(Js(ifs));
   EXPECT_EQ(s.error_message, "deep");
-  ASSERT_EQ(s.guards.size(), JsExtractOptions{}.max_guards);  // the innermost ones, outermost first
-  EXPECT_EQ(s.guards.front(), "a" + std::to_string(depth - JsExtractOptions{}.max_guards));
+  ASSERT_EQ(s.guards.size(), JsExtractOptions{}.limits.max_guards);  // the innermost ones, outermost first
+  EXPECT_EQ(s.guards.front(), "a" + std::to_string(depth - JsExtractOptions{}.limits.max_guards));
   EXPECT_EQ(s.guards.back(), "a1999");
   JsExtractOptions all;
-  all.max_guards = depth;
+  all.limits.max_guards = depth;
   EXPECT_EQ(ExtractJavaScript("a.js", ifs, false, all).sites.at(0).guards.size(), static_cast<size_t>(depth));
 
   std::string fns;
@@ -738,6 +739,40 @@ TEST(JsBadInput, ThirtyThousandLevelsOfEveryShape) {
     ASSERT_FALSE(r.sites.empty()) << src.substr(0, 40);
     EXPECT_EQ(r.sites.back().error_message, "after") << src.substr(0, 40);
   }
+}
+
+TEST(JsBadInput, LimitsBoundSitesGuardsAndExcerpts) {
+  std::string src = "function f(x) { if (" + std::string(100000, 'c') + ") {";
+  for (int i = 0; i < 30; ++i) src += "throw new Error(\"m" + std::to_string(i) + "\");";
+  src += "} }\n";
+  JsExtractOptions o;
+  o.limits.max_sites = 10;
+  o.limits.max_guard_bytes = 100;
+  JsExtractResult r = ExtractJavaScript("a.js", src, false, o);
+  ASSERT_EQ(r.sites.size(), 10u);
+  EXPECT_EQ(r.sites_left_out, 20u);
+  EXPECT_EQ(r.sites.back().error_message, "m9");
+  ASSERT_EQ(r.sites[0].guards.size(), 1u);
+  EXPECT_EQ(r.sites[0].guards[0], std::string(100, 'c'));
+  EXPECT_EQ(r.sites[0].truncated, (std::vector<std::pair<std::string, uint64_t>>{{"guardBytes", 100000}}));
+}
+
+// Text that is not code: tree-sitter's error recovery crawls (8 MB took 43 s of
+// CPU before the deadline); the error-rate rule gives up after error_grace.
+TEST(JsBadInput, PrintableGarbageIsCancelledByTheErrorRate) {
+  std::string garbage;
+  uint32_t x = 12345;
+  while (garbage.size() < (3u << 20)) {
+    x = x * 1103515245u + 12345u;
+    char c = static_cast<char>(32 + (x >> 16) % 95);
+    garbage.push_back((x >> 8) % 40 == 0 ? '\n' : c);
+  }
+  JsExtractOptions o;
+  o.parse_timeout = std::chrono::minutes(10);  // only the error rate may cancel it
+  JsExtractResult r = ExtractJavaScript("g.js", garbage, false, o);
+  EXPECT_TRUE(r.failed);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_NE(r.diagnostics[0].message.find("min_error_mib_per_second"), std::string::npos) << r.diagnostics[0].message;
 }
 
 TEST(JsBadInput, SizeLimitAndCancelledParse) {

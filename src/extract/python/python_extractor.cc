@@ -22,6 +22,7 @@
 #include "extract/python/expr.h"
 #include "extract/python/message_eval.h"
 #include "extract/python/tokenizer.h"
+#include "model/utf8.h"
 
 namespace errdex {
 
@@ -193,7 +194,9 @@ struct Pending {
   uint32_t lparen = 0;      // calls: index of '('
   int scope = 0;
   std::string qual;
-  std::vector<std::string> guards;
+  std::vector<std::string> guards;  // the innermost ExtractLimits::max_guards
+  size_t guards_total = 0;           // before that cut
+  size_t longest_guard = 0;          // bytes of the longest guard, before the max_guard_bytes cut
   std::vector<std::pair<std::string, std::string>> handlers;  // (name, header)
   std::string method;  // kLog: method name; kWarn/kAbort: bare or attribute
 };
@@ -207,8 +210,8 @@ struct Found {
 
 class FileExtractor {
  public:
-  FileExtractor(std::string_view path, std::string_view text, py::Tokens* toks)
-      : path_(path), text_(text), toks_(*toks), parser_(text) {}
+  FileExtractor(std::string_view path, std::string_view text, py::Tokens* toks, const ExtractLimits& limits)
+      : path_(path), text_(text), toks_(*toks), parser_(text), limits_(limits) {}
 
   PythonExtractResult Run();
 
@@ -230,6 +233,7 @@ class FileExtractor {
 
   // phase 2
   void Finish(const Pending& p);
+  void FinishSite(const Pending& p);
   void FinishRaise(const Pending& p, Site& site);
   void FinishCall(const Pending& p, Site& site);
   void CallRaise(Site& site, int call, const Pending& p, std::string* factory);
@@ -282,6 +286,13 @@ class FileExtractor {
   PythonExtractResult result_;
   std::vector<std::pair<size_t, std::string>> factories_pending_;  // site index -> factory name
   bool in_tests_ = false;
+  const ExtractLimits limits_;
+  // Past limits_.max_sites queued statements: counts one more left out.
+  bool AtSiteLimit() {
+    if (pending_.size() < limits_.max_sites) return false;
+    ++result_.sites_left_out;
+    return true;
+  }
   std::optional<std::string> FactoryInfo(const Scope& fs);
   Site BaseSite(const Pending& p, uint32_t end_tok) const;
   // After a failed parse of statement `p`'s `what`: when the parser hit its depth
@@ -338,29 +349,59 @@ Pending FileExtractor::MakePending(PendKind k, uint32_t tb, uint32_t te) const {
       boundary = i + 1;
     }
   }
-  auto txt = [&](uint32_t b, uint32_t e) { return std::string(text_.substr(b, e - b)); };
-  auto neg = [&](uint32_t b, uint32_t e) { return "not (" + txt(b, e) + ")"; };
+  // Guards: only the innermost max_guards are built (an elif chain of 20,000
+  // branches would give its last site 20,000 strings), each cut to max_guard_bytes.
+  auto guard_count = [&](const Block& bl) -> size_t {
+    switch (bl.guard) {
+      case GuardMode::kNone: return 0;
+      case GuardMode::kElif: return bl.chain_len;
+      case GuardMode::kNotChain: return bl.chain_len;
+      default: return 1;
+    }
+  };
+  for (size_t i = boundary; i < stack_.size(); ++i) p.guards_total += guard_count(stack_[i]);
+  size_t skip = p.guards_total > limits_.max_guards ? p.guards_total - limits_.max_guards : 0;
+  auto add = [&](std::string_view prefix, std::string_view body, std::string_view suffix) {
+    if (skip > 0) {
+      --skip;
+      return;
+    }
+    size_t size = prefix.size() + body.size() + suffix.size();
+    p.longest_guard = std::max(p.longest_guard, size);
+    std::string g;
+    if (size <= limits_.max_guard_bytes) {
+      g.reserve(size);
+      g.append(prefix).append(body).append(suffix);
+    } else {
+      g.append(prefix).append(body.substr(0, std::min(body.size(), limits_.max_guard_bytes)));
+      g.resize(Utf8CutPoint(g, limits_.max_guard_bytes));
+    }
+    p.guards.push_back(std::move(g));
+  };
+  auto txt = [&](uint32_t b, uint32_t e) { return text_.substr(b, e - b); };
   for (size_t i = boundary; i < stack_.size(); ++i) {
     const Block& bl = stack_[i];
     switch (bl.guard) {
       case GuardMode::kNone: break;
-      case GuardMode::kCond: p.guards.push_back(txt(bl.cond_b, bl.cond_e)); break;
-      case GuardMode::kNotCond: p.guards.push_back(neg(bl.cond_b, bl.cond_e)); break;
+      case GuardMode::kCond: add("", txt(bl.cond_b, bl.cond_e), ""); break;
+      case GuardMode::kNotCond: add("not (", txt(bl.cond_b, bl.cond_e), ")"); break;
       case GuardMode::kElif:
       case GuardMode::kNotChain: {
         uint32_t n = bl.guard == GuardMode::kElif ? bl.chain_len - 1 : bl.chain_len;
-        for (uint32_t k = 0; k < n; ++k) {
+        uint32_t k = 0;
+        for (; k < n && skip > 0; ++k) --skip;  // skipped without a look at the arena
+        for (; k < n; ++k) {
           const auto& c = chain_arena_[bl.chain_start + k];
-          p.guards.push_back(neg(c.first, c.second));
+          add("not (", txt(c.first, c.second), ")");
         }
-        if (bl.guard == GuardMode::kElif) p.guards.push_back(txt(bl.cond_b, bl.cond_e));
+        if (bl.guard == GuardMode::kElif) add("", txt(bl.cond_b, bl.cond_e), "");
         break;
       }
-      case GuardMode::kCustom: p.guards.push_back(bl.custom); break;
+      case GuardMode::kCustom: add("", bl.custom, ""); break;
     }
     if (bl.has_handler) {
       std::string hdr = "except";
-      if (bl.type_e > bl.type_b) hdr += " " + txt(bl.type_b, bl.type_e);
+      if (bl.type_e > bl.type_b) hdr.append(" ").append(txt(bl.type_b, bl.type_e));
       if (!bl.handler_name.empty()) hdr += " as " + std::string(bl.handler_name);
       p.handlers.emplace_back(std::string(bl.handler_name), std::move(hdr));
     }
@@ -671,13 +712,13 @@ void FileExtractor::ProcessStatement(uint32_t b, uint32_t e) {
     switch (s.size()) {
       case 5:
         if (s == "raise") {
-          pending_.push_back(MakePending(PendKind::kRaise, b, e));
+          if (!AtSiteLimit()) pending_.push_back(MakePending(PendKind::kRaise, b, e));
           return;
         }
         break;
       case 6:
         if (s == "assert") {
-          pending_.push_back(MakePending(PendKind::kAssert, b, e));
+          if (!AtSiteLimit()) pending_.push_back(MakePending(PendKind::kAssert, b, e));
           return;
         }
         if (s == "return") {
@@ -853,6 +894,7 @@ void FileExtractor::ScanCallsAndAssigns(uint32_t b, uint32_t e, bool assigns) {
       if (complex_receiver || (i - start) > 2) continue;
       method = (i == start) ? "" : std::string(py::TokenText(text_, T[start]));
     }
+    if (AtSiteLimit()) continue;
     Pending p = MakePending(*kind, start, e);
     p.lparen = i + 1;
     p.method = std::move(method);
@@ -1533,6 +1575,8 @@ Site FileExtractor::BaseSite(const Pending& p, uint32_t end_tok) const {
   site.end_line = toks_.LineOf(last_end > 0 ? last_end - 1 : 0);
   site.function = p.qual;
   site.guards = p.guards;
+  if (p.guards_total > p.guards.size()) NoteTruncated(site, "guards", p.guards_total);
+  if (p.longest_guard > limits_.max_guard_bytes) NoteTruncated(site, "guardBytes", p.longest_guard);
   if (!p.handlers.empty()) site.except_context = p.handlers.back().second;
   site.in_tests = in_tests_;
   return site;
@@ -1666,6 +1710,12 @@ void FileExtractor::FinishCall(const Pending& p, Site& site) {
 }
 
 void FileExtractor::Finish(const Pending& p) {
+  const size_t before = result_.sites.size();
+  FinishSite(p);
+  for (size_t i = before; i < result_.sites.size(); ++i) CapSite(result_.sites[i], limits_);  // memory stays bounded
+}
+
+void FileExtractor::FinishSite(const Pending& p) {
   Site site = BaseSite(p, p.te);
   switch (p.kind) {
     case PendKind::kRaise:
@@ -1781,9 +1831,9 @@ PythonExtractResult FileExtractor::Run() {
 
 }  // namespace
 
-PythonExtractResult ExtractPython(std::string_view path, std::string_view text) {
+PythonExtractResult ExtractPython(std::string_view path, std::string_view text, const ExtractLimits& limits) {
   thread_local py::Tokens tokens;
-  FileExtractor fx(path, text, &tokens);
+  FileExtractor fx(path, text, &tokens, limits);
   PythonExtractResult r = fx.Run();
   if (tokens.tokens.capacity() > (size_t{1} << 22)) tokens = py::Tokens();  // do not pin huge buffers
   return r;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "extract/common/diagnostic.h"
+#include "extract/common/limits.h"
 #include "model/site.h"
 
 namespace errdex {
@@ -20,10 +21,13 @@ struct PythonExtractResult {
   std::vector<Site> sites;              // ordered by (line, column)
   std::vector<Diagnostic> diagnostics;  // tokenizer/parse problems; sites may still be partial
   bool failed = false;                  // the file could not be tokenized at all (nothing extracted)
+  size_t sites_left_out = 0;            // statements past limits.max_sites (the first ones are kept)
 };
 
 // `path` is the repo-relative path recorded in each Site; `text` the file's bytes
-// (UTF-8 expected; invalid bytes are tolerated, never crash).
-PythonExtractResult ExtractPython(std::string_view path, std::string_view text);
+// (UTF-8 expected; invalid bytes are tolerated, never crash). Each site is kept
+// within `limits` (guards: the innermost max_guards, each cut to max_guard_bytes).
+PythonExtractResult ExtractPython(std::string_view path, std::string_view text,
+                                  const ExtractLimits& limits = ExtractLimits{});
 
 }  // namespace errdex

@@ -425,6 +425,17 @@ TEST(PythonExtractor, InvalidUtf8AndNulBytes) {
   EXPECT_EQ(r.diagnostics[0].line, 3);
 }
 
+// L5: a raise on line 1 right after a UTF-8 BOM was missed (CPython accepts it).
+TEST(PythonExtractor, ByteOrderMarkBeforeTheFirstStatement) {
+  PythonExtractResult r = ExtractPython(
+      "b.py", "\xEF\xBB\xBFraise ValueError(\"bom first statement\")\nraise ValueError(\"second statement\")\n");
+  ASSERT_EQ(r.sites.size(), 2u);
+  EXPECT_EQ(Opt(r.sites[0].error_message), "bom first statement");
+  EXPECT_EQ(r.sites[0].line, 1);
+  EXPECT_EQ(r.sites[0].column, 0);  // as CPython's col_offset
+  EXPECT_TRUE(r.diagnostics.empty());
+}
+
 TEST(PythonExtractor, UnterminatedStrings) {
   PythonExtractResult r = ExtractPython("t.py", "raise ValueError('open\nraise KeyError('ok')\nx = '''never closed\n");
   ASSERT_GE(r.diagnostics.size(), 2u);
@@ -447,10 +458,19 @@ TEST(PythonExtractor, DeepNestingDoesNotOverflow) {
     indent += " ";
   }
   deep += indent + "raise KeyError('deep')\n";
-  r = ExtractPython("t.py", deep);
+  ExtractLimits all_guards;
+  all_guards.max_guards = 500;
+  r = ExtractPython("t.py", deep, all_guards);
   ASSERT_EQ(r.sites.size(), 1u);
   EXPECT_EQ(r.sites[0].guards.size(), 500u);
   EXPECT_EQ(r.sites[0].line, 501);
+  EXPECT_TRUE(r.sites[0].truncated.empty());
+  r = ExtractPython("t.py", deep);  // by default the innermost 64, and a note of the cut
+  ASSERT_EQ(r.sites.size(), 1u);
+  ASSERT_EQ(r.sites[0].guards.size(), 64u);
+  EXPECT_EQ(r.sites[0].guards.front(), "c436");
+  EXPECT_EQ(r.sites[0].guards.back(), "c499");
+  EXPECT_EQ(r.sites[0].truncated, (std::vector<std::pair<std::string, uint64_t>>{{"guards", 500}}));
   std::string fdeep = "raise E(f'" + std::string(300, '{') + "x" + std::string(300, '}') + "')\n";
   r = ExtractPython("t.py", fdeep);
   EXPECT_EQ(r.sites.size(), 1u);
@@ -507,6 +527,44 @@ TEST(PythonExtractor, TallExpressionTreesAreBoundedNotOverflowed) {
   EXPECT_TRUE(r.diagnostics.empty());
 }
 
+// Resource limits (extract/common/limits.h) are applied as sites are made: a
+// 20,000-branch elif chain builds 64 guards per site, not 20,000.
+TEST(PythonExtractor, LimitsBoundGuardsSitesAndExcerpts) {
+  std::string chain = "def f(x):\n    if x == 0:\n        raise ValueError('b0')\n";
+  for (int i = 1; i < 20000; ++i)
+    chain += "    elif x == " + std::to_string(i) + ":\n        raise ValueError('b" + std::to_string(i) + "')\n";
+  ExtractLimits limits;
+  limits.max_sites = 100000;
+  PythonExtractResult r = ExtractPython("t.py", chain, limits);
+  ASSERT_EQ(r.sites.size(), 20000u);
+  const Site& last = r.sites.back();
+  ASSERT_EQ(last.guards.size(), 64u);
+  EXPECT_EQ(last.guards.back(), "x == 19999");
+  EXPECT_EQ(last.guards.front(), "not (x == 19936)");
+  EXPECT_EQ(last.truncated, (std::vector<std::pair<std::string, uint64_t>>{{"guards", 20000}}));
+  EXPECT_TRUE(r.sites[10].truncated.empty());
+
+  // Sites past max_sites are counted, not made; the first ones are kept.
+  r = ExtractPython("t.py", chain);
+  EXPECT_EQ(r.sites.size(), 5000u);
+  EXPECT_EQ(r.sites_left_out, 15000u);
+  EXPECT_EQ(Opt(r.sites.back().error_message), "b4999");
+
+  // A 1 MB condition guarding 200 raises, a 1 MB message reused by each of them.
+  std::string big = "MSG = '" + std::string(1 << 20, 'm') + "'\nif " + std::string(1 << 20, 'c') + ":\n";
+  for (int i = 0; i < 200; ++i) big += "    raise ValueError(MSG)\n";
+  r = ExtractPython("t.py", big);
+  ASSERT_EQ(r.sites.size(), 200u);
+  for (const Site& s : r.sites) {
+    ASSERT_EQ(s.guards.size(), 1u);
+    EXPECT_EQ(s.guards[0].size(), ExtractLimits{}.max_guard_bytes);
+    EXPECT_EQ(s.error_message->size(), ExtractLimits{}.max_excerpt_bytes);
+    EXPECT_EQ(s.message_pattern->size(), ExtractLimits{}.max_excerpt_bytes);
+  }
+  EXPECT_EQ(r.sites[0].truncated, (std::vector<std::pair<std::string, uint64_t>>{
+                                      {"guardBytes", 1u << 20}, {"messagePattern", 1u << 20}, {"errorMessage", 1u << 20}}));
+}
+
 TEST(PythonExtractor, LineEndingsFormFeedsAndTabs) {
   PythonExtractResult crlf = ExtractPython("t.py", "def f():\r\n    x = 1\r\n    raise ValueError('a')\r\n");
   ASSERT_EQ(crlf.sites.size(), 1u);
@@ -531,8 +589,11 @@ TEST(PythonExtractor, LargeFileIsLinear) {
                      std::string(40, '#') + "\n" + "    y = [x, x + 1, {'k': x}]  # comment\n    return y\n";
   std::string big;
   while (big.size() < (50u << 20)) big += unit;
-  PythonExtractResult r = ExtractPython("big.py", big);
+  ExtractLimits unlimited;
+  unlimited.max_sites = SIZE_MAX;
+  PythonExtractResult r = ExtractPython("big.py", big, unlimited);
   EXPECT_EQ(r.sites.size(), big.size() / unit.size());
+  EXPECT_EQ(r.sites_left_out, 0u);
   EXPECT_EQ(r.sites.back().line, static_cast<int>(big.size() / unit.size()) * 7 - 3);
 }
 

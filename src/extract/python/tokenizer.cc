@@ -50,8 +50,9 @@ int StringPrefixLen(std::string_view text, size_t pos) {
 
 class Scanner {
  public:
-  Scanner(std::string_view text, std::vector<Diagnostic>* diags, std::string_view path, const std::vector<uint32_t>* line_starts)
-      : text_(text), n_(text.size()), diags_(diags), path_(path), line_starts_(line_starts) {}
+  Scanner(std::string_view text, std::vector<Diagnostic>* diags, std::string_view path,
+          const std::vector<uint32_t>* line_starts, uint32_t bom = 0)
+      : text_(text), n_(text.size()), diags_(diags), bom_(bom), path_(path), line_starts_(line_starts) {}
 
   void Diag(uint32_t offset, std::string message) {
     if (diags_ == nullptr || diags_->size() >= kMaxDiagnostics) return;
@@ -61,7 +62,7 @@ class Scanner {
       auto it = std::upper_bound(line_starts_->begin(), line_starts_->end(), offset);
       size_t li = static_cast<size_t>(it - line_starts_->begin());
       d.line = static_cast<int>(li);
-      d.column = static_cast<int>(offset - (*line_starts_)[li - 1]);
+      d.column = static_cast<int>(offset - (*line_starts_)[li - 1] - (li == 1 ? bom_ : 0));
     }
     d.message = std::move(message);
     diags_->push_back(std::move(d));
@@ -241,7 +242,7 @@ class Scanner {
       if (ls != nullptr) {
         while (li + 1 < nls && ls[li + 1] <= t.begin) ++li;
         t.line = static_cast<int32_t>(li + 1);
-        t.col = static_cast<int32_t>(t.begin - ls[li]);
+        t.col = static_cast<int32_t>(t.begin - ls[li] - (li == 0 ? bom_ : 0));
       }
       out->push_back(t);
     };
@@ -423,6 +424,7 @@ class Scanner {
   std::string_view text_;
   size_t n_;
   std::vector<Diagnostic>* diags_;
+  uint32_t bom_;  // 3 when the file starts with a UTF-8 BOM: line 1's columns start after it
   bool unterminated_ = false;  // the last single-quoted string ran into a line end
   std::string_view path_;
   const std::vector<uint32_t>* line_starts_;
@@ -475,8 +477,11 @@ void Tokenize(std::string_view text, const TokenizeOptions& options, Tokens* out
   ComputeLineStarts(text, &r.line_starts);
   r.tokens.reserve(text.size() / 6 + 16);
   r.lines.reserve(text.size() / 40 + 4);
-  Scanner s(text, &r.diagnostics, options.path, &r.line_starts);
-  s.Run(0, text.size(), false, &r.tokens, &r.lines, options.keep_comments);
+  // A UTF-8 BOM is not part of the source (CPython reads the file as utf-8-sig):
+  // the first statement starts after it, at column 0.
+  const uint32_t bom = text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+  Scanner s(text, &r.diagnostics, options.path, &r.line_starts, bom);
+  s.Run(bom, text.size(), false, &r.tokens, &r.lines, options.keep_comments);
 }
 
 void TokenizeExpression(std::string_view text, uint32_t begin, uint32_t end, std::vector<Token>* out) {

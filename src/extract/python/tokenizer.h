@@ -10,7 +10,8 @@
 // comments, NEWLINE/INDENT/DEDENT driven by bracket depth and backslash
 // continuation, line endings \n, \r\n and \r (as CPython and oracle_py's
 // split_lines), form feeds (reset the indentation column) and tabs (to the next
-// multiple of 8). Problems (unterminated string, stray byte, unmatched bracket,
+// multiple of 8), a UTF-8 byte order mark at the start (skipped, as CPython's
+// utf-8-sig: line 1's columns count from after it). Problems (unterminated string, stray byte, unmatched bracket,
 // inconsistent dedent) become Diagnostics; tokenizing always runs to the end.
 //
 // Limits: f-string nesting deeper than kMaxFStringDepth is scanned as plain

@@ -134,5 +134,29 @@ TEST(Tokenizer, TokenizeExpressionRange) {
   EXPECT_EQ(got, (std::vector<std::string>{"a", "+", "'b'", ",", "c"}));
 }
 
+// A BOM is not part of the first token (it was read as identifier bytes:
+// "\xEF\xBB\xBFraise" was a NAME and the first statement was missed).
+TEST(Tokenizer, ByteOrderMarkIsSkipped) {
+  const std::string src = "\xEF\xBB\xBFraise E('x')\n  # c\nraise F\n";
+  Tokens t = Tokenize(src);
+  ASSERT_GE(t.tokens.size(), 2u);
+  EXPECT_EQ(t.tokens[0].kind, TokenKind::kName);
+  EXPECT_EQ(TokenText(src, t.tokens[0]), "raise");
+  EXPECT_EQ(t.tokens[0].begin, 3u);
+  EXPECT_EQ(t.tokens[0].line, 1);
+  EXPECT_EQ(t.tokens[0].col, 0);
+  EXPECT_EQ(t.tokens[1].col, 6);
+  ASSERT_EQ(t.lines.size(), 2u);
+  EXPECT_EQ(t.lines[0].indent, 0);
+  Tokens d = Tokenize("\xEF\xBB\xBF$");
+  ASSERT_EQ(d.diagnostics.size(), 1u);
+  EXPECT_EQ(d.diagnostics[0].column, 0);
+  // A BOM anywhere else is a byte like any other.
+  Tokens mid = Tokenize("x = 1\n\xEF\xBB\xBFy\n");
+  ASSERT_GE(mid.tokens.size(), 5u);
+  EXPECT_EQ(mid.tokens[4].col, 0);
+  EXPECT_EQ(mid.tokens[4].end - mid.tokens[4].begin, 4u);
+}
+
 }  // namespace
 }  // namespace errdex::py
