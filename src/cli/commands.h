@@ -15,5 +15,6 @@ void RegisterScanCommands(CLI::App& app, CommandTable& table);      // scan     
 void RegisterStoreCommands(CLI::App& app, CommandTable& table);     // import, export, show, scans (store_cmd.cc)
 void RegisterExplainCommands(CLI::App& app, CommandTable& table);   // explain, run    (explain_cmd.cc)
 void RegisterDocumentCommands(CLI::App& app, CommandTable& table);  // document        (document_cmd.cc)
+void RegisterLintDocsCommands(CLI::App& app, CommandTable& table);  // lint-docs       (lint_docs_cmd.cc)
 
 }  // namespace errdex::cli

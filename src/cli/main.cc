@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   errdex::cli::RegisterStoreCommands(app, table);
   errdex::cli::RegisterExplainCommands(app, table);
   errdex::cli::RegisterDocumentCommands(app, table);
+  errdex::cli::RegisterLintDocsCommands(app, table);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -275,19 +275,5 @@ std::string_view SpanText(std::string_view src, const std::vector<PyTok>& toks, 
   return src.substr(from, to - from);
 }
 
-std::string PyQuote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '\\': out += "\\\\"; break;
-      case '"': out += "\\\""; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default: out += c;
-    }
-  }
-  out += '"';
-  return out;
-}
 
 }  // namespace errdex::doc

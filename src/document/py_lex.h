@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "document/text.h"
+
 namespace errdex::doc {
 
 struct PyTok {
@@ -52,7 +54,5 @@ std::vector<std::pair<size_t, size_t>> SplitTopLevel(const std::vector<PyTok>& t
 // Source text of toks[b, e) as it appears in `src` (b < e), or "".
 std::string_view SpanText(std::string_view src, const std::vector<PyTok>& toks, size_t b, size_t e);
 
-// Python string literal for `s` (double quotes, escapes \\ \" \n \t).
-std::string PyQuote(std::string_view s);
 
 }  // namespace errdex::doc
