@@ -243,8 +243,10 @@ void ProseLinter::Check(const Record& r, const Site* facts) {
         restated = true;
       if (LooksLikeSetting(sp)) continue;
       std::string one = OneLine(sp);
+      // The guard's own code as the thing to change (a bare name is a subject, not a guard).
+      bool plain = IsDotted(one) || (StartsWith(one, "not ") && IsDotted(one.substr(4)));
       for (const auto& a : atoms)
-        if (one == a || one == "not " + a || "not " + one == a) restated = true;
+        if (!plain && (one == a || one == "not " + a || "not " + one == a)) restated = true;
       if (StartsWith(low, "make sure ") || StartsWith(low, "ensure ") || StartsWith(low, "make "))
         for (const auto& subj : subjects)
           if (one == subj && &sp == &spans.front()) restated = true;

@@ -182,8 +182,12 @@ std::vector<std::string> Sentences(std::string_view msg) {
     if (!t.empty()) out.emplace_back(t);
     b = e;
   };
+  int hole = 0;  // never split inside a {hole}
   for (size_t i = 0; i < msg.size(); ++i) {
     char c = msg[i];
+    if (c == '{') ++hole;
+    else if (c == '}' && hole > 0) --hole;
+    if (hole > 0 && c != '\n') continue;
     if (c == '\n') {
       flush(i);
       b = i + 1;
