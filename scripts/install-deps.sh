@@ -12,6 +12,9 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   ripgrep python3 time
 )
+# errdex serve: mustache templates; Debian's chromium (+ a font) for the browser
+# test; wrk for bench/serve_bench.sh.
+PACKAGES+=(libkainjow-mustache-dev chromium fonts-dejavu-core wrk)
 
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
@@ -28,5 +31,16 @@ fi
 
 if [ -x scripts/fetch-third-party.sh ]; then
   scripts/fetch-third-party.sh
+fi
+
+# errdex serve's node tests (tests/web/): puppeteer-core, the MCP TypeScript SDK and
+# @redocly/cli, exactly as pinned by the lockfile; no install scripts (nothing
+# downloads a browser: the test drives Debian's chromium).
+if [ -f tests/web/package-lock.json ]; then
+  if [ ! -d tests/web/node_modules ] || [ tests/web/package-lock.json -nt tests/web/node_modules ]; then
+    echo "install-deps: npm ci (tests/web)"
+    (cd tests/web && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+    touch tests/web/node_modules
+  fi
 fi
 echo "install-deps: ok"

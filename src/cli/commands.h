@@ -15,6 +15,9 @@ void RegisterScanCommands(CLI::App& app, CommandTable& table);      // scan     
 void RegisterStoreCommands(CLI::App& app, CommandTable& table);     // import, export, show, scans (store_cmd.cc)
 void RegisterExplainCommands(CLI::App& app, CommandTable& table);   // explain, run    (explain_cmd.cc)
 void RegisterDocumentCommands(CLI::App& app, CommandTable& table);  // document        (document_cmd.cc)
+void RegisterServeCommands(CLI::App& app, CommandTable& table);     // serve           (serve_cmd.cc)
+void RegisterMcpCommands(CLI::App& app, CommandTable& table);       // mcp             (mcp_cmd.cc)
+void RegisterSiteCommands(CLI::App& app, CommandTable& table);      // site            (site_cmd.cc)
 void RegisterLintDocsCommands(CLI::App& app, CommandTable& table);  // lint-docs       (lint_docs_cmd.cc)
 
 }  // namespace errdex::cli

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "catalog/explain_json.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "cli/terminal.h"
@@ -76,15 +77,6 @@ Result<std::unique_ptr<Catalog>> OpenCatalog(const ExplainFlags& f) {
   return Status::InvalidArgument("no catalog: pass --db CATALOG.db or --catalog FILE.jsonl");
 }
 
-const char* KindName(ExplainHit::Kind k) {
-  switch (k) {
-    case ExplainHit::Kind::kPattern: return "pattern";
-    case ExplainHit::Kind::kFrame: return "frame";
-    case ExplainHit::Kind::kFuzzy: return "fuzzy";
-  }
-  return "?";
-}
-
 std::string ShortSha(const std::string& s) { return s.size() > 12 ? s.substr(0, 12) : s; }
 
 // Turns hits into output (JSON Lines or text for people) on one fd.
@@ -106,39 +98,7 @@ class HitPrinter {
  private:
   std::string Json(const ExplainHit& h, const Result<EntryDetails>& d) {
     using nlohmann::json;
-    json data;
-    data["recordId"] = catalog_.record_id(h.entry);
-    data["score"] = std::round(h.score * 100) / 100;
-    data["exact"] = !h.approximate;
-    data["approximate"] = h.approximate;
-    data["matchedBy"] = KindName(h.kind);
-    data["fullMessage"] = h.full;
-    data["span"] = {{"begin", h.begin}, {"end", h.end}};
-    json caps = json::array();
-    for (const ExplainCapture& c : h.captures)
-      caps.push_back({{"group", c.group}, {"begin", c.begin}, {"end", c.end}, {"text", c.text}});
-    data["captures"] = caps;
-    data["printedClass"] = h.printed_class.empty() ? json(nullptr) : json(h.printed_class);
-    data["classAgreement"] = h.class_agreement;
-    data["frameFile"] = h.frame_file;
-    data["frameFunction"] = h.frame_function;
-    data["group"] = h.group;
-    data["repo"] = catalog_.repo(h.entry).empty() ? json(nullptr) : json(catalog_.repo(h.entry));
-    if (d.ok()) {
-      const Record& r = d->record;
-      data["errorClass"] = r.error_class ? json(*r.error_class) : json(nullptr);
-      data["errorMessage"] = r.error_message ? json(*r.error_message) : json(nullptr);
-      data["filePath"] = r.file_path;
-      data["lineNumber"] = r.line_number;
-      data["githubUrl"] = r.github_url ? json(*r.github_url) : json(nullptr);
-      json vs = json::array();
-      for (const RecordVersion& v : d->versions)
-        vs.push_back({{"repo", v.repo}, {"sha", v.sha}, {"datasetVersion", v.dataset_version}, {"lineNumber", v.line},
-                      {"githubUrl", v.github_url}, {"latest", v.latest}});
-      data["versions"] = vs;
-      data["onlyInOlderVersions"] = d->only_in_older;
-    }
-    json line = {{"type", "hit"}, {"data", data}};
+    json line = {{"type", "hit"}, {"data", ExplainHitJson(catalog_, h, d.ok() ? &d.value() : nullptr)}};
     return line.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
   }
 

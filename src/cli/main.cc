@@ -17,6 +17,9 @@ int main(int argc, char** argv) {
   errdex::cli::RegisterStoreCommands(app, table);
   errdex::cli::RegisterExplainCommands(app, table);
   errdex::cli::RegisterDocumentCommands(app, table);
+  errdex::cli::RegisterServeCommands(app, table);
+  errdex::cli::RegisterMcpCommands(app, table);
+  errdex::cli::RegisterSiteCommands(app, table);
   errdex::cli::RegisterLintDocsCommands(app, table);
   try {
     app.parse(argc, argv);

@@ -175,6 +175,14 @@ std::string SummaryText(const ScanResult& r, double seconds) {
   return buf;
 }
 
+// The scan's key in the catalog, for people: "o/n@<sha>", or, without a commit,
+// the directory (a later scan of that directory replaces this one).
+std::string ScanKeyText(const ScanResult& r) {
+  std::string repo = r.repo.value_or("(no repo)");
+  if (r.sha) return repo + "@" + *r.sha;
+  return repo + " at " + r.location + " (no commit: a later scan of this directory replaces it)";
+}
+
 std::string SummaryJson(const ScanResult& r, const ScanFlags& f, double write_seconds, double total_seconds,
                         long long scan_id) {
   const ScanStats& s = r.stats;
@@ -198,7 +206,16 @@ std::string SummaryJson(const ScanResult& r, const ScanFlags& f, double write_se
   str("datasetVersion", r.dataset_version);
   str("output", f.output.empty() ? std::nullopt : std::optional<std::string>(f.output));
   str("db", f.db.empty() ? std::nullopt : std::optional<std::string>(f.db));
-  if (scan_id >= 0) num("scanId", static_cast<double>(scan_id), true);
+  if (scan_id >= 0) {
+    num("scanId", static_cast<double>(scan_id), true);
+    o += "\"scanKey\":{\"repo\":";
+    AppendJsonString(o, r.repo.value_or(""));
+    o += ",\"sha\":";
+    AppendJsonString(o, r.sha.value_or(""));
+    o += ",\"location\":";
+    AppendJsonString(o, r.location);
+    o += "},";
+  }
   num("filesListed", static_cast<double>(s.files_listed), true);
   num("files", static_cast<double>(s.files_scanned), true);
   num("filesSkipped", static_cast<double>(s.files_skipped), true);
@@ -322,7 +339,8 @@ int RunScan(const ScanFlags& f) {
     std::string line = SummaryText(r, total_seconds);
     if (!r.diagnostics.empty())
       line += "; " + std::to_string(r.diagnostics.size()) + " diagnostic(s)" + (f.verbose ? "" : " (--verbose lists them)");
-    std::fprintf(stderr, "errdex: %s\n", line.c_str());
+    if (store) line += "; stored in " + f.db + " as " + ScanKeyText(r);
+    std::fprintf(stderr, "errdex: %s\n", Printable(line).c_str());
   }
   if (f.json) {
     std::string js = SummaryJson(r, f, write_seconds, total_seconds, scan_id) + "\n";
@@ -342,7 +360,9 @@ void RegisterScanCommands(CLI::App& app, CommandTable& table) {
   f->repo_opt = sub->add_option("--repo", f->repo, "OWNER/NAME (default: the origin remote's GitHub owner/name)");
   f->sha_opt = sub->add_option("--sha", f->sha, "commit recorded in the records (default: the commit scanned)");
   sub->add_option("-o,--output", f->output, "write JSON Lines to FILE ('-' = stdout; default stdout without --db)");
-  sub->add_option("--db", f->db, "add the scan to this SQLite catalog (same repo+commit: replaced)");
+  sub->add_option("--db", f->db,
+                  "add the scan to this SQLite catalog; a scan of the same repo+commit (without a commit: of the "
+                  "same directory) is replaced");
   sub->add_flag("--facts", f->facts, "add each site's facts object beside the record (extended export)");
   sub->add_flag("--no-docs", f->no_docs, "skip the document stage (prose fields stay null)");
   sub->add_option("-j,--jobs", f->jobs, "worker threads (default: hardware concurrency)")->check(CLI::NonNegativeNumber);

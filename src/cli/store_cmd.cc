@@ -404,7 +404,11 @@ int RunScans(const ScansOptions& o) {
 void RegisterStoreCommands(CLI::App& app, CommandTable& table) {
   {
     auto o = std::make_shared<ImportOptions>();
-    CLI::App* sub = app.add_subcommand("import", "Add seed-format JSON Lines files to a catalog (all or nothing)");
+    CLI::App* sub = app.add_subcommand(
+        "import",
+        "Add seed-format JSON Lines records to a catalog, all or nothing. Records go to the scan of their "
+        "repo@analyzedSha (created when missing); one whose id that scan already holds replaces it in place; "
+        "every other record of the scan stays: import never deletes");
     sub->add_option("files", o->files, "JSON Lines files ('-' for stdin)")->required();
     sub->add_option("--db", o->db, "catalog file (created if missing)")->required();
     sub->add_option("--repo", o->repo, "repository for records whose repo is null");

@@ -4,6 +4,8 @@
 // not depend on the number of threads (tested by scan_e2e_test.cc, -j1 == -j2).
 #include "scan/scanner.h"
 
+#include <limits.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -104,7 +106,14 @@ struct ResolvedSource {
   std::unique_ptr<FileSource> owned;
   std::string prefix;  // prepended to every listed path ("" or "sub/dir/")
   std::optional<std::string> repo, sha;
+  std::string root;    // the scanned path, absolute ("" for a test source)
 };
+
+std::string AbsolutePath(const std::string& p) {
+  char buf[PATH_MAX];
+  if (realpath(p.c_str(), buf) == nullptr) return p;
+  return buf;
+}
 
 Result<ResolvedSource> ResolveSource(const ScanOptions& o) {
   ResolvedSource rs;
@@ -117,6 +126,7 @@ Result<ResolvedSource> ResolveSource(const ScanOptions& o) {
   struct stat st;
   if (o.path.empty() || stat(o.path.c_str(), &st) != 0) return Status::NotFound("no such file or directory: " + o.path);
   if (!S_ISDIR(st.st_mode)) return Status::InvalidArgument("not a directory or git repository: " + o.path);
+  rs.root = AbsolutePath(o.path);
   GitFacts facts = DiscoverGitFacts(o.path);
   if (!rs.repo && facts.github_repo) rs.repo = facts.github_repo;
   if (o.rev || facts.bare) {
@@ -246,6 +256,7 @@ Result<ScanResult> Scan(const ScanOptions& options) {
   ResolvedSource& rs = resolved.value();
   result.repo = rs.repo;
   result.sha = rs.sha;
+  if (!rs.sha) result.location = rs.root.empty() ? rs.source->Describe() : rs.root;
   result.source = rs.source->Describe();
 
   // 1. List.
@@ -267,6 +278,12 @@ Result<ScanResult> Scan(const ScanOptions& options) {
   }
   result.stats.files_scanned = static_cast<int64_t>(work.size());
   result.stats.list_seconds = SecondsSince(t0);
+  if (work.empty()) {
+    if (result.stats.files_listed == 0)
+      return Status::InvalidArgument("no files in " + result.source + " (an empty directory or commit); nothing scanned");
+    return Status::InvalidArgument(std::to_string(result.stats.files_listed) + " files in " + result.source +
+                                   " but none that errdex reads (.py, .js, .ts, ...); nothing scanned");
+  }
 
   int jobs = options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::vector<FileResult> files(work.size());
@@ -434,6 +451,7 @@ Result<int64_t> StoreScan(CatalogStore& store, const ScanResult& result) {
   ScanInfo info;
   info.repo = result.repo.value_or("");
   info.sha = result.sha.value_or("");
+  info.location = result.location;
   info.dataset_version = result.dataset_version;
   info.source = result.source;
   info.files = result.stats.files_scanned;

@@ -91,6 +91,9 @@ struct ScanResult {
   std::vector<Diagnostic> diagnostics;  // soft errors, sorted by path, line
   std::optional<std::string> repo;
   std::optional<std::string> sha;
+  // With no sha: what was scanned (the directory's absolute path), the rest of the
+  // scan's key in a catalog (ScanInfo::location); "" when the commit is known.
+  std::string location;
   std::string dataset_version;  // also every record's analyzedAt
   std::string source;           // what was scanned, for people ("DIR", "DIR@REV")
   std::string knowledge;        // RepoKnowledge::Serialize(); "" when document=false
@@ -99,8 +102,10 @@ struct ScanResult {
 
 // Errors (the CLI's exit 2): kNotFound for a missing path or an unknown
 // revision, kInvalidArgument for a path that is neither a directory nor a git
-// repository. Unreadable or unparsable files are soft: they end up in
-// `diagnostics` and the stats.
+// repository, and for a tree in which no file is one a front end reads (an
+// empty directory or commit, a tree listed wrongly): such a scan would replace a
+// full one in a catalog with nothing. Unreadable or unparsable files are soft:
+// they end up in `diagnostics` and the stats.
 Result<ScanResult> Scan(const ScanOptions& options);
 
 // Builds the Record of `site` found in `text` (no prose fields). `lines` are the
@@ -116,8 +121,8 @@ std::string_view IdMessageKey(const Site& site);
 // with_facts (the default export stays exactly schema 2). No newline.
 std::string CatalogLineJson(const CatalogLine& line, bool with_facts);
 
-// Adds the scan to a catalog: PutScan (replacing the same repo+sha), then the
-// repository knowledge as blob "knowledge:<repo>@<sha>" when there is some.
+// Adds the scan to a catalog: PutScan (replacing the same repo+sha+location), then
+// the repository knowledge as blob "knowledge:<repo>@<sha>" when there is some.
 Result<int64_t> StoreScan(CatalogStore& store, const ScanResult& result);
 
 }  // namespace errdex

@@ -1,7 +1,10 @@
 // CatalogStore: the SQLite catalog. Holds many repositories and many commits of
 // each ("scans"); every scan is a set of CatalogLines (record + dataset version +
-// facts). Re-putting the same (repo, sha) replaces that scan in one transaction,
-// so a reader never sees half a scan. Also keeps opaque blobs for later stages
+// facts). A scan's key is (repo, sha, location): location is "" when the commit is
+// known, else what was scanned (an absolute path), so two directories outside git
+// never share a key. PutScan of a key replaces that scan in one transaction, so a
+// reader never sees half a scan; AddLines (import) adds and updates by record id
+// and never deletes. Also keeps opaque blobs for later stages
 // (the compiled matcher database), a key/value cache (language-model answers)
 // and an FTS5 index over messages for fuzzy look-ups.
 //
@@ -25,6 +28,7 @@ struct ScanInfo {
   int64_t scan_id = 0;            // assigned by the store
   std::string repo;               // owner/name, "" when unknown
   std::string sha;                // commit, "" when unknown
+  std::string location;           // "" when sha is known; else what was scanned (absolute path): part of the key
   std::string dataset_version;    // ISO time
   std::string source;             // what was scanned (path, path@rev), for people
   int64_t files = 0;              // files read
@@ -52,8 +56,14 @@ class CatalogStore {
   static Result<std::unique_ptr<CatalogStore>> Open(const std::string& path, bool create);
   virtual ~CatalogStore() = default;
 
-  // Replaces the scan (info.repo, info.sha) with `lines` atomically; returns the new scan_id.
+  // Replaces the scan (info.repo, info.sha, info.location) with `lines` atomically;
+  // returns the new scan_id.
   virtual Result<int64_t> PutScan(const ScanInfo& info, const std::vector<CatalogLine>& lines) = 0;
+  // Adds `lines` to the scan (info.repo, info.sha, info.location), creating it when
+  // missing: a line whose record id the scan already holds replaces that line (in
+  // its place), the others are appended; no line of the scan is ever removed. The
+  // scan's dataset version becomes the newer of the two. Returns the scan_id.
+  virtual Result<int64_t> AddLines(const ScanInfo& info, const std::vector<CatalogLine>& lines) = 0;
   virtual Result<std::vector<ScanInfo>> ListScans() = 0;
   virtual Result<std::vector<StoredLine>> LoadLines(const ScanFilter& filter) = 0;
   // By record id (16 hex) or slug; every stored version of it, newest scan first.
@@ -82,6 +92,30 @@ class CatalogStore {
     double score;  // higher is better (negated bm25)
   };
   virtual Result<std::vector<TextHit>> FullTextSearch(const std::string& text, int limit) = 0;
+
+  // Search for people (GET /v1/search, the search page): the records whose
+  // errorMessage, errorClass or slug hold every word of `text` (the last word may
+  // be the start of one), that pass the filters, best first (bm25), each record
+  // once (its best-ranked line, then the newest), one page at a time: a page starts
+  // after the cursor (the previous page's last hit). An empty text lists every
+  // record that passes the filters, by id. Query syntax in `text` is just text.
+  struct RecordQuery {
+    std::string text;
+    std::string repo;         // owner/name of the scan; "" = any (likewise below)
+    std::string error_class;  // errorClass, exact
+    std::string severity;     // severity, exact
+    std::string tag;          // one of tags, exact
+    int limit = 20;
+    bool has_cursor = false;  // continue after (cursor_rank, cursor_record_id)
+    double cursor_rank = 0;
+    std::string cursor_record_id;
+  };
+  struct RecordHit {
+    int64_t scan_id;
+    std::string record_id;
+    double rank;  // lower is better (bm25); 0 for an empty text
+  };
+  virtual Result<std::vector<RecordHit>> SearchRecords(const RecordQuery& query) = 0;
 };
 
 }  // namespace errdex

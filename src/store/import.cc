@@ -1,6 +1,6 @@
-// import.cc: reading seed-format JSON Lines into scan batches (JsonLinesImport).
-// PutScans lives in sqlite_store.cc, next to the transaction it uses.
-// Tested by import_test.cc.
+// import.cc: reading seed-format JSON Lines into scan batches (JsonLinesImport),
+// and adding them to a catalog in one transaction (PutScans).
+// Tested by import_test.cc and sqlite_store_test.cc.
 #include "store/import.h"
 
 #include <algorithm>
@@ -83,6 +83,20 @@ Status JsonLinesImport::AddFile(std::string_view name, std::string_view text) {
     ++line_count_;
   }
   return Status::Ok();
+}
+
+Result<std::vector<int64_t>> PutScans(CatalogStore& store, const std::vector<ScanBatch>& batches) {
+  std::vector<int64_t> ids;
+  Status st = store.InTransaction([&]() -> Status {
+    for (const ScanBatch& b : batches) {
+      auto id = store.AddLines(b.info, b.lines);
+      if (!id.ok()) return id.status();
+      ids.push_back(*id);
+    }
+    return Status::Ok();
+  });
+  if (!st.ok()) return st;
+  return ids;
 }
 
 std::vector<ScanBatch> JsonLinesImport::TakeBatches() {

@@ -1,6 +1,6 @@
 // store/import.h: what `errdex import` needs beyond CatalogStore -- reading seed-format
-// JSON Lines into scans grouped by (record.repo, record.analyzedSha), and writing
-// several scans in ONE transaction so an import is all-or-nothing.
+// JSON Lines into scans grouped by (record.repo, record.analyzedSha), and adding
+// them to a catalog in ONE transaction so an import is all-or-nothing.
 #pragma once
 
 #include <cstdint>
@@ -22,8 +22,9 @@ struct ScanBatch {
   std::vector<CatalogLine> lines;
 };
 
-// Writes every batch (each replaces its (repo, sha) as PutScan does) in one
-// transaction: either all of them are stored or none. Returns the new scan ids.
+// Adds every batch to its scan (CatalogStore::AddLines: by record id, never
+// deleting) in one transaction: either all of them are stored or none. Returns
+// the scan ids.
 Result<std::vector<int64_t>> PutScans(CatalogStore& store, const std::vector<ScanBatch>& batches);
 
 // Accumulates JSON Lines files into batches. Not thread-safe.

@@ -1,9 +1,10 @@
-// sqlite_store.cc: the SQLite implementation of CatalogStore (catalog_store.h) and
-// of PutScans (import.h): schema, migrations, transactions, FTS5.
+// sqlite_store.cc: the SQLite implementation of CatalogStore (catalog_store.h):
+// schema, migrations, transactions, FTS5.
 //
 // Schema (version kStoreSchemaVersion, kept in meta.schema_version):
 //   meta(key, value)            application=errdex, schema_version, content_version, fts
-//   scans(scan_id, repo, sha, dataset_version, source, files, sites, created)  UNIQUE(repo, sha)
+//   scans(scan_id, repo, sha, location, dataset_version, source, files, sites, created)
+//         UNIQUE(repo, sha, location); location is "" unless sha is (catalog_store.h)
 //   lines(line_id, scan_id, record_id, slug, file_path, line_number, error_message,
 //         message_pattern, error_class, record_json, facts_json, dataset_version)
 //         UNIQUE(scan_id, record_id); line_id keeps the order lines were put in
@@ -11,7 +12,11 @@
 //   lines_fts: FTS5 over lines(error_message, error_class, slug), external content,
 //              written by PutScanLocked (the only writer of those three columns)
 // Every write runs in a transaction (BEGIN IMMEDIATE, or a SAVEPOINT when nested)
-// and is rolled back on any failure. Tested by sqlite_store_test.cc.
+// and is rolled back on any failure; the schema is created inside one too, after
+// looking again under the write lock, so processes that open a new catalog at
+// the same time create it once. Opening to write runs PRAGMA quick_check on a
+// catalog small enough for it to be cheap, so a damaged file is reported before
+// anything is added to it. Tested by sqlite_store_test.cc.
 #include <sqlite3.h>
 #include <sys/stat.h>
 
@@ -19,6 +24,7 @@
 #include <cstdio>
 #include <cctype>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -26,15 +32,17 @@
 #include <vector>
 
 #include "store/catalog_store.h"
-#include "store/import.h"
 
 namespace errdex {
 namespace {
 
-constexpr int kStoreSchemaVersion = 1;
+constexpr int kStoreSchemaVersion = 2;
 constexpr const char* kApplication = "errdex";
 constexpr int kBusyTimeoutMs = 10000;
 constexpr size_t kMaxSearchTerms = 64;
+// quick_check reads every page: about 1 s per 500 MB here, so it runs on catalogs
+// up to this size when they are opened to write.
+constexpr int64_t kQuickCheckMaxBytes = 256ll << 20;
 // synchronous=NORMAL is safe with WAL (a crash may lose the last commit, never
 // corrupt); 64 MiB of page cache keeps a 50k-line scan's indexes in memory;
 // Debian builds SQLite with SECURE_DELETE, whose zeroing of freed pages costs
@@ -131,6 +139,9 @@ void CopyProse(const Record& from, Record* to) {
   to->prevention_tips = from.prevention_tips;
   to->tags = from.tags;
   to->background_tag = from.background_tag;
+  // The classification is written by the document stage too (scan --no-docs leaves it null).
+  to->error_type = from.error_type;
+  to->severity = from.severity;
 }
 
 constexpr const char* kCreateSchema = R"sql(
@@ -139,12 +150,13 @@ CREATE TABLE scans(
   scan_id INTEGER PRIMARY KEY AUTOINCREMENT,
   repo TEXT NOT NULL,
   sha TEXT NOT NULL,
+  location TEXT NOT NULL DEFAULT '',
   dataset_version TEXT NOT NULL,
   source TEXT NOT NULL,
   files INTEGER NOT NULL,
   sites INTEGER NOT NULL,
   created TEXT NOT NULL,
-  UNIQUE(repo, sha));
+  UNIQUE(repo, sha, location));
 CREATE TABLE lines(
   line_id INTEGER PRIMARY KEY,
   scan_id INTEGER NOT NULL REFERENCES scans(scan_id) ON DELETE CASCADE,
@@ -188,7 +200,7 @@ class SqliteCatalogStore final : public CatalogStore {
   bool wants_immutable() const { return wants_immutable_; }
 
   Result<int64_t> PutScan(const ScanInfo& info, const std::vector<CatalogLine>& lines) override;
-  Result<std::vector<int64_t>> PutScansInOneTransaction(const std::vector<ScanBatch>& batches);
+  Result<int64_t> AddLines(const ScanInfo& info, const std::vector<CatalogLine>& lines) override;
   Result<std::vector<ScanInfo>> ListScans() override;
   Result<std::vector<StoredLine>> LoadLines(const ScanFilter& filter) override;
   Result<std::vector<StoredLine>> FindRecord(const std::string& id_or_slug) override;
@@ -200,6 +212,7 @@ class SqliteCatalogStore final : public CatalogStore {
   Status PutCache(const std::string& key, std::string_view value) override;
   Result<std::optional<std::string>> GetCache(const std::string& key) override;
   Result<std::vector<TextHit>> FullTextSearch(const std::string& text, int limit) override;
+  Result<std::vector<RecordHit>> SearchRecords(const RecordQuery& query) override;
 
  private:
   Status PutKeyValue(const char* sql, const std::string& key, std::string_view bytes, const char* what);
@@ -246,8 +259,10 @@ class SqliteCatalogStore final : public CatalogStore {
       case SQLITE_LOCKED:
         return Status::IoError(path_ + ": the catalog is locked by another process (" + std::string(what) + ")");
       case SQLITE_CONSTRAINT: return Status::InvalidArgument(msg);
-      case SQLITE_NOTADB: return Status::InvalidArgument(path_ + ": not an errdex catalog");
-      case SQLITE_CORRUPT: return Status::IoError(path_ + ": the catalog file is corrupt (" + std::string(what) + ")");
+      case SQLITE_NOTADB:
+      case SQLITE_CORRUPT:
+        return Status::IoError(path_ + ": the catalog file is corrupt (" + std::string(what) + ": " +
+                               sqlite3_errmsg(db_) + "); restore it from a copy, or rebuild it into a new file");
       case SQLITE_FULL:
       case SQLITE_IOERR:
       case SQLITE_CANTOPEN:
@@ -293,6 +308,17 @@ class SqliteCatalogStore final : public CatalogStore {
   Result<std::vector<StoredLine>> ReadLines(sqlite3_stmt* s);
   Result<std::vector<TextHit>> LikeSearch(const std::vector<std::string>& terms, int limit);
   Status Migrate(int from_version);
+  Status CreateSchema();
+  Result<int64_t> CountTables();
+  Status QuickCheck();
+  Status CorruptError(std::string_view detail) const {
+    return Status::IoError(path_ + ": the catalog file is corrupt (" + std::string(detail) +
+                           "); nothing was written. Restore it from a copy, or rebuild it into a new file "
+                           "with errdex scan/import");
+  }
+  Result<int64_t> FindScanId(const ScanInfo& info);
+  Status WriteLine(int64_t scan_id, int64_t line_id, const CatalogLine& line, const ScanInfo& info);
+  Status IndexLine(int64_t line_id, bool remove);
 
   sqlite3* db_;
   std::string path_;
@@ -332,10 +358,62 @@ Status SqliteCatalogStore::BumpContentVersion() {
 }
 
 Status SqliteCatalogStore::Migrate(int from_version) {
-  // Version 1 is the first schema: nothing older exists yet. A future version adds
-  // a step here: if (from_version < 2) { ALTER TABLE ...; } and so on.
   if (from_version < 1 || from_version > kStoreSchemaVersion)
     return Status::InvalidArgument(path_ + ": unknown catalog schema version " + std::to_string(from_version));
+  if (from_version < 2) {
+    // 2: scans gain `location`, and the key becomes (repo, sha, location). SQLite
+    // cannot change a UNIQUE constraint in place: copy into a new table. The
+    // caller turned foreign keys off, so dropping `scans` keeps the lines.
+    Status st = Exec(
+        "CREATE TABLE scans_v2(scan_id INTEGER PRIMARY KEY AUTOINCREMENT, repo TEXT NOT NULL, sha TEXT NOT NULL, "
+        "location TEXT NOT NULL DEFAULT '', dataset_version TEXT NOT NULL, source TEXT NOT NULL, "
+        "files INTEGER NOT NULL, sites INTEGER NOT NULL, created TEXT NOT NULL, UNIQUE(repo, sha, location)); "
+        "INSERT INTO scans_v2(scan_id, repo, sha, location, dataset_version, source, files, sites, created) "
+        "SELECT scan_id, repo, sha, '', dataset_version, source, files, sites, created FROM scans; "
+        "DROP TABLE scans; ALTER TABLE scans_v2 RENAME TO scans;",
+        "upgrade the catalog to schema version 2");
+    if (!st.ok()) return st;
+  }
+  return Status::Ok();
+}
+
+Status SqliteCatalogStore::CreateSchema() {
+  Status st = Exec(kCreateSchema, "create the schema");
+  if (!st.ok()) return st;
+  has_fts_ = sqlite3_compileoption_used("ENABLE_FTS5") == 1;
+  if (has_fts_) {
+    if (st = Exec(kCreateFts, "create the full-text index"); !st.ok()) return st;
+  }
+  if (st = SetMeta("application", kApplication); !st.ok()) return st;
+  if (st = SetMeta("schema_version", std::to_string(kStoreSchemaVersion)); !st.ok()) return st;
+  if (st = SetMeta("content_version", "0"); !st.ok()) return st;
+  return SetMeta("fts", has_fts_ ? "fts5" : "like");
+}
+
+Result<int64_t> SqliteCatalogStore::CountTables() {
+  sqlite3_stmt* raw = nullptr;
+  int rc = sqlite3_prepare_v2(db_, "SELECT count(*) FROM sqlite_master", -1, &raw, nullptr);
+  StmtPtr s(raw);
+  if (rc == SQLITE_OK) rc = sqlite3_step(raw);
+  if (rc != SQLITE_ROW) return Error(rc, "open the catalog");
+  return sqlite3_column_int64(raw, 0);
+}
+
+Status SqliteCatalogStore::QuickCheck() {
+  sqlite3_stmt* raw = nullptr;
+  int rc = sqlite3_prepare_v2(db_, "PRAGMA quick_check(3)", -1, &raw, nullptr);
+  StmtPtr s(raw);
+  std::string problems;
+  if (rc == SQLITE_OK) {
+    while ((rc = sqlite3_step(raw)) == SQLITE_ROW) {
+      std::string row = ColumnText(raw, 0);
+      if (row == "ok") continue;
+      if (!problems.empty()) problems += "; ";
+      problems += row;
+    }
+  }
+  if (rc != SQLITE_DONE) return Error(rc, "check the catalog");
+  if (!problems.empty()) return CorruptError("quick_check: " + problems);
   return Status::Ok();
 }
 
@@ -364,22 +442,22 @@ Status SqliteCatalogStore::Init(bool create) {
   if (tables == 0) {
     if (!create) return Status::InvalidArgument(path_ + ": not an errdex catalog (empty file)");
     if (read_only_) return Status::IoError(path_ + ": the catalog is read-only; cannot create it");
+    // Another process may be creating it right now: switching to WAL waits for it
+    // (busy timeout), and the schema is created under the write lock only if it
+    // is still missing there.
     Status st = Exec("PRAGMA journal_mode=WAL;", "enable WAL");
     if (!st.ok()) return st;
     st = Exec(kPragmas, "set pragmas");
     if (!st.ok()) return st;
     WriteTxn txn(this);
     if (st = txn.Begin(); !st.ok()) return st;
-    if (st = Exec(kCreateSchema, "create the schema"); !st.ok()) return st;
-    has_fts_ = sqlite3_compileoption_used("ENABLE_FTS5") == 1;
-    if (has_fts_) {
-      if (st = Exec(kCreateFts, "create the full-text index"); !st.ok()) return st;
+    auto again = CountTables();
+    if (!again.ok()) return again.status();
+    if (*again == 0) {
+      if (st = CreateSchema(); !st.ok()) return st;
+      return txn.Commit();
     }
-    if (st = SetMeta("application", kApplication); !st.ok()) return st;
-    if (st = SetMeta("schema_version", std::to_string(kStoreSchemaVersion)); !st.ok()) return st;
-    if (st = SetMeta("content_version", "0"); !st.ok()) return st;
-    if (st = SetMeta("fts", has_fts_ ? "fts5" : "like"); !st.ok()) return st;
-    return txn.Commit();
+    if (st = txn.Commit(); !st.ok()) return st;  // created meanwhile: open it as an existing catalog
   }
 
   // An existing database: must be ours.
@@ -387,8 +465,12 @@ Status SqliteCatalogStore::Init(bool create) {
     sqlite3_stmt* raw = nullptr;
     int rc = sqlite3_prepare_v2(db_, "SELECT value FROM meta WHERE key = 'application'", -1, &raw, nullptr);
     StmtPtr s(raw);
-    if (rc != SQLITE_OK) return Status::InvalidArgument(path_ + ": not an errdex catalog");
+    if (rc != SQLITE_OK) {
+      if ((rc & 0xff) == SQLITE_CORRUPT) return CorruptError(sqlite3_errmsg(db_));
+      return Status::InvalidArgument(path_ + ": not an errdex catalog");
+    }
     rc = sqlite3_step(raw);
+    if ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB) return CorruptError(sqlite3_errmsg(db_));
     if (rc != SQLITE_ROW || ColumnText(raw, 0) != kApplication)
       return Status::InvalidArgument(path_ + ": not an errdex catalog");
   }
@@ -412,15 +494,33 @@ Status SqliteCatalogStore::Init(bool create) {
   }
   Status st = Exec(kPragmas, "set pragmas");
   if (!st.ok()) return st;
+  if (create && !read_only_) {
+    // Opened to write (scan --db, import): a damaged file is reported now, not
+    // after a write that happened to miss the damaged pages.
+    struct stat sb;
+    if (::stat(path_.c_str(), &sb) == 0 && sb.st_size <= kQuickCheckMaxBytes) {
+      if (st = QuickCheck(); !st.ok()) return st;
+    }
+  }
   if (version < kStoreSchemaVersion) {
     if (read_only_)
       return Status::IoError(path_ + ": the catalog needs an upgrade (schema version " + std::to_string(version) +
                              ") but it is read-only");
-    WriteTxn txn(this);
-    if (st = txn.Begin(); !st.ok()) return st;
-    if (st = Migrate(version); !st.ok()) return st;
-    if (st = SetMeta("schema_version", std::to_string(kStoreSchemaVersion)); !st.ok()) return st;
-    if (st = txn.Commit(); !st.ok()) return st;
+    // Foreign keys off while tables are rebuilt (a pragma that has no effect inside a transaction).
+    if (st = Exec("PRAGMA foreign_keys=OFF;", "upgrade the catalog"); !st.ok()) return st;
+    {
+      WriteTxn txn(this);
+      if (st = txn.Begin(); !st.ok()) return st;
+      auto now = GetMeta("schema_version");  // another process may have upgraded it meanwhile
+      if (!now.ok()) return now.status();
+      int current = now->has_value() ? std::atoi((*now)->c_str()) : 0;
+      if (current < kStoreSchemaVersion) {
+        if (st = Migrate(current); !st.ok()) return st;
+        if (st = SetMeta("schema_version", std::to_string(kStoreSchemaVersion)); !st.ok()) return st;
+      }
+      if (st = txn.Commit(); !st.ok()) return st;
+    }
+    if (st = Exec("PRAGMA foreign_keys=ON;", "upgrade the catalog"); !st.ok()) return st;
   }
   auto fts = GetMeta("fts");
   if (!fts.ok()) return fts.status();
@@ -436,35 +536,39 @@ Result<int64_t> SqliteCatalogStore::PutScanLocked(const ScanInfo& info, const st
     auto s = Prepare(
         "INSERT INTO lines_fts(lines_fts, rowid, error_message, error_class, slug) "
         "SELECT 'delete', l.line_id, l.error_message, l.error_class, l.slug FROM lines l "
-        "JOIN scans s ON s.scan_id = l.scan_id WHERE s.repo = ?1 AND s.sha = ?2 ORDER BY l.line_id");
+        "JOIN scans s ON s.scan_id = l.scan_id WHERE s.repo = ?1 AND s.sha = ?2 AND s.location = ?3 "
+        "ORDER BY l.line_id");
     if (!s.ok()) return s.status();
     ScopedReset reset(*s);
     BindText(*s, 1, info.repo);
     BindText(*s, 2, info.sha);
+    BindText(*s, 3, info.location);
     if (Status st = StepDone(*s, "unindex the old scan's lines"); !st.ok()) return st;
   }
   {
     auto s = Prepare(
         "DELETE FROM lines WHERE line_id IN (SELECT l.line_id FROM lines l JOIN scans s ON s.scan_id = l.scan_id "
-        "WHERE s.repo = ?1 AND s.sha = ?2)");
+        "WHERE s.repo = ?1 AND s.sha = ?2 AND s.location = ?3)");
     if (!s.ok()) return s.status();
     ScopedReset reset(*s);
     BindText(*s, 1, info.repo);
     BindText(*s, 2, info.sha);
+    BindText(*s, 3, info.location);
     if (Status st = StepDone(*s, "delete the old scan's lines"); !st.ok()) return st;
   }
   {
-    auto s = Prepare("DELETE FROM scans WHERE repo = ?1 AND sha = ?2");
+    auto s = Prepare("DELETE FROM scans WHERE repo = ?1 AND sha = ?2 AND location = ?3");
     if (!s.ok()) return s.status();
     ScopedReset reset(*s);
     BindText(*s, 1, info.repo);
     BindText(*s, 2, info.sha);
+    BindText(*s, 3, info.location);
     if (Status st = StepDone(*s, "delete the old scan"); !st.ok()) return st;
   }
   int64_t scan_id = 0;
   {
-    auto s = Prepare("INSERT INTO scans(repo, sha, dataset_version, source, files, sites, created) "
-                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+    auto s = Prepare("INSERT INTO scans(repo, sha, dataset_version, source, files, sites, created, location) "
+                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
     if (!s.ok()) return s.status();
     ScopedReset reset(*s);
     BindText(*s, 1, info.repo);
@@ -474,36 +578,12 @@ Result<int64_t> SqliteCatalogStore::PutScanLocked(const ScanInfo& info, const st
     sqlite3_bind_int64(*s, 5, info.files);
     sqlite3_bind_int64(*s, 6, static_cast<int64_t>(lines.size()));
     BindText(*s, 7, FormatIsoTime(NowMillisHonouringSourceDateEpoch()));
+    BindText(*s, 8, info.location);
     if (Status st = StepDone(*s, "insert the scan"); !st.ok()) return st;
     scan_id = sqlite3_last_insert_rowid(db_);
   }
-  auto s = Prepare("INSERT INTO lines(scan_id, record_id, slug, file_path, line_number, error_message, "
-                   "message_pattern, error_class, record_json, facts_json, dataset_version) "
-                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
-  if (!s.ok()) return s.status();
-  for (const CatalogLine& line : lines) {
-    const Record& r = line.record;
-    ScopedReset reset(*s);
-    sqlite3_bind_int64(*s, 1, scan_id);
-    BindText(*s, 2, r.id);
-    BindOptText(*s, 3, r.slug);
-    BindText(*s, 4, r.file_path);
-    sqlite3_bind_int64(*s, 5, r.line_number);
-    BindOptText(*s, 6, r.error_message);
-    BindOptText(*s, 7, r.message_pattern);
-    BindOptText(*s, 8, r.error_class);
-    BindText(*s, 9, RecordToJson(r));
-    if (line.facts) BindText(*s, 10, SiteToJson(*line.facts));
-    else sqlite3_bind_null(*s, 10);
-    BindText(*s, 11, line.dataset_version);
-    int rc = sqlite3_step(*s);
-    if (rc != SQLITE_DONE) {
-      if ((rc & 0xff) == SQLITE_CONSTRAINT)
-        return Status::InvalidArgument(path_ + ": record " + r.id + " appears twice in scan " + info.repo + "@" +
-                                       info.sha + " (" + sqlite3_errmsg(db_) + ")");
-      return Error(rc, "insert a line");
-    }
-  }
+  for (const CatalogLine& line : lines)
+    if (Status st = WriteLine(scan_id, 0, line, info); !st.ok()) return st;
   if (has_fts_) {
     auto fts = Prepare(
         "INSERT INTO lines_fts(rowid, error_message, error_class, slug) "
@@ -526,21 +606,147 @@ Result<int64_t> SqliteCatalogStore::PutScan(const ScanInfo& info, const std::vec
   return id;
 }
 
-Result<std::vector<int64_t>> SqliteCatalogStore::PutScansInOneTransaction(const std::vector<ScanBatch>& batches) {
+// Inserts `line` into scan `scan_id`, or (line_id > 0) rewrites that row in place.
+Status SqliteCatalogStore::WriteLine(int64_t scan_id, int64_t line_id, const CatalogLine& line, const ScanInfo& info) {
+  auto s = line_id > 0
+               ? Prepare("UPDATE lines SET scan_id = ?1, record_id = ?2, slug = ?3, file_path = ?4, line_number = ?5, "
+                         "error_message = ?6, message_pattern = ?7, error_class = ?8, record_json = ?9, "
+                         "facts_json = ?10, dataset_version = ?11 WHERE line_id = ?12")
+               : Prepare("INSERT INTO lines(scan_id, record_id, slug, file_path, line_number, error_message, "
+                         "message_pattern, error_class, record_json, facts_json, dataset_version) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+  if (!s.ok()) return s.status();
+  const Record& r = line.record;
+  ScopedReset reset(*s);
+  sqlite3_bind_int64(*s, 1, scan_id);
+  BindText(*s, 2, r.id);
+  BindOptText(*s, 3, r.slug);
+  BindText(*s, 4, r.file_path);
+  sqlite3_bind_int64(*s, 5, r.line_number);
+  BindOptText(*s, 6, r.error_message);
+  BindOptText(*s, 7, r.message_pattern);
+  BindOptText(*s, 8, r.error_class);
+  BindText(*s, 9, RecordToJson(r));
+  if (line.facts) BindText(*s, 10, SiteToJson(*line.facts));
+  else sqlite3_bind_null(*s, 10);
+  BindText(*s, 11, line.dataset_version);
+  if (line_id > 0) sqlite3_bind_int64(*s, 12, line_id);
+  int rc = sqlite3_step(*s);
+  if (rc == SQLITE_DONE) return Status::Ok();
+  if ((rc & 0xff) == SQLITE_CONSTRAINT)
+    return Status::InvalidArgument(path_ + ": record " + r.id + " appears twice in scan " + info.repo + "@" + info.sha +
+                                   " (" + sqlite3_errmsg(db_) + ")");
+  return Error(rc, "write a line");
+}
+
+// The full-text entry of line `line_id` out of (remove) or into the index, from its row.
+Status SqliteCatalogStore::IndexLine(int64_t line_id, bool remove) {
+  if (!has_fts_) return Status::Ok();
+  auto s = remove ? Prepare("INSERT INTO lines_fts(lines_fts, rowid, error_message, error_class, slug) "
+                            "SELECT 'delete', line_id, error_message, error_class, slug FROM lines WHERE line_id = ?1")
+                  : Prepare("INSERT INTO lines_fts(rowid, error_message, error_class, slug) "
+                            "SELECT line_id, error_message, error_class, slug FROM lines WHERE line_id = ?1");
+  if (!s.ok()) return s.status();
+  ScopedReset reset(*s);
+  sqlite3_bind_int64(*s, 1, line_id);
+  return StepDone(*s, "index a line");
+}
+
+Result<int64_t> SqliteCatalogStore::FindScanId(const ScanInfo& info) {
+  auto s = Prepare("SELECT scan_id FROM scans WHERE repo = ?1 AND sha = ?2 AND location = ?3");
+  if (!s.ok()) return s.status();
+  ScopedReset reset(*s);
+  BindText(*s, 1, info.repo);
+  BindText(*s, 2, info.sha);
+  BindText(*s, 3, info.location);
+  int rc = sqlite3_step(*s);
+  if (rc == SQLITE_ROW) return sqlite3_column_int64(*s, 0);
+  if (rc == SQLITE_DONE) return int64_t{-1};
+  return Error(rc, "find a scan");
+}
+
+Result<int64_t> SqliteCatalogStore::AddLines(const ScanInfo& info, const std::vector<CatalogLine>& lines) {
   WriteTxn txn(this);
   if (Status st = txn.Begin(); !st.ok()) return st;
-  std::vector<int64_t> ids;
-  for (const ScanBatch& b : batches) {
-    auto id = PutScanLocked(b.info, b.lines);
-    if (!id.ok()) return id.status();
-    ids.push_back(*id);
+  auto found = FindScanId(info);
+  if (!found.ok()) return found.status();
+  int64_t scan_id = *found;
+  if (scan_id < 0) {
+    auto s = Prepare("INSERT INTO scans(repo, sha, dataset_version, source, files, sites, created, location) "
+                     "VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?7)");
+    if (!s.ok()) return s.status();
+    ScopedReset reset(*s);
+    BindText(*s, 1, info.repo);
+    BindText(*s, 2, info.sha);
+    BindText(*s, 3, info.dataset_version);
+    BindText(*s, 4, info.source);
+    sqlite3_bind_int64(*s, 5, info.files);
+    BindText(*s, 6, FormatIsoTime(NowMillisHonouringSourceDateEpoch()));
+    BindText(*s, 7, info.location);
+    if (Status st = StepDone(*s, "insert the scan"); !st.ok()) return st;
+    scan_id = sqlite3_last_insert_rowid(db_);
   }
+  int64_t last_before = 0;
+  {
+    auto s = Prepare("SELECT coalesce(max(line_id), 0) FROM lines");
+    if (!s.ok()) return s.status();
+    ScopedReset reset(*s);
+    int rc = sqlite3_step(*s);
+    if (rc != SQLITE_ROW) return Error(rc, "read lines");
+    last_before = sqlite3_column_int64(*s, 0);
+  }
+  auto find = Prepare("SELECT line_id FROM lines WHERE scan_id = ?1 AND record_id = ?2");
+  if (!find.ok()) return find.status();
+  std::set<std::string_view> ids;
+  for (const CatalogLine& line : lines) {
+    if (!ids.insert(line.record.id).second)
+      return Status::InvalidArgument(path_ + ": record " + line.record.id + " appears twice in the lines added to " +
+                                     info.repo + "@" + info.sha);
+    int64_t line_id = 0;
+    {
+      ScopedReset reset(*find);
+      sqlite3_bind_int64(*find, 1, scan_id);
+      BindText(*find, 2, line.record.id);
+      int rc = sqlite3_step(*find);
+      if (rc == SQLITE_ROW) line_id = sqlite3_column_int64(*find, 0);
+      else if (rc != SQLITE_DONE) return Error(rc, "find a line");
+    }
+    // A line added earlier in this call is new: it enters the index in bulk below.
+    bool indexed = line_id > 0 && line_id <= last_before;
+    if (indexed)
+      if (Status st = IndexLine(line_id, /*remove=*/true); !st.ok()) return st;
+    if (Status st = WriteLine(scan_id, line_id, line, info); !st.ok()) return st;
+    if (indexed)
+      if (Status st = IndexLine(line_id, /*remove=*/false); !st.ok()) return st;
+  }
+  if (has_fts_) {
+    auto fts = Prepare(
+        "INSERT INTO lines_fts(rowid, error_message, error_class, slug) "
+        "SELECT line_id, error_message, error_class, slug FROM lines WHERE line_id > ?1 ORDER BY line_id");
+    if (!fts.ok()) return fts.status();
+    ScopedReset reset(*fts);
+    sqlite3_bind_int64(*fts, 1, last_before);
+    if (Status st = StepDone(*fts, "index the new lines"); !st.ok()) return st;
+  }
+  {
+    auto s = Prepare(
+        "UPDATE scans SET sites = (SELECT count(*) FROM lines WHERE scan_id = ?1), "
+        "files = max(files, (SELECT count(DISTINCT file_path) FROM lines WHERE scan_id = ?1)), "
+        "dataset_version = max(dataset_version, ?2) WHERE scan_id = ?1");
+    if (!s.ok()) return s.status();
+    ScopedReset reset(*s);
+    sqlite3_bind_int64(*s, 1, scan_id);
+    BindText(*s, 2, info.dataset_version);
+    if (Status st = StepDone(*s, "count the scan's lines"); !st.ok()) return st;
+  }
+  if (Status st = BumpContentVersion(); !st.ok()) return st;
   if (Status st = txn.Commit(); !st.ok()) return st;
-  return ids;
+  return scan_id;
 }
 
 Result<std::vector<ScanInfo>> SqliteCatalogStore::ListScans() {
-  auto s = Prepare("SELECT scan_id, repo, sha, dataset_version, source, files, sites FROM scans ORDER BY scan_id");
+  auto s = Prepare(
+      "SELECT scan_id, repo, sha, dataset_version, source, files, sites, location FROM scans ORDER BY scan_id");
   if (!s.ok()) return s.status();
   ScopedReset reset(*s);
   std::vector<ScanInfo> out;
@@ -554,6 +760,7 @@ Result<std::vector<ScanInfo>> SqliteCatalogStore::ListScans() {
     info.source = ColumnText(*s, 4);
     info.files = sqlite3_column_int64(*s, 5);
     info.sites = sqlite3_column_int64(*s, 6);
+    info.location = ColumnText(*s, 7);
     out.push_back(std::move(info));
   }
   if (rc != SQLITE_DONE) return Error(rc, "list scans");
@@ -765,6 +972,76 @@ Result<std::vector<CatalogStore::TextHit>> SqliteCatalogStore::FullTextSearch(co
   return hits;
 }
 
+// SearchRecords' filters, shared by its statements: ?2 repo, ?3 class, ?4 severity, ?5 tag.
+#define ERRDEX_RECORD_FILTERS                                                        \
+  "(?2 = '' OR s.repo = ?2) AND (?3 = '' OR l.error_class = ?3) "                    \
+  "AND (?4 = '' OR json_extract(l.record_json, '$.severity') = ?4) "                 \
+  "AND (?5 = '' OR EXISTS (SELECT 1 FROM json_each(l.record_json, '$.tags') WHERE value = ?5))"
+
+Result<std::vector<CatalogStore::RecordHit>> SqliteCatalogStore::SearchRecords(const RecordQuery& q) {
+  std::vector<RecordHit> hits;
+  if (q.limit <= 0) return hits;
+  std::vector<std::string> terms = SearchTerms(q.text);
+  if (!q.text.empty() && terms.empty()) return hits;  // only punctuation: nothing can match
+  const bool fts = !terms.empty() && has_fts_;
+  // Every line passing the filters, its record's newest line first (n = 1). With
+  // FTS5, only the lines holding every word, ranked; without it (or without a
+  // text) by record id, and the words are looked for below.
+  auto s = fts ? Prepare(
+                     "SELECT record_id, scan_id, rank, '' FROM ("
+                     " SELECT l.record_id, l.scan_id, m.rank, row_number() OVER ("
+                     "  PARTITION BY l.record_id ORDER BY m.rank, s.dataset_version DESC, l.scan_id DESC) AS n"
+                     " FROM (SELECT rowid AS id, bm25(lines_fts) AS rank FROM lines_fts WHERE lines_fts MATCH ?1) m"
+                     " JOIN lines l ON l.line_id = m.id JOIN scans s ON s.scan_id = l.scan_id"
+                     " WHERE " ERRDEX_RECORD_FILTERS ") "
+                     "WHERE n = 1 AND (?6 = 0 OR rank > ?7 OR (rank = ?7 AND record_id > ?8)) "
+                     "ORDER BY rank, record_id LIMIT ?9")
+               : Prepare(
+                     "SELECT record_id, scan_id, 0.0, hay FROM ("
+                     " SELECT l.record_id, l.scan_id, lower(coalesce(l.error_message, '') || ' ' || "
+                     "  coalesce(l.error_class, '') || ' ' || coalesce(l.slug, '')) AS hay, row_number() OVER ("
+                     "  PARTITION BY l.record_id ORDER BY s.dataset_version DESC, l.scan_id DESC) AS n"
+                     " FROM lines l JOIN scans s ON s.scan_id = l.scan_id"
+                     " WHERE " ERRDEX_RECORD_FILTERS ") "
+                     "WHERE n = 1 AND (?6 = 0 OR record_id > ?8) ORDER BY record_id LIMIT ?9");
+  if (!s.ok()) return s.status();
+  ScopedReset reset(*s);
+  if (fts) {
+    // Each word quoted (never FTS5 syntax), all of them required; the last one
+    // may be a prefix (a word still being typed).
+    std::string match;
+    for (size_t i = 0; i < terms.size(); ++i) {
+      if (i) match += ' ';
+      match += '"' + terms[i] + '"';
+    }
+    match += '*';
+    BindText(*s, 1, match);
+  }
+  BindText(*s, 2, q.repo);
+  BindText(*s, 3, q.error_class);
+  BindText(*s, 4, q.severity);
+  BindText(*s, 5, q.tag);
+  sqlite3_bind_int(*s, 6, q.has_cursor ? 1 : 0);
+  if (fts) sqlite3_bind_double(*s, 7, q.cursor_rank);
+  BindText(*s, 8, q.cursor_record_id);
+  // Without FTS5 the words are matched here, so the page is cut here too.
+  sqlite3_bind_int(*s, 9, terms.empty() ? q.limit : -1);
+  int rc;
+  while ((rc = sqlite3_step(*s)) == SQLITE_ROW) {
+    if (!fts && !terms.empty()) {
+      std::string hay = ColumnText(*s, 3);
+      bool all = true;
+      for (const std::string& t : terms) all = all && hay.find(t) != std::string::npos;
+      if (!all) continue;
+    }
+    hits.push_back(RecordHit{sqlite3_column_int64(*s, 1), ColumnText(*s, 0), sqlite3_column_double(*s, 2)});
+    if (hits.size() >= static_cast<size_t>(q.limit)) break;
+  }
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW) return Error(rc, "search records");
+  return hits;
+}
+#undef ERRDEX_RECORD_FILTERS
+
 // Without FTS5 (a SQLite built without it): the number of words found as substrings.
 Result<std::vector<CatalogStore::TextHit>> SqliteCatalogStore::LikeSearch(const std::vector<std::string>& terms,
                                                                           int limit) {
@@ -837,17 +1114,6 @@ Result<std::unique_ptr<CatalogStore>> CatalogStore::Open(const std::string& path
     if ((*store)->wants_immutable()) return Status::IoError(path + ": the catalog is read-only and cannot be read");
   }
   return std::unique_ptr<CatalogStore>(std::move(store.value()));
-}
-
-Result<std::vector<int64_t>> PutScans(CatalogStore& store, const std::vector<ScanBatch>& batches) {
-  if (auto* sqlite = dynamic_cast<SqliteCatalogStore*>(&store)) return sqlite->PutScansInOneTransaction(batches);
-  std::vector<int64_t> ids;  // another implementation (a test double): one scan at a time
-  for (const ScanBatch& b : batches) {
-    auto id = store.PutScan(b.info, b.lines);
-    if (!id.ok()) return id.status();
-    ids.push_back(*id);
-  }
-  return ids;
 }
 
 }  // namespace errdex

@@ -272,15 +272,135 @@ TEST(CatalogStore, PutScansIsAllOrNothing) {
   auto put = PutScans(*store, batches);
   ASSERT_FALSE(put.ok());
   auto lines = store->LoadLines({});
-  ASSERT_EQ(lines->size(), 4u);  // the first batch's replacement was rolled back too
+  ASSERT_EQ(lines->size(), 4u);  // the first batch's additions were rolled back too
   EXPECT_NE(lines->front().line.record.error_message->find("kept"), std::string::npos);
 
   batches[1].lines.pop_back();
   put = PutScans(*store, batches);
   ASSERT_TRUE(put.ok()) << put.status().ToString();
   ASSERT_EQ(put->size(), 2u);
-  EXPECT_EQ(store->LoadLines({})->size(), 4u);  // 2 + 2
+  EXPECT_EQ(store->LoadLines({})->size(), 8u);  // 4 kept + 2 added, and 2 in a new scan
   EXPECT_EQ(store->ListScans()->size(), 2u);
+}
+
+// An import adds and updates by record id and never removes a line (H6).
+TEST(CatalogStore, AddLinesUpdatesByIdAndNeverDeletes) {
+  TempDir dir;
+  auto store = OpenOrDie(dir.File("c.db"));
+  auto scanned = Lines("o/r", "s1", 10, "scanned");
+  auto first = store->PutScan(Info("o/r", "s1"), scanned);
+  ASSERT_TRUE(first.ok());
+  std::vector<CatalogLine> add;
+  add.push_back(scanned[3]);
+  add.back().record.error_message = "reworded by hand";
+  add.back().record.slug = MakeSlug("reworded by hand");
+  add.push_back(MakeLine("o/r", "s1", 99, "brand new"));
+  auto id = store->AddLines(Info("o/r", "s1", "2026-03-01T00:00:00.000Z"), add);
+  ASSERT_TRUE(id.ok()) << id.status().ToString();
+  EXPECT_EQ(*id, *first);
+  auto lines = store->LoadLines({});
+  ASSERT_EQ(lines->size(), 11u);
+  std::vector<CatalogLine> expected = scanned;
+  expected[3] = add[0];
+  expected.push_back(add[1]);
+  std::vector<std::string> got = Json(*lines);
+  EXPECT_EQ(got, Json(expected));  // updated in place, the new one appended
+  auto scans = store->ListScans();
+  ASSERT_EQ(scans->size(), 1u);
+  EXPECT_EQ((*scans)[0].sites, 11);
+  EXPECT_EQ((*scans)[0].dataset_version, "2026-03-01T00:00:00.000Z");
+  // The index followed the update.
+  EXPECT_EQ(store->FullTextSearch("reworded", 5)->size(), 1u);
+  EXPECT_EQ(store->FullTextSearch("brand", 5)->size(), 1u);
+  EXPECT_EQ(store->FullTextSearch("scanned", 50)->size(), 9u);
+  // Into a scan that does not exist yet: it is created.
+  auto other = store->AddLines(Info("o/q", "s2"), Lines("o/q", "s2", 2, "elsewhere"));
+  ASSERT_TRUE(other.ok());
+  EXPECT_NE(*other, *first);
+  EXPECT_EQ(store->LoadLines({"o/q", "", false})->size(), 2u);
+}
+
+// Scans without a commit are keyed by what was scanned (H5): two directories
+// keep two scans; the same directory replaces its own.
+TEST(CatalogStore, LocationIsPartOfTheKey) {
+  TempDir dir;
+  auto store = OpenOrDie(dir.File("c.db"));
+  ScanInfo a = Info("", ""), b = Info("", "");
+  a.location = "/src/a";
+  b.location = "/src/b";
+  ASSERT_TRUE(store->PutScan(a, Lines("", "", 2, "alpha")).ok());
+  ASSERT_TRUE(store->PutScan(b, Lines("", "", 3, "beta")).ok());
+  EXPECT_EQ(store->LoadLines({})->size(), 5u);
+  ASSERT_TRUE(store->PutScan(a, Lines("", "", 1, "again")).ok());
+  EXPECT_EQ(store->LoadLines({})->size(), 4u);
+  auto scans = store->ListScans();
+  ASSERT_EQ(scans->size(), 2u);
+  EXPECT_EQ((*scans)[0].location, "/src/b");
+  EXPECT_EQ((*scans)[1].location, "/src/a");
+}
+
+// A catalog of schema version 1 (scans keyed by repo and sha) is upgraded in place
+// when opened, its lines kept.
+TEST(CatalogStore, UpgradesSchemaVersion1) {
+  TempDir dir;
+  std::string path = dir.File("v1.db");
+  RawExec(path,
+          "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+          "CREATE TABLE scans(scan_id INTEGER PRIMARY KEY AUTOINCREMENT, repo TEXT NOT NULL, sha TEXT NOT NULL, "
+          "dataset_version TEXT NOT NULL, source TEXT NOT NULL, files INTEGER NOT NULL, sites INTEGER NOT NULL, "
+          "created TEXT NOT NULL, UNIQUE(repo, sha));"
+          "CREATE TABLE lines(line_id INTEGER PRIMARY KEY, scan_id INTEGER NOT NULL REFERENCES scans(scan_id) ON "
+          "DELETE CASCADE, record_id TEXT NOT NULL, slug TEXT, file_path TEXT NOT NULL, line_number INTEGER NOT NULL, "
+          "error_message TEXT, message_pattern TEXT, error_class TEXT, record_json TEXT NOT NULL, facts_json TEXT, "
+          "dataset_version TEXT NOT NULL, UNIQUE(scan_id, record_id));"
+          "CREATE INDEX lines_by_record_id ON lines(record_id); CREATE INDEX lines_by_slug ON lines(slug);"
+          "CREATE TABLE blobs(key TEXT PRIMARY KEY, bytes BLOB NOT NULL, updated TEXT NOT NULL);"
+          "CREATE TABLE cache(key TEXT PRIMARY KEY, value BLOB NOT NULL, updated TEXT NOT NULL);"
+          "CREATE VIRTUAL TABLE lines_fts USING fts5(error_message, error_class, slug, content='lines', "
+          "content_rowid='line_id');"
+          "INSERT INTO meta VALUES ('application','errdex'),('schema_version','1'),('content_version','4'),"
+          "('fts','fts5');"
+          "INSERT INTO scans VALUES (7,'o/r','s1','2026-01-01T00:00:00.000Z','old',1,1,'2026-01-01T00:00:00.000Z');");
+  CatalogLine line = MakeLine("o/r", "s1", 0, "kept across the upgrade");
+  std::string json = RecordToJson(line.record);
+  std::string quoted;
+  for (char c : json) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+  RawExec(path, "INSERT INTO lines VALUES (1, 7, '" + line.record.id + "', 'slug', 'pkg/mod.py', 20, "
+                "'kept across the upgrade', 'p', 'ValueError', '" + quoted + "', NULL, '2026-01-01T00:00:00.000Z');"
+                "INSERT INTO lines_fts(rowid, error_message, error_class, slug) VALUES (1, 'kept across the upgrade', "
+                "'ValueError', 'slug');");
+  auto store = OpenOrDie(path, /*create=*/false);
+  ASSERT_TRUE(store);
+  auto scans = store->ListScans();
+  ASSERT_TRUE(scans.ok()) << scans.status().ToString();
+  ASSERT_EQ(scans->size(), 1u);
+  EXPECT_EQ((*scans)[0].scan_id, 7);
+  EXPECT_EQ((*scans)[0].location, "");
+  EXPECT_EQ(Json(store->LoadLines({}).value()), Json(std::vector<CatalogLine>{line}));
+  EXPECT_EQ(store->FullTextSearch("upgrade", 5)->size(), 1u);
+  // Still one key per (repo, sha): a scan of the same commit replaces it.
+  ASSERT_TRUE(store->PutScan(Info("o/r", "s1"), Lines("o/r", "s1", 2, "fresh")).ok());
+  EXPECT_EQ(store->LoadLines({})->size(), 2u);
+}
+
+// Opening to write checks the file (L12): damaged pages are reported, not written past.
+TEST(CatalogStore, OpeningToWriteReportsDamagedPages) {
+  TempDir dir;
+  std::string path = dir.File("c.db");
+  {
+    auto store = OpenOrDie(path);
+    ASSERT_TRUE(store->PutScan(Info("o/r", "s1"), Lines("o/r", "s1", 400, "delta")).ok());
+  }
+  std::string bytes = ReadFile(path);
+  ASSERT_GT(bytes.size(), 16 * 4096u);
+  size_t page = bytes.size() / 4096 / 2 * 4096;
+  for (size_t i = page; i < page + 4096; ++i) bytes[i] = static_cast<char>(0x3C ^ (i * 11));
+  WriteFile(path, bytes);
+  auto s = CatalogStore::Open(path, /*create=*/true);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), Status::Code::kIoError);
+  EXPECT_NE(s.status().message().find("corrupt"), std::string::npos) << s.status().message();
+  EXPECT_EQ(ReadFile(path), bytes);
 }
 
 TEST(CatalogStore, ManyReposAndCommits) {

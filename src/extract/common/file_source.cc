@@ -360,7 +360,11 @@ GitFacts DiscoverGitFacts(const std::string& path) {
   facts.in_git = true;
   facts.bare = git_repository_is_bare(repo.get()) != 0;
   facts.git_dir = git_repository_path(repo.get());
-  if (const char* wd = git_repository_workdir(repo.get())) {
+  // A bare repository whose `config` is missing (some mirrors) reads as one with
+  // a work tree above it, and its own directory as a subdirectory of that tree:
+  // the path being the git directory itself says it is bare.
+  if (!facts.bare && RealPath(path) == RealPath(facts.git_dir)) facts.bare = true;
+  if (const char* wd = facts.bare ? nullptr : git_repository_workdir(repo.get())) {
     facts.workdir = wd;
     std::string real_wd = RealPath(facts.workdir);
     std::string real_path = RealPath(path);

@@ -18,6 +18,10 @@
 // uses more CPU time than its budget is not extracted (failed=true plus a diagnostic);
 // syntax errors give a diagnostic and the sites of the parts that did parse.
 // Invalid UTF-8 and NUL bytes are tolerated (bytes are kept as they are).
+// Depth: the walk over the tree is iterative (a TSTreeCursor and a heap stack);
+// message evaluation, destructuring patterns and object keys recurse only to a
+// fixed depth, so no input nests deep enough to overflow the stack (tested by
+// js_extractor_test.cc, JsBadInput.ThirtyThousandLevelsOfEveryShape).
 //
 // Without the fetched grammars (no ERRDEX_HAVE_TREE_SITTER) every call returns
 // failed=true with a diagnostic saying the grammar was not built.

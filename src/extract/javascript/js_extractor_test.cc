@@ -705,6 +705,41 @@ TEST(JsBadInput, DeepNesting) {
   EXPECT_FALSE(r.sites[0].error_message.has_value());
 }
 
+// The walk over the tree is iterative (a TSTreeCursor) and every recursion of the
+// evaluator is depth-bounded: 30,000 levels of any shape are a safe result and
+// the rest of the file is still read.
+TEST(JsBadInput, ThirtyThousandLevelsOfEveryShape) {
+  auto repeat = [](const std::string& s, int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out += s;
+    return out;
+  };
+  const int n = 30000;
+  const std::vector<std::string> shapes = {
+      "throw new Error(" + repeat("\"a\" + ", n) + "\"b\");\n",
+      "throw new Error(" + repeat("(", n) + "\"b\"" + repeat(")", n) + ");\n",
+      "throw new Error(" + repeat("[", n) + repeat("]", n) + ");\n",
+      "throw new Error(" + repeat("c ? \"a\" : ", n) + "\"b\");\n",
+      "throw new Error(a" + repeat(".b", n) + ");\n",
+      "throw new Error(f" + repeat("()", n) + ");\n",
+      "throw new Error(" + repeat("x => ", n) + "1);\n",
+      "throw new Error(" + repeat("-", n) + "1);\n",
+      "throw new Error(" + repeat("`${", 3000) + "x" + repeat("}`", 3000) + ");\n",
+      "const {" + repeat("a: {", n) + "b" + repeat("}", n) + "} = o;\n",
+      "x = " + repeat("\"a\" + ", n) + "\"b\"; throw new Error(x);\n",
+      repeat("if (x) {", n) + "throw new Error(\"deep\");" + repeat("}", n) + "\n",
+      repeat("function f() {", n) + "throw new Error(\"deep\");" + repeat("}", n) + "\n",
+  };
+  JsExtractOptions patient;  // a sanitizer build parses slowly: correctness here, not speed
+  patient.parse_timeout = std::chrono::minutes(10);
+  for (const std::string& src : shapes) {
+    JsExtractResult r = ExtractJavaScript("a.js", src + "throw new KeyError(\"after\");\n", false, patient);
+    ASSERT_FALSE(r.failed) << src.substr(0, 40);
+    ASSERT_FALSE(r.sites.empty()) << src.substr(0, 40);
+    EXPECT_EQ(r.sites.back().error_message, "after") << src.substr(0, 40);
+  }
+}
+
 TEST(JsBadInput, SizeLimitAndCancelledParse) {
   JsExtractOptions small;
   small.max_file_bytes = 10;

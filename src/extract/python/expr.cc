@@ -27,6 +27,7 @@ struct DepthGuard {
   ~DepthGuard() { --*d; }
 };
 
+
 }  // namespace
 
 int Parser::NewNode(NodeKind k, uint32_t b, uint32_t e) {
@@ -47,17 +48,47 @@ bool Parser::AtOp(Cursor& c, std::string_view op) const { return IsOp(text_, Pee
 bool Parser::AtName(Cursor& c, std::string_view name) const { return IsName(text_, Peek(c), name); }
 
 int Parser::ParseExpr(const std::vector<Token>& tokens, size_t* pos, size_t end, bool allow_tuple) {
-  Cursor c{&tokens, *pos, end, 0};
+  const bool outermost = depth_ == 0;  // not an f-string field inside another parse
+  if (outermost) too_deep_ = false;
+  Cursor c{&tokens, *pos, end};
   int r = Expr(c, allow_tuple);
   *pos = c.pos;
+  if (outermost && r >= 0 && TooTall(r)) return -1;
   return r;
 }
 
 bool Parser::ParseCallArgs(const std::vector<Token>& tokens, size_t* pos, size_t end, int call) {
-  Cursor c{&tokens, *pos, end, 0};
+  too_deep_ = false;
+  Cursor c{&tokens, *pos, end};
+  size_t first_arg = nodes_[call].kids.size();
   bool ok = Args(c, call);
   *pos = c.pos;
-  return ok;
+  if (!ok) return false;
+  for (size_t k = first_arg; k < nodes_[call].kids.size(); ++k)
+    if (TooTall(nodes_[call].kids[k])) return false;
+  return true;
+}
+
+int Parser::Height(int root, int limit) const {
+  std::vector<std::pair<int, int>> stack{{root, 1}};
+  int height = 0;
+  while (!stack.empty()) {
+    auto [i, h] = stack.back();
+    stack.pop_back();
+    height = std::max(height, h);
+    if (height > limit) break;
+    const Node& n = nodes_[static_cast<size_t>(i)];
+    for (int k : n.kids)
+      if (k >= 0) stack.emplace_back(k, h + 1);
+    if (n.spec >= 0) stack.emplace_back(n.spec, h + 1);
+  }
+  return height;
+}
+
+bool Parser::TooTall(int root) {
+  if (Height(root, kMaxExprHeight) <= kMaxExprHeight) return false;
+  too_deep_ = true;
+  return true;
 }
 
 static bool StartsExpr(std::string_view text, const Token& t) {
@@ -78,8 +109,8 @@ static bool StartsExpr(std::string_view text, const Token& t) {
 }
 
 int Parser::Expr(Cursor& c, bool allow_tuple) {
-  DepthGuard g(&c.depth);
-  if (c.depth > kMaxExprDepth) return -1;
+  DepthGuard g(&depth_);
+  if (TooDeep()) return -1;
   auto item = [&]() -> int {
     if (AtOp(c, '*')) {
       uint32_t b = Peek(c).begin;
@@ -108,8 +139,8 @@ int Parser::Expr(Cursor& c, bool allow_tuple) {
 }
 
 int Parser::Test(Cursor& c) {
-  DepthGuard g(&c.depth);
-  if (c.depth > kMaxExprDepth) return -1;
+  DepthGuard g(&depth_);
+  if (TooDeep()) return -1;
   if (AtName(c, "lambda")) {
     uint32_t b = Peek(c).begin;
     ++c.pos;
@@ -206,8 +237,8 @@ int Parser::AndTest(Cursor& c) {
 
 int Parser::NotTest(Cursor& c) {
   if (AtName(c, "not")) {
-    DepthGuard g(&c.depth);
-    if (c.depth > kMaxExprDepth) return -1;
+    DepthGuard g(&depth_);
+    if (TooDeep()) return -1;
     uint32_t b = Peek(c).begin;
     ++c.pos;
     int x = NotTest(c);
@@ -294,8 +325,8 @@ int Parser::Factor(Cursor& c) {
   const Token& t = Peek(c);
   if (t.kind == TokenKind::kOp && t.end - t.begin == 1 &&
       (text_[t.begin] == '-' || text_[t.begin] == '+' || text_[t.begin] == '~')) {
-    DepthGuard g(&c.depth);
-    if (c.depth > kMaxExprDepth) return -1;
+    DepthGuard g(&depth_);
+    if (TooDeep()) return -1;
     uint32_t b = t.begin;
     std::string op(1, text_[t.begin]);
     ++c.pos;
@@ -323,8 +354,8 @@ int Parser::Power(Cursor& c) {
   }
   if (x < 0) return -1;
   if (AtOp(c, "**")) {
-    DepthGuard g(&c.depth);
-    if (c.depth > kMaxExprDepth) return -1;
+    DepthGuard g(&depth_);
+    if (TooDeep()) return -1;
     ++c.pos;
     int y = Factor(c);
     if (y < 0) return -1;
@@ -374,8 +405,8 @@ int Parser::Primary(Cursor& c) {
 }
 
 bool Parser::Args(Cursor& c, int call) {
-  DepthGuard g(&c.depth);
-  if (c.depth > kMaxExprDepth) return false;
+  DepthGuard g(&depth_);
+  if (TooDeep()) return false;
   while (true) {
     if (AtOp(c, ')')) {
       ++c.pos;
@@ -613,8 +644,8 @@ int Parser::Atom(Cursor& c) {
 }
 
 int Parser::Bracketed(Cursor& c, char open) {
-  DepthGuard g(&c.depth);
-  if (c.depth > kMaxExprDepth) return -1;
+  DepthGuard g(&depth_);
+  if (TooDeep()) return -1;
   uint32_t b = Peek(c).begin;
   ++c.pos;
   char close = open == '(' ? ')' : open == '[' ? ']' : '}';

@@ -3,8 +3,13 @@
 // string assignments). Also Unparse(), an approximation of ast.unparse used to
 // render interpolated expressions ({expr}) the way oracle_py does.
 //
-// Depth: nesting deeper than kMaxExprDepth fails the parse (no unbounded
-// recursion on hostile input). Thread-compatible: one Parser per thread.
+// Depth: an expression nested deeper than kMaxExprDepth (recursion of the
+// parser, f-string fields inside f-strings included) or whose tree is taller
+// than kMaxExprHeight (`a + a + ...`, `a.b.c...`, `f()()...` build tall trees
+// with no nesting) fails the parse and sets too_deep(). Every tree a parse
+// returns is at most kMaxExprHeight tall, so the recursive walks over it
+// (Unparse, the extractor's message evaluation) have a bounded depth.
+// Thread-compatible: one Parser per thread.
 // Tested by python_extractor_test.cc (through ExtractPython).
 #pragma once
 
@@ -45,6 +50,9 @@ struct Node {
 // with conv '[' '{' 'd' (dict) '(' or 'g' (generator argument), no kids when
 // opaque; kCompFor [target, iter, ifs...]; kLambda opaque.
 inline constexpr int kMaxExprDepth = 200;
+// CPython 3.11 gives up near 3,000 (`RecursionError during ast construction`)
+// and ast.unparse near 500; real messages stay below 50.
+inline constexpr int kMaxExprHeight = 1000;
 
 class Parser {
  public:
@@ -57,6 +65,9 @@ class Parser {
   // Parses an argument list; tokens[*pos] is just after '('. Appends args and
   // keywords to call node `call`; advances *pos past ')'. False on error.
   bool ParseCallArgs(const std::vector<Token>& tokens, size_t* pos, size_t end, int call);
+  // True when the last ParseExpr/ParseCallArgs failed because of kMaxExprDepth
+  // or kMaxExprHeight (not because of a syntax error).
+  bool too_deep() const { return too_deep_; }
 
   int NewNode(NodeKind k, uint32_t b, uint32_t e);
   const Node& node(int i) const { return nodes_[static_cast<size_t>(i)]; }
@@ -74,8 +85,18 @@ class Parser {
   struct Cursor {
     const std::vector<Token>* toks;
     size_t pos, end;
-    int depth;
   };
+  // Height of the tree under `root` (a leaf is 1), iteratively; stops counting
+  // past `limit`.
+  int Height(int root, int limit) const;
+  // A tree taller than kMaxExprHeight: sets too_deep_ and says so.
+  bool TooTall(int root);
+  // Past kMaxExprDepth (call after entering a level): sets too_deep_ and says so.
+  bool TooDeep() {
+    if (depth_ <= kMaxExprDepth) return false;
+    too_deep_ = true;
+    return true;
+  }
   const Token& Peek(Cursor& c) const;
   bool AtOp(Cursor& c, char op) const;
   bool AtOp(Cursor& c, std::string_view op) const;
@@ -105,6 +126,8 @@ class Parser {
 
   std::string_view text_;
   std::vector<Node> nodes_;
+  int depth_ = 0;  // recursion depth, shared by the nested parses of f-string fields
+  bool too_deep_ = false;
 };
 
 // Python repr() of a str (UTF-8), as ast.unparse writes string constants.

@@ -284,7 +284,21 @@ class FileExtractor {
   bool in_tests_ = false;
   std::optional<std::string> FactoryInfo(const Scope& fs);
   Site BaseSite(const Pending& p, uint32_t end_tok) const;
+  // After a failed parse of statement `p`'s `what`: when the parser hit its depth
+  // or height limit, a diagnostic saying so (true); else nothing (false).
+  bool NoteTooDeep(const Pending& p, const char* what);
 };
+
+bool FileExtractor::NoteTooDeep(const Pending& p, const char* what) {
+  if (!parser_.too_deep()) return false;
+  const Token& t = toks_.tokens[p.tb];
+  result_.diagnostics.push_back(
+      {std::string(path_), t.line, t.col,
+       std::string(what) + " nested deeper than the expression limits (" + std::to_string(py::kMaxExprDepth) +
+           " levels of brackets, a tree " + std::to_string(py::kMaxExprHeight) +
+           " operators tall): its class and message are not read"});
+  return true;
+}
 
 // Source text of the expression in tokens [b, e) as ast.get_source_segment
 // gives it: without the parentheses that wrap the whole expression.
@@ -1444,7 +1458,8 @@ void FileExtractor::FinishRaise(const Pending& p, Site& site) {
   if (pos >= p.te) return;  // bare raise: re-raise, not a site
   int exc = parser_.ParseExpr(T, &pos, p.te, false);
   if (exc < 0) {
-    result_.diagnostics.push_back({std::string(path_), T[p.tb].line, T[p.tb].col, "cannot parse raise statement"});
+    if (!NoteTooDeep(p, "raise statement"))
+      result_.diagnostics.push_back({std::string(path_), T[p.tb].line, T[p.tb].col, "cannot parse raise statement"});
     site.dynamic = true;
     site.error_class_expr = SegTokens(p.tb + 1, p.te);
     result_.sites.push_back(std::move(site));
@@ -1527,11 +1542,17 @@ void FileExtractor::FinishCall(const Pending& p, Site& site) {
   const auto& T = toks_.tokens;
   size_t pos = p.tb;
   int func = parser_.ParseExpr(T, &pos, p.lparen, false);
-  if (func < 0 || pos != p.lparen) return;
+  if (func < 0 || pos != p.lparen) {
+    if (func < 0) NoteTooDeep(p, "call");
+    return;
+  }
   int call = parser_.NewNode(NodeKind::kCall, parser_.node(func).b, parser_.node(func).e);
   parser_.node(call).kids.push_back(func);
   pos = p.lparen + 1;
-  if (!parser_.ParseCallArgs(T, &pos, p.te, call)) return;
+  if (!parser_.ParseCallArgs(T, &pos, p.te, call)) {
+    NoteTooDeep(p, "call");
+    return;
+  }
   parser_.node(call).e = T[pos - 1].end;
   site.end_line = toks_.LineOf(T[pos - 1].end - 1);
   site.error_class_expr = Src(func);
@@ -1657,6 +1678,7 @@ void FileExtractor::Finish(const Pending& p) {
       size_t pos = p.tb + 1;
       int test = parser_.ParseExpr(toks_.tokens, &pos, p.te, false);
       if (test < 0) {
+        NoteTooDeep(p, "assert statement");
         site.assert_condition = SegTokens(p.tb + 1, p.te);
         result_.sites.push_back(std::move(site));
         return;
@@ -1665,6 +1687,7 @@ void FileExtractor::Finish(const Pending& p) {
       if (pos < p.te && IsOp(text_, toks_.tokens[pos], ',')) {
         ++pos;
         int msg = parser_.ParseExpr(toks_.tokens, &pos, p.te, false);
+        if (msg < 0) NoteTooDeep(p, "assert message");
         SetMessage(site, msg, p);
       }
       result_.sites.push_back(std::move(site));

@@ -456,6 +456,57 @@ TEST(PythonExtractor, DeepNestingDoesNotOverflow) {
   EXPECT_EQ(r.sites.size(), 1u);
 }
 
+// Chains build trees as tall as they are long with no brackets at all: the
+// parser bounds the height, so Unparse and the message evaluation never recurse
+// past it (a 30,000-term `+` chain overflowed the stack of Unparse).
+TEST(PythonExtractor, TallExpressionTreesAreBoundedNotOverflowed) {
+  auto repeat = [](const std::string& s, int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out += s;
+    return out;
+  };
+  const std::string after = "raise KeyError('after')\n";
+  const std::vector<std::string> hostile = {
+      "raise ValueError(" + repeat("\"part \" + ", 30000) + "\"end\")\n",
+      "raise ValueError(" + repeat("x.", 30000) + "y)\n",
+      "raise ValueError(f" + repeat("()", 30000) + ")\n",
+      "raise ValueError(x" + repeat("[0]", 30000) + ")\n",
+      "raise ValueError(" + repeat("\"a\" % ", 30000) + "\"b\")\n",
+      "raise ValueError(" + repeat("-", 30000) + "1)\n",
+      "raise ValueError(" + repeat("2 ** ", 30000) + "1)\n",
+      "logger.error(" + repeat("\"a\" + ", 30000) + "\"b\")\n",
+      "assert x, " + repeat("\"a\" + ", 30000) + "\"b\"\n",
+      "msg = " + repeat("\"a\" + ", 30000) + "\"b\"\nraise TypeError(msg + x)\n",
+  };
+  for (const std::string& src : hostile) {
+    PythonExtractResult r = ExtractPython("t.py", src + after);
+    const Site* last = r.sites.empty() ? nullptr : &r.sites.back();
+    ASSERT_NE(last, nullptr) << src.substr(0, 40);
+    EXPECT_EQ(Opt(last->error_message), "after") << src.substr(0, 40);  // the rest of the file is scanned
+  }
+  PythonExtractResult r = ExtractPython("t.py", hostile[0] + after);
+  ASSERT_EQ(r.sites.size(), 2u);
+  EXPECT_TRUE(r.sites[0].dynamic);  // a safe result: the site, without class or message
+  ASSERT_FALSE(r.diagnostics.empty());
+  EXPECT_EQ(r.diagnostics[0].line, 1);
+  EXPECT_THAT(r.diagnostics[0].message, ::testing::HasSubstr("nested deeper than the expression limits"));
+
+  // f-string fields are parsed by nested parses: their depth adds up (60 levels
+  // of f-strings, each inside 150 brackets).
+  std::string nested = "x";
+  for (int i = 0; i < 60; ++i) nested = "f\"{" + std::string(150, '(') + nested + std::string(150, ')') + "}\"";
+  r = ExtractPython("t.py", "raise ValueError(" + nested + ")\n" + after);
+  ASSERT_FALSE(r.sites.empty());
+  EXPECT_EQ(Opt(r.sites.back().error_message), "after");
+
+  // Below the limit nothing changes: a 400-term chain is read as the oracle
+  // reads it (8 levels evaluated, the rest one hole unparsed in full).
+  r = ExtractPython("t.py", "raise ValueError(" + repeat("\"ab\" + ", 399) + "\"ab\")\n");
+  ASSERT_EQ(r.sites.size(), 1u);
+  EXPECT_EQ(Opt(r.sites[0].error_message), "{'ab'" + repeat(" + 'ab'", 391) + "}" + repeat("ab", 8));
+  EXPECT_TRUE(r.diagnostics.empty());
+}
+
 TEST(PythonExtractor, LineEndingsFormFeedsAndTabs) {
   PythonExtractResult crlf = ExtractPython("t.py", "def f():\r\n    x = 1\r\n    raise ValueError('a')\r\n");
   ASSERT_EQ(crlf.sites.size(), 1u);

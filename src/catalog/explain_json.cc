@@ -1,0 +1,61 @@
+// catalog/explain_json.cc: ExplainHit -> JSON (explain_json.h). Covered by
+// tests/explain_e2e_test.cc (explain --json) and tests/serve_e2e_test.cc (the same
+// hits over HTTP).
+#include "catalog/explain_json.h"
+
+#include <cmath>
+
+namespace errdex {
+
+const char* ExplainKindName(ExplainHit::Kind kind) {
+  switch (kind) {
+    case ExplainHit::Kind::kPattern: return "pattern";
+    case ExplainHit::Kind::kFrame: return "frame";
+    case ExplainHit::Kind::kFuzzy: return "fuzzy";
+  }
+  return "?";
+}
+
+nlohmann::json RecordVersionsJson(const std::vector<RecordVersion>& versions) {
+  using nlohmann::json;
+  json vs = json::array();
+  for (const RecordVersion& v : versions)
+    vs.push_back({{"repo", v.repo}, {"sha", v.sha}, {"datasetVersion", v.dataset_version}, {"lineNumber", v.line},
+                  {"githubUrl", v.github_url}, {"latest", v.latest}});
+  return vs;
+}
+
+nlohmann::json ExplainHitJson(const Catalog& catalog, const ExplainHit& h, const EntryDetails* d) {
+  using nlohmann::json;
+  json data;
+  data["recordId"] = catalog.record_id(h.entry);
+  data["score"] = std::round(h.score * 100) / 100;
+  data["exact"] = !h.approximate;
+  data["approximate"] = h.approximate;
+  data["matchedBy"] = ExplainKindName(h.kind);
+  data["fullMessage"] = h.full;
+  data["span"] = {{"begin", h.begin}, {"end", h.end}};
+  json caps = json::array();
+  for (const ExplainCapture& c : h.captures)
+    caps.push_back({{"group", c.group}, {"begin", c.begin}, {"end", c.end}, {"text", c.text}});
+  data["captures"] = caps;
+  data["printedClass"] = h.printed_class.empty() ? json(nullptr) : json(h.printed_class);
+  data["classAgreement"] = h.class_agreement;
+  data["frameFile"] = h.frame_file;
+  data["frameFunction"] = h.frame_function;
+  data["group"] = h.group;
+  data["repo"] = catalog.repo(h.entry).empty() ? json(nullptr) : json(catalog.repo(h.entry));
+  if (d) {
+    const Record& r = d->record;
+    data["errorClass"] = r.error_class ? json(*r.error_class) : json(nullptr);
+    data["errorMessage"] = r.error_message ? json(*r.error_message) : json(nullptr);
+    data["filePath"] = r.file_path;
+    data["lineNumber"] = r.line_number;
+    data["githubUrl"] = r.github_url ? json(*r.github_url) : json(nullptr);
+    data["versions"] = RecordVersionsJson(d->versions);
+    data["onlyInOlderVersions"] = d->only_in_older;
+  }
+  return data;
+}
+
+}  // namespace errdex
