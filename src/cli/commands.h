@@ -18,5 +18,6 @@ void RegisterDocumentCommands(CLI::App& app, CommandTable& table);  // document 
 void RegisterServeCommands(CLI::App& app, CommandTable& table);     // serve           (serve_cmd.cc)
 void RegisterMcpCommands(CLI::App& app, CommandTable& table);       // mcp             (mcp_cmd.cc)
 void RegisterSiteCommands(CLI::App& app, CommandTable& table);      // site            (site_cmd.cc)
+void RegisterLintDocsCommands(CLI::App& app, CommandTable& table);  // lint-docs       (lint_docs_cmd.cc)
 
 }  // namespace errdex::cli

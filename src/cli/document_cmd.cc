@@ -62,7 +62,7 @@ int Run(const DocumentArgs& a) {
   }
   const DocumentCatalogStats& s = stats.value();
   if (a.json) {
-    nlohmann::json d = {{"scans", s.scans}, {"records", s.records}, {"withKnowledge", s.with_knowledge},
+    nlohmann::json d = {{"scans", s.scans}, {"records", s.records}, {"withKnowledge", s.with_knowledge}, {"withContext", s.with_context},
                         {"withoutFacts", s.without_facts}};
     if (s.llm_used)
       d["llm"] = {{"requests", s.llm.requests}, {"retries", s.llm.retries}, {"cacheHits", s.llm.cache_hits},
@@ -71,8 +71,8 @@ int Run(const DocumentArgs& a) {
     std::printf("%s\n", nlohmann::json({{"type", "summary"}, {"data", d}}).dump(-1, ' ', false,
                                                                               nlohmann::json::error_handler_t::replace).c_str());
   } else {
-    std::printf("documented %d records in %d scans (%d with repository knowledge, %d without stored facts)\n", s.records,
-                s.scans, s.with_knowledge, s.without_facts);
+    std::printf("documented %d records in %d scans (%d with repository knowledge, %d with the scan's context, %d without stored facts)\n",
+                s.records, s.scans, s.with_knowledge, s.with_context, s.without_facts);
     if (s.llm_used) {
       std::printf("llm: %d polished, %d from cache, %d requests (%d retries), %d fields kept deterministic, %d fell back\n",
                   s.llm.polished, s.llm.cache_hits, s.llm.requests, s.llm.retries, s.llm.fields_kept, s.llm.fallbacks);

@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   errdex::cli::RegisterServeCommands(app, table);
   errdex::cli::RegisterMcpCommands(app, table);
   errdex::cli::RegisterSiteCommands(app, table);
+  errdex::cli::RegisterLintDocsCommands(app, table);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

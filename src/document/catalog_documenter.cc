@@ -2,11 +2,13 @@
 // tests/document_e2e_test.cc.
 #include "document/catalog_documenter.h"
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <thread>
 
 #include "document/documenter.h"
+#include "document/knowledge.h"
 
 namespace errdex {
 
@@ -69,8 +71,9 @@ Result<DocumentCatalogStats> DocumentCatalog(CatalogStore& store, const Document
   }
 
   std::vector<StoredLine>& all = lines.value();
+  std::vector<std::string> contexts_json(options.llm ? all.size() : 0);
   std::atomic<size_t> next{0};
-  std::atomic<int> without_facts{0}, with_knowledge{0};
+  std::atomic<int> without_facts{0}, with_knowledge{0}, with_context{0};
   auto worker = [&] {
     for (size_t i = next++; i < all.size(); i = next++) {
       CatalogLine& cl = all[i].line;
@@ -78,11 +81,27 @@ Result<DocumentCatalogStats> DocumentCatalog(CatalogStore& store, const Document
       Site site = cl.facts ? *cl.facts : SiteFromRecord(r);
       if (!cl.facts) ++without_facts;
       if (has_blob[all[i].scan_id]) ++with_knowledge;
-      // The window at its real line numbers, so line-based facts line up.
-      std::string text(r.source_code_start > 1 ? r.source_code_start - 1 : 0, '\n');
-      text += r.source_code;
-      text += '\n';
-      DocumentRecord(site, text, *knowledge[all[i].scan_id], &r);
+      const RepoKnowledge& k = *knowledge[all[i].scan_id];
+      // The context the scan gathered from the whole file; without it (records
+      // imported from elsewhere, an older catalog) the one the stored window gives.
+      const SiteContext* stored = k.StoredContext(r.id);
+      SiteContext from_window;
+      if (stored) {
+        ++with_context;
+      } else {
+        std::string text(r.source_code_start > 1 ? std::min(r.source_code_start - 1, 1 << 24) : 0, '\n');
+        text += r.source_code;
+        text += '\n';
+        FileFacts ff = CollectFileFacts(r.file_path, text, {&site});
+        from_window = std::move(ff.contexts[0]);
+      }
+      const SiteContext& ctx = stored ? *stored : from_window;
+      DocDeps deps;
+      DocumentRecord(site, ctx, k, &r, options.llm ? &deps : nullptr);
+      if (options.llm) {
+        const doc::KnowledgeIndex* idx = doc::AsIndex(k);
+        contexts_json[i] = "{\"site\":" + SiteContextToJson(ctx) + ",\"settings\":" + (idx ? idx->ConsultedJson(deps) : "[]") + "}";
+      }
     }
   };
   int n = std::max(1, std::min<int>(options.jobs, (int)all.size()));
@@ -95,12 +114,16 @@ Result<DocumentCatalogStats> DocumentCatalog(CatalogStore& store, const Document
   stats.records = (int)all.size();
   stats.without_facts = without_facts;
   stats.with_knowledge = with_knowledge;
+  stats.with_context = with_context;
 
   if (options.llm) {
     StoreLlmCache cache(&store);
     std::vector<LlmItem> items;
     items.reserve(all.size());
-    for (auto& l : all) items.push_back({&l.line.record, l.line.facts ? SiteToJson(*l.line.facts) : std::string()});
+    for (size_t i = 0; i < all.size(); ++i) {
+      StoredLine& l = all[i];
+      items.push_back({&l.line.record, l.line.facts ? SiteToJson(*l.line.facts) : std::string(), contexts_json[i]});
+    }
     stats.llm = PolishWithLlm(*options.llm, &cache, items);
     stats.llm_used = true;
   }

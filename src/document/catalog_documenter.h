@@ -1,9 +1,11 @@
 // document/catalog_documenter: (re)fills the prose fields of records already in
 // a catalog -- what `errdex document` runs. For each stored line: the site's facts
-// (stored with the line; rebuilt from the record when absent), the stored
-// sourceCode window placed at its real line numbers, and the repository knowledge
-// blob "knowledge:<repo>@<sha>" the scanner stored (none: the window alone), then
-// DocumentRecord, then the optional language-model pass, then UpdateRecords.
+// (stored with the line; rebuilt from the record when absent), the repository
+// knowledge blob "knowledge:<repo>@<sha>" the scanner stored, and the SiteContext
+// the scan gathered for it (kept in that blob) -- so the result equals the
+// scan's own; without a stored context, the one the sourceCode window gives
+// (placed at its real line numbers). Then DocumentRecord, the optional
+// language-model pass, and UpdateRecords.
 //
 // Thread-safety: uses `store` from several threads only through a mutex (the LLM
 // cache); otherwise from the calling thread.
@@ -29,6 +31,7 @@ struct DocumentCatalogStats {
   int scans = 0;            // scans touched
   int records = 0;          // records documented
   int with_knowledge = 0;   // records whose scan had a knowledge blob
+  int with_context = 0;     // records documented from the context the scan stored (else: from the window)
   int without_facts = 0;    // records documented from the record alone (no stored facts)
   bool llm_used = false;
   LlmStats llm;

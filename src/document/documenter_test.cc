@@ -14,7 +14,7 @@
 #include "document/documenter.h"
 #include "document/guards.h"
 #include "document/knowledge.h"
-#include "document/py_lex.h"
+#include "document/py_tokens.h"
 #include "document/taxonomy.h"
 #include "model/record.h"
 
@@ -138,6 +138,12 @@ Site RaiseSite(const std::string& path, int line, const std::string& cls, const 
   return s;
 }
 
+// DocumentRecord with the context the scan gathers from the whole file.
+void Doc(const Site& site, const std::string& file, const RepoKnowledge& k, Record* r) {
+  FileFacts ff = CollectFileFacts(site.file_path, file, {&site});
+  DocumentRecord(site, ff.contexts[0], k, r);
+}
+
 bool Has(const std::optional<std::string>& s, const std::string& needle) { return s && s->find(needle) != std::string::npos; }
 bool AnyHas(const std::optional<std::vector<std::string>>& v, const std::string& needle) {
   if (!v) return false;
@@ -161,7 +167,7 @@ TEST(DocumenterSeed, Seed000DeepepNormalWithCutedsl) {
                         "not (cfg.deepep_mode == \"auto\")", "cfg.deepep_mode == \"normal\""});
   ASSERT_EQ(file.substr(0, 0), "");
   Record r = seed;
-  DocumentRecord(site, file, *k, &r);
+  Doc(site, file, *k, &r);
   SCOPED_TRACE(Dump(r));
   // Triggers in the user's terms, with the sibling that rewrites auto.
   EXPECT_TRUE(Has(r.trigger_scenarios, "`--moe-runner-backend flashinfer_cutedsl`"));
@@ -209,7 +215,7 @@ TEST(DocumenterSeed, Seed001Nvfp4OnlineAllowedRunners) {
                         "moe_runner_backend not in [\n            \"flashinfer_trtllm\",\n            \"flashinfer_trtllm_routed\",\n"
                         "            \"flashinfer_cutedsl\",\n        ]"});
   Record r = seed;
-  DocumentRecord(site, file, *k, &r);
+  Doc(site, file, *k, &r);
   SCOPED_TRACE(Dump(r));
   EXPECT_TRUE(Has(r.trigger_scenarios, "`--quantization nvfp4_online`"));
   EXPECT_TRUE(Has(r.trigger_scenarios,
@@ -242,8 +248,8 @@ TEST(DocumenterSeed, TwoSitesInOneFileGetDistinctDocumentation) {
   b.line = 2739;
   b.error_message = "--quantization nvfp4_online is supported only on NVIDIA Blackwell SM100/SM103 GPUs.";
   Record ra = seed, rb = seed;
-  DocumentRecord(a, file, *k, &ra);
-  DocumentRecord(b, file, *k, &rb);
+  Doc(a, file, *k, &ra);
+  Doc(b, file, *k, &rb);
   SCOPED_TRACE(Dump(rb));
   EXPECT_NE(*ra.documentation, *rb.documentation);
   EXPECT_NE(*ra.solutions, *rb.solutions);
@@ -251,7 +257,7 @@ TEST(DocumenterSeed, TwoSitesInOneFileGetDistinctDocumentation) {
   EXPECT_EQ(rb.severity, "critical");
   EXPECT_TRUE(Has(rb.trigger_scenarios, "`--quantization nvfp4_online`"));
   EXPECT_TRUE(Has(rb.trigger_scenarios, "`is_sm100_supported()` is False"));
-  EXPECT_TRUE(AnyHas(rb.solutions, "Run on hardware/platform where `is_sm100_supported()` is True"));
+  EXPECT_TRUE(AnyHas(rb.solutions, "Run on a machine where `is_sm100_supported()` is True"));
   EXPECT_TRUE(Has(rb.type_guard, "is_sm100_supported()"));
 }
 
@@ -263,7 +269,7 @@ TEST(DocumenterSeed, Seed003MissingFp4Dtype) {
   auto k = Knowledge({{seed.file_path, file}});
   Site site = MakeSite(seed, "_require_fp4_dtype", {"fp4_dtype is None"});
   Record r = seed;
-  DocumentRecord(site, file, *k, &r);
+  Doc(site, file, *k, &r);
   SCOPED_TRACE(Dump(r));
   EXPECT_TRUE(Has(r.documentation, "`_require_fp4_dtype` (python/sglang/srt/layers/quantization/fp8.py:137)"));
   EXPECT_TRUE(Has(r.documentation, "`fp4_dtype` = `getattr(torch, \"float4_e2m1fn_x2\", None)`"));
@@ -292,7 +298,7 @@ TEST(DocumenterSeed, Seed003FromTheStoredWindowAlone) {
   auto k = RepoKnowledge::Build({});
   Site site = MakeSite(seed, "_require_fp4_dtype", {"fp4_dtype is None"});
   Record r = seed;
-  DocumentRecord(site, file, *k, &r);
+  Doc(site, file, *k, &r);
   SCOPED_TRACE(Dump(r));
   EXPECT_TRUE(Has(r.trigger_scenarios, "the installed `torch` has no attribute `float4_e2m1fn_x2`"));
   EXPECT_EQ(*r.type_guard, "def has_float4_e2m1fn_x2() -> bool:\n    return getattr(torch, \"float4_e2m1fn_x2\", None) is not None");
@@ -306,7 +312,7 @@ TEST(Documenter, AttributeTestsOnObjectsAreNotMissingModules) {
   s.interpolations = {"lock"};
   s.guards = {"not hasattr(lock, 'acquire')"};
   Record r;
-  DocumentRecord(s, file, *k, &r);
+  Doc(s, file, *k, &r);
   SCOPED_TRACE(Dump(r));
   EXPECT_EQ(r.background_tag, "key-not-found");
   EXPECT_FALSE(Has(r.documentation, "installed"));
@@ -318,7 +324,7 @@ TEST(Documenter, FieldsThatDoNotApplyStayNull) {
   auto k = Knowledge({{"pkg/pool.py", file}});
   Site s = RaiseSite("pkg/pool.py", 2, "RuntimeError", "the pool is shutting down", "close");
   Record r;
-  DocumentRecord(s, file, *k, &r);
+  Doc(s, file, *k, &r);
   SCOPED_TRACE(Dump(r));
   EXPECT_TRUE(Has(r.documentation, "`close` (pkg/pool.py:2)"));
   EXPECT_TRUE(r.trigger_scenarios);
@@ -355,7 +361,7 @@ TEST(Documenter, RepoExceptionClassIsClassifiedByItsBuiltinBase) {
   EXPECT_EQ(idx->ExternalBase("Generic1"), "");  // no plain first base
   Site s = RaiseSite("pkg/find.py", 2, "MissingAdapter", "the adapter is gone", "find");
   Record r;
-  DocumentRecord(s, file, *k, &r);
+  Doc(s, file, *k, &r);
   SCOPED_TRACE(Dump(r));
   EXPECT_EQ(r.background_tag, "key-not-found");
   EXPECT_EQ(r.handling_strategy, "catch-and-handle");
@@ -370,7 +376,7 @@ TEST(Documenter, RepoExceptionClassIsClassifiedByItsBuiltinBase) {
             "OSError");
   // Without the class definitions it is an unknown class: a runtime error.
   Record bare;
-  DocumentRecord(s, file, *Knowledge({{"pkg/find.py", file}}), &bare);
+  Doc(s, file, *Knowledge({{"pkg/find.py", file}}), &bare);
   EXPECT_EQ(bare.background_tag, "runtime-error");
 }
 
@@ -386,7 +392,7 @@ TEST(Documenter, LogSiteIsAWarningWithoutTryCatch) {
   s.function = "f";
   s.guards = {"os.environ.get(\"APP_FAST\") == \"1\""};
   Record r;
-  DocumentRecord(s, file, *k, &r);
+  Doc(s, file, *k, &r);
   SCOPED_TRACE(Dump(r));
   EXPECT_EQ(r.severity, "warning");
   EXPECT_EQ(r.error_type, "warning");
@@ -404,18 +410,29 @@ Record DocumentCode(const std::string& path, const std::string& file, int line, 
   Site s = RaiseSite(path, line, cls, msg, function);
   s.guards = std::move(guards);
   Record r;
-  DocumentRecord(s, file, *k, &r);
+  Doc(s, file, *k, &r);
   return r;
+}
+
+// No solution restates a guard ("Make `x` false"): each is a change the caller makes.
+void ExpectNoRestatedGuard(const Record& r, const std::vector<std::string>& guards) {
+  if (!r.solutions) return;
+  for (const auto& sol : *r.solutions) {
+    EXPECT_EQ(sol.find("false before"), std::string::npos) << sol;
+    EXPECT_EQ(sol.find("no longer holds"), std::string::npos) << sol;
+    for (const auto& g : guards) EXPECT_EQ(sol.find("`" + g + "`"), std::string::npos) << sol;
+  }
 }
 
 TEST(DocumenterCode, TypeGuardOnAParameter) {
   std::string file = "def loads(s, cls=None):\n    if not isinstance(s, str):\n        raise TypeError(\"the JSON object must be str\")\n";
   Record r = DocumentCode("json/__init__.py", file, 3, "TypeError", "the JSON object must be str", "loads", {"not isinstance(s, str)"});
   SCOPED_TRACE(Dump(r));
-  EXPECT_TRUE(AnyHas(r.prevention_tips, "Check the type of `s` before calling `loads`: it must be an instance of `str`."));
-  EXPECT_TRUE(Has(r.common_situations, "Passing `s` of another type than `str`"));
+  EXPECT_TRUE(AnyHas(r.solutions, "Pass `s` to `loads` as an instance of `str`."));
+  EXPECT_TRUE(Has(r.trigger_scenarios, "Calling `loads` with `s` is not an instance of `str`"));
   EXPECT_FALSE(AnyHas(r.prevention_tips, "launch scripts"));  // a library type check is no launch setting
   EXPECT_EQ(r.example_fix.value_or(""), "# before\nloads(s=value)  # not an instance of str\n# after\nloads(s=\"text\")  # a str");
+  ExpectNoRestatedGuard(r, {"not isinstance(s, str)"});
 }
 
 TEST(DocumenterCode, LiteralChoicesOfAParameter) {
@@ -425,9 +442,11 @@ TEST(DocumenterCode, LiteralChoicesOfAParameter) {
   Record r = DocumentCode("email/contentmanager.py", file, 3, "ValueError", "Unknown content transfer encoding {cte}",
                           "_encode_text", {"cte not in (\"base64\", \"7bit\")"});
   SCOPED_TRACE(Dump(r));
-  EXPECT_TRUE(AnyHas(r.prevention_tips, "Use one of `base64` or `7bit` for `cte` in `_encode_text`."));
-  EXPECT_TRUE(Has(r.common_situations, "Calling `_encode_text` with `cte` set to a value other than `base64` or `7bit`"));
-  EXPECT_TRUE(Has(r.example_fix, "# before\n_encode_text(cte=value)  # not one of \"base64\" or \"7bit\"\n# after\n_encode_text(cte=\"base64\")"));
+  EXPECT_TRUE(AnyHas(r.solutions, "Call `_encode_text` with `cte` set to one of `base64` or `7bit`."));
+  EXPECT_TRUE(Has(r.trigger_scenarios, "Calling `_encode_text` with argument `cte` set to a value other than `base64` or `7bit`"));
+  EXPECT_EQ(r.example_fix.value_or(""),
+            "# before\n_encode_text(cte=\"other\")  # not \"base64\" or \"7bit\"\n# after\n_encode_text(cte=\"base64\")");
+  ExpectNoRestatedGuard(r, {"cte not in (\"base64\", \"7bit\")"});
 }
 
 TEST(DocumenterCode, IntegerBoundInAConstructorAndAKeyLookup) {
@@ -437,15 +456,15 @@ TEST(DocumenterCode, IntegerBoundInAConstructorAndAKeyLookup) {
   Record r = DocumentCode("asyncio/locks.py", file, 4, "ValueError", "Semaphore initial value must be >= 0", "Semaphore.__init__",
                           {"value < 0"});
   SCOPED_TRACE(Dump(r));
-  EXPECT_TRUE(AnyHas(r.prevention_tips, "Keep `value >= 0` before calling `Semaphore.__init__`."));
+  EXPECT_TRUE(AnyHas(r.solutions, "Call `Semaphore` with `value` of at least 0."));
   EXPECT_EQ(r.example_fix.value_or(""), "# before\nSemaphore(value=-1)\n# after\nSemaphore(value=0)");
 
   std::string file2 = "class Table:\n    def get(self, key):\n        if key not in self._rows:\n            raise KeyError(key)\n";
   Record k = DocumentCode("pkg/table.py", file2, 4, "KeyError", "{key}", "Table.get", {"key not in self._rows"});
   SCOPED_TRACE(Dump(k));
-  EXPECT_TRUE(AnyHas(k.prevention_tips, "Check `key in self._rows` before calling `Table.get`."));
-  EXPECT_TRUE(Has(k.common_situations, "Looking up `key` in `Table.get` when `self._rows` has no such entry"));
   EXPECT_FALSE(k.example_fix);  // no good or bad value can be read from the guard
+  EXPECT_FALSE(k.solutions);    // nothing but the guard itself is known: no solution restating it
+  EXPECT_TRUE(Has(k.documentation, "A lookup (key, index or attribute) found nothing."));
 
   std::string file3 = "def floatstr(o, allow_nan=True):\n    if not allow_nan:\n        raise ValueError(\"Out of range float values\")\n";
   Record b = DocumentCode("json/encoder.py", file3, 3, "ValueError", "Out of range float values", "floatstr", {"not allow_nan"});
@@ -463,11 +482,12 @@ TEST(DocumenterCode, DisjunctionAndCaughtErrorTips) {
   s.guards = {"not value or value[0] != '<'"};
   s.except_context = "except KeyError";
   Record r;
-  DocumentRecord(s, file, *k, &r);
+  Doc(s, file, *k, &r);
   SCOPED_TRACE(Dump(r));
-  EXPECT_TRUE(AnyHas(r.prevention_tips, "Make sure `value` and `value[0] == '<'` hold before `get_angle_addr` reaches line 4."));
   EXPECT_TRUE(AnyHas(r.prevention_tips, "`get_angle_addr` turns `KeyError` into `HeaderParseError`"));
-  EXPECT_TRUE(Has(r.common_situations, "Reaching `get_angle_addr` while `not value or value[0] != '<'`"));
+  EXPECT_TRUE(Has(r.trigger_scenarios, "Reaching `get_angle_addr` while `not value or value[0] != '<'`"));
+  EXPECT_TRUE(Has(r.common_situations, "An underlying error caught by `except KeyError`"));
+  ExpectNoRestatedGuard(r, {"not value or value[0] != '<'"});
 }
 
 TEST(Knowledge, CollectsFlagsFieldsEnvsAndRoundTrips) {
@@ -476,12 +496,12 @@ TEST(Knowledge, CollectsFlagsFieldsEnvsAndRoundTrips) {
                                   "y = get_bool_env_var(\n    \"SGLANG_FORCE_X\"\n)\nz = os.environ[\"CUDA_VISIBLE_DEVICES\"]\n"}});
   const auto* idx = doc::AsIndex(*k);
   ASSERT_TRUE(idx);
-  const doc::FlagInfo* f = idx->FindFlag("deepep_mode");
+  const doc::Flag* f = idx->FindFlag("deepep_mode");
   ASSERT_TRUE(f);
   EXPECT_EQ(f->Primary(), "--deepep-mode");
   EXPECT_EQ(f->choices, (std::vector<std::string>{"normal", "low_latency", "auto"}));
   EXPECT_EQ(*f->default_value, "auto");
-  const doc::FlagInfo* m = idx->FindFlag("--moe-runner-backend");
+  const doc::Flag* m = idx->FindFlag("--moe-runner-backend");
   ASSERT_TRUE(m);
   EXPECT_EQ(m->choices.size(), 10u);  // resolved through MOE_RUNNER_BACKEND_CHOICES
   EXPECT_EQ(*m->default_value, "auto");  // resolved through ServerArgs.moe_runner_backend
@@ -494,17 +514,6 @@ TEST(Knowledge, CollectsFlagsFieldsEnvsAndRoundTrips) {
   EXPECT_TRUE(idx->FindEnv("SGLANG_FORCE_X"));
   EXPECT_TRUE(idx->FindEnv("CUDA_VISIBLE_DEVICES"));
   auto back = RepoKnowledge::Deserialize(k->Serialize());
-  {
-    auto ak = Knowledge({{"m.py", "_is_hip = is_hip()\n\ndef f(cfg):\n    x = 1\n    b = cfg.moe_a2a_backend\n    if b:\n        pass\n\n"
-                                  "def g():\n    return b\n"}});
-    const auto* ai = doc::AsIndex(*ak);
-    ASSERT_TRUE(ai->FindAlias("m.py", "b", 6));
-    EXPECT_EQ(ai->FindAlias("m.py", "b", 6)->rhs, "cfg.moe_a2a_backend");
-    EXPECT_FALSE(ai->FindAlias("m.py", "b", 10));  // another function
-    EXPECT_FALSE(ai->FindAlias("m.py", "x", 6));   // not setting-like
-    ASSERT_TRUE(ai->FindAlias("m.py", "_is_hip", 10));
-    EXPECT_EQ(ai->FindAlias("m.py", "_is_hip", 10)->rhs, "is_hip()");
-  }
   EXPECT_EQ(back->Serialize(), k->Serialize());
   EXPECT_TRUE(doc::AsIndex(*back)->FindFlag("--deepep-mode"));
   // Garbage is an empty knowledge, not a crash.
@@ -552,16 +561,20 @@ TEST(Taxonomy, RulesInOrder) {
   EXPECT_EQ(doc::SeverityFor(w, doc::BackgroundTagFor(w)), "critical");
 }
 
-TEST(PyLex, StringsCommentsAndBrackets) {
-  auto t = doc::LexPython("x = f'a{b}' \"c\\n\" # hi\ny = (1,\n 2)\n");
+TEST(PyTokens, StringsAndBracketsFromTheFrontEndsTokenizer) {
+  doc::Toks t = doc::Toks::File("x = f'a{b}' \"c\\n\" # hi\ny = (1,\n 2)\n");
   ASSERT_GE(t.size(), 8u);
-  EXPECT_EQ(t[2].kind, doc::PyTok::kString);
-  EXPECT_TRUE(t[2].fstring);
-  EXPECT_EQ(t[3].value, "c\n");
-  EXPECT_EQ(t[4].kind, doc::PyTok::kNewline);
+  EXPECT_TRUE(t.FStringAt(2));
+  std::string v;
+  EXPECT_TRUE(t.StringAt(3, &v));
+  EXPECT_EQ(v, "c\n");
   int newlines = 0;
-  for (auto& x : t) newlines += x.kind == doc::PyTok::kNewline;
+  for (size_t i = 0; i < t.size(); ++i) newlines += t.IsKind(i, py::TokenKind::kNewline);
   EXPECT_EQ(newlines, 2);  // no NEWLINE inside the brackets
+  size_t open = 0;
+  while (!t.IsOp(open, "(")) ++open;
+  EXPECT_TRUE(t.IsOp(t.MatchBracket(open), ")"));
+  EXPECT_EQ(t.line(t.MatchBracket(open)), 3);
 }
 
 }  // namespace

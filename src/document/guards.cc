@@ -1,12 +1,11 @@
 // document/guards.cc: see guards.h.
 #include "document/guards.h"
 
-#include "document/py_lex.h"
+#include "document/py_tokens.h"
+#include "document/text.h"
 
 namespace errdex::doc {
 namespace {
-
-using Toks = std::vector<PyTok>;
 
 struct Node {
   enum Kind { kAtom, kAnd, kOr } kind = kAtom;
@@ -14,21 +13,28 @@ struct Node {
   std::vector<Node> kids;
 };
 
+// Recursive descent over and/or/not/parentheses, bounded: deeper than
+// kMaxDepth levels (a hostile `not not not ...` or `((((...))))`) the rest is
+// one opaque atom. Linear in the guard's tokens otherwise.
+constexpr int kMaxDepth = 24;
+
 class Parser {
  public:
-  Parser(std::string_view src) : src_(src) {
-    for (auto& t : LexPython(src))
-      if (t.kind != PyTok::kNewline && t.kind != PyTok::kEnd) t_.push_back(std::move(t));
-  }
-  Node Parse(bool neg) { return Or(0, t_.size(), neg); }
+  explicit Parser(std::string_view src) : src_(src), t_(Toks::Expression(src)) { n_ = t_.size() ? t_.size() - 1 : 0; }
+  Node Parse(bool neg) { return Or(0, n_, neg); }
 
  private:
-  bool IsName(size_t i, std::string_view n) const { return i < t_.size() && t_[i].kind == PyTok::kName && t_[i].text == n; }
-  bool IsOp(size_t i, std::string_view n) const { return i < t_.size() && t_[i].kind == PyTok::kOp && t_[i].text == n; }
+  bool IsName(size_t i, std::string_view n) const { return i < n_ && t_.IsName(i, n); }
+  bool IsOp(size_t i, std::string_view n) const { return i < n_ && t_.IsOp(i, n); }
+  struct Deeper {
+    int* d;
+    explicit Deeper(int* x) : d(x) { ++*d; }
+    ~Deeper() { --*d; }
+  };
 
   Node Junction(size_t b, size_t e, bool neg, std::string_view word, Node::Kind kind, Node::Kind neg_kind,
                 Node (Parser::*next)(size_t, size_t, bool)) {
-    auto parts = SplitTopLevel(t_, b, e, word);
+    auto parts = t_.SplitTopLevel(b, e, word);
     // A conditional expression (x if c else y) or lambda is opaque.
     if (parts.size() <= 1) return (this->*next)(b, e, neg);
     Node n;
@@ -37,37 +43,46 @@ class Parser {
     return n;
   }
   Node Or(size_t b, size_t e, bool neg) {
+    Deeper guard(&depth_);
+    if (depth_ > kMaxDepth) return Opaque(b, e, neg);
     if (HasTopLevel(b, e, "if") || HasTopLevel(b, e, "lambda")) return Opaque(b, e, neg);
     return Junction(b, e, neg, "or", Node::kOr, Node::kAnd, &Parser::And);
   }
   Node And(size_t b, size_t e, bool neg) { return Junction(b, e, neg, "and", Node::kAnd, Node::kOr, &Parser::Not); }
   Node Not(size_t b, size_t e, bool neg) {
-    if (b < e && IsName(b, "not")) return Not(b + 1, e, !neg);
-    if (b < e && IsOp(b, "(") && MatchBracket(t_, b) == e - 1) {
+    while (b < e && IsName(b, "not")) {  // iterative: `not not ... x`
+      neg = !neg;
+      ++b;
+    }
+    if (b < e && IsOp(b, "(") && t_.MatchBracket(b) == e - 1) {
       // A parenthesized group holding a tuple is an operand, not a group.
-      if (SplitTopLevel(t_, b + 1, e - 1).size() == 1) return Or(b + 1, e - 1, neg);
+      if (t_.SplitTopLevel(b + 1, e - 1).size() == 1) return Or(b + 1, e - 1, neg);
     }
     return Compare(b, e, neg);
   }
   bool HasTopLevel(size_t b, size_t e, std::string_view word) const {
-    return SplitTopLevel(t_, b, e, word).size() > 1;
+    if (b >= e) return false;
+    int base = t_.depth(b);
+    for (size_t i = b; i < e; ++i)
+      if (t_.depth(i) == base && t_.IsName(i, word)) return true;
+    return false;
   }
   Node Opaque(size_t b, size_t e, bool neg) {
     Node n;
-    n.atom.lhs = std::string(SpanText(src_, t_, b, e));
+    n.atom.lhs = std::string(t_.Span(b, e));
     n.atom.falsy = neg;
     return n;
   }
   Node Compare(size_t b, size_t e, bool neg) {
     Node n;
-    int base = b < e ? t_[b].depth : 0;
+    int base = b < e ? t_.depth(b) : 0;
     for (size_t i = b + 1; i < e; ++i) {
-      if (t_[i].depth != base) continue;
+      if (t_.depth(i) != base) continue;
       std::string op;
       size_t len = 1;
-      if (t_[i].kind == PyTok::kOp && (t_[i].text == "==" || t_[i].text == "!=" || t_[i].text == "<" ||
-                                       t_[i].text == "<=" || t_[i].text == ">" || t_[i].text == ">=")) {
-        op = std::string(t_[i].text);
+      std::string_view tx = t_.Text(i);
+      if (t_.IsKind(i, py::TokenKind::kOp) && (tx == "==" || tx == "!=" || tx == "<" || tx == "<=" || tx == ">" || tx == ">=")) {
+        op = std::string(tx);
       } else if (IsName(i, "in")) {
         op = "in";
       } else if (IsName(i, "not") && IsName(i + 1, "in")) {
@@ -77,10 +92,10 @@ class Parser {
         if (IsName(i + 1, "not")) { op = "is not"; len = 2; } else { op = "is"; }
       }
       if (op.empty()) continue;
-      n.atom.lhs = std::string(SpanText(src_, t_, b, i));
-      n.atom.rhs = std::string(SpanText(src_, t_, i + len, e));
+      n.atom.lhs = std::string(t_.Span(b, i));
+      n.atom.rhs = std::string(t_.Span(i + len, e));
       n.atom.op = neg ? FlipOp(op) : op;
-      n.atom.rhs_strings = StringList(t_, i + len, e, &n.atom.values);
+      n.atom.rhs_strings = t_.StringList(i + len, e, &n.atom.values);
       return n;
     }
     return Opaque(b, e, neg);
@@ -88,6 +103,8 @@ class Parser {
 
   std::string_view src_;
   Toks t_;
+  size_t n_ = 0;  // tokens before kEnd
+  int depth_ = 0;
 };
 
 void Flatten(const Node& n, int guard, const std::string& negated_test, std::vector<Clause>* out) {
@@ -146,10 +163,10 @@ std::string Atom::Code() const {
 bool StripNot(std::string_view g, std::string* inner) {
   if (g.rfind("not (", 0) != 0 || g.empty() || g.back() != ')') return false;
   // The parenthesis opened after "not " must close at the very end.
-  auto toks = LexPython(g);
+  Toks toks = Toks::Expression(g);
   for (size_t i = 0; i < toks.size(); ++i) {
-    if (toks[i].kind == PyTok::kOp && toks[i].text == "(") {
-      size_t c = MatchBracket(toks, i);
+    if (toks.IsOp(i, "(")) {
+      size_t c = toks.MatchBracket(i);
       if (c >= toks.size() || toks[c].end != g.size()) return false;
       *inner = std::string(g.substr(toks[i].end, toks[c].begin - toks[i].end));
       return true;
@@ -167,6 +184,107 @@ void ParseGuard(std::string_view text, int guard_index, std::vector<Clause>* out
   }
   Parser p(text);
   Flatten(p.Parse(false), guard_index, "", out);
+}
+
+}  // namespace errdex::doc
+
+namespace errdex::doc {
+
+std::string NormalizeJsGuard(std::string_view s) {
+  std::string o;
+  o.reserve(s.size() + 16);
+  size_t n = s.size();
+  auto ident_at = [&](size_t i) {
+    size_t e = i;
+    while (e < n && (IsWordChar(s[e]) || s[e] == '$' || s[e] == '.')) ++e;
+    return e;
+  };
+  for (size_t i = 0; i < n;) {
+    char c = s[i];
+    if (c == '"' || c == '\'' || c == '`') {
+      size_t e = i + 1;
+      while (e < n && s[e] != c) e += s[e] == '\\' ? 2 : 1;
+      e = std::min(e + 1, n);
+      std::string lit(s.substr(i, e - i));
+      if (c == '`') lit = "\"" + lit.substr(1, lit.size() >= 2 ? lit.size() - 2 : 0) + "\"";
+      o += lit;
+      i = e;
+      continue;
+    }
+    if (s.compare(i, 3, "===") == 0 || s.compare(i, 3, "!==") == 0) {
+      o += s[i] == '=' ? "==" : "!=";
+      i += 3;
+      continue;
+    }
+    if (s.compare(i, 2, "&&") == 0) { o += " and "; i += 2; continue; }
+    if (s.compare(i, 2, "||") == 0) { o += " or "; i += 2; continue; }
+    if (s.compare(i, 2, "??") == 0) { o += " or "; i += 2; continue; }
+    if (c == '!' && (i + 1 >= n || s[i + 1] != '=')) { o += " not "; ++i; continue; }
+    if (IsWordChar(c) || c == '$') {
+      size_t e = ident_at(i);
+      std::string w(s.substr(i, e - i));
+      if (w == "null" || w == "undefined") o += "None";
+      else if (w == "true") o += "True";
+      else if (w == "false") o += "False";
+      else if (w == "typeof") {
+        // typeof x === "string" -> isinstance(x, str)
+        size_t a = i + 6;
+        while (a < n && s[a] == ' ') ++a;
+        size_t ae = ident_at(a);
+        std::string x(s.substr(a, ae - a));
+        size_t p = ae;
+        while (p < n && s[p] == ' ') ++p;
+        bool neg = s.compare(p, 3, "!==") == 0 || s.compare(p, 2, "!=") == 0;
+        bool eq = neg || s.compare(p, 2, "==") == 0;
+        if (eq && !x.empty()) {
+          p += s.compare(p, 3, "===") == 0 || s.compare(p, 3, "!==") == 0 ? 3 : 2;
+          while (p < n && s[p] == ' ') ++p;
+          if (p < n && (s[p] == '"' || s[p] == '\'')) {
+            size_t q = s.find(s[p], p + 1);
+            if (q != std::string_view::npos) {
+              std::string t(s.substr(p + 1, q - p - 1));
+              std::string py = t == "string" ? "str" : t == "number" ? "(int, float)" : t == "boolean" ? "bool" : t == "object" ? "dict" : t == "function" ? "Callable" : t;
+              o += std::string(neg ? "not " : "") + "isinstance(" + x + ", " + py + ")";
+              i = q + 1;
+              continue;
+            }
+          }
+        }
+        o += w;
+      } else if (w == "instanceof") {
+        // x instanceof T -> isinstance(x, T): rewrite the operand already copied.
+        size_t a = i + 10;
+        while (a < n && s[a] == ' ') ++a;
+        size_t ae = ident_at(a);
+        std::string t(s.substr(a, ae - a));
+        while (!o.empty() && o.back() == ' ') o.pop_back();
+        size_t lb = o.size();
+        while (lb > 0 && (IsWordChar(o[lb - 1]) || o[lb - 1] == '.' || o[lb - 1] == '$')) --lb;
+        std::string x = o.substr(lb);
+        o.erase(lb);
+        o += "isinstance(" + x + ", " + t + ")";
+        i = ae;
+        continue;
+      } else if (w == "Array.isArray" && e < n && s[e] == '(') {
+        size_t close = s.find(')', e);
+        if (close != std::string_view::npos) {
+          o += "isinstance(" + std::string(s.substr(e + 1, close - e - 1)) + ", list)";
+          i = close + 1;
+          continue;
+        }
+        o += w;
+      } else if (StartsWith(w, "process.env.") && w.size() > 12) {
+        o += "os.environ.get(\"" + w.substr(12) + "\")";
+      } else {
+        o += w;
+      }
+      i = e;
+      continue;
+    }
+    o += c;
+    ++i;
+  }
+  return o;
 }
 
 }  // namespace errdex::doc

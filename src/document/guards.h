@@ -40,3 +40,15 @@ bool StripNot(std::string_view guard, std::string* inner);
 std::string FlipOp(std::string_view op);
 
 }  // namespace errdex::doc
+
+namespace errdex::doc {
+
+// A JavaScript/TypeScript condition in the Python form ParseGuard reads:
+// === / == -> ==, !== / != -> !=, && -> and, || -> or, a leading ! -> not,
+// null / undefined -> None, true / false -> True / False, `x instanceof T` ->
+// isinstance(x, T), `typeof x === "string"` -> isinstance(x, str),
+// Array.isArray(x) -> isinstance(x, list), process.env.X -> os.environ.get("X").
+// Strings are copied as they are. Linear; bounded output (at most 2x input).
+std::string NormalizeJsGuard(std::string_view js);
+
+}  // namespace errdex::doc

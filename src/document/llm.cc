@@ -7,7 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <nlohmann/json.hpp>
-#include <regex>
+#include <cctype>
 #include <set>
 #include <thread>
 
@@ -71,13 +71,26 @@ std::string Hex64(uint64_t v) {
 
 // The facts a polished field must still state.
 std::set<std::string> Anchors(const std::string& text, const Record& r, bool documentation) {
-  static const std::regex flag_re("--[a-z0-9][a-z0-9_-]*");
-  static const std::regex env_re("\\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\\b");
+  // --flags ("--[a-z0-9][a-z0-9_-]*") and ENV_VARS ("[A-Z][A-Z0-9]*_[A-Z0-9_]+" as a whole word), by a scan.
   std::set<std::string> out;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), flag_re); it != std::sregex_iterator(); ++it)
-    out.insert(it->str());
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), env_re); it != std::sregex_iterator(); ++it)
-    out.insert(it->str());
+  auto word = [](char c) { return std::isalnum((unsigned char)c) || c == '_'; };
+  size_t n = text.size();
+  for (size_t i = 0; i < n; ++i) {
+    if (text[i] == '-' && i + 2 < n && text[i + 1] == '-' && (std::islower((unsigned char)text[i + 2]) || std::isdigit((unsigned char)text[i + 2]))) {
+      size_t e = i + 2;
+      while (e < n && (std::islower((unsigned char)text[e]) || std::isdigit((unsigned char)text[e]) || text[e] == '_' || text[e] == '-')) ++e;
+      out.insert(text.substr(i, e - i));
+      i = e - 1;
+      continue;
+    }
+    if (std::isupper((unsigned char)text[i]) && (i == 0 || !word(text[i - 1]))) {
+      size_t e = i + 1;
+      while (e < n && (std::isupper((unsigned char)text[e]) || std::isdigit((unsigned char)text[e]) || text[e] == '_')) ++e;
+      size_t us = text.find('_', i + 1);
+      if ((e >= n || !word(text[e])) && us != std::string::npos && us + 1 < e) out.insert(text.substr(i, e - i));
+      i = e - 1;
+    }
+  }
   if (documentation) {
     std::string loc = r.file_path + ":" + std::to_string(r.line_number);
     if (text.find(loc) != std::string::npos) out.insert(loc);
@@ -196,7 +209,10 @@ void PolishOne(Shared& sh, LlmItem& item) {
   json draft = Draft(r);
   json facts = item.facts_json.empty() ? json(nullptr) : json::parse(item.facts_json, nullptr, false);
   if (facts.is_discarded()) facts = nullptr;
+  json context = item.context_json.empty() ? json(nullptr) : json::parse(item.context_json, nullptr, false);
+  if (context.is_discarded()) context = nullptr;
   json user = {{"facts", facts},
+               {"context", context},
                {"errorClass", r.error_class ? json(*r.error_class) : json(nullptr)},
                {"errorMessage", r.error_message ? json(*r.error_message) : json(nullptr)},
                {"filePath", r.file_path},

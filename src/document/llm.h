@@ -56,6 +56,9 @@ class MemoryLlmCache final : public LlmCache {
 struct LlmItem {
   Record* record = nullptr;  // deterministic prose already filled; polished in place
   std::string facts_json;    // the site's facts (SiteToJson) or "" when unknown
+  // What the document stage read around it: {"site": SiteContext, "settings": the
+  // flags / env vars / fields its prose consulted}, or "".
+  std::string context_json;
 };
 
 struct LlmStats {
@@ -69,7 +72,7 @@ struct LlmStats {
   std::vector<std::string> errors;  // one line per fallback: "<record id>: <reason>" (at most 20)
 };
 
-inline constexpr const char* kLlmPromptVersion = "errdex-doc-prompt-1";
+inline constexpr const char* kLlmPromptVersion = "errdex-doc-prompt-2";
 
 // Polishes every item. REQUIRES: options.url and options.model non-empty.
 // `cache` may be null (no caching).

@@ -85,6 +85,7 @@ struct FileResult {
   std::string text;  // kept only while the document stage needs it
   std::string jsonl;  // the lines serialized (ScanOptions::json_lines)
   FileKnowledgePtr knowledge;
+  std::vector<SiteContext> contexts;  // the document stage's context of each line's site
   uint64_t bytes = 0;
   size_t sites_left_out = 0;
   bool skipped = false;
@@ -408,14 +409,22 @@ Result<ScanResult> Scan(const ScanOptions& options) {
             fr.lines.push_back(std::move(line));
           }
         }
-        if (options.document && EndsWith(path, ".py")) {
+        if (options.document) {
+          // The document stage reads the file here, while it is in memory: its
+          // knowledge and the context of each site (one tokenization for both).
           try {
-            fr.knowledge = CollectFileKnowledge(path, fr.text);
+            std::vector<const Site*> file_sites;
+            file_sites.reserve(fr.lines.size());
+            for (const CatalogLine& l : fr.lines) file_sites.push_back(&*l.facts);
+            FileFacts ff = CollectFileFacts(path, fr.text, file_sites);
+            fr.knowledge = std::move(ff.knowledge);
+            fr.contexts = std::move(ff.contexts);
           } catch (const std::exception& e) {
             fr.diagnostics.push_back({path, 0, 0, std::string("internal error in the document stage: ") + e.what()});
           }
+          fr.contexts.resize(fr.lines.size());
         }
-        if (!options.document || fr.lines.empty()) std::string().swap(fr.text);
+        std::string().swap(fr.text);
         if (!options.document) SerializeLines(options.json_lines, fr);
         sites.fetch_add(static_cast<int64_t>(fr.lines.size()));
         bytes.fetch_add(fr.bytes);
@@ -440,21 +449,24 @@ Result<ScanResult> Scan(const ScanOptions& options) {
         with_sites.size(), jobs,
         [&](size_t k) {
           FileResult& fr = files[with_sites[k]];
-          for (CatalogLine& line : fr.lines) {
-            if (line.facts->language != "python") continue;  // the document stage speaks Python only (yet)
+          for (size_t i = 0; i < fr.lines.size(); ++i) {
+            CatalogLine& line = fr.lines[i];
             try {
-              DocumentRecord(*line.facts, fr.text, *repo_knowledge, &line.record);
+              DocumentRecord(*line.facts, fr.contexts[i], *repo_knowledge, &line.record);
             } catch (const std::exception& e) {
               fr.diagnostics.push_back({line.record.file_path, line.record.line_number, 0,
                                         std::string("internal error in the document stage: ") + e.what()});
             }
           }
-          std::string().swap(fr.text);
           SerializeLines(options.json_lines, fr);
           documented.fetch_add(static_cast<int64_t>(fr.lines.size()));
         },
         tick);
-    result.knowledge = repo_knowledge->Serialize();
+    // The knowledge blob keeps each site's context, so `errdex document` writes what the scan wrote.
+    std::vector<std::pair<std::string, const SiteContext*>> contexts;
+    for (size_t i : with_sites)
+      for (size_t j = 0; j < files[i].lines.size(); ++j) contexts.emplace_back(files[i].lines[j].record.id, &files[i].contexts[j]);
+    result.knowledge = repo_knowledge->Serialize(contexts);
     result.stats.document_seconds = SecondsSince(t2);
   }
 

@@ -139,6 +139,9 @@ void CopyProse(const Record& from, Record* to) {
   to->prevention_tips = from.prevention_tips;
   to->tags = from.tags;
   to->background_tag = from.background_tag;
+  // The classification is written by the document stage too (scan --no-docs leaves it null).
+  to->error_type = from.error_type;
+  to->severity = from.severity;
 }
 
 constexpr const char* kCreateSchema = R"sql(

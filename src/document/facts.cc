@@ -1,0 +1,723 @@
+// document/facts.cc: see facts.h. Tested by facts_test.cc and the seed tests.
+#include "document/facts.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "document/text.h"
+
+namespace errdex::doc {
+namespace {
+
+constexpr size_t kMaxExpr = 160;  // bytes of one expression shown in prose
+
+std::string Show(std::string_view s) { return Clip(OneLine(s), kMaxExpr); }
+
+// The words of an identifier or dotted name: gfx950_supported -> gfx950, supported.
+std::vector<std::string> NameWords(std::string_view s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (std::isalnum((unsigned char)c)) cur += (char)std::tolower((unsigned char)c);
+    else if (!cur.empty()) out.push_back(std::move(cur)), cur.clear();
+  }
+  if (!cur.empty()) out.push_back(std::move(cur));
+  return out;
+}
+
+bool IsHardwareWord(std::string_view s) {
+  for (const std::string& w : NameWords(s)) {
+    static const char* const kWords[] = {"cuda", "hip", "rocm", "npu", "xpu", "gpu", "mps", "tpu", "hpu", "musa", "hopper",
+                                         "blackwell", "ampere", "ada", "cpu", "arch", "device", "capability", "nvidia",
+                                         "amd", "intel", "ascend", "sm", "gfx", "cc", "mlu", "ipu", "neuron", "tegra",
+                                         "jetson", "xla", "habana", "gaudi", "platform", "hardware", "soc"};
+    for (const char* k : kWords)
+      if (w == k) return true;
+    auto digits_after = [&](size_t n) {
+      return w.size() > n && std::all_of(w.begin() + (long)n, w.end(), [](char c) { return std::isdigit((unsigned char)c) || c == 'a'; });
+    };
+    if ((StartsWith(w, "sm") && digits_after(2)) || (StartsWith(w, "gfx") && w.size() > 3) || (StartsWith(w, "cc") && digits_after(2)) ||
+        StartsWith(w, "fp8") || StartsWith(w, "cuda") || StartsWith(w, "rocm") || StartsWith(w, "npu") || StartsWith(w, "ascend"))
+      return true;
+  }
+  return false;
+}
+
+// `base.attr` reads a settings object: base names one (args, cfg, config, ...).
+bool SettingsHolder(const std::string& base, const SiteContext& ctx) {
+  if (base == "self" || base == "cls") {
+    for (std::string_view suf : {"Args", "Arguments", "Config", "Options", "Settings", "Params"})
+      if (EndsWith(ctx.class_name, suf)) return true;
+    return false;
+  }
+  std::string last = LastComponent(base);
+  if (EndsWith(last, "()")) last = last.substr(0, last.size() - 2);
+  static const char* const kWords[] = {"args", "arg", "cfg", "config", "configs", "conf", "opts", "opt", "options", "settings",
+                                       "view", "params", "flags", "ns", "namespace", "hparams", "hps"};
+  for (const std::string& w : NameWords(last))
+    for (const char* k : kWords)
+      if (w == k) return true;
+  return false;
+}
+
+// Text inside the outermost parentheses of `x` starting at `open`, split at top-level commas.
+std::vector<std::string> CallArgs(std::string_view x, size_t open) {
+  std::vector<std::string> out;
+  int depth = 0;
+  char quote = 0;
+  size_t b = open + 1;
+  for (size_t i = open; i < x.size(); ++i) {
+    char c = x[i];
+    if (quote) {
+      if (c == '\\') ++i;
+      else if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '"' || c == '\'') quote = c;
+    else if (c == '(' || c == '[' || c == '{') ++depth;
+    else if (c == ')' || c == ']' || c == '}') {
+      if (--depth == 0) {
+        out.push_back(Trim(x.substr(b, i - b)));
+        return out;
+      }
+    } else if (c == ',' && depth == 1) {
+      out.push_back(Trim(x.substr(b, i - b)));
+      b = i + 1;
+    }
+  }
+  return {};
+}
+
+bool StringLit(const std::string& s, std::string* v) {
+  std::string t = Trim(s);
+  if (t.size() >= 2 && (t[0] == '"' || t[0] == '\'') && t.back() == t[0] && t.find(t[0], 1) == t.size() - 1) {
+    *v = t.substr(1, t.size() - 2);
+    return true;
+  }
+  return false;
+}
+
+class Resolver {
+ public:
+  Resolver(const Site& site, const SiteContext& ctx, const KnowledgeIndex* k, DocDeps* deps)
+      : site_(site), ctx_(ctx), k_(k), deps_(deps) {}
+
+  const std::string* Assigned(const std::string& name) const {
+    for (const auto& [n, rhs] : ctx_.assigned)
+      if (n == name) return &rhs;
+    return nullptr;
+  }
+  const ParamInfo* Param(const std::string& name) const {
+    if (!IsIdent(name) || name == "self" || name == "cls") return nullptr;
+    for (const auto& p : ctx_.params)
+      if (p.name == name && !p.star) return &p;
+    return nullptr;
+  }
+  bool IsModule(const std::string& dotted) const {
+    std::string first = FirstComponent(dotted);
+    if (first == "self" || first == "cls" || Param(first) || Assigned(first)) return false;
+    if (std::find(ctx_.modules.begin(), ctx_.modules.end(), first) != ctx_.modules.end()) return true;
+    // Not imported in the text seen (a stored window has no imports): a well-known package name.
+    return IsKnownPackage(first, {}) || first == "np" || first == "torch_npu" || first == "sys" || first == "os";
+  }
+
+  Subject Resolve(const Atom& a) const {
+    Subject s;
+    std::string expr = Trim(a.lhs);
+    std::string v;
+    if ((a.op == "in" || a.op == "not in") && Trim(a.rhs) == "os.environ" && StringLit(expr, &v)) {
+      s.kind = SubjectKind::kEnv;
+      s.env = v;
+      s.env_info = k_ ? k_->FindEnv(v, deps_) : nullptr;
+      s.expr = Show(expr);
+      return s;
+    }
+    // A local is replaced by what it was assigned on the path to the site.
+    for (int depth = 0; depth < 2 && IsIdent(expr) && !Param(expr); ++depth) {
+      const std::string* r = Assigned(expr);
+      if (!r || r->empty() || IsConstantExpr(*r) || *r == "[]" || *r == "{}" || *r == "()") break;
+      if (s.via.empty()) s.via = expr;
+      expr = *r;
+    }
+    // int(x) / bool(x) / str(x) / float(x): the wrapped expression is what is tested.
+    for (int depth = 0; depth < 3; ++depth) {
+      bool unwrapped = false;
+      for (const char* w : {"int(", "bool(", "str(", "float("}) {
+        size_t n = std::char_traits<char>::length(w);
+        if (StartsWith(expr, w) && EndsWith(expr, ")") && CallArgs(expr, n - 1).size() == 1) {
+          expr = Trim(expr.substr(n, expr.size() - n - 1));
+          unwrapped = true;
+        }
+      }
+      if (!unwrapped) break;
+    }
+    if (expr.size() > 2000) expr = expr.substr(0, 2000);
+    s.expr = Show(expr);
+    const std::string& x = expr;
+    auto none_test = [&](bool* missing) {
+      if (a.op == "is" && Trim(a.rhs) == "None") return *missing = true, true;
+      if (a.op == "is not" && Trim(a.rhs) == "None") return *missing = false, true;
+      if (a.op.empty()) return *missing = a.falsy, true;
+      return false;
+    };
+    if (EnvOf(x, &s)) return s;
+    if (StartsWith(x, "getattr(")) {
+      auto args = CallArgs(x, 7);
+      std::string attr;
+      if (args.size() == 3 && Trim(args[2]) == "None" && StringLit(args[1], &attr) && IsDotted(args[0]) && none_test(&s.missing) &&
+          IsModule(args[0])) {
+        s.kind = SubjectKind::kMissingAttr;
+        s.module = args[0];
+        s.attr = attr;
+        return s;
+      }
+    }
+    if (StartsWith(x, "hasattr(") && a.op.empty()) {
+      auto args = CallArgs(x, 7);
+      std::string attr;
+      if (args.size() == 2 && StringLit(args[1], &attr) && IsDotted(args[0]) && IsModule(args[0])) {
+        s.kind = SubjectKind::kMissingAttr;
+        s.module = args[0];
+        s.attr = attr;
+        s.missing = a.falsy;
+        return s;
+      }
+    }
+    if (size_t p = x.find("find_spec("); p != std::string::npos) {
+      auto args = CallArgs(x, p + 9);
+      std::string mod;
+      if (!args.empty() && StringLit(args[0], &mod) && none_test(&s.missing)) {
+        s.kind = SubjectKind::kMissingModule;
+        s.module = mod;
+        return s;
+      }
+    }
+    if (Has(x, "torch.cuda.is_available()") || Has(x, "get_device_capability") || Has(x, "get_device_sm")) {
+      s.kind = SubjectKind::kHardware;
+      s.pred = Show(x);
+      s.missing = a.op.empty() ? a.falsy : true;
+      return s;
+    }
+    if (EndsWith(x, "()") && a.op.empty()) {
+      std::string call = x.substr(0, x.size() - 2);
+      std::string fn = LastComponent(call);
+      if (IsDotted(call) && StartsWith(fn, "is_") && EndsWith(fn, "_available") && fn.size() > 13) {
+        std::string what = fn.substr(3, fn.size() - 13);
+        s.kind = IsHardwareWord(what) ? SubjectKind::kHardware : SubjectKind::kMissingModule;
+        if (s.kind == SubjectKind::kMissingModule) s.module = what;
+        s.pred = Show(x);
+        s.missing = a.falsy;
+        return s;
+      }
+      if (IsDotted(call) && (StartsWith(fn, "is_") || StartsWith(fn, "_is_") || StartsWith(fn, "has_") || StartsWith(fn, "supports_") ||
+                             StartsWith(fn, "support_")) &&
+          IsHardwareWord(fn)) {
+        s.kind = SubjectKind::kHardware;
+        s.pred = Show(x);
+        s.missing = a.falsy;
+        return s;
+      }
+    }
+    if (VersionLike(x) || VersionLike(a.rhs)) {
+      s.kind = SubjectKind::kVersion;
+      s.pred = Show(a.Code());
+      s.missing = true;
+      // pkg.__version__ / version("pkg") on one side, a version literal on the other:
+      // the requirement that avoids the error ("torch>=2.8").
+      auto package_of = [](const std::string& side) -> std::string {
+        size_t p = side.find(".__version__");
+        if (p != std::string::npos) {
+          size_t b = p;
+          while (b > 0 && (IsWordChar(side[b - 1]) || side[b - 1] == '.')) --b;
+          return FirstComponent(side.substr(b, p - b));
+        }
+        size_t v = side.find("version(");
+        if (v != std::string::npos) {
+          auto args = CallArgs(side, v + 7);
+          std::string name;
+          if (!args.empty() && StringLit(args[0], &name)) return name;
+        }
+        return "";
+      };
+      auto version_of = [](std::string side) -> std::string {
+        side = Trim(side);
+        for (int i = 0; i < 3; ++i) {
+          size_t open = side.find('(');
+          if (open == std::string::npos || !EndsWith(side, ")")) break;
+          side = Trim(side.substr(open + 1, side.size() - open - 2));
+        }
+        std::string v;
+        if (!StringLit(side, &v)) return "";
+        for (char c : v)
+          if (!(std::isdigit((unsigned char)c) || c == '.' || c == 'a' || c == 'b' || c == 'r' || c == 'c' || c == 'v')) return "";
+        return v;
+      };
+      std::string lp = package_of(a.lhs), rp = package_of(a.rhs);
+      std::string op = FlipOp(a.op);  // what must hold instead
+      if (!lp.empty() && !version_of(a.rhs).empty() && !a.op.empty()) {
+        s.module = lp;
+        s.attr = lp + op + version_of(a.rhs);
+      } else if (!rp.empty() && !version_of(a.lhs).empty() && !a.op.empty()) {
+        std::string mirrored = op == "<" ? ">" : op == ">" ? "<" : op == "<=" ? ">=" : op == ">=" ? "<=" : op;
+        s.module = rp;
+        s.attr = rp + mirrored + version_of(a.lhs);
+      } else {
+        s.module = !lp.empty() ? lp : rp;
+      }
+      return s;
+    }
+    if (StartsWith(x, "isinstance(") && a.op.empty()) {
+      auto args = CallArgs(x, 10);
+      if (args.size() == 2) {
+        s.kind = SubjectKind::kType;
+        std::string arg = Trim(args[0]);
+        if (IsIdent(arg) && !Param(arg))
+          if (const std::string* r = Assigned(arg); r && !IsConstantExpr(*r)) s.via = arg, arg = *r;
+        s.expr = Show(arg);
+        // isinstance(args.x, T): the flag's value has the wrong type.
+        if (k_ && IsDotted(arg) && arg.find('.') != std::string::npos && SettingsHolder(arg.substr(0, arg.rfind('.')), ctx_))
+          s.flag = k_->FindFlag(LastComponent(arg), deps_);
+        s.pred = Show(args[1]);
+        s.missing = a.falsy;
+        if (const ParamInfo* p = Param(Trim(args[0]))) s.param = p->name, s.param_info = p;
+        return s;
+      }
+    }
+    auto shapey = [](std::string_view t) {
+      return Has(t, "len(") || Has(t, ".shape") || Has(t, ".ndim") || Has(t, ".dim()") || Has(t, ".size(") || Has(t, ".numel()");
+    };
+    if (shapey(x) || shapey(a.rhs)) {
+      s.kind = SubjectKind::kShape;
+      if (StartsWith(x, "len(") && EndsWith(x, ")"))
+        if (const ParamInfo* p = Param(Trim(x.substr(4, x.size() - 5)))) s.param = p->name, s.param_info = p;
+      return s;
+    }
+    if (k_ && IsDotted(x) && x.find('.') != std::string::npos) {
+      std::string base = x.substr(0, x.rfind('.'));
+      std::string last = LastComponent(x);
+      if (SettingsHolder(base, ctx_)) {
+        if (const Flag* f = k_->FindFlag(last, deps_)) {
+          s.kind = SubjectKind::kFlag;
+          s.flag = f;
+          return s;
+        }
+        if (const ConfigField* f = k_->FindField(last, deps_)) {
+          s.kind = SubjectKind::kField;
+          s.field = f;
+          return s;
+        }
+      }
+    }
+    if (const ParamInfo* p = Param(x)) {
+      s.kind = SubjectKind::kParam;
+      s.param = p->name;
+      s.param_info = p;
+      return s;
+    }
+    return s;
+  }
+
+ private:
+  static bool VersionLike(std::string_view t) {
+    auto call = [&](std::string_view fn) {
+      for (size_t p = t.find(fn); p != std::string_view::npos; p = t.find(fn, p + 1))
+        if (p == 0 || !IsWordChar(t[p - 1])) return true;
+      return false;
+    };
+    return Has(t, "__version__") || HasWord(t, "version_info") || call("version(") || call("Version(") ||
+           call("parse_version(") || Has(t, "version.parse(");
+  }
+
+  bool EnvOf(const std::string& x, Subject* s) const {
+    std::string name;
+    auto set = [&](std::string n) {
+      s->kind = SubjectKind::kEnv;
+      s->env = std::move(n);
+      s->env_info = k_ ? k_->FindEnv(s->env, deps_) : nullptr;
+      return true;
+    };
+    for (const char* pat : {"os.environ.get(", "os.getenv(", "os.environ.setdefault("}) {
+      size_t p = x.find(pat);
+      if (p == std::string::npos) continue;
+      auto args = CallArgs(x, p + std::char_traits<char>::length(pat) - 1);
+      if (!args.empty() && StringLit(args[0], &name)) return set(name);
+    }
+    if (size_t p = x.find("os.environ["); p != std::string::npos) {
+      size_t e = x.find(']', p);
+      if (e != std::string::npos && StringLit(x.substr(p + 11, e - p - 11), &name)) return set(name);
+    }
+    // get_bool_env_var("X"), envs.get_int("X")
+    size_t open = x.find('(');
+    if (open != std::string::npos && open > 0) {
+      std::string fn = Lower(LastComponent(x.substr(0, open)));
+      if (Has(fn, "env") && (StartsWith(fn, "get") || StartsWith(fn, "_get") || StartsWith(fn, "env"))) {
+        auto args = CallArgs(x, open);
+        if (!args.empty() && StringLit(args[0], &name)) return set(name);
+      }
+    }
+    // envs.SGLANG_X(.get() / .value), envs_ascend.VLLM_X, vllm.envs.X
+    std::string y = x;
+    for (const char* suf : {".get()", ".value", ".get_value()"})
+      if (EndsWith(y, suf)) y = y.substr(0, y.size() - std::char_traits<char>::length(suf));
+    if (IsDotted(y) && y.find('.') != std::string::npos) {
+      std::string last = LastComponent(y);
+      std::string base_last = Lower(LastComponent(y.substr(0, y.rfind('.'))));
+      if (IsUpperName(last) && (Has(base_last, "env") || (k_ && k_->FindEnv(last, deps_)))) return set(last);
+    }
+    return false;
+  }
+
+  const Site& site_;
+  const SiteContext& ctx_;
+  const KnowledgeIndex* k_;
+  DocDeps* deps_;
+};
+
+std::string JoinCode(const std::vector<Atom>& atoms) {
+  std::string o;
+  for (const auto& a : atoms) o += (o.empty() ? "" : " or ") + OneLine(a.Code());
+  return o;
+}
+
+}  // namespace
+
+std::string Subject::Key() const {
+  switch (kind) {
+    case SubjectKind::kFlag: return "flag:" + flag->dest;
+    case SubjectKind::kField: return "field:" + field->name;
+    case SubjectKind::kEnv: return "env:" + env;
+    case SubjectKind::kParam: return "param:" + param;
+    default: return "expr:" + expr;
+  }
+}
+
+std::string Subject::SettingName() const {
+  if (kind == SubjectKind::kFlag) return flag->dest;
+  if (kind == SubjectKind::kField) return field->name;
+  if (kind == SubjectKind::kParam) return param;
+  return LastComponent(expr);
+}
+
+bool IsBoolFlag(const Subject& s) {
+  if (s.kind != SubjectKind::kFlag) return false;
+  if (s.flag->IsBool()) return true;
+  // A flag only named in messages: --enable-x / --disable-x / --use-x / --no-x take no value.
+  const std::string& d = s.flag->dest;
+  return s.flag->origin == "mentioned" &&
+         (StartsWith(d, "enable_") || StartsWith(d, "disable_") || StartsWith(d, "use_") || StartsWith(d, "no_"));
+}
+
+std::string SettingRef(const Subject& s) {
+  if (s.kind == SubjectKind::kFlag) return BT(s.flag->Primary());
+  if (s.kind == SubjectKind::kField) return "the " + BT(s.field->name) + " setting of " + BT(s.field->class_name);
+  if (s.kind == SubjectKind::kEnv) return "environment variable " + BT(s.env);
+  if (s.kind == SubjectKind::kParam) return "argument " + BT(s.param);
+  return BT(s.expr);
+}
+
+std::string SettingValue(const Subject& s, const std::string& v) {
+  if (s.kind == SubjectKind::kFlag) return s.flag->Primary() + " " + v;
+  if (s.kind == SubjectKind::kField) return s.field->name + "=" + PyQuote(v);
+  if (s.kind == SubjectKind::kEnv) return s.env + "=" + v;
+  if (s.kind == SubjectKind::kParam) return s.param + "=" + PyQuote(v);
+  return s.expr + " == " + PyQuote(v);
+}
+
+bool Triggers(const Fact& f, const std::string& v) {
+  const auto& vals = f.atom.values;
+  bool in = std::find(vals.begin(), vals.end(), v) != vals.end();
+  const std::string& op = f.atom.op;
+  if (op == "==" || op == "in" || op == "is") return in;
+  if (op == "!=" || op == "not in" || op == "is not") return !in;
+  return true;
+}
+
+Fact Positive(const Fact& f) {
+  Fact p = f;
+  p.atom.op = FlipOp(f.atom.op);
+  if (p.atom.op.empty()) p.atom.falsy = !f.atom.falsy;
+  if (!p.disjunction) p.code = Clip(OneLine(p.atom.Code()), kMaxExpr);
+  return p;
+}
+
+bool AbstractMethod(const SiteFacts& sf) {
+  const Site& site = *sf.site;
+  const SiteContext& c = *sf.ctx;
+  if (!sf.facts.empty() || site.error_class.value_or("") != "NotImplementedError" || c.class_name.empty() || c.def_name.empty())
+    return false;
+  if (StartsWith(c.def_name, "__") && c.def_name != "__call__") return false;
+  if (std::find(c.decorators.begin(), c.decorators.end(), "abstractmethod") != c.decorators.end()) return true;
+  for (const auto& b : c.class_bases)
+    if (HasWord(b, "ABC") || HasWord(b, "Protocol") || Has(b, "ABCMeta")) return true;
+  for (const char* w : {"Base", "Abstract", "Interface", "Mixin", "Protocol"})
+    if (Has(c.class_name, w)) return true;
+  std::string msg = Lower(site.error_message.value_or(""));
+  if (msg.empty()) return true;
+  return Has(msg, "subclass") || Has(msg, "override") || Has(msg, "must implement") || Has(msg, "should implement") ||
+         Has(msg, "must be implemented") || Has(msg, "should be implemented") || Has(msg, "abstract");
+}
+
+std::string KindWord(const Site& s) {
+  switch (s.kind) {
+    case SiteKind::kAssert: return "assert";
+    case SiteKind::kLog: return "log call";
+    case SiteKind::kHttpResponse: return "error response";
+    default: return "raise";
+  }
+}
+
+std::string CallName(const SiteFacts& sf) {
+  const SiteContext& c = *sf.ctx;
+  bool method = !c.params.empty() && (c.params[0].name == "self" || c.params[0].name == "cls") && !c.class_name.empty();
+  if (sf.func == "__init__" && !c.class_name.empty()) return c.class_name;
+  if (!method) {
+    bool cls_method = std::find(c.decorators.begin(), c.decorators.end(), "staticmethod") != c.decorators.end();
+    if (cls_method && !c.class_name.empty()) return c.class_name + "." + sf.func;
+    return sf.func;
+  }
+  return (c.params[0].name == "cls" ? c.class_name : std::string("obj")) + "." + sf.func;
+}
+
+std::string UserTerm(const SiteFacts& sf, const Fact& f) {
+  const Subject& s = f.subj;
+  const Atom& a = f.atom;
+  (void)sf;
+  if (f.disjunction) return BT(f.code);
+  const std::vector<std::string>& vals = a.values;
+  switch (s.kind) {
+    case SubjectKind::kFlag:
+    case SubjectKind::kField:
+    case SubjectKind::kEnv:
+    case SubjectKind::kParam: {
+      std::string ref = SettingRef(s);
+      if (a.op.empty()) {
+        if (s.kind == SubjectKind::kEnv) return a.falsy ? BT(s.env) + " unset or false" : BT(s.env + "=1") + " (any true value)";
+        if (IsBoolFlag(s)) return (a.falsy != (s.flag->action == "store_false")) ? "without " + ref : ref;
+        if (s.kind == SubjectKind::kParam) return a.falsy ? ref + " false, empty or None" : ref + " true or non-empty";
+        return a.falsy ? ref + " unset or empty" : ref + " set";
+      }
+      if ((a.op == "==" || a.op == "is") && a.rhs_strings && vals.size() == 1) return BT(SettingValue(s, vals[0]));
+      if (a.op == "!=" && a.rhs_strings && vals.size() == 1) return ref + " set to something other than " + BT(vals[0]);
+      if (a.op == "in" && a.rhs_strings) return ref + " set to " + JoinSome(Ticked(vals), "or", 8);
+      if (a.op == "not in" && a.rhs_strings) return ref + " set to a value other than " + JoinSome(Ticked(vals), "or", 8);
+      if (a.op == "is" && Trim(a.rhs) == "None") return ref + (s.kind == SubjectKind::kParam ? " left as None" : " not given");
+      if (a.op == "is not" && Trim(a.rhs) == "None") return ref + " given";
+      return ref + " " + a.op + " " + BT(Show(a.rhs));
+    }
+    case SubjectKind::kMissingAttr:
+      return s.missing ? "the installed " + BT(s.module) + " has no attribute " + BT(s.attr)
+                       : "the installed " + BT(s.module) + " has the attribute " + BT(s.attr);
+    case SubjectKind::kMissingModule:
+      return s.missing ? "the package " + BT(s.module) + " is not installed" : "the package " + BT(s.module) + " is installed";
+    case SubjectKind::kHardware:
+      return s.missing ? BT(s.pred) + " is False on this machine" : BT(s.pred) + " is True on this machine";
+    case SubjectKind::kVersion:
+      if (!s.attr.empty()) return "an installed " + BT(s.module) + " that does not satisfy " + BT(s.attr);
+      return "installed versions for which " + BT(s.pred) + " holds";
+    case SubjectKind::kType:
+      if (s.flag) return BT(s.flag->Primary()) + (s.missing ? " given a value that is not " : " given ") + "a " + BT(s.pred);
+      return s.missing ? BT(s.expr) + " is not an instance of " + BT(s.pred) : BT(s.expr) + " is an instance of " + BT(s.pred);
+    default:
+      return BT(f.code);
+  }
+}
+
+SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const KnowledgeIndex* k, DocDeps* deps) {
+  SiteFacts sf;
+  sf.site = &site;
+  sf.ctx = &ctx;
+  sf.k = k;
+  sf.func = LastComponent(site.function);
+  sf.where = BT(Clip(site.function, 120)) + " (" + site.file_path + ":" + std::to_string(site.line) + ")";
+  Resolver res(site, ctx, k, deps);
+
+  size_t first = site.guards.size() > kMaxGuards ? site.guards.size() - kMaxGuards : 0;
+  sf.guards_omitted = (int)first;
+  std::vector<Clause> clauses;
+  for (size_t i = first; i < site.guards.size(); ++i) {
+    const std::string& g = site.guards[i];
+    if (g.size() > 20000) {
+      // An input-sized guard: one opaque atom, never parsed or shown whole.
+      Clause c;
+      c.guard = (int)i;
+      Atom a;
+      a.lhs = g.substr(0, 200);
+      c.any_of.push_back(a);
+      clauses.push_back(std::move(c));
+      continue;
+    }
+    ParseGuard(g, (int)i, &clauses);
+  }
+  std::vector<Fact> facts;
+  for (auto& c : clauses) {
+    Fact f;
+    f.guard = c.guard;
+    f.from_else = c.from_else;
+    if (c.any_of.size() == 1) {
+      f.atom = c.any_of[0];
+      if (f.atom.op.empty() && IsConstantExpr(f.atom.lhs)) {
+        sf.constant_guard = true;  // `while True`, `if 1`: no condition at all
+        continue;
+      }
+      f.subj = res.Resolve(f.atom);
+      f.code = Clip(OneLine(f.atom.Code()), kMaxExpr);
+    } else {
+      f.disjunction = true;
+      f.any_of = c.any_of;
+      f.code = Clip(JoinCode(c.any_of), kMaxExpr);
+      f.atom.lhs = "(" + f.code + ")";
+    }
+    if (f.from_else)
+      for (const auto& b : ctx.branches)
+        if (!b.own && b.guard == f.guard) f.branch = &b;
+    facts.push_back(std::move(f));
+  }
+  // The same test twice (nested ifs) is one fact.
+  {
+    std::vector<Fact> uniq;
+    std::set<std::string> seen;
+    for (auto& f : facts)
+      if (seen.insert(f.code + "|" + f.subj.via + "|" + (f.from_else ? "e" : "")).second) uniq.push_back(std::move(f));
+    facts = std::move(uniq);
+  }
+  // Else-facts of one subject ("!= a", "!= b", "not in [c]") are one "none of" fact.
+  {
+    std::vector<Fact> merged;
+    std::map<std::string, size_t> at;
+    for (auto& f : facts) {
+      bool mergeable = f.from_else && !f.disjunction && f.atom.rhs_strings && (f.atom.op == "!=" || f.atom.op == "not in") &&
+                       f.subj.kind != SubjectKind::kCode;
+      if (!mergeable) {
+        merged.push_back(std::move(f));
+        continue;
+      }
+      auto it = at.find(f.subj.Key());
+      if (it == at.end()) {
+        at[f.subj.Key()] = merged.size();
+        if (f.branch) f.merged_lines.push_back(f.branch->line);
+        merged.push_back(std::move(f));
+        continue;
+      }
+      Fact& m = merged[it->second];
+      m.atom.op = "not in";
+      for (auto& v : f.atom.values)
+        if (std::find(m.atom.values.begin(), m.atom.values.end(), v) == m.atom.values.end() && m.atom.values.size() < 64)
+          m.atom.values.push_back(v);
+      if (f.branch) m.merged_lines.push_back(f.branch->line);
+      std::vector<std::string> q;
+      for (auto& v : m.atom.values) q.push_back(PyQuote(v));
+      m.atom.rhs = "[" + JoinSome(q, ",", 8) + "]";
+      m.code = Clip(OneLine(Trim(m.atom.lhs) + " not in " + m.atom.rhs), kMaxExpr);
+    }
+    facts = std::move(merged);
+  }
+  // An else-clause is implied when a positive test pins the same subject.
+  for (auto& f : facts) {
+    if (!f.from_else || f.disjunction) continue;
+    for (auto& g : facts)
+      if (&g != &f && !g.from_else && !g.disjunction && g.subj.Key() == f.subj.Key() && (g.atom.op == "==" || g.atom.op == "is") &&
+          (f.atom.op == "!=" || f.atom.op == "not in" || f.atom.op == "is not"))
+        f.implied = true;
+  }
+  for (auto& f : facts)
+    if (!f.implied) sf.facts.push_back(f);
+  for (const auto& f : sf.facts)
+    if (f.subj.kind != SubjectKind::kCode && f.subj.kind != SubjectKind::kShape) sf.any_user_subject = true;
+
+  sf.hints = ReadHints(site, k, deps);
+
+  // Earlier branches: what they do and which values they take away.
+  std::set<int> noted;
+  for (const auto& f : facts) {
+    if (!f.from_else || !f.branch || noted.count(f.guard)) continue;
+    noted.insert(f.guard);
+    const BranchInfo& b = *f.branch;
+    std::vector<std::string> does;
+    std::string name = f.subj.kind == SubjectKind::kCode ? LastComponent(f.subj.via.empty() ? Trim(f.atom.lhs) : f.subj.via) : f.subj.SettingName();
+    std::string to;
+    for (const auto& [n, v] : b.sets)
+      if (n == name || n == f.subj.via || n == LastComponent(f.subj.expr)) {
+        does.push_back("sets " + n + " to " + BT(v));
+        if (to.empty()) to = v;
+      }
+    if (b.warns) does.push_back("logs a warning");
+    if (!b.raises.empty()) does.push_back("raises " + b.raises + " instead");
+    if (b.returns && b.raises.empty()) does.push_back("returns early");
+    Fact pos = Positive(f);
+    std::string from = (pos.atom.op == "==" && pos.atom.rhs_strings && pos.atom.values.size() == 1) ? pos.atom.values[0] : "";
+    if (sf.sibling_notes.size() >= 3) continue;
+    if (f.merged_lines.size() >= 2) {
+      // An else-chain over one subject: one sentence for all its branches.
+      std::vector<std::string> lines;
+      for (int l : f.merged_lines) lines.push_back(std::to_string(l));
+      sf.sibling_notes.push_back("Earlier branches (lines " + JoinSome(lines, "and", 6) + ") handle " +
+                                 JoinSome(Ticked(f.atom.values), "and", 8) + " first; only other values of " +
+                                 SettingRef(f.subj) + " reach this " + KindWord(site) + ".");
+      continue;
+    }
+    std::string who = f.subj.IsSetting() && !f.disjunction ? UserTerm(sf, pos) : BT(Clip(b.test, kMaxExpr));
+    if (does.empty() && from.empty()) continue;  // a branch that only takes other inputs says nothing new
+    std::string s = "The earlier branch " + BT("if " + Clip(b.test, kMaxExpr) + ":") + " (line " + std::to_string(b.line) +
+                    ") handles " + who + " first";
+    if (!does.empty()) s += ": it " + JoinWords(does, "and");
+    const Fact* pinned = nullptr;
+    for (const auto& g : sf.facts)
+      if (!g.from_else && g.subj.Key() == f.subj.Key() && g.atom.op == "==" && g.atom.rhs_strings) pinned = &g;
+    if (pinned && !from.empty() && f.subj.IsSetting())
+      s += ", so " + UserTerm(sf, pos) + " never reaches this " + KindWord(site) + "; only an explicit " + UserTerm(sf, *pinned) + " does.";
+    else if (!from.empty() && f.subj.kind != SubjectKind::kCode)
+      s += ", so " + BT(SettingValue(f.subj, from)) + " never reaches this " + KindWord(site) + ".";
+    else
+      s += ".";
+    sf.sibling_notes.push_back(s);
+    if (!from.empty() && !to.empty()) sf.rewrites[f.subj.Key()] = {from, to, b.line};
+  }
+  // What the site's own branch sets a tested setting to.
+  for (const auto& f : sf.facts) {
+    if (f.from_else || f.disjunction || !f.subj.IsSetting()) continue;
+    for (const auto& b : ctx.branches) {
+      if (!b.own || b.guard != f.guard) continue;
+      for (const auto& [n, v] : b.sets)
+        if ((n == f.subj.SettingName() || n == f.subj.via) && !Triggers(f, v)) sf.own_sets[f.subj.Key()] = v;
+    }
+  }
+
+  // Evidence for the taxonomy.
+  Evidence& ev = sf.evidence;
+  ev.kind = site.kind;
+  ev.error_class = site.error_class.value_or("");
+  if (k && !ev.error_class.empty()) ev.base_class = k->ExternalBase(LastComponent(ev.error_class), site.file_path, deps);
+  ev.log_level = site.log_level.value_or("");
+  ev.http_status = site.http_status;
+  ev.message = site.error_message ? site.error_message->substr(0, kMaxHintBytes) : "";
+  ev.except_context = site.except_context.value_or("");
+  for (const auto& f : sf.facts) {
+    const Subject& s = f.subj;
+    if (s.kind == SubjectKind::kHardware) ev.hardware_guard = true;
+    if (s.kind == SubjectKind::kMissingAttr && s.missing) {
+      bool dtype = false;
+      std::string l = Lower(s.attr);
+      for (const char* w : {"float", "int8", "int4", "int16", "int32", "int64", "dtype", "bfloat", "fp8", "fp4", "fp16", "uint", "complex", "bool_"})
+        if (Has(l, w)) dtype = true;
+      if (l.size() >= 4)
+        for (size_t i = 0; i + 3 < l.size(); ++i)
+          if (l[i] == 'e' && std::isdigit((unsigned char)l[i + 1]) && l[i + 2] == 'm' && std::isdigit((unsigned char)l[i + 3])) dtype = true;
+      if (dtype) ev.dtype_missing = true;
+      else ev.module_missing = true;
+    }
+    if (s.kind == SubjectKind::kMissingModule && s.missing) ev.module_missing = true;
+    if (s.kind == SubjectKind::kVersion) ev.module_missing = true;
+    if (s.kind == SubjectKind::kType) ev.isinstance_guard = true;
+    if (s.kind == SubjectKind::kShape) ev.shape_guard = true;
+    if (s.IsSetting()) ++ev.setting_guards;
+  }
+  sf.background_tag = BackgroundTagFor(ev);
+  if (deps) {
+    std::sort(deps->used.begin(), deps->used.end());
+    deps->used.erase(std::unique(deps->used.begin(), deps->used.end()), deps->used.end());
+  }
+  return sf;
+}
+
+}  // namespace errdex::doc

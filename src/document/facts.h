@@ -1,0 +1,114 @@
+// document/facts: a site's guards turned into facts a user can act on. Each
+// guard atom (guards.h) gets a Subject: what it tests, in the user's terms --
+// a flag, a config field, an env var, a parameter of the enclosing function,
+// a missing attribute/module, a hardware predicate, a version, a type, a
+// shape, or plain code. Locals are replaced by what the SiteContext says they
+// were assigned; else-guards of one subject merge into one "none of" fact;
+// constant guards (`while True`) are dropped. Also the message's own hints
+// (message_hints.h) and the earlier branches that rewrite values.
+// Pure; bounded: at most kMaxGuards guards, expressions clipped.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "document/file_index.h"
+#include "document/guards.h"
+#include "document/knowledge.h"
+#include "document/message_hints.h"
+#include "document/site_context.h"
+#include "document/taxonomy.h"
+#include "model/site.h"
+
+namespace errdex::doc {
+
+enum class SubjectKind {
+  kCode,           // nothing a user sets directly
+  kFlag,           // a command-line flag (Flag)
+  kField,          // a config field without a flag (ConfigField)
+  kEnv,            // an environment variable
+  kParam,          // a parameter of the enclosing function: the caller passes it
+  kMissingAttr,    // getattr(m, "a", None) is None / not hasattr(m, "a")
+  kMissingModule,  // find_spec("m") is None / not is_m_available()
+  kHardware,       // is_sm100_supported(), torch.cuda.is_available(), ...
+  kVersion,        // a version comparison
+  kType,           // isinstance(x, T)
+  kShape,          // len(x), x.shape, x.ndim, ...
+};
+
+struct Subject {
+  SubjectKind kind = SubjectKind::kCode;
+  const Flag* flag = nullptr;
+  const ConfigField* field = nullptr;
+  const EnvVar* env_info = nullptr;  // may be null for an env var read but not registered
+  std::string env;            // kEnv: the variable
+  std::string param;          // kParam (and kType/kShape of a parameter): its name
+  const ParamInfo* param_info = nullptr;
+  std::string module, attr;   // kMissingAttr / kMissingModule
+  std::string pred;           // kHardware: the predicate; kType: the type; kVersion: the comparison
+  std::string expr;           // the tested expression after substitution (one line, clipped)
+  std::string via;            // the local that was substituted
+  bool missing = false;       // capability kinds: the atom says it is absent
+  std::string Key() const;
+  bool IsSetting() const { return kind == SubjectKind::kFlag || kind == SubjectKind::kField || kind == SubjectKind::kEnv; }
+  bool IsCapability() const {
+    return kind == SubjectKind::kMissingAttr || kind == SubjectKind::kMissingModule || kind == SubjectKind::kHardware ||
+           kind == SubjectKind::kVersion;
+  }
+  std::string SettingName() const;
+};
+
+struct Fact {
+  Atom atom;
+  Subject subj;
+  int guard = 0;
+  bool from_else = false;    // an earlier sibling's test, negated
+  bool implied = false;      // an else-clause a positive test of the same subject makes redundant
+  bool disjunction = false;  // several atoms: described by its code only
+  std::string code;          // code form, one line, clipped
+  std::vector<Atom> any_of;  // disjunction: its atoms
+  const BranchInfo* branch = nullptr;  // from_else: the earlier branch it negates (when found)
+  std::vector<int> merged_lines;       // merged else-facts: the earlier branches' lines
+};
+
+// A value an earlier branch (or the site's own branch) writes for a subject.
+struct Rewrite {
+  std::string from, to;
+  int line = 0;
+};
+
+struct SiteFacts {
+  const Site* site = nullptr;
+  const SiteContext* ctx = nullptr;
+  const KnowledgeIndex* k = nullptr;  // may be null (no knowledge)
+  std::vector<Fact> facts;            // active facts, outermost first
+  int guards_omitted = 0;             // outer guards beyond kMaxGuards
+  bool constant_guard = false;        // a constant guard was dropped (`while True`)
+  Hints hints;
+  std::map<std::string, Rewrite> rewrites;     // subject key -> an earlier branch's rewrite
+  std::map<std::string, std::string> own_sets; // subject key -> what the site's own branch sets it to
+  std::vector<std::string> sibling_notes;      // one sentence per earlier branch
+  Evidence evidence;
+  std::string background_tag;
+  std::string func;        // last component of site->function
+  std::string where;       // `f` (file:line)
+  bool any_user_subject = false;  // a fact names something the user sets or has
+};
+
+SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const KnowledgeIndex* k, DocDeps* deps);
+
+// Helpers the writers share.
+std::string UserTerm(const SiteFacts& sf, const Fact& f);   // `--deepep-mode normal`, `X=1`, ...
+std::string SettingRef(const Subject& s);                    // `--deepep-mode`, environment variable `X`
+std::string SettingValue(const Subject& s, const std::string& v);  // --deepep-mode v / X=v / field=v
+bool Triggers(const Fact& f, const std::string& v);          // v makes the fact true
+Fact Positive(const Fact& f);                                // the fact negated back
+bool IsBoolFlag(const Subject& s);
+std::string CallName(const SiteFacts& sf);                   // how a caller spells the call
+std::string KindWord(const Site& s);                         // raise / assert / log call / error response
+// An unconditional NotImplementedError a subclass is meant to override (an
+// abstract method, a base class, a message asking for an implementation).
+bool AbstractMethod(const SiteFacts& sf);
+
+}  // namespace errdex::doc

@@ -1,0 +1,426 @@
+// document/file_index.cc: see file_index.h. Tested by file_index_test.cc.
+#include "document/file_index.h"
+
+#include <algorithm>
+#include <climits>
+#include <set>
+
+#include "document/guards.h"
+#include "document/text.h"
+
+namespace errdex::doc {
+
+using py::TokenKind;
+
+FileIndex::FileIndex(const Toks& t) : t_(t) {
+  const auto& lines = t.lines();
+  ll_.reserve(lines.size());
+  std::vector<int> stack;
+  std::unordered_map<int, int> last_at_indent;  // indent -> the block last opened there (-1: a statement since)
+  auto close_to = [&](int indent) {
+    while (!stack.empty() && blocks_[stack.back()].indent >= indent) {
+      Block& b = blocks_[stack.back()];
+      b.end = std::max(b.end, ll_.empty() ? b.start : ll_.back().end);
+      stack.pop_back();
+    }
+  };
+  for (const py::LogicalLine& L : lines) {
+    if (L.first >= L.last) continue;
+    close_to(L.indent);
+    LogLine l;
+    l.first = L.first;
+    l.last = L.last;
+    l.indent = L.indent;
+    l.start = t.line(L.first);
+    l.end = t.EndLine(L.last - 1);
+    l.block = stack.empty() ? -1 : stack.back();
+    int li = (int)ll_.size();
+    uint32_t k = L.first;
+    if (t.IsName(k, "async")) ++k;
+    std::string_view w = t.Text(k);
+    int kind = -1;
+    if (t.IsKind(k, TokenKind::kName)) {
+      static const std::pair<std::string_view, Kind> kKw[] = {
+          {"if", kIf},       {"elif", kElif},       {"else", kElse}, {"while", kWhile}, {"for", kFor},
+          {"try", kTry},     {"except", kExcept},   {"finally", kFinally}, {"with", kWith}, {"def", kDef},
+          {"class", kClass}, {"match", kMatch},     {"case", kCase}};
+      for (const auto& [kw, kd] : kKw)
+        if (w == kw) kind = kd;
+      // `match` / `case` are soft keywords: only as a statement ending in ':'.
+      if ((kind == kMatch || kind == kCase) && !t.IsOp(L.last - 1, ":")) kind = -1;
+    }
+    uint32_t colon = 0;
+    if (kind >= 0) {
+      int base = t.depth(k);
+      for (uint32_t j = k + 1; j < L.last; ++j)
+        if (t.depth(j) == base && t.IsOp(j, ":")) {
+          colon = j;
+          break;
+        }
+      if (!colon) kind = -1;
+    }
+    if (kind >= 0) {
+      Block b;
+      b.kind = (Kind)kind;
+      b.ll = li;
+      b.start = l.start;
+      b.end = l.end;
+      b.indent = L.indent;
+      b.parent = l.block;
+      b.body_b = colon + 1;
+      if (kind == kIf || kind == kElif || kind == kWhile) {
+        b.test_b = k + 1;
+        b.test_e = colon;
+      }
+      if ((kind == kDef || kind == kClass) && t.IsKind(k + 1, TokenKind::kName)) b.name = t.Text(k + 1);
+      if (kind == kElif || kind == kElse) {
+        auto it = last_at_indent.find(L.indent);
+        if (it != last_at_indent.end() && it->second >= 0 &&
+            (blocks_[it->second].kind == kIf || blocks_[it->second].kind == kElif))
+          b.chain_prev = it->second;
+      }
+      int bi = (int)blocks_.size();
+      blocks_.push_back(b);
+      l.opens = bi;
+      last_at_indent[L.indent] = bi;
+      if (colon + 1 >= L.last) stack.push_back(bi);  // a body on the following lines
+    } else {
+      last_at_indent[L.indent] = -1;
+      // name = ..., name: T = ...
+      if (t.IsKind(L.first, TokenKind::kName)) {
+        uint32_t eq = L.first + 1;
+        if (t.IsOp(eq, ":")) {
+          while (eq < L.last && !(t.IsOp(eq, "=") && t.depth(eq) == t.depth(L.first))) ++eq;
+        }
+        if (eq < L.last && t.IsOp(eq, "=")) assigns_[t.Text(L.first)].push_back(li);
+      }
+      if (w == "import" || w == "from") {
+        // import a.b -> a; import a as b -> b; from x import a, b as c -> a, c
+        bool from = w == "from";
+        uint32_t j = L.first + 1;
+        if (from) {
+          while (j < L.last && !t.IsName(j, "import")) ++j;
+          ++j;
+        }
+        for (auto [pb, pe] : t.SplitTopLevel(j, L.last)) {
+          while (pb < pe && t.IsOp(pb, "(")) ++pb;
+          if (pb >= pe) continue;
+          uint32_t as = pb;
+          while (as < pe && !t.IsName(as, "as")) ++as;
+          if (as + 1 < pe) imports_.insert(t.Text(as + 1));
+          else if (t.IsKind(pb, TokenKind::kName)) imports_.insert(t.Text(pb));
+        }
+      }
+    }
+    for (uint32_t j = L.first; j + 1 < L.last; ++j)
+      if (t.IsKind(j, TokenKind::kName) && t.IsOp(j + 1, "(") && !(j > L.first && (t.IsName(j - 1, "def") || t.IsName(j - 1, "class"))))
+        calls_[t.Text(j)].push_back(j);
+    ll_.push_back(l);
+  }
+  close_to(INT_MIN);
+}
+
+int FileIndex::LogLineAt(int line) const {
+  auto it = std::upper_bound(ll_.begin(), ll_.end(), line, [](int v, const LogLine& l) { return v < l.start; });
+  if (it == ll_.begin()) return -1;
+  int li = (int)(it - ll_.begin()) - 1;
+  return line <= ll_[li].end ? li : -1;
+}
+
+int FileIndex::InnermostBlock(int li) const {
+  if (li < 0) return -1;
+  const LogLine& l = ll_[li];
+  if (l.opens >= 0 && blocks_[l.opens].end == l.end && (int)blocks_[l.opens].body_b < (int)l.last) return l.opens;  // one-liner
+  return l.block;
+}
+
+int FileIndex::DefOf(int b) const {
+  for (int depth = 0; b >= 0 && depth < 256; b = blocks_[b].parent, ++depth)
+    if (blocks_[b].kind == kDef) return b;
+  return -1;
+}
+
+std::string FileIndex::ScopeName(int b) const {
+  std::string fn, cls;
+  for (int depth = 0; b >= 0 && depth < 256; b = blocks_[b].parent, ++depth) {
+    if (blocks_[b].kind == kDef && fn.empty() && cls.empty()) fn = std::string(blocks_[b].name);
+    else if (blocks_[b].kind == kClass) {
+      cls = std::string(blocks_[b].name);
+      break;
+    } else if (blocks_[b].kind == kDef && !fn.empty()) {
+      break;  // a nested def: its outer function is not part of the name
+    }
+  }
+  if (!fn.empty()) return cls.empty() ? fn : cls + "." + fn;
+  if (!cls.empty()) return "class " + cls;
+  return "<module>";
+}
+
+int FileIndex::MinIndent(int from, int to) const {
+  int n = (int)ll_.size();
+  if (from > to || from < 0 || to >= n) return INT_MAX;
+  if (seg_.empty()) {
+    seg_.assign(2 * (size_t)n, INT_MAX);
+    for (int i = 0; i < n; ++i) seg_[(size_t)(n + i)] = ll_[i].indent;
+    for (int i = n - 1; i > 0; --i) seg_[(size_t)i] = std::min(seg_[(size_t)(2 * i)], seg_[(size_t)(2 * i + 1)]);
+  }
+  int r = INT_MAX;
+  for (int l = from + n, h = to + n + 1; l < h; l >>= 1, h >>= 1) {
+    if (l & 1) r = std::min(r, seg_[(size_t)l++]);
+    if (h & 1) r = std::min(r, seg_[(size_t)--h]);
+  }
+  return r;
+}
+
+std::string FileIndex::RhsOf(int li) const {
+  const LogLine& l = ll_[li];
+  uint32_t eq = l.first + 1;
+  while (eq < l.last && !(t_.IsOp(eq, "=") && t_.depth(eq) == t_.depth(l.first))) ++eq;
+  if (eq + 1 >= l.last) return "";
+  return Clip(OneLine(t_.Span(eq + 1, l.last)), kMaxContextText);
+}
+
+void FileIndex::Summarize(const Block& b, int until_line, BranchInfo* out) const {
+  size_t end = t_.size();
+  for (size_t i = b.body_b, n = 0; i < end && n < 400; ++i, ++n) {
+    const py::Token& tk = t_[i];
+    if (tk.kind == TokenKind::kEnd) break;
+    if (tk.line > b.end || (until_line > 0 && tk.line >= until_line)) break;
+    if (tk.kind != TokenKind::kName) continue;
+    std::string_view w = t_.Text(i);
+    std::string v;
+    if (t_.IsOp(i + 1, "=") && t_.StringAt(i + 2, &v) && out->sets.size() < 4) {
+      std::pair<std::string, std::string> p{std::string(w), Clip(v, 80)};
+      if (std::find(out->sets.begin(), out->sets.end(), p) == out->sets.end()) out->sets.push_back(std::move(p));
+    }
+    if ((w == "warning" || w == "warn") && i > 0 && t_.IsOp(i - 1, ".") && t_.IsOp(i + 1, "(")) out->warns = true;
+    if (w == "return") out->returns = true;
+    if (w == "raise" && out->raises.empty() && t_.IsKind(i + 1, TokenKind::kName)) {
+      size_t j = i + 1;
+      std::string r(t_.Text(j));
+      while (t_.IsOp(j + 1, ".") && t_.IsKind(j + 2, TokenKind::kName)) {
+        r += "." + std::string(t_.Text(j + 2));
+        j += 2;
+      }
+      out->raises = LastComponent(r);
+    }
+  }
+}
+
+std::vector<ParamInfo> FileIndex::Params(const Block& def) const {
+  std::vector<ParamInfo> out;
+  const LogLine& l = ll_[def.ll];
+  uint32_t open = l.first;
+  while (open < l.last && !t_.IsOp(open, "(")) ++open;
+  if (open >= l.last) return out;
+  size_t close = t_.MatchBracket(open);
+  for (auto [pb, pe] : t_.SplitTopLevel(open + 1, close)) {
+    if (pb >= pe || out.size() >= 32) continue;
+    ParamInfo p;
+    while (pb < pe && (t_.IsOp(pb, "*") || t_.IsOp(pb, "**"))) {
+      p.star = true;
+      ++pb;
+    }
+    if (pb >= pe || !t_.IsKind(pb, TokenKind::kName)) continue;
+    p.name = std::string(t_.Text(pb));
+    size_t colon = 0, eq = 0;
+    for (size_t j = pb + 1; j < pe; ++j) {
+      if (t_.depth(j) != t_.depth(pb)) continue;
+      if (!colon && !eq && t_.IsOp(j, ":")) colon = j;
+      if (!eq && t_.IsOp(j, "=")) eq = j;
+    }
+    if (colon) p.annotation = Clip(OneLine(t_.Span(colon + 1, eq ? eq : pe)), 120);
+    if (eq) p.default_value = Clip(OneLine(t_.Span(eq + 1, pe)), 120);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+SiteContext FileIndex::Gather(const Site& site) const {
+  SiteContext c;
+  c.known = true;
+  int li = LogLineAt(site.line);
+  if (li < 0) return c;
+  int inner = InnermostBlock(li);
+  int def = DefOf(inner);
+  if (def >= 0) {
+    const Block& d = blocks_[def];
+    c.def_line = d.start;
+    c.def_name = std::string(d.name);
+    if (d.parent >= 0 && blocks_[d.parent].kind == kClass) c.class_name = std::string(blocks_[d.parent].name);
+    c.params = Params(d);
+    for (int k = d.ll - 1, n = 0; k >= 0 && n < 8 && t_.IsOp(ll_[k].first, "@"); --k, ++n) {
+      std::string dec(t_.Span(ll_[k].first + 1, ll_[k].last));
+      dec = dec.substr(0, dec.find('('));
+      c.decorators.push_back(LastComponent(Trim(dec)));
+    }
+  } else {
+    for (int b = inner, depth = 0; b >= 0 && depth < 256; b = blocks_[b].parent, ++depth)
+      if (blocks_[b].kind == kClass) {
+        c.class_name = std::string(blocks_[b].name);
+        break;
+      }
+  }
+  // The class's bases.
+  for (int b = inner, depth = 0; b >= 0 && depth < 256 && !c.class_name.empty(); b = blocks_[b].parent, ++depth) {
+    if (blocks_[b].kind != kClass || blocks_[b].name != c.class_name) continue;
+    const LogLine& l = ll_[blocks_[b].ll];
+    uint32_t open = l.first;
+    while (open < l.last && !t_.IsOp(open, "(")) ++open;
+    if (open < l.last)
+      for (auto [pb, pe] : t_.SplitTopLevel(open + 1, t_.MatchBracket(open)))
+        if (pb < pe && c.class_bases.size() < 8) c.class_bases.push_back(Clip(OneLine(t_.Span(pb, pe)), 80));
+    break;
+  }
+
+  // The innermost guards and the names they test.
+  size_t first_guard = site.guards.size() > kMaxGuards ? site.guards.size() - kMaxGuards : 0;
+  std::vector<std::string> names;
+  std::set<std::string> module_names;
+  auto want = [&](const std::string& n) {
+    if (IsIdent(n) && n != "self" && n != "cls" && names.size() < 16 && std::find(names.begin(), names.end(), n) == names.end())
+      names.push_back(n);
+  };
+  std::vector<std::pair<int, std::string>> negated;  // guard index -> test of the earlier branch
+  for (size_t g = first_guard; g < site.guards.size(); ++g) {
+    const std::string& text = site.guards[g];
+    if (text.size() > 4096) continue;
+    std::string inner_test;
+    if (StripNot(text, &inner_test)) negated.emplace_back((int)g, OneLine(inner_test));
+    std::vector<Clause> clauses;
+    ParseGuard(text, (int)g, &clauses);
+    for (const Clause& cl : clauses)
+      for (const Atom& a : cl.any_of) {
+        std::string lhs = Trim(a.lhs);
+        want(lhs);
+        want(Trim(a.rhs));
+        if (IsDotted(lhs)) module_names.insert(FirstComponent(lhs));
+        for (const char* fn : {"getattr(", "hasattr("}) {
+          size_t p = lhs.find(fn);
+          if (p == std::string::npos) continue;
+          size_t b = p + std::char_traits<char>::length(fn), e = lhs.find(',', b);
+          if (e != std::string::npos) module_names.insert(FirstComponent(Trim(lhs.substr(b, e - b))));
+        }
+      }
+  }
+
+  // Locals on the path to the site (the def's scope, else module level).
+  for (const std::string& n : names) {
+    auto it = assigns_.find(n);
+    if (it == assigns_.end()) continue;
+    bool param = std::any_of(c.params.begin(), c.params.end(), [&](const ParamInfo& p) { return p.name == n; });
+    if (param) continue;
+    const std::vector<int>& v = it->second;
+    auto end = std::lower_bound(v.begin(), v.end(), li);
+    std::string rhs;
+    int tried = 0;
+    for (auto a = end; a != v.begin() && tried < 64; ++tried) {
+      --a;
+      int ai = *a;
+      if (DefOf(ll_[ai].block) != def) continue;
+      if (ll_[ai].indent <= MinIndent(ai + 1, li)) {
+        rhs = RhsOf(ai);
+        break;
+      }
+    }
+    if (rhs.empty() && def >= 0) {
+      // A module-level assignment (anywhere in the file: it ran before the call).
+      for (auto a = v.rbegin(); a != v.rend() && tried < 128; ++a, ++tried)
+        if (ll_[*a].indent == 0 && ll_[*a].block < 0) {
+          rhs = RhsOf(*a);
+          break;
+        }
+    }
+    if (!rhs.empty()) c.assigned.emplace_back(n, rhs);
+  }
+  // Names the guards (and the locals they test) use as modules.
+  auto module_candidates = [&](const std::string& e) {
+    if (IsDotted(e)) module_names.insert(FirstComponent(e));
+    for (const char* fn : {"getattr(", "hasattr("}) {
+      size_t p = e.find(fn);
+      if (p == std::string::npos) continue;
+      size_t b = p + std::char_traits<char>::length(fn), end = e.find(',', b);
+      if (end != std::string::npos) module_names.insert(FirstComponent(Trim(e.substr(b, end - b))));
+    }
+    size_t dot = e.find('.');
+    if (dot != std::string::npos && dot > 0 && IsIdent(e.substr(0, dot))) module_names.insert(e.substr(0, dot));
+  };
+  for (const auto& [n, rhs] : c.assigned) module_candidates(rhs);
+  for (const std::string& m : module_names)
+    if (imports_.count(m) && c.modules.size() < 8) c.modules.push_back(m);
+
+  // Earlier branches of the else-guards, read from the chain the site is in.
+  std::vector<int> enclosing;
+  for (int b = inner, depth = 0; b >= 0 && depth < 64; b = blocks_[b].parent, ++depth) enclosing.push_back(b);
+  for (const auto& [g, test] : negated) {
+    bool found = false;
+    for (int b : enclosing) {
+      if (found) break;
+      if (blocks_[b].kind != kElif && blocks_[b].kind != kElse) continue;
+      int steps = 0;
+      for (int p = blocks_[b].chain_prev; p >= 0 && steps < (int)(2 * kMaxGuards + 2); p = blocks_[p].chain_prev, ++steps) {
+        const Block& pb = blocks_[p];
+        if (OneLine(t_.Span(pb.test_b, pb.test_e)) != test) continue;
+        BranchInfo bi;
+        bi.guard = g;
+        bi.line = pb.start;
+        bi.test = Clip(test, kMaxContextText);
+        Summarize(pb, 0, &bi);
+        c.branches.push_back(std::move(bi));
+        found = true;
+        break;
+      }
+    }
+  }
+  // The site's own branches: the if/elif/while blocks whose test is a positive guard.
+  for (size_t g = first_guard; g < site.guards.size(); ++g) {
+    const std::string& text = site.guards[g];
+    if (StartsWith(text, "not (") || text.size() > 4096) continue;
+    std::string want_test = OneLine(text);
+    for (int b : enclosing) {
+      const Block& bl = blocks_[b];
+      if (bl.kind != kIf && bl.kind != kElif && bl.kind != kWhile) continue;
+      if (OneLine(t_.Span(bl.test_b, bl.test_e)) != want_test) continue;
+      BranchInfo bi;
+      bi.guard = (int)g;
+      bi.own = true;
+      bi.line = bl.start;
+      bi.test = Clip(want_test, kMaxContextText);
+      Summarize(bl, site.line, &bi);
+      if (!bi.sets.empty()) c.branches.push_back(std::move(bi));
+      break;
+    }
+  }
+
+  // Callers in this file: calls of the function's name (a constructor: the class's).
+  std::string callee = c.def_name == "__init__" ? c.class_name : c.def_name;
+  if (!callee.empty()) {
+    auto it = calls_.find(callee);
+    if (it != calls_.end()) {
+      int own_start = def >= 0 ? blocks_[def].start : 0, own_end = def >= 0 ? blocks_[def].end : 0;
+      std::set<int> lines_seen;
+      bool method = !c.class_name.empty() && c.def_name != "__init__" && !c.params.empty() &&
+                    (c.params[0].name == "self" || c.params[0].name == "cls");
+      for (uint32_t tok : it->second) {
+        // A method is called as obj.name(...); a function or class by its bare name.
+        bool dotted = tok > 0 && t_.IsOp(tok - 1, ".");
+        if (method != dotted) continue;
+        int line = t_.line(tok);
+        if (line >= own_start && line <= own_end) continue;  // recursion
+        if (!lines_seen.insert(line).second) continue;
+        if ((int)c.callers.size() < kMaxCallers) {
+          int cl = LogLineAt(line);
+          CallerInfo ci;
+          ci.line = line;
+          ci.scope = ScopeName(InnermostBlock(cl));
+          if (cl >= 0) ci.call = Clip(OneLine(t_.Span(ll_[cl].first, ll_[cl].last)), kMaxContextText);
+          c.callers.push_back(std::move(ci));
+        }
+      }
+      c.callers_total = (int)lines_seen.size();
+    }
+  }
+  return c;
+}
+
+}  // namespace errdex::doc

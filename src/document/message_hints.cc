@@ -1,0 +1,338 @@
+// document/message_hints.cc: see message_hints.h. Tested by message_hints_test.cc.
+#include "document/message_hints.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "document/text.h"
+
+namespace errdex::doc {
+namespace {
+
+bool ValueChar(char c) { return std::isalnum((unsigned char)c) || c == '_' || c == '.' || c == ':' || c == '/' || c == '+' || c == '-'; }
+
+// "a, b or c" / "a/b" / "a and b" -> values (single words only).
+std::vector<std::string> SplitValues(std::string_view s) {
+  std::vector<std::string> out;
+  std::string cur;
+  auto flush = [&] {
+    std::string v = Trim(cur);
+    cur.clear();
+    while (!v.empty() && (v.back() == '.' || v.back() == '\'' || v.back() == '"' || v.back() == '`' || v.back() == ')' || v.back() == ']'))
+      v.pop_back();
+    while (!v.empty() && (v.front() == '\'' || v.front() == '"' || v.front() == '`' || v.front() == '(' || v.front() == '['))
+      v.erase(v.begin());
+    if (!v.empty() && v.find(' ') == std::string::npos && v.size() < 60) out.push_back(v);
+  };
+  std::vector<std::string> words;
+  size_t i = 0;
+  while (i < s.size()) {
+    char c = s[i];
+    if (c == ',' || c == '/' || c == '|') {
+      flush();
+      ++i;
+      continue;
+    }
+    if (c == ' ') {
+      size_t j = i;
+      while (j < s.size() && s[j] == ' ') ++j;
+      std::string_view rest = s.substr(j);
+      if (StartsWith(rest, "or ") || StartsWith(rest, "and ")) {
+        flush();
+        i = j + (rest[0] == 'o' ? 3 : 4);
+        continue;
+      }
+      cur += ' ';
+      i = j;
+      continue;
+    }
+    cur += c;
+    ++i;
+  }
+  flush();
+  return out;
+}
+
+const char* const kVerbs[] = {"pass", "use", "set", "specify", "add", "enable", "disable", "remove", "install", "upgrade",
+                               "update", "downgrade", "run", "switch", "reduce", "increase", "lower", "choose", "select",
+                               "provide", "ensure", "check", "unset", "export", "try", "consider", "call", "change",
+                               "avoid", "rename", "replace", "restart", "configure", "define", "register", "modify",
+                               "decrease", "delete", "reinstall", "rebuild", "recompile", "fix", "adjust", "align", "turn",
+                               "drop", "supply", "give", "convert", "cast", "move", "put", "launch", "retry", "wait",
+                               "contact", "report", "refer"};
+
+// The imperative clause of a sentence, or "".
+std::string ImperativeClause(const std::string& sent) {
+  std::vector<std::string> clauses = {sent};
+  size_t colon = sent.find(": ");
+  if (colon != std::string::npos && colon > 0) clauses.push_back(Trim(sent.substr(colon + 2)));
+  size_t dash = sent.find(" - ");
+  if (dash != std::string::npos) clauses.push_back(Trim(sent.substr(dash + 3)));
+  size_t paren = sent.find(" (");
+  if (paren != std::string::npos && paren + 2 < sent.size()) clauses.push_back(Trim(sent.substr(paren + 2)));
+  for (const std::string& c : clauses) {
+    if (c.empty() || c[0] == '{') continue;
+    std::vector<std::string> w = Words(c);
+    if (w.empty()) continue;
+    size_t i = 0;
+    bool polite = false;
+    if (w[0] == "please") i = 1, polite = true;
+    else if (w[0] == "you" && w.size() > 2 &&
+             (w[1] == "can" || w[1] == "may" || w[1] == "should" || w[1] == "must" || w[1] == "need" || w[1] == "might"))
+      i = (w[1] == "need" && w.size() > 3 && w[2] == "to") ? 3 : 2, polite = true;
+    else if (w[0] == "try" && w.size() > 2 && w[1] == "to") i = 2;
+    if (i >= w.size()) {
+      if (polite) return c;
+      continue;
+    }
+    const std::string& v = w[i];
+    std::string next = i + 1 < w.size() ? w[i + 1] : "";
+    bool verb = false;
+    for (const char* iv : kVerbs)
+      if (v == iv) verb = true;
+    if (v == "make" && next == "sure") verb = true;
+    if ((v == "do" || v == "don't") && (next == "not" || v == "don't")) verb = true;
+    static const char* const kNotAfter[] = {"of", "failed", "error", "is", "was", "are", "has", "not", "must", "size", "id",
+                                            "for", "should", "can", "cannot", "will", "may"};
+    if (verb && !(v == "do" || v == "don't"))
+      for (const char* n : kNotAfter)
+        if (next == n) verb = false;
+    if (verb || (polite && i > 0)) return c;
+  }
+  return "";
+}
+
+// {expr} holes as `expr` (a solution must not hold an unfilled placeholder).
+std::string FillHoles(const std::string& s) {
+  std::string o;
+  o.reserve(s.size() + 8);
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '{') {
+      size_t e = s.find('}', i);
+      if (e != std::string::npos && e - i < 200) {
+        std::string in = s.substr(i + 1, e - i - 1);
+        size_t bang = in.find_first_of("!:");
+        if (bang != std::string::npos && bang > 0) in = in.substr(0, bang);
+        o += in.empty() ? std::string("`…`") : BT(Trim(in));
+        i = e;
+        continue;
+      }
+    }
+    o += s[i];
+  }
+  return o;
+}
+
+// "--flag v1 or v2", "--flag=v", "--flag to v": the values after a flag at `p`.
+std::vector<std::string> ValuesAfterFlag(std::string_view s, size_t p) {
+  size_t i = p;
+  while (i < s.size() && s[i] == ' ') ++i;
+  if (i < s.size() && s[i] == '=') ++i;
+  else if (StartsWith(s.substr(i), "to ")) i += 3;
+  else if (i == p) return {};
+  size_t b = i;
+  // value runs joined by ", or" / "," / " or " / "/".
+  size_t e = b;
+  while (e < s.size()) {
+    size_t v = e;
+    while (v < s.size() && ValueChar(s[v])) ++v;
+    if (v == e) break;
+    e = v;
+    std::string_view rest = s.substr(e);
+    size_t skip = StartsWith(rest, ", or ") ? 5 : StartsWith(rest, " or ") ? 4 : StartsWith(rest, ", ") ? 2 : StartsWith(rest, "/") ? 1 : 0;
+    if (!skip || e + skip >= s.size() || !ValueChar(s[e + skip]) || s[e + skip] == '-') break;
+    e += skip;
+  }
+  if (e == b) return {};
+  return SplitValues(s.substr(b, e - b));
+}
+
+bool Ci(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (std::tolower((unsigned char)a[i]) != std::tolower((unsigned char)b[i])) return false;
+  return true;
+}
+
+}  // namespace
+
+bool IsKnownPackage(const std::string& w, const std::vector<std::string>& imported) {
+  static const char* const kKnown[] = {"torch", "numpy", "transformers", "triton", "flashinfer", "vllm", "sglang",
+                                       "pydantic", "fastapi", "jax", "tensorflow", "cuda-python", "accelerate",
+                                       "safetensors", "xformers", "deepspeed", "setuptools", "pip", "pandas", "scipy",
+                                       "xarray", "dask", "flask", "werkzeug", "starlette", "httpx", "requests",
+                                       "torch_npu", "torchvision", "onnx", "onnxruntime", "peft", "bitsandbytes",
+                                       "huggingface_hub", "tokenizers", "protobuf", "grpcio", "ray", "numba",
+                                       "cupy", "matplotlib", "zarr", "netcdf4", "h5py", "h5netcdf", "cftime"};
+  std::string l = Lower(w);
+  for (const char* k : kKnown)
+    if (l == k) return true;
+  return std::find(imported.begin(), imported.end(), w) != imported.end();
+}
+
+Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
+  Hints h;
+  if (!site.error_message) return h;
+  const std::string msg = site.error_message->substr(0, kMaxHintBytes);
+  for (const std::string& sent : Sentences(msg)) {
+    std::string c = ImperativeClause(sent);
+    if (c.empty() || h.sentences.size() >= 8) continue;
+    h.sentences.push_back(FillHoles(c));
+  }
+  // --flag values inside the imperative sentences.
+  for (const std::string& s : h.sentences) {
+    for (size_t p = s.find("--"); p != std::string::npos; p = s.find("--", p + 2)) {
+      if (p > 0 && (IsWordChar(s[p - 1]) || s[p - 1] == '-')) continue;
+      size_t q = p + 2;
+      while (q < s.size() && (std::islower((unsigned char)s[q]) || std::isdigit((unsigned char)s[q]) || s[q] == '-' || s[q] == '_')) ++q;
+      if (q == p + 2) continue;
+      std::string flag = s.substr(p, q - p);
+      while (!flag.empty() && flag.back() == '-') flag.pop_back();
+      std::vector<std::string> vals = ValuesAfterFlag(s, q);
+      const Flag* fi = k ? k->FindFlag(flag, deps) : nullptr;
+      if (fi && !fi->choices.empty()) {
+        std::vector<std::string> ok;
+        for (auto& v : vals)
+          if (std::find(fi->choices.begin(), fi->choices.end(), v) != fi->choices.end()) ok.push_back(v);
+        vals = ok;
+      }
+      auto& dst = h.flag_values[flag];
+      for (auto& v : vals)
+        if (std::find(dst.begin(), dst.end(), v) == dst.end() && dst.size() < 8) dst.push_back(v);
+      p = q - 2;
+    }
+    // set X=1 / export X=1 / X=1
+    for (size_t p = s.find('='); p != std::string::npos; p = s.find('=', p + 1)) {
+      size_t b = p;
+      while (b > 0 && IsWordChar(s[b - 1])) --b;
+      size_t e = p + 1;
+      while (e < s.size() && ValueChar(s[e])) ++e;
+      std::string name = s.substr(b, p - b);
+      while (e > p + 1 && (s[e - 1] == '.' || s[e - 1] == ',')) --e;
+      if (IsUpperName(name) && e > p + 1 && name.find('_') != std::string::npos && h.env_sets.size() < 4)
+        h.env_sets.push_back(s.substr(b, e - b));
+    }
+  }
+  std::string lower = Lower(msg);
+  // Allowed values.
+  static const char* const kAllowed[] = {"supports only", "only supports", "only support", "only supported on",
+                                          "only supported for", "only supported with", "supported only on",
+                                          "supported only for", "supported only with", "must be one of", "expected one of",
+                                          "should be one of", "choose from", "valid values are", "valid options are",
+                                          "valid choices are", "allowed values are", "only accepts", "accepts only",
+                                          "supported values are", "supported options are", "possible values are"};
+  for (const char* phrase : kAllowed) {
+    size_t p = lower.find(phrase);
+    if (p == std::string::npos) continue;
+    size_t b = p + std::char_traits<char>::length(phrase);
+    while (b < msg.size() && (msg[b] == ' ' || msg[b] == ':')) ++b;
+    size_t e = b;
+    while (e < msg.size() && msg[e] != ';' && msg[e] != '\n' &&
+           !(msg[e] == '.' && (e + 1 >= msg.size() || !std::isdigit((unsigned char)msg[e + 1]))))
+      ++e;
+    std::string list = msg.substr(b, e - b);
+    if (StartsWith(list, "--")) {
+      size_t sp = list.find(' ');
+      if (sp != std::string::npos) {
+        h.allowed_flag = list.substr(0, sp);
+        list = Trim(list.substr(sp + 1));
+      }
+    }
+    std::vector<std::string> vals = SplitValues(list);
+    bool idents = !vals.empty() && list.find('{') == std::string::npos;
+    for (auto& v : vals)
+      for (char ch : v)
+        if (!(std::isalnum((unsigned char)ch) || ch == '_' || ch == '.' || ch == '+' || ch == '-')) idents = false;
+    if (idents) {
+      h.allowed = vals;
+    } else {
+      h.allowed_flag.clear();
+      if (!Trim(list).empty() && list.find('{') == std::string::npos) h.allowed = {Trim(list)};
+    }
+    break;
+  }
+  // pkg>=1.2 / pkg==1.2 / pkg~=1.2 / pkg > 1.2
+  for (const char* op : {">=", "==", "~=", ">"}) {
+    size_t p = msg.find(op);
+    while (p != std::string::npos) {
+      size_t b = p;
+      while (b > 0 && msg[b - 1] == ' ') --b;
+      size_t ne = b;
+      while (b > 0 && (std::isalnum((unsigned char)msg[b - 1]) || msg[b - 1] == '_' || msg[b - 1] == '-' || msg[b - 1] == '.')) --b;
+      size_t v = p + std::char_traits<char>::length(op);
+      while (v < msg.size() && msg[v] == ' ') ++v;
+      if (v < msg.size() && msg[v] == 'v') ++v;
+      size_t ve = v;
+      while (ve < msg.size() && (std::isdigit((unsigned char)msg[ve]) || msg[ve] == '.')) ++ve;
+      while (ve > v && msg[ve - 1] == '.') --ve;
+      std::string pkg = msg.substr(b, ne - b);
+      if (ve > v && std::isdigit((unsigned char)msg[v]) && !pkg.empty() && std::isalpha((unsigned char)pkg[0]) &&
+          IsKnownPackage(pkg, {})) {
+        h.package = pkg;
+        h.version_op = op;
+        h.version = msg.substr(v, ve - v);
+        break;
+      }
+      p = msg.find(op, p + 2);
+    }
+    if (!h.package.empty()) break;
+  }
+  for (const char* w : {"upgrade ", "update "}) {
+    size_t p = lower.find(w);
+    if (p == std::string::npos) continue;
+    size_t b = p + std::char_traits<char>::length(w);
+    for (const char* skip : {"your ", "the "})
+      if (lower.compare(b, std::char_traits<char>::length(skip), skip) == 0) b += std::char_traits<char>::length(skip);
+    if (b < msg.size() && msg[b] == '`') ++b;
+    size_t e = b;
+    while (e < msg.size() && (std::isalnum((unsigned char)msg[e]) || msg[e] == '_' || msg[e] == '-' || msg[e] == '.')) ++e;
+    while (e > b && msg[e - 1] == '.') --e;
+    std::string name = msg.substr(b, e - b);
+    if (!name.empty() && name != "to" && name != "the" && IsKnownPackage(name, {})) {
+      h.upgrade = name;
+      break;
+    }
+  }
+  for (const char* w : {"pip install ", "pip3 install "}) {
+    size_t p = msg.find(w);
+    if (p == std::string::npos) continue;
+    size_t b = p + std::char_traits<char>::length(w);
+    for (const char* opt : {"-U ", "--upgrade ", "-u "})
+      if (msg.compare(b, std::char_traits<char>::length(opt), opt) == 0) b += std::char_traits<char>::length(opt);
+    size_t e = b;
+    while (e < msg.size() && msg[e] != ' ' && msg[e] != '\'' && msg[e] != '"' && msg[e] != '`' && msg[e] != '\n') ++e;
+    while (e > b && (msg[e - 1] == '.' || msg[e - 1] == ',' || msg[e - 1] == ')')) --e;
+    if (e > b) h.pip = msg.substr(b, e - b);
+    break;
+  }
+  // "use X instead (of Y)"
+  for (size_t p = lower.find("use "); p != std::string::npos; p = lower.find("use ", p + 4)) {
+    if (p > 0 && IsWordChar(lower[p - 1])) continue;
+    size_t b = p + 4;
+    if (b < msg.size() && msg[b] == '`') ++b;
+    if (b < msg.size() && msg[b] == '\'') ++b;
+    size_t e = b;
+    while (e < msg.size() && (IsWordChar(msg[e]) || msg[e] == '.' || msg[e] == '-' || msg[e] == '(' || msg[e] == ')')) ++e;
+    std::string x = msg.substr(b, e - b);
+    while (!x.empty() && (x.back() == '.' || x.back() == '`' || x.back() == '\'')) x.pop_back();
+    size_t after = e;
+    while (after < msg.size() && (msg[after] == '`' || msg[after] == '\'' || msg[after] == ' ')) ++after;
+    if (!x.empty() && (x.find('.') != std::string::npos || x.find('_') != std::string::npos || StartsWith(x, "--") ||
+                       x.find('(') != std::string::npos) &&
+        lower.compare(after, 7, "instead") == 0) {
+      h.replacement = x;
+      size_t of = lower.find("instead of ", after);
+      if (of != std::string::npos) {
+        size_t rb = of + 11, re = rb;
+        if (rb < msg.size() && (msg[rb] == '`' || msg[rb] == '\'')) ++rb, re = rb;
+        while (re < msg.size() && (IsWordChar(msg[re]) || msg[re] == '.' || msg[re] == '-' || msg[re] == '(' || msg[re] == ')')) ++re;
+        h.replaced = msg.substr(rb, re - rb);
+      }
+      break;
+    }
+  }
+  (void)Ci;
+  return h;
+}
+
+}  // namespace errdex::doc

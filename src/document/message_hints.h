@@ -1,0 +1,40 @@
+// document/message_hints: the advice an error message gives about itself --
+// its imperative sentences ("Pass --deepep-mode low_latency or auto.",
+// "Please upgrade torch.", "Ensure vLLM and Ascend use the same ..."), the
+// flag values and env settings they name, allowed-value lists ("supports
+// only A, B or C", "must be one of"), version requirements ("torch>=2.8"),
+// `pip install X`, and a replacement ("use Y instead"). Every sentence is kept
+// whole: hints are never cut mid-word. Hand-written scanners; linear time.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "document/knowledge.h"
+#include "model/site.h"
+
+namespace errdex::doc {
+
+struct Hints {
+  std::vector<std::string> sentences;  // imperative sentences, {holes} shown as `expr`
+  std::map<std::string, std::vector<std::string>> flag_values;  // --flag -> values the message suggests
+  std::vector<std::string> allowed;    // "supports only A, B or C"
+  std::string allowed_flag;            // the flag the allowed list belongs to
+  std::string package, version_op, version;  // "requires torch>=2.8"
+  std::string upgrade;                 // "Please upgrade X"
+  std::string pip;                     // "pip install X"
+  std::vector<std::string> env_sets;   // "set X=1" -> X=1
+  std::string replacement, replaced;   // "use Y instead (of X)"
+};
+
+// The message analysed is at most kMaxHintBytes of errorMessage.
+inline constexpr size_t kMaxHintBytes = 4096;
+
+Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps);
+
+// Is `w` (lower case) a package name a message may name for pip: one the
+// file imports (`imported`), or a well-known one.
+bool IsKnownPackage(const std::string& w, const std::vector<std::string>& imported);
+
+}  // namespace errdex::doc

@@ -1,0 +1,833 @@
+// document/settings.cc: collection and merge of the settings map (settings.h).
+// Token scans over the front end's tokens; no regular expressions, no recursion.
+// Tested by settings_test.cc and the flag-idiom fixtures in tests/prose/.
+#include "document/settings.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "document/py_tokens.h"
+#include "document/text.h"
+
+namespace errdex::doc {
+
+using py::TokenKind;
+
+std::string Flag::Primary() const {
+  for (const auto& o : options)
+    if (StartsWith(o, "--")) return o;
+  return options.empty() ? std::string() : options[0];
+}
+
+bool Flag::IsBool() const {
+  return action == "store_true" || action == "store_false" || action == "BooleanOptionalAction" ||
+         action == "store_const" || action == "count" || (type == "bool" && origin != "argparse");
+}
+
+namespace {
+
+// Unquotes a string literal's source text ("auto" -> auto); other text unchanged.
+std::string Unquote(const std::string& s) {
+  std::string t = Trim(s);
+  if (t.size() >= 2 && (t[0] == '"' || t[0] == '\'') && t.back() == t[0] && t.find(t[0], 1) == t.size() - 1)
+    return t.substr(1, t.size() - 2);
+  return t;
+}
+
+bool LiteralText(const std::string& s) {
+  std::string t = Trim(s);
+  if (t.empty()) return false;
+  if (t == "None" || t == "True" || t == "False") return true;
+  if (std::isdigit((unsigned char)t[0]) || ((t[0] == '-' || t[0] == '+') && t.size() > 1 && std::isdigit((unsigned char)t[1])))
+    return true;
+  return (t[0] == '"' || t[0] == '\'') && t.back() == t[0];
+}
+
+struct Call {
+  size_t open = 0, close = 0;
+  std::vector<std::pair<size_t, size_t>> positional;
+  std::vector<std::pair<std::string, std::pair<size_t, size_t>>> keywords;  // in order
+  bool star_kwargs = false;
+  const std::pair<size_t, size_t>* Kw(std::string_view k) const {
+    for (const auto& [n, r] : keywords)
+      if (n == k) return &r;
+    return nullptr;
+  }
+};
+
+Call ParseCall(const Toks& t, size_t open) {
+  Call c;
+  c.open = open;
+  c.close = t.MatchBracket(open);
+  for (auto [b, e] : t.SplitTopLevel(open + 1, c.close)) {
+    if (b >= e) continue;
+    if (t.IsOp(b, "**")) {
+      c.star_kwargs = true;
+      continue;
+    }
+    if (e - b >= 2 && t.IsKind(b, TokenKind::kName) && t.IsOp(b + 1, "="))
+      c.keywords.emplace_back(std::string(t.Text(b)), std::make_pair(b + 2, e));
+    else
+      c.positional.emplace_back(b, e);
+  }
+  return c;
+}
+
+std::string SpanStr(const Toks& t, std::pair<size_t, size_t> r) { return std::string(t.Span(r.first, r.second)); }
+
+// The bool(int(...)) / int(...) wrapper of an env read at token `at`: the type it gives.
+std::string WrapperType(const Toks& t, size_t at) {
+  // Walk back over `(` and names: bool(int(os.getenv(...)))
+  std::string type;
+  size_t i = at;
+  for (int n = 0; n < 4 && i >= 2 && t.IsOp(i - 1, "(") && t.IsKind(i - 2, TokenKind::kName); ++n) {
+    std::string_view w = t.Text(i - 2);
+    if (w == "bool" || w == "int" || w == "float" || w == "str") {
+      if (type.empty() || w == "bool") type = std::string(w);
+    }
+    i -= 2;
+  }
+  return type;
+}
+
+void AddEnv(std::string_view path, const Toks& t, std::string name, std::string reader, std::string type,
+            std::optional<std::string> def, int line, SettingsData* d) {
+  if (name.empty() || name.size() > 100 || !IsIdent(name)) return;
+  EnvVar e;
+  e.name = std::move(name);
+  e.reader = std::move(reader);
+  e.type = std::move(type);
+  e.default_value = std::move(def);
+  e.file = std::string(path);
+  e.line = line;
+  d->envs.push_back(std::move(e));
+}
+
+std::string TypeFromGetter(std::string_view fn) {
+  std::string l = Lower(fn);
+  if (Has(l, "bool")) return "bool";
+  if (Has(l, "int")) return "int";
+  if (Has(l, "float")) return "float";
+  if (Has(l, "str")) return "str";
+  return "";
+}
+
+void CollectEnvAt(std::string_view path, const Toks& t, size_t i, SettingsData* d) {
+  auto str_arg = [&](const Call& c, std::string* name) {
+    return !c.positional.empty() && c.positional[0].second == c.positional[0].first + 1 &&
+           t.StringAt(c.positional[0].first, name);
+  };
+  if (t.IsName(i, "os") && t.IsOp(i + 1, ".")) {
+    std::string name;
+    if (t.IsName(i + 2, "environ") && t.IsOp(i + 3, "[") && t.StringAt(i + 4, &name) && t.IsOp(i + 5, "]")) {
+      AddEnv(path, t, name, "os.environ", WrapperType(t, i), std::nullopt, t.line(i), d);
+      return;
+    }
+    size_t call = 0;
+    std::string reader;
+    if (t.IsName(i + 2, "environ") && t.IsOp(i + 3, ".") && (t.IsName(i + 4, "get") || t.IsName(i + 4, "setdefault")) &&
+        t.IsOp(i + 5, "(")) {
+      call = i + 5;
+      reader = "os.environ";
+    } else if (t.IsName(i + 2, "getenv") && t.IsOp(i + 3, "(")) {
+      call = i + 3;
+      reader = "os.getenv";
+    }
+    if (call) {
+      Call c = ParseCall(t, call);
+      if (str_arg(c, &name)) {
+        std::optional<std::string> def;
+        if (c.positional.size() > 1) def = SpanStr(t, c.positional[1]);
+        else if (auto* k = c.Kw("default")) def = SpanStr(t, *k);
+        AddEnv(path, t, name, reader, WrapperType(t, i), def, t.line(i), d);
+      }
+    }
+    return;
+  }
+  // "X" in os.environ
+  if (t.IsString(i) && t.IsName(i + 1, "in") && t.IsName(i + 2, "os") && t.IsOp(i + 3, ".") && t.IsName(i + 4, "environ")) {
+    std::string name;
+    if (t.StringAt(i, &name)) AddEnv(path, t, name, "os.environ", "", std::nullopt, t.line(i), d);
+    return;
+  }
+  // get_bool_env_var("X", default), getenv_bool(...), env_int(...)
+  if (t.IsKind(i, TokenKind::kName) && t.IsOp(i + 1, "(") && !(i > 0 && t.IsOp(i - 1, "."))) {
+    std::string_view fn = t.Text(i);
+    std::string l = Lower(fn);
+    if (Has(l, "env") && (StartsWith(l, "get") || StartsWith(l, "_get") || StartsWith(l, "env")) && fn != "getenv") {
+      Call c = ParseCall(t, i + 1);
+      std::string name;
+      if (str_arg(c, &name)) {
+        std::optional<std::string> def;
+        if (c.positional.size() > 1) def = SpanStr(t, c.positional[1]);
+        else if (auto* k = c.Kw("default")) def = SpanStr(t, *k);
+        std::string type = TypeFromGetter(fn);
+        if (type.empty()) type = WrapperType(t, i);
+        AddEnv(path, t, name, std::string(fn), type, def, t.line(i), d);
+      }
+    }
+  }
+}
+
+// add_argument("--x", ...) at token i (the name add_argument).
+void CollectArgparse(std::string_view path, const Toks& t, size_t i, SettingsData* d) {
+  Call c = ParseCall(t, i + 1);
+  Flag f;
+  f.origin = "argparse";
+  for (auto [b, e] : c.positional) {
+    std::string v;
+    if (t.StringValue(b, e, &v) && !v.empty() && v[0] == '-') f.options.push_back(v);
+  }
+  if (f.options.empty()) return;  // a positional argument (or a generated name): not a flag
+  std::string v;
+  if (auto* k = c.Kw("dest"); k && t.StringValue(k->first, k->second, &v)) {
+    f.dest = v;
+  } else {
+    std::string opt = f.Primary();
+    size_t p = opt.find_first_not_of('-');
+    f.dest = p == std::string::npos ? opt : opt.substr(p);
+    std::replace(f.dest.begin(), f.dest.end(), '-', '_');
+  }
+  if (auto* k = c.Kw("choices")) {
+    if (t.StringList(k->first, k->second, &f.choices)) f.choices_from = "choices";
+    else f.choices_expr = SpanStr(t, *k);
+  }
+  if (auto* k = c.Kw("default")) {
+    if (t.StringValue(k->first, k->second, &v)) {
+      f.default_value = v;
+      f.default_is_literal = true;
+    } else {
+      f.default_value = SpanStr(t, *k);
+      f.default_is_literal = LiteralText(*f.default_value);
+    }
+  }
+  if (auto* k = c.Kw("help")) t.StringValue(k->first, k->second, &f.help);
+  if (auto* k = c.Kw("type")) f.type = SpanStr(t, *k);
+  if (auto* k = c.Kw("nargs")) f.nargs = Unquote(SpanStr(t, *k));
+  if (auto* k = c.Kw("action")) {
+    if (!t.StringValue(k->first, k->second, &f.action)) {
+      std::string a = SpanStr(t, *k);
+      f.action = LastComponent(a);
+    }
+  }
+  if (f.action == "BooleanOptionalAction") {
+    std::string p = f.Primary();
+    if (StartsWith(p, "--")) f.negative = "--no-" + p.substr(2);
+  }
+  if (f.action == "store_true" || f.action == "store_false" || f.action == "BooleanOptionalAction") f.type = "bool";
+  f.kwargs = c.star_kwargs;
+  f.file = std::string(path);
+  f.line = t.line(i);
+  d->flags.push_back(std::move(f));
+}
+
+// @click.option("--x/--no-x", "-x", "name", type=click.Choice([...]), default=, is_flag=, envvar=, help=)
+void CollectClickOption(std::string_view path, const Toks& t, size_t i, SettingsData* d, const std::string& function) {
+  Call c = ParseCall(t, i + 1);
+  Flag f;
+  f.origin = "click";
+  f.class_name = function;
+  std::string explicit_dest;
+  for (auto [b, e] : c.positional) {
+    std::string v;
+    if (!t.StringValue(b, e, &v)) continue;
+    if (v.empty()) continue;
+    if (v[0] != '-') {
+      explicit_dest = v;
+      continue;
+    }
+    size_t slash = v.find('/');
+    if (slash != std::string::npos) {
+      f.options.push_back(Trim(v.substr(0, slash)));
+      f.negative = Trim(v.substr(slash + 1));
+      f.type = "bool";
+    } else {
+      f.options.push_back(v);
+    }
+  }
+  if (f.options.empty()) return;
+  std::string p = f.Primary();
+  size_t k0 = p.find_first_not_of('-');
+  f.dest = explicit_dest.empty() ? (k0 == std::string::npos ? p : p.substr(k0)) : explicit_dest;
+  std::replace(f.dest.begin(), f.dest.end(), '-', '_');
+  std::string v;
+  if (auto* k = c.Kw("type")) {
+    std::string ty = SpanStr(t, *k);
+    // click.Choice(["a", "b"]) / Choice([...])
+    for (size_t j = k->first; j + 1 < k->second; ++j)
+      if (t.IsName(j, "Choice") && t.IsOp(j + 1, "(")) {
+        Call ch = ParseCall(t, j + 1);
+        if (!ch.positional.empty() && t.StringList(ch.positional[0].first, ch.positional[0].second, &f.choices))
+          f.choices_from = "click.Choice";
+        else if (!ch.positional.empty())
+          f.choices_expr = SpanStr(t, ch.positional[0]);
+      }
+    if (f.choices.empty() && f.choices_expr.empty()) f.type = ty;
+    else f.type = "str";
+  }
+  if (auto* k = c.Kw("is_flag"); k && t.Text(k->first) == "True") f.type = "bool", f.action = "store_true";
+  if (f.type == "bool" && f.action.empty()) f.action = f.negative.empty() ? "store_true" : "BooleanOptionalAction";
+  if (auto* k = c.Kw("default")) {
+    if (t.StringValue(k->first, k->second, &v)) f.default_value = v, f.default_is_literal = true;
+    else f.default_value = SpanStr(t, *k), f.default_is_literal = LiteralText(*f.default_value);
+  }
+  if (auto* k = c.Kw("help")) t.StringValue(k->first, k->second, &f.help);
+  if (auto* k = c.Kw("envvar")) t.StringValue(k->first, k->second, &f.env);
+  if (auto* k = c.Kw("multiple"); k && t.Text(k->first) == "True") f.action = "append";
+  f.file = std::string(path);
+  f.line = t.line(i);
+  if (!f.env.empty()) AddEnv(path, t, f.env, "click:" + f.Primary(), f.type, f.default_value, f.line, d);
+  d->flags.push_back(std::move(f));
+}
+
+// One parameter of a typer command: `name: T = typer.Option(default, "--opt", help=...)`,
+// `name: Annotated[T, typer.Option(...)] = default`, or (command_params) `name: T = default`.
+void CollectTyperParam(std::string_view path, const Toks& t, size_t b, size_t e, bool command_params,
+                       const std::string& function, const SettingsData& here, SettingsData* d) {
+  if (b >= e || !t.IsKind(b, TokenKind::kName)) return;
+  std::string name(t.Text(b));
+  if (name == "self" || name == "cls" || name == "ctx") return;
+  size_t colon = 0, eq = 0;
+  for (size_t j = b + 1; j < e; ++j) {
+    if (t.depth(j) != t.depth(b)) continue;
+    if (!colon && !eq && t.IsOp(j, ":")) colon = j;
+    if (!eq && t.IsOp(j, "=")) eq = j;
+  }
+  std::string type = colon ? std::string(t.Span(colon + 1, eq ? eq : e)) : "";
+  std::string def = eq ? std::string(t.Span(eq + 1, e)) : "";
+  // Find typer.Option( / Option( in the annotation or the default.
+  size_t opt = 0;
+  for (size_t j = b; j + 1 < e; ++j)
+    if (t.IsName(j, "Option") && t.IsOp(j + 1, "(")) opt = j;
+  if (!opt && !(command_params && eq)) return;
+  Flag f;
+  f.origin = "typer";
+  f.class_name = function;
+  f.dest = name;
+  std::string default_src = def;
+  if (opt) {
+    Call c = ParseCall(t, opt + 1);
+    bool in_default = eq && opt > eq;
+    size_t first_opt = 0;
+    if (in_default && !c.positional.empty()) {
+      default_src = SpanStr(t, c.positional[0]);
+      first_opt = 1;
+    }
+    if (auto* k = c.Kw("default")) default_src = SpanStr(t, *k);
+    for (size_t p = first_opt; p < c.positional.size(); ++p) {
+      std::string v;
+      if (!t.StringValue(c.positional[p].first, c.positional[p].second, &v) || v.empty() || v[0] != '-') continue;
+      size_t slash = v.find('/');
+      if (slash != std::string::npos) {
+        f.options.push_back(Trim(v.substr(0, slash)));
+        f.negative = Trim(v.substr(slash + 1));
+      } else {
+        f.options.push_back(v);
+      }
+    }
+    if (auto* k = c.Kw("help")) t.StringValue(k->first, k->second, &f.help);
+    if (auto* k = c.Kw("envvar")) t.StringValue(k->first, k->second, &f.env);
+  }
+  if (default_src == "..." || Trim(default_src).empty()) {
+    if (!opt) return;  // a required positional argument
+  }
+  std::string base_type = OneLine(type);
+  if (StartsWith(base_type, "Annotated[")) base_type = base_type.substr(10, base_type.find(',') == std::string::npos ? std::string::npos : base_type.find(',') - 10);
+  if (StartsWith(base_type, "Optional[")) base_type = base_type.substr(9, base_type.size() > 10 ? base_type.size() - 10 : 0);
+  if (Has(base_type, "| None")) base_type = Trim(base_type.substr(0, base_type.find("| None")));
+  std::string from;
+  f.choices = ChoicesOfType(type, here, &from);
+  f.choices_from = from;
+  if (f.choices.empty() && IsIdent(base_type) && !base_type.empty() && std::isupper((unsigned char)base_type[0]))
+    f.choices_expr = base_type;  // an Enum from another file: resolved when merged
+  f.type = base_type == "bool" ? "bool" : base_type;
+  if (f.options.empty()) f.options.push_back("--" + Kebab(name));
+  if (f.type == "bool" && f.negative.empty() && StartsWith(f.options[0], "--")) f.negative = "--no-" + f.options[0].substr(2);
+  if (f.type == "bool") f.action = "BooleanOptionalAction";
+  if (!Trim(default_src).empty()) {
+    f.default_value = Unquote(default_src);
+    f.default_is_literal = LiteralText(default_src);
+  }
+  f.file = std::string(path);
+  f.line = t.line(b);
+  d->flags.push_back(std::move(f));
+}
+
+// The help text of an Annotated[T, "help"] type or field(metadata={"help": ...}).
+std::string HelpOf(const Toks& t, size_t b, size_t e) {
+  for (size_t j = b; j < e; ++j) {
+    if (t.IsName(j, "Annotated") && t.IsOp(j + 1, "[")) {
+      size_t close = t.MatchBracket(j + 1);
+      auto parts = t.SplitTopLevel(j + 2, close);
+      for (size_t p = parts.size(); p-- > 1;) {
+        std::string v;
+        if (t.StringValue(parts[p].first, parts[p].second, &v)) return v;
+      }
+    }
+    std::string key;
+    if (t.StringAt(j, &key) && (key == "help" || key == "description") && t.IsOp(j + 1, ":")) {
+      size_t k = j + 2, end = k;
+      while (end < e && !(t.depth(end) <= t.depth(j) && (t.IsOp(end, ",") || t.IsOp(end, "}")))) ++end;
+      std::string v;
+      if (t.StringValue(k, end, &v)) return v;
+    }
+    if ((t.IsName(j, "description") || t.IsName(j, "help")) && t.IsOp(j + 1, "=")) {
+      size_t k = j + 2, end = k;
+      while (end < e && !(t.depth(end) <= t.depth(j) && (t.IsOp(end, ",") || t.IsOp(end, ")")))) ++end;
+      std::string v;
+      if (t.StringValue(k, end, &v)) return v;
+    }
+  }
+  return "";
+}
+
+struct Scope {
+  int indent = 0;
+  bool is_class = false;
+  std::string name;
+  bool dataclass = false, enum_class = false, pydantic = false, settings_class = false, env_registry = false;
+  int body_indent = -1;
+  size_t first_tok = 0;  // def: the first token of the header line
+  bool typer_command = false;
+};
+
+}  // namespace
+
+std::vector<std::string> ChoicesOfType(std::string_view type, const SettingsData& data, std::string* from) {
+  std::vector<std::string> out;
+  if (type.empty() || type.size() > 4000) return out;
+  Toks t = Toks::Expression(type);
+  for (size_t j = 0; j + 1 < t.size(); ++j) {
+    if (t.IsName(j, "Literal") && t.IsOp(j + 1, "[")) {
+      size_t close = t.MatchBracket(j + 1);
+      std::vector<std::string> vals;
+      if (t.StringList(j + 2, close, &vals)) {
+        if (from) *from = "Literal";
+        return vals;
+      }
+    }
+  }
+  for (size_t j = 0; j < t.size(); ++j) {
+    if (!t.IsKind(j, TokenKind::kName)) continue;
+    std::string n(t.Text(j));
+    if (auto it = data.literal_aliases.find(n); it != data.literal_aliases.end()) {
+      if (from) *from = "Literal";
+      return it->second;
+    }
+    if (auto it = data.enums.find(n); it != data.enums.end()) {
+      for (auto& [m, v] : it->second) out.push_back(v);
+      if (from) *from = "Enum:" + n;
+      return out;
+    }
+  }
+  return out;
+}
+
+void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
+  const std::string_view text = t.text();
+  // Quick tests of what the file can hold (each collector needs its word).
+  bool has_typer = Has(text, "typer");
+  bool has_click = Has(text, "click") || has_typer;
+  std::vector<Scope> stack;
+  std::string pending_decorators;
+  const auto& lines = t.lines();
+  auto close_to = [&](int indent, size_t next_tok) {
+    while (!stack.empty() && stack.back().indent >= indent) {
+      Scope s = stack.back();
+      stack.pop_back();
+      if (!s.is_class && s.first_tok < next_tok) {
+        // A field walker: a function that walks dataclass fields and adds f"--{...}" flags.
+        std::string_view body = text.substr(t[s.first_tok].begin, t[std::min(next_tok, t.size() - 1)].begin - t[s.first_tok].begin);
+        bool walks = Has(body, "fields(") || Has(body, "__dataclass_fields__");
+        bool dynamic_flag = Has(body, "f\"--") || Has(body, "f'--") || Has(body, "\"--\" +") || Has(body, "'--' +") ||
+                            Has(body, "\"--\"+") || Has(body, "'--'+") || Has(body, "\"--%s\"") || Has(body, "\"--{}\"");
+        if (walks && dynamic_flag && Has(body, "add_argument")) {
+          FieldWalker w;
+          w.file = std::string(path);
+          w.kebab = Has(body, ".replace(\"_\", \"-\")") || Has(body, ".replace('_', '-')") || Has(body, "kebab");
+          w.boolean_optional = Has(body, "BooleanOptionalAction");
+          // fields(ClassName) names the class; fields(cls/self) the enclosing class.
+          for (size_t j = s.first_tok; j + 3 < next_tok && j + 3 < t.size(); ++j)
+            if (t.IsName(j, "fields") && t.IsOp(j + 1, "(") && t.IsKind(j + 2, TokenKind::kName) && t.IsOp(j + 3, ")")) {
+              std::string c(t.Text(j + 2));
+              if (c == "cls" || c == "self") {
+                for (auto it = stack.rbegin(); it != stack.rend(); ++it)
+                  if (it->is_class) {
+                    c = it->name;
+                    break;
+                  }
+              }
+              if (!c.empty() && std::isupper((unsigned char)c[0])) w.classes.push_back(c);
+            }
+          d->walkers.push_back(std::move(w));
+        }
+      }
+    }
+  };
+  for (size_t li = 0; li < lines.size(); ++li) {
+    const py::LogicalLine& L = lines[li];
+    size_t b = L.first, e = L.last;
+    if (b >= e) continue;
+    close_to(L.indent, b);
+    Scope* cls = nullptr;
+    if (!stack.empty() && stack.back().is_class) {
+      Scope& s = stack.back();
+      if (s.body_indent < 0) s.body_indent = L.indent;
+      if (s.body_indent == L.indent) cls = &s;
+    }
+    if (t.IsOp(b, "@")) {
+      pending_decorators += std::string(t.Span(b, e)) + "\n";
+      // @click.option(...) / @app.command()
+      for (size_t j = b; j + 1 < e; ++j)
+        if (has_click && (t.IsName(j, "option") || t.IsName(j, "Option")) && t.IsOp(j + 1, "(") && j > b && t.IsOp(j - 1, ".")) {
+          // The decorated function's name is read when it comes; click flags carry the file's line.
+          CollectClickOption(path, t, j, d, "");
+          break;
+        }
+      continue;
+    }
+    size_t k = b;
+    if (t.IsName(k, "async")) ++k;
+    if (t.IsName(k, "class") && t.IsKind(k + 1, TokenKind::kName)) {
+      Scope s;
+      s.indent = L.indent;
+      s.is_class = true;
+      s.name = std::string(t.Text(k + 1));
+      s.first_tok = b;
+      std::string bases;
+      if (t.IsOp(k + 2, "(")) {
+        size_t close = t.MatchBracket(k + 2);
+        bases = std::string(t.Span(k + 3, close));
+        // The first base's last dotted component.
+        std::string first;
+        for (size_t j = k + 3; j < close; ++j) {
+          if (t.IsKind(j, TokenKind::kName) && (t.IsOp(j + 1, ".") || t.IsOp(j + 1, ",") || j + 1 == close)) {
+            first = std::string(t.Text(j));
+            if (!t.IsOp(j + 1, ".")) break;
+            ++j;
+            continue;
+          }
+          break;
+        }
+        if (!first.empty() && first != s.name) d->class_bases.emplace(s.name, first);
+      }
+      s.dataclass = Has(pending_decorators, "dataclass") || Has(pending_decorators, "attr.s") ||
+                    Has(pending_decorators, "define") || Has(pending_decorators, "attrs");
+      s.enum_class = Has(bases, "Enum") || Has(bases, "IntFlag") || (HasWord(bases, "Flag") && Has(text, "enum"));
+      s.settings_class = Has(bases, "BaseSettings");
+      s.pydantic = s.settings_class || Has(bases, "BaseModel");
+      if (s.settings_class) d->settings_classes.push_back(s.name);
+      pending_decorators.clear();
+      stack.push_back(std::move(s));
+      continue;
+    }
+    if (t.IsName(k, "def") && t.IsKind(k + 1, TokenKind::kName)) {
+      Scope s;
+      s.indent = L.indent;
+      s.name = std::string(t.Text(k + 1));
+      s.first_tok = b;
+      bool typer_command = has_typer && (Has(pending_decorators, ".command(") || Has(pending_decorators, ".callback("));
+      pending_decorators.clear();
+      if (has_typer && t.IsOp(k + 2, "(")) {
+        size_t close = t.MatchBracket(k + 2);
+        bool any_option = false;
+        for (size_t j = k + 3; j < close; ++j)
+          if (t.IsName(j, "Option") && t.IsOp(j + 1, "(")) any_option = true;
+        if (typer_command || any_option)
+          for (auto [pb, pe] : t.SplitTopLevel(k + 3, close))
+            CollectTyperParam(path, t, pb, pe, typer_command, s.name, *d, d);
+      }
+      stack.push_back(std::move(s));
+      continue;
+    }
+    pending_decorators.clear();
+    // Class-body statements.
+    if (cls && t.IsKind(b, TokenKind::kName)) {
+      std::string name(t.Text(b));
+      if ((cls->dataclass || cls->pydantic) && t.IsOp(b + 1, ":")) {
+        ConfigField f;
+        f.class_name = cls->name;
+        f.name = name;
+        size_t j = b + 2;
+        while (j < e && !(t.IsOp(j, "=") && t.depth(j) == t.depth(b))) ++j;
+        f.type = std::string(t.Span(b + 2, j));
+        if (j < e) {
+          std::string dv = std::string(t.Span(j + 1, e));
+          // field(default=..., metadata={"help": ...}) / Field(default, description=...)
+          if ((t.IsName(j + 1, "field") || t.IsName(j + 1, "Field") || (t.IsName(j + 1, "dataclasses") && t.IsName(j + 3, "field"))) ) {
+            size_t open = j + 2;
+            while (open < e && !t.IsOp(open, "(")) ++open;
+            if (open < e) {
+              Call c = ParseCall(t, open);
+              if (auto* kd = c.Kw("default")) f.default_value = SpanStr(t, *kd);
+              else if (!c.positional.empty() && t.IsName(j + 1, "Field") && t.Text(c.positional[0].first) != "...")
+                f.default_value = SpanStr(t, c.positional[0]);
+              if (auto* ke = c.Kw("env")) {
+                std::string env;
+                if (t.StringValue(ke->first, ke->second, &env))
+                  AddEnv(path, t, env, "pydantic:" + cls->name + "." + name, "", f.default_value, t.line(b), d);
+              }
+            }
+          } else {
+            f.default_value = dv;
+          }
+        }
+        f.help = HelpOf(t, b + 2, e);
+        std::string from;
+        f.choices = ChoicesOfType(f.type, *d, &from);
+        f.choices_from = from;
+        f.file = std::string(path);
+        f.line = t.line(b);
+        d->fields.push_back(std::move(f));
+        continue;
+      }
+      if (cls->enum_class && t.IsOp(b + 1, "=") && e == b + 3) {
+        std::string v;
+        if (t.StringAt(b + 2, &v)) d->enums[cls->name].emplace_back(name, v);
+        else if (t.IsKind(b + 2, TokenKind::kNumber)) d->enums[cls->name].emplace_back(name, std::string(t.Text(b + 2)));
+        continue;
+      }
+      // X = EnvBool(default): an environment registry class (sglang's envs.py).
+      if (IsUpperName(name) && t.IsOp(b + 1, "=") && t.IsKind(b + 2, TokenKind::kName) && StartsWith(t.Text(b + 2), "Env") &&
+          t.IsOp(b + 3, "(")) {
+        Call c = ParseCall(t, b + 3);
+        std::optional<std::string> def;
+        if (!c.positional.empty()) def = SpanStr(t, c.positional[0]);
+        else if (auto* kd = c.Kw("default")) def = SpanStr(t, *kd);
+        AddEnv(path, t, name, "registry", TypeFromGetter(t.Text(b + 2)), def, t.line(b), d);
+        continue;
+      }
+      if (name == "model_config" || name == "env_prefix") {
+        for (size_t j = b; j + 2 < e; ++j) {
+          std::string v;
+          if ((t.IsName(j, "env_prefix") && t.IsOp(j + 1, "=") && t.StringAt(j + 2, &v)) ||
+              (j == b && name == "env_prefix" && t.IsOp(b + 1, "=") && t.StringAt(b + 2, &v))) {
+            // class Config: env_prefix = "X" sits in a nested class: it belongs to the outer one.
+            std::string owner = cls->name;
+            if (owner == "Config" && stack.size() >= 2) owner = stack[stack.size() - 2].name;
+            d->env_prefixes[owner] = v;
+            break;
+          }
+        }
+      }
+    }
+    // Module-level constants: NAME = ["a", "b"], NAME = Literal["a", "b"].
+    if (stack.empty() && L.indent == 0 && t.IsKind(b, TokenKind::kName)) {
+      size_t eq = b + 1;
+      if (t.IsOp(eq, ":")) {  // NAME: TypeAlias = ...
+        while (eq < e && !t.IsOp(eq, "=")) ++eq;
+      }
+      if (t.IsOp(eq, "=") && eq + 1 < e) {
+        std::vector<std::string> vals;
+        if ((t.IsOp(eq + 1, "[") || t.IsOp(eq + 1, "(") || t.IsOp(eq + 1, "{")) && t.MatchBracket(eq + 1) == e - 1 &&
+            t.StringList(eq + 1, e, &vals))
+          d->list_constants.emplace(std::string(t.Text(b)), std::move(vals));
+        else if (t.IsName(eq + 1, "Literal") && t.IsOp(eq + 2, "[") && t.StringList(eq + 3, t.MatchBracket(eq + 2), &vals))
+          d->literal_aliases.emplace(std::string(t.Text(b)), std::move(vals));
+      }
+    }
+  }
+  close_to(-1, t.size() - 1);
+  // Calls anywhere: add_argument, env reads, HfArgumentParser, and flags named in strings.
+  for (size_t i = 0; i < t.size(); ++i) {
+    const py::Token& tok = t[i];
+    if (tok.kind == TokenKind::kString) {
+      CollectEnvAt(path, t, i, d);
+      std::string_view s = t.Text(i);
+      for (size_t p = s.find("--"); p != std::string_view::npos; p = s.find("--", p + 2)) {
+        if (p > 0 && (IsWordChar(s[p - 1]) || s[p - 1] == '-')) continue;
+        size_t q = p + 2;
+        while (q < s.size() && (std::islower((unsigned char)s[q]) || std::isdigit((unsigned char)s[q]) || s[q] == '-' || s[q] == '_')) ++q;
+        if (q - p >= 5 && std::islower((unsigned char)s[p + 2]) && s[q - 1] != '-')
+          d->mentioned_flags.emplace_back(std::string(s.substr(p, q - p)), tok.line);
+        p = q - 2;
+      }
+      continue;
+    }
+    if (tok.kind != TokenKind::kName) continue;
+    std::string_view w = t.Text(i);
+    if (w == "add_argument" && t.IsOp(i + 1, "(")) CollectArgparse(path, t, i, d);
+    else if (w == "HfArgumentParser" && t.IsOp(i + 1, "(")) {
+      FieldWalker hw;
+      hw.file = std::string(path);
+      hw.kebab = false;
+      hw.underscore_alias = true;
+      hw.origin = "hf";
+      size_t close = t.MatchBracket(i + 1);
+      for (size_t j = i + 2; j < close; ++j)
+        if (t.IsKind(j, TokenKind::kName) && std::isupper((unsigned char)t.Text(j)[0]) && !t.IsOp(j + 1, "."))
+          hw.classes.emplace_back(t.Text(j));
+      if (!hw.classes.empty()) d->walkers.push_back(std::move(hw));
+    } else {
+      CollectEnvAt(path, t, i, d);
+    }
+  }
+}
+
+namespace {
+
+void ResolveChoices(Flag* f, const SettingsData& all) {
+  if (!f->choices.empty() || f->choices_expr.empty()) return;
+  // choices=NAME, list(Mode), [m.value for m in Mode], get_args(Alias): the first name that resolves.
+  Toks t = Toks::Expression(f->choices_expr);
+  for (size_t j = 0; j < t.size(); ++j) {
+    if (!t.IsKind(j, TokenKind::kName)) continue;
+    std::string n(t.Text(j));
+    if (auto it = all.list_constants.find(n); it != all.list_constants.end()) {
+      f->choices = it->second;
+      f->choices_from = "choices";
+      return;
+    }
+    if (auto it = all.literal_aliases.find(n); it != all.literal_aliases.end()) {
+      f->choices = it->second;
+      f->choices_from = "Literal";
+      return;
+    }
+    if (auto it = all.enums.find(n); it != all.enums.end()) {
+      for (auto& [m, v] : it->second) f->choices.push_back(v);
+      f->choices_from = "Enum:" + n;
+      return;
+    }
+  }
+}
+
+std::string BoolText(const std::optional<std::string>& d) { return d ? Trim(*d) : ""; }
+
+}  // namespace
+
+SettingsData MergeSettings(std::vector<const SettingsData*> files) {
+  SettingsData all;
+  for (const SettingsData* f : files) {
+    if (!f) continue;
+    all.flags.insert(all.flags.end(), f->flags.begin(), f->flags.end());
+    all.fields.insert(all.fields.end(), f->fields.begin(), f->fields.end());
+    all.envs.insert(all.envs.end(), f->envs.begin(), f->envs.end());
+    all.walkers.insert(all.walkers.end(), f->walkers.begin(), f->walkers.end());
+    for (const auto& [k, v] : f->list_constants) all.list_constants.emplace(k, v);
+    for (const auto& [k, v] : f->literal_aliases) all.literal_aliases.emplace(k, v);
+    for (const auto& [k, v] : f->enums) all.enums.emplace(k, v);
+    for (const auto& [k, v] : f->env_prefixes) all.env_prefixes.emplace(k, v);
+    for (const auto& [k, v] : f->class_bases) all.class_bases.emplace(k, v);
+    all.settings_classes.insert(all.settings_classes.end(), f->settings_classes.begin(), f->settings_classes.end());
+    all.mentioned_flags.insert(all.mentioned_flags.end(), f->mentioned_flags.begin(), f->mentioned_flags.end());
+  }
+  // Field choices that name an alias or an Enum of another file.
+  for (auto& fd : all.fields)
+    if (fd.choices.empty()) fd.choices = ChoicesOfType(fd.type, all, &fd.choices_from);
+  std::set<std::string> dests;
+  for (const auto& f : all.flags) dests.insert(f.dest);
+  // Field walkers: the fields of their classes become flags.
+  for (const FieldWalker& w : all.walkers) {
+    std::set<std::string> classes(w.classes.begin(), w.classes.end());
+    for (const ConfigField& fd : all.fields) {
+      bool mine = classes.empty() ? fd.file == w.file : classes.count(fd.class_name) > 0;
+      if (!mine || dests.count(fd.name) || StartsWith(fd.name, "_")) continue;
+      if (StartsWith(Trim(fd.type), "ClassVar")) continue;
+      Flag f;
+      f.origin = w.origin;
+      f.dest = fd.name;
+      f.class_name = fd.class_name;
+      std::string kebab = fd.name;
+      std::replace(kebab.begin(), kebab.end(), '_', '-');
+      if (w.kebab) f.options.push_back("--" + kebab);
+      else f.options.push_back("--" + fd.name);
+      if (w.underscore_alias && kebab != fd.name) f.options.push_back("--" + kebab);
+      f.choices = fd.choices;
+      f.choices_from = fd.choices_from;
+      f.help = fd.help;
+      std::string ty = OneLine(fd.type);
+      if (ty == "bool" || StartsWith(ty, "Annotated[bool")) {
+        f.type = "bool";
+        if (w.boolean_optional) {
+          f.action = "BooleanOptionalAction";
+          f.negative = "--no-" + f.options[0].substr(2);
+        } else {
+          f.action = BoolText(fd.default_value) == "True" ? "store_false" : "store_true";
+        }
+      } else {
+        f.type = ty;
+      }
+      if (fd.default_value) {
+        f.default_value = Unquote(*fd.default_value);
+        f.default_is_literal = LiteralText(*fd.default_value);
+      }
+      f.file = fd.file;
+      f.line = fd.line;
+      dests.insert(f.dest);
+      all.flags.push_back(std::move(f));
+    }
+  }
+  // Field lookups for flags: **kwargs flags, default=Class.field, missing choices.
+  std::map<std::string, const ConfigField*> field_by_name;
+  for (const auto& fd : all.fields) {
+    auto [it, inserted] = field_by_name.emplace(fd.name, &fd);
+    if (!inserted && !it->second->default_value && fd.default_value) it->second = &fd;
+  }
+  for (auto& f : all.flags) {
+    ResolveChoices(&f, all);
+    const ConfigField* fd = nullptr;
+    if (auto it = field_by_name.find(f.dest); it != field_by_name.end()) fd = it->second;
+    if (f.default_value && !f.default_is_literal) {
+      const std::string& dv = *f.default_value;
+      std::string last = LastComponent(dv);
+      auto it = field_by_name.find(last);
+      if (IsDotted(dv) && it != field_by_name.end() && it->second->default_value) {
+        f.default_value = Unquote(*it->second->default_value);
+        f.default_is_literal = LiteralText(*it->second->default_value);
+      } else if (IsDotted(dv) && dv.find('.') != std::string::npos) {
+        // Mode.NORMAL -> the member's value
+        auto en = all.enums.find(LastComponent(dv.substr(0, dv.rfind('.'))));
+        if (en != all.enums.end())
+          for (auto& [m, v] : en->second)
+            if (m == last) f.default_value = v, f.default_is_literal = true;
+      }
+    }
+    if (fd && (f.kwargs || f.choices.empty() || !f.default_value)) {
+      if (f.choices.empty() && !fd->choices.empty()) f.choices = fd->choices, f.choices_from = fd->choices_from;
+      if (!f.default_value && fd->default_value && (f.kwargs || f.origin == "argparse")) {
+        f.default_value = Unquote(*fd->default_value);
+        f.default_is_literal = LiteralText(*fd->default_value);
+      }
+      if (f.help.empty()) f.help = fd->help;
+      if (f.type.empty() && f.kwargs) f.type = OneLine(fd->type);
+    }
+  }
+  // BaseSettings fields: PREFIX_NAME environment variables.
+  std::set<std::string> settings(all.settings_classes.begin(), all.settings_classes.end());
+  for (const auto& fd : all.fields) {
+    if (!settings.count(fd.class_name)) continue;
+    std::string prefix;
+    if (auto it = all.env_prefixes.find(fd.class_name); it != all.env_prefixes.end()) prefix = it->second;
+    std::string name = prefix + fd.name;
+    for (char& c : name) c = (char)std::toupper((unsigned char)c);
+    EnvVar e;
+    e.name = name;
+    e.reader = "pydantic:" + fd.class_name + "." + fd.name;
+    std::string ty = OneLine(fd.type);
+    e.type = ty == "bool" ? "bool" : ty == "int" ? "int" : ty == "float" ? "float" : ty == "str" ? "str" : "";
+    e.default_value = fd.default_value;
+    e.choices = fd.choices;
+    e.file = fd.file;
+    e.line = fd.line;
+    all.envs.push_back(std::move(e));
+  }
+  // Flags the repository's strings name without defining them.
+  for (const auto& [opt, line] : all.mentioned_flags) {
+    std::string dest = opt.substr(2);
+    std::replace(dest.begin(), dest.end(), '-', '_');
+    if (dest.size() < 3 || dests.count(dest)) continue;
+    if (StartsWith(dest, "no_")) continue;
+    Flag f;
+    f.origin = "mentioned";
+    f.options = {opt};
+    f.dest = dest;
+    f.line = line;
+    dests.insert(dest);
+    all.flags.push_back(std::move(f));
+  }
+  all.mentioned_flags.clear();
+  return all;
+}
+
+}  // namespace errdex::doc

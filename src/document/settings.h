@@ -1,0 +1,125 @@
+// document/settings: the settings map -- every way a user configures the
+// program, in the user's own terms: command-line flags (with options, dest,
+// type, choices, default, action, nargs, help) and environment variables (with
+// their readers, types and defaults). Collected per file from tokens, merged
+// and resolved repository-wide by knowledge.h, serialized into the catalog's
+// knowledge blob ("settings" object, docs/document.md) so `errdex check` and
+// `errdex document` can use it without the source tree.
+//
+// Idioms understood (each has a fixture tree in tests/prose/):
+//   argparse      <x>.add_argument("--deepep-mode", dest=, type=, choices=, default=,
+//                 action= (store_true/store_false/BooleanOptionalAction -> --no-x), nargs=,
+//                 help=); choices/defaults given as module constants, Literal aliases,
+//                 Enum classes or `ServerArgs.field` are resolved; `**kwargs` flags (vLLM's
+//                 EngineArgs) take type/choices/default from the dataclass field of that name
+//   dataclass     fields of a dataclass that a helper turns into flags: a function that walks
+//                 `dataclasses.fields(C)` and calls add_argument(f"--{...}") (kebab-case when it
+//                 replaces "_" by "-"), or HfArgumentParser(C, ...) (--field_name); field types
+//                 Literal[...] / Annotated[Literal[...], "help"] / Enum give choices, the field
+//                 default the default, bool fields store_true
+//   click         @click.option("--x/--no-x", type=click.Choice([...]), default=, is_flag=,
+//                 envvar=, help=)
+//   typer         parameters with typer.Option(...) (or Annotated[T, typer.Option(...)]) and
+//                 every defaulted parameter of a @app.command() of a typer.Typer() app
+//                 (--kebab-case; bool -> --x/--no-x; Enum -> choices)
+//   pydantic      fields of a BaseSettings class read from PREFIX_NAME (env_prefix from
+//                 model_config / class Config) or Field(env=...)
+//   environment   os.environ["X"], os.environ.get("X", d), os.getenv("X", d), "X" in os.environ,
+//                 get_<kind>_env_var("X", d), registries `X = EnvBool(d)` (sglang) and
+//                 {"X": lambda: int(os.getenv("X", d))} (vLLM); bool(int(...)) wrappers give the type
+//   mentioned     a `--kebab-flag` that the repository's own strings name (messages, help) but
+//                 that it does not define (a plugin of another program's CLI)
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace errdex::doc {
+
+class Toks;
+
+struct Flag {
+  std::vector<std::string> options;  // "--deepep-mode", "-d"
+  std::string negative;              // "--no-deepep-mode" when the flag has one
+  std::string dest;                  // deepep_mode
+  std::string type;                  // str, int, float, bool, or the type= source text; "" unknown
+  std::vector<std::string> choices;  // resolved values; empty when unknown
+  std::string choices_from;          // "choices", "Literal", "Enum:<Name>", "click.Choice", ""
+  std::string choices_expr;          // unresolved source text (resolved when merged)
+  std::optional<std::string> default_value;  // the literal's value, or source text
+  bool default_is_literal = false;
+  std::string action;                // "" (store), store_true, store_false, BooleanOptionalAction, count, append, ...
+  std::string nargs;
+  std::string help;
+  std::string origin;                // argparse, dataclass, hf, click, typer, mentioned
+  std::string env;                   // an environment variable that also sets it (click envvar=)
+  std::string class_name;            // the dataclass (or typer command) the flag comes from
+  std::string file;
+  int line = 0;
+  bool kwargs = false;               // add_argument(..., **kwargs): details from the field of that name
+  std::string Primary() const;       // the first long option, else the first option
+  bool IsBool() const;               // takes no value
+};
+
+struct ConfigField {
+  std::string class_name, name, type;
+  std::optional<std::string> default_value;  // source text
+  std::vector<std::string> choices;
+  std::string choices_from;
+  std::string help;
+  std::string file;
+  int line = 0;
+};
+
+struct EnvVar {
+  std::string name;
+  std::string type;                          // bool, int, float, str, "" unknown
+  std::optional<std::string> default_value;  // source text
+  std::vector<std::string> choices;
+  std::string reader;                        // os.environ, os.getenv, get_bool_env_var, registry, pydantic:<Class>.<field>
+  std::string file;
+  int line = 0;
+};
+
+// A helper that turns the fields of dataclasses into flags.
+struct FieldWalker {
+  std::string file;
+  std::vector<std::string> classes;  // empty: the dataclasses of `file`
+  bool kebab = true;                 // --deepep-mode (else --deepep_mode)
+  bool underscore_alias = false;     // HfArgumentParser: --a_b primary, --a-b alias
+  bool boolean_optional = false;     // bool fields get --x/--no-x
+  std::string origin = "dataclass";
+};
+
+// What one file says about settings, before the repository-wide merge.
+struct SettingsData {
+  std::vector<Flag> flags;
+  std::vector<ConfigField> fields;
+  std::vector<EnvVar> envs;
+  std::vector<FieldWalker> walkers;
+  std::map<std::string, std::vector<std::string>> list_constants;   // NAME = ["a", "b"]
+  std::map<std::string, std::vector<std::string>> literal_aliases;  // Mode = Literal["a", "b"]
+  std::map<std::string, std::vector<std::pair<std::string, std::string>>> enums;  // class -> (member, value)
+  std::map<std::string, std::string> env_prefixes;                  // BaseSettings class -> env prefix
+  std::map<std::string, std::string> class_bases;                   // class -> its first base's last component
+  std::vector<std::string> settings_classes;                        // BaseSettings subclasses
+  std::vector<std::pair<std::string, int>> mentioned_flags;         // "--x" named in strings, with a line
+};
+
+// Collects what `toks` (a whole file at `path`) says about settings into `out`.
+void CollectSettings(std::string_view path, const Toks& toks, SettingsData* out);
+
+// Merges per-file data (in path order) and resolves it: walkers become flags,
+// kwargs flags and unresolved choices/defaults are filled, pydantic fields
+// become environment variables, mentioned flags are added where undefined.
+SettingsData MergeSettings(std::vector<const SettingsData*> files);
+
+// The choices a type annotation names: Literal["a", "b"], Annotated[Literal[...], ...],
+// Optional[...], a Literal alias or an Enum class of `data`. Empty when none.
+std::vector<std::string> ChoicesOfType(std::string_view type, const SettingsData& data, std::string* from);
+
+}  // namespace errdex::doc

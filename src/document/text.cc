@@ -1,0 +1,254 @@
+// document/text.cc: see text.h.
+#include "document/text.h"
+
+#include <cctype>
+
+namespace errdex::doc {
+
+std::string BT(std::string_view s) {
+  std::string o;
+  o.reserve(s.size() + 2);
+  o += '`';
+  o += s;
+  o += '`';
+  return o;
+}
+
+std::string_view TrimView(std::string_view s) {
+  size_t b = s.find_first_not_of(" \t\r\n\f\v");
+  if (b == std::string_view::npos) return {};
+  size_t e = s.find_last_not_of(" \t\r\n\f\v");
+  return s.substr(b, e - b + 1);
+}
+std::string Trim(std::string_view s) { return std::string(TrimView(s)); }
+
+std::string OneLine(std::string_view s) {
+  std::string o;
+  o.reserve(s.size());
+  bool sp = false;
+  for (char c : s) {
+    if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+      sp = true;
+      continue;
+    }
+    if (sp && !o.empty() && o.back() != '(' && o.back() != '[' && o.back() != '{' && c != ')' && c != ']' && c != '}')
+      o += ' ';
+    sp = false;
+    o += c;
+  }
+  return o;
+}
+
+std::string JoinWords(const std::vector<std::string>& xs, std::string_view last) {
+  std::string o;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    if (i) {
+      if (i + 1 == xs.size()) {
+        o += ' ';
+        o += last;
+        o += ' ';
+      } else {
+        o += ", ";
+      }
+    }
+    o += xs[i];
+  }
+  return o;
+}
+
+std::string JoinSome(const std::vector<std::string>& xs, std::string_view last, size_t max) {
+  if (xs.size() <= max) return JoinWords(xs, last);
+  std::vector<std::string> head(xs.begin(), xs.begin() + (long)max);
+  head.push_back(std::to_string(xs.size() - max) + " more");
+  return JoinWords(head, "and");
+}
+
+std::vector<std::string> Ticked(const std::vector<std::string>& xs) {
+  std::vector<std::string> o;
+  o.reserve(xs.size());
+  for (const auto& x : xs) o.push_back(BT(x));
+  return o;
+}
+
+std::string Lower(std::string_view s) {
+  std::string o(s);
+  for (char& c : o) c = (char)std::tolower((unsigned char)c);
+  return o;
+}
+
+std::string Kebab(std::string_view s) {
+  std::string o;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (std::isupper((unsigned char)c)) {
+      if (i && std::islower((unsigned char)s[i - 1]) && !o.empty() && o.back() != '-') o += '-';
+      o += (char)std::tolower((unsigned char)c);
+    } else if (std::isalnum((unsigned char)c)) {
+      o += c;
+    } else if (!o.empty() && o.back() != '-') {
+      o += '-';
+    }
+  }
+  while (!o.empty() && o.back() == '-') o.pop_back();
+  size_t f = o.find_first_not_of('-');
+  return f == std::string::npos ? std::string() : o.substr(f);
+}
+
+bool IsWordChar(char c) { return std::isalnum((unsigned char)c) || c == '_' || (unsigned char)c >= 0x80; }
+
+bool IsIdent(std::string_view s) {
+  if (s.empty() || !(std::isalpha((unsigned char)s[0]) || s[0] == '_' || (unsigned char)s[0] >= 0x80)) return false;
+  for (char c : s)
+    if (!IsWordChar(c)) return false;
+  return true;
+}
+
+bool IsDotted(std::string_view s) {
+  if (s.empty()) return false;
+  size_t start = 0;
+  while (true) {
+    size_t dot = s.find('.', start);
+    if (!IsIdent(s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start))) return false;
+    if (dot == std::string_view::npos) return true;
+    start = dot + 1;
+  }
+}
+
+bool IsUpperName(std::string_view s) {
+  if (s.size() < 3 || !(std::isupper((unsigned char)s[0]) || s[0] == '_')) return false;
+  bool alpha = false;
+  for (char c : s) {
+    if (std::islower((unsigned char)c)) return false;
+    if (!IsWordChar(c)) return false;
+    if (std::isupper((unsigned char)c)) alpha = true;
+  }
+  return alpha;
+}
+
+std::string LastComponent(std::string_view s) {
+  size_t dot = s.rfind('.');
+  return std::string(dot == std::string_view::npos ? s : s.substr(dot + 1));
+}
+std::string FirstComponent(std::string_view s) { return std::string(s.substr(0, s.find('.'))); }
+
+bool Has(std::string_view s, std::string_view lit) { return s.find(lit) != std::string_view::npos; }
+bool StartsWith(std::string_view s, std::string_view lit) { return s.substr(0, lit.size()) == lit; }
+bool EndsWith(std::string_view s, std::string_view lit) {
+  return s.size() >= lit.size() && s.substr(s.size() - lit.size()) == lit;
+}
+
+bool HasWord(std::string_view s, std::string_view word) {
+  if (word.empty()) return false;
+  for (size_t p = s.find(word); p != std::string_view::npos; p = s.find(word, p + 1)) {
+    bool left = p == 0 || !IsWordChar(s[p - 1]);
+    size_t e = p + word.size();
+    bool right = e >= s.size() || !IsWordChar(s[e]);
+    if (left && right) return true;
+  }
+  return false;
+}
+
+std::string PyQuote(std::string_view s) {
+  std::string o = "\"";
+  for (char c : s) {
+    if (c == '\\' || c == '"') {
+      o += '\\';
+      o += c;
+    } else if (c == '\n') {
+      o += "\\n";
+    } else if (c == '\t') {
+      o += "\\t";
+    } else {
+      o += c;
+    }
+  }
+  return o + "\"";
+}
+
+std::string Clip(std::string_view s, size_t max) {
+  if (s.size() <= max) return std::string(s);
+  size_t cut = max;
+  while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80) --cut;  // not inside a UTF-8 sequence
+  size_t sp = s.rfind(' ', cut);
+  if (sp != std::string_view::npos && sp > max / 2) cut = sp;
+  return Trim(s.substr(0, cut)) + "…";
+}
+
+std::vector<std::string> Sentences(std::string_view msg) {
+  std::vector<std::string> out;
+  size_t b = 0;
+  auto flush = [&](size_t e) {
+    std::string_view t = TrimView(msg.substr(b, e - b));
+    if (!t.empty()) out.emplace_back(t);
+    b = e;
+  };
+  int hole = 0;  // never split inside a {hole}
+  for (size_t i = 0; i < msg.size(); ++i) {
+    char c = msg[i];
+    if (c == '{') ++hole;
+    else if (c == '}' && hole > 0) --hole;
+    if (hole > 0 && c != '\n') continue;
+    if (c == '\n') {
+      flush(i);
+      b = i + 1;
+      continue;
+    }
+    if ((c == '.' || c == '!' || c == '?' || c == ';') && (i + 1 == msg.size() || msg[i + 1] == ' ' || msg[i + 1] == '\n')) {
+      // "e.g. " and "i.e. " do not end a sentence.
+      if (c == '.' && i >= 3 && (msg.substr(i - 3, 4) == "e.g." || msg.substr(i - 3, 4) == "i.e.")) continue;
+      flush(i + 1);
+    }
+  }
+  flush(msg.size());
+  return out;
+}
+
+std::vector<std::string> Words(std::string_view s) {
+  std::vector<std::string> out;
+  std::string cur;
+  int hole = 0;
+  for (char c : s) {
+    if (c == '{') {
+      ++hole;
+      continue;
+    }
+    if (c == '}' && hole > 0) {
+      --hole;
+      if (!cur.empty()) out.push_back(std::move(cur)), cur.clear();
+      continue;
+    }
+    if (hole) continue;
+    if (std::isalnum((unsigned char)c) || c == '_' || c == '-' || (unsigned char)c >= 0x80) {
+      cur += (char)std::tolower((unsigned char)c);
+    } else if (!cur.empty()) {
+      out.push_back(std::move(cur));
+      cur.clear();
+    }
+  }
+  if (!cur.empty()) out.push_back(std::move(cur));
+  for (auto& w : out) {
+    while (!w.empty() && w.back() == '-') w.pop_back();
+    while (!w.empty() && w.front() == '-') w.erase(w.begin());
+  }
+  std::vector<std::string> kept;
+  for (auto& w : out)
+    if (!w.empty()) kept.push_back(std::move(w));
+  return kept;
+}
+
+bool IsConstantExpr(std::string_view s) {
+  std::string_view t = TrimView(s);
+  while (t.size() >= 2 && t.front() == '(' && t.back() == ')') t = TrimView(t.substr(1, t.size() - 2));
+  if (t.rfind("not ", 0) == 0) t = TrimView(t.substr(4));
+  if (t == "True" || t == "False" || t == "None" || t == "..." || t == "__debug__") return true;
+  if (t.empty()) return false;
+  size_t i = (t[0] == '-' || t[0] == '+') ? 1 : 0;
+  bool digits = i < t.size();
+  for (size_t k = i; k < t.size(); ++k)
+    if (!(std::isdigit((unsigned char)t[k]) || t[k] == '.' || t[k] == '_' || t[k] == 'x' || t[k] == 'e')) digits = false;
+  if (digits && std::isdigit((unsigned char)t[i])) return true;
+  if ((t[0] == '"' || t[0] == '\'') && t.back() == t[0] && t.size() >= 2) return true;
+  return false;
+}
+
+}  // namespace errdex::doc

@@ -1,0 +1,251 @@
+// document/write_story.cc: documentation (what it means, where it comes from),
+// triggerScenarios (the exact condition, how a run gets there) and
+// commonSituations (the typical context, never the condition again).
+#include <algorithm>
+#include <cctype>
+
+#include "document/text.h"
+#include "document/writers.h"
+
+namespace errdex::doc {
+namespace {
+
+std::string Subjectless(const Site& s) {
+  std::string o;
+  if (s.kind == SiteKind::kLog) o = "A log message";
+  else if (s.error_class) o = BT(*s.error_class);
+  else if (s.error_class_expr) o = "The error " + BT(Clip(*s.error_class_expr, 80));
+  else o = "An error";
+  if (s.http_status) o += " (HTTP " + std::to_string(*s.http_status) + ")";
+  if (s.error_code) o += " with code " + BT(Clip(*s.error_code, 80));
+  return o;
+}
+
+std::string Verb(const Site& s) {
+  switch (s.kind) {
+    case SiteKind::kAssert: return "fails in an assert";
+    case SiteKind::kLog: return "logged at " + s.log_level.value_or("warning") + " level";
+    case SiteKind::kHttpResponse: return "returned to the HTTP client";
+    default: return "raised";
+  }
+}
+
+std::string CategorySentence(const SiteFacts& sf) {
+  const std::string& tag = sf.background_tag;
+  std::vector<std::string> settings;
+  const Fact* cap = nullptr;
+  for (const auto& f : sf.facts) {
+    if (f.subj.IsSetting()) {
+      std::string r = SettingRef(f.subj);
+      if (std::find(settings.begin(), settings.end(), r) == settings.end()) settings.push_back(r);
+    }
+    if (f.subj.IsCapability()) cap = &f;
+  }
+  if (tag == "unsupported-configuration-combo")
+    return settings.size() >= 2 ? "The combination of " + JoinWords(settings, "and") + " is rejected as unsupported."
+                                : "This setting is rejected in combination with the configuration the message names.";
+  if (tag == "missing-dtype-support" && cap)
+    return "The installed " + BT(FirstComponent(cap->subj.module)) + " does not define " + BT(cap->subj.module + "." + cap->subj.attr) +
+           ", which this code path needs; it fails here, before any work that would use it.";
+  if ((tag == "missing-dependency" || tag == "unsupported-hardware") && cap)
+    return "The environment lacks what this code path needs: " + UserTerm(sf, *cap) + ".";
+  if (tag == "missing-dependency") return "A package or module this code needs could not be imported or found.";
+  if (tag == "invalid-argument-value" && !settings.empty()) return "The value of " + JoinWords(settings, "or") + " is rejected here.";
+  if (tag == "not-implemented") {
+    if (AbstractMethod(sf))
+      return BT(sf.ctx->def_name) + " is not implemented by " + BT(sf.ctx->class_name) + " itself: a subclass must provide it.";
+    return "This case is not implemented in this code path.";
+  }
+  if (tag == "type-error") return "A value of an unexpected type reached this check.";
+  if (tag == "key-not-found") return "A lookup (key, index or attribute) found nothing.";
+  if (tag == "assertion-failure") return "An internal invariant checked by the assert does not hold.";
+  if (tag == "shape-mismatch") return "Sizes or shapes of the inputs do not agree.";
+  if (tag == "resource-exhausted") return "A size or resource limit was exceeded.";
+  if (tag == "io-error") return "A file-system or I/O operation failed.";
+  if (tag == "network-error") return "A network operation failed or timed out.";
+  if (tag == "http-client-error") return "The request is rejected as a client error.";
+  if (tag == "http-server-error") return "The server reports a failure on its side.";
+  if (tag == "deprecated-usage") return "A deprecated usage was detected.";
+  if (tag == "invalid-state") return "The object or process is not in the state this operation requires.";
+  if (tag == "runtime-warning") return "The program goes on after logging it.";
+  return "";
+}
+
+bool IsParamLike(const Fact& f) { return !f.subj.param.empty(); }
+
+// The condition of a code fact, in words where the code allows.
+std::string CodeCondition(const Fact& f) {
+  const Atom& a = f.atom;
+  if (!f.disjunction && a.op.empty()) return BT(Clip(OneLine(Trim(a.lhs)), 160)) + (a.falsy ? " is false or empty" : " is true");
+  return CodeTerm(f);
+}
+
+std::string TermOf(const SiteFacts& sf, const Fact& f) {
+  if (f.subj.kind == SubjectKind::kCode || f.subj.kind == SubjectKind::kShape) return CodeCondition(f);
+  return UserTerm(sf, f);
+}
+
+}  // namespace
+
+std::string CodeTerm(const Fact& f) {
+  std::string c = BT(f.code);
+  if (!f.subj.via.empty()) c += " (" + BT(f.subj.via) + " = " + BT(f.subj.expr) + ")";
+  return c;
+}
+
+std::string WriteDocumentation(const SiteFacts& sf) {
+  const Site& site = *sf.site;
+  std::string doc = Subjectless(site) + " " + Verb(site) + " by " + sf.where;
+  std::vector<std::string> conds;
+  for (const auto& f : sf.facts) conds.push_back(TermOf(sf, f));
+  if (!conds.empty()) {
+    doc += " when " + JoinSome(conds, "and", 6);
+    if (sf.guards_omitted > 0) doc += " (inside " + std::to_string(sf.guards_omitted) + " more enclosing conditions)";
+  } else if (site.kind == SiteKind::kAssert && site.assert_condition) {
+    doc += " when " + BT(Clip(OneLine(*site.assert_condition), 160)) + " is false";
+  } else if (sf.constant_guard) {
+    doc += ", on every pass of its `while True` loop that gets to this line";
+  } else {
+    doc += ", unconditionally once that line is reached";
+  }
+  if (site.except_context) doc += ", while handling " + BT(Clip(*site.except_context, 120));
+  // Where the user's terms stand for code, the code too.
+  std::vector<std::string> code;
+  for (const auto& f : sf.facts)
+    if (f.subj.kind != SubjectKind::kCode && f.subj.kind != SubjectKind::kShape && code.size() < 4) code.push_back(CodeTerm(f));
+  if (!code.empty()) doc += " (in the code: " + JoinWords(code, "and") + ")";
+  doc += ".";
+  if (site.error_message) {
+    std::string msg = Clip(*site.error_message, 400);
+    doc += " Message: \"" + msg + "\"";
+    if (!msg.empty() && !std::ispunct((unsigned char)msg.back())) doc += ".";
+  }
+  if (!site.interpolations.empty()) {
+    std::vector<std::string> ip;
+    for (size_t i = 0; i < site.interpolations.size() && i < 6; ++i) ip.push_back(BT(Clip(site.interpolations[i], 80)));
+    if (site.interpolations.size() > 6) ip.push_back(std::to_string(site.interpolations.size() - 6) + " more");
+    doc += " It shows " + JoinWords(ip, "and") + ".";
+  }
+  std::string cat = CategorySentence(sf);
+  if (!cat.empty()) doc += " " + cat;
+  for (const auto& [key, rw] : sf.rewrites)
+    doc += " The branch at line " + std::to_string(rw.line) + " rewrites " + BT(rw.from) + " to " + BT(rw.to) + " before this check.";
+  if (site.cause && !site.cause->empty()) doc += " The original error is chained (" + BT("from " + Clip(*site.cause, 60)) + ").";
+  return Trim(doc);
+}
+
+std::string WriteTriggers(const SiteFacts& sf) {
+  const Site& site = *sf.site;
+  std::vector<std::string> launch, env, caps, params, other;
+  for (const auto& f : sf.facts) {
+    switch (f.subj.kind) {
+      case SubjectKind::kFlag:
+      case SubjectKind::kField: launch.push_back(UserTerm(sf, f)); break;
+      case SubjectKind::kEnv: env.push_back(UserTerm(sf, f)); break;
+      case SubjectKind::kMissingAttr:
+      case SubjectKind::kMissingModule:
+      case SubjectKind::kHardware:
+      case SubjectKind::kVersion: caps.push_back(UserTerm(sf, f)); break;
+      case SubjectKind::kParam: params.push_back(UserTerm(sf, f)); break;
+      case SubjectKind::kType:
+        if (IsParamLike(f)) params.push_back(UserTerm(sf, f));
+        else other.push_back(UserTerm(sf, f));
+        break;
+      default: other.push_back(CodeCondition(f));
+    }
+  }
+  std::vector<std::string> trig;
+  if (!launch.empty()) trig.push_back("Launching with " + JoinSome(launch, "and", 6) + ".");
+  if (!env.empty()) trig.push_back("Running with " + JoinSome(env, "and", 6) + " in the environment.");
+  if (!caps.empty()) trig.push_back("Running where " + JoinSome(caps, "and", 6) + ".");
+  if (!params.empty()) trig.push_back("Calling " + BT(CallName(sf)) + " with " + JoinSome(params, "and", 6) + ".");
+  if (!other.empty()) trig.push_back("Reaching " + BT(Clip(site.function, 120)) + " while " + JoinSome(other, "and", 6) + ".");
+  if (sf.facts.empty()) {
+    if (site.kind == SiteKind::kAssert && site.assert_condition)
+      trig.push_back("Reaching " + BT(Clip(site.function, 120)) + " with " + BT(Clip(OneLine(*site.assert_condition), 160)) + " false.");
+    else if (sf.constant_guard)
+      trig.push_back("Every pass of the `while True` loop in " + BT(Clip(site.function, 120)) + " that gets to line " +
+                     std::to_string(site.line) + (site.except_context ? " after " + BT(Clip(*site.except_context, 120)) + " caught an error" : "") + ".");
+    else
+      trig.push_back("Every call of " + BT(Clip(site.function, 120)) + " that reaches line " + std::to_string(site.line) +
+                     (site.except_context ? " after " + BT(Clip(*site.except_context, 120)) + " caught an error" : "") + ".");
+  }
+  const SiteContext& c = *sf.ctx;
+  if (!c.callers.empty()) {
+    std::vector<std::string> who;
+    for (const auto& k : c.callers)
+      who.push_back((StartsWith(k.scope, "class ") ? "the body of " + BT(k.scope.substr(6)) + " class"
+                     : k.scope == "<module>" ? std::string("module level")
+                                             : BT(k.scope)) +
+                    " (line " + std::to_string(k.line) + ")");
+    int more = c.callers_total - (int)c.callers.size();
+    if (more > 0) who.push_back(std::to_string(more) + " more");
+    trig.push_back(BT(CallName(sf)) + " is called from " + JoinWords(who, "and") + " in this file.");
+  }
+  for (const auto& n : sf.sibling_notes) trig.push_back(n);
+  std::string o;
+  for (const auto& t : trig) o += (o.empty() ? "" : " ") + t;
+  return o;
+}
+
+std::optional<std::string> WriteSituations(const SiteFacts& sf) {
+  const Site& site = *sf.site;
+  std::vector<std::string> out;
+  std::vector<const Fact*> settings;
+  for (const auto& f : sf.facts)
+    if (f.subj.IsSetting() && !f.disjunction && !f.from_else) settings.push_back(&f);
+  if (!settings.empty()) {
+    const Fact* inner = settings.back();
+    std::vector<std::string> ctx;
+    for (size_t i = 0; i + 1 < settings.size(); ++i) ctx.push_back(UserTerm(sf, *settings[i]));
+    if (inner->atom.op == "not in" || inner->atom.op == "!=") {
+      out.push_back("A " + SettingRef(inner->subj) + " value chosen for another setup and kept in a launch script or config" +
+                    (ctx.empty() ? "" : " when switching to " + JoinWords(ctx, "and")));
+    } else if (!ctx.empty()) {
+      out.push_back("Reusing a launch command or config that pins " + UserTerm(sf, *inner) + " from a setup without " + JoinWords(ctx, "or"));
+      out.push_back("Explicitly pinning " + UserTerm(sf, *inner) + " while " + JoinWords(ctx, "and") + " is in use");
+    } else if (inner->atom.op.empty() || Trim(inner->atom.rhs) == "None") {
+      bool present = inner->atom.op.empty() ? !inner->atom.falsy : inner->atom.op == "is not";
+      out.push_back(std::string(present ? "A launch script or config that sets " : "A launch script or config that leaves out ") +
+                    SettingRef(inner->subj));
+    } else {
+      std::string d = inner->subj.kind == SubjectKind::kFlag && inner->subj.flag->default_value
+                          ? " (the default is " + BT(*inner->subj.flag->default_value) + ")"
+                          : "";
+      out.push_back("Setting " + UserTerm(sf, *inner) + d + " explicitly in a launch script, config file or environment");
+    }
+  }
+  for (const auto& f : sf.facts) {
+    const Subject& s = f.subj;
+    if (s.kind == SubjectKind::kMissingAttr && s.missing && IsStdlibModule(FirstComponent(s.module)))
+      out.push_back("Running on an OS or Python build whose " + BT(FirstComponent(s.module)) + " lacks " + BT(s.module + "." + s.attr));
+    else if (s.kind == SubjectKind::kMissingAttr && s.missing)
+      out.push_back("An older " + BT(FirstComponent(s.module)) + " that predates " + BT(s.module + "." + s.attr) +
+                    ", pinned by another package or left in a stale container or CI image");
+    if (s.kind == SubjectKind::kMissingModule && s.missing)
+      out.push_back("A lean environment where the optional package " + BT(s.module) + " was never installed");
+    if (s.kind == SubjectKind::kHardware)
+      out.push_back(s.missing ? "A machine (or container without the device) older or different than this code path expects"
+                              : "Moving a configuration from one platform to another");
+    if (s.kind == SubjectKind::kEnv) out.push_back(BT(s.env) + " inherited from the shell, a container image or a launcher");
+    if (s.kind == SubjectKind::kVersion) out.push_back("A dependency pinned to an older release by another package");
+    if (s.kind == SubjectKind::kParam && f.atom.op == "is" && Trim(f.atom.rhs) == "None" && s.param_info &&
+        s.param_info->default_value == "None")
+      out.push_back("Relying on the default " + BT(s.param + "=None") + " of " + BT(CallName(sf)));
+  }
+  if (site.except_context && out.empty())
+    out.push_back("An underlying error caught by " + BT(Clip(*site.except_context, 120)) + " in " + BT(Clip(site.function, 120)) +
+                  (site.cause ? " and chained with " + BT("from " + Clip(*site.cause, 60)) : ""));
+  if (out.empty() && AbstractMethod(sf))
+    out.push_back("A subclass of " + BT(sf.ctx->class_name) + " that does not override " + BT(sf.ctx->def_name) +
+                  ", or code that calls it on the base class itself");
+  std::vector<std::string> uniq;
+  for (auto& x : out)
+    if (std::find(uniq.begin(), uniq.end(), x) == uniq.end()) uniq.push_back(x);
+  if (uniq.empty()) return std::nullopt;
+  std::string s;
+  for (auto& x : uniq) s += (s.empty() ? "" : "; ") + x;
+  return s + ".";
+}
+
+}  // namespace errdex::doc

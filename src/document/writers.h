@@ -1,0 +1,45 @@
+// document/writers: one writer per prose field, each a pure function of the
+// SiteFacts (facts.h). The rules every writer keeps (docs/document.md, "What
+// the checker flags"; tests/prose/ checks them on real code):
+//  * a guard is never restated as an action ("Make `x != y` false"); when no
+//    change from the user's side is known, solutions stay null and the
+//    documentation says what the error means and where it comes from;
+//  * constant guards (`while True`) are no conditions;
+//  * the message's own advice is carried whole into solutions;
+//  * exampleFix is in the form the user types (flags, env, pip, a call) and
+//    its before and after differ;
+//  * fields do not repeat each other;
+//  * every shown expression is clipped; output is bounded per site.
+//   write_story.cc   documentation, triggerScenarios, commonSituations
+//   write_fixes.cc   solutions, exampleFix, preventionTips
+//   write_code.cc    validationCode, typeGuard, tryCatchPattern, tags
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "document/facts.h"
+
+namespace errdex::doc {
+
+std::string WriteDocumentation(const SiteFacts& sf);
+std::string WriteTriggers(const SiteFacts& sf);
+std::optional<std::string> WriteSituations(const SiteFacts& sf);
+std::optional<std::vector<std::string>> WriteSolutions(const SiteFacts& sf);
+std::optional<std::string> WriteExampleFix(const SiteFacts& sf);
+std::optional<std::vector<std::string>> WritePreventionTips(const SiteFacts& sf, const std::vector<std::string>& solutions,
+                                                            bool has_validation);
+std::optional<std::string> WriteValidation(const SiteFacts& sf);
+std::optional<std::string> WriteTypeGuard(const SiteFacts& sf);
+std::optional<std::string> WriteTryCatch(const SiteFacts& sf);
+std::vector<std::string> WriteTags(const SiteFacts& sf);
+
+// Shared by the writers.
+std::string CodeTerm(const Fact& f);               // `code` (`via` = `expr`)
+std::string IntBoundPhrase(const std::string& op, const std::string& n);  // "<", "0" -> "at least 0"
+bool IntLiteral(const std::string& s, long* v);
+bool IsStdlibModule(const std::string& m);
+std::string PipName(const std::string& module);
+
+}  // namespace errdex::doc
