@@ -16,6 +16,7 @@
 #include <unordered_map>
 
 #include "document/documenter.h"
+#include "extract/cpp/cpp_extractor.h"
 #include "extract/javascript/js_extractor.h"
 #include "extract/python/python_extractor.h"
 #include "store/catalog_store.h"
@@ -47,6 +48,16 @@ ExtractOutput RunJavaScript(std::string_view path, std::string_view text) {
 ExtractOutput RunTypeScript(std::string_view path, std::string_view text) {
   return FromJs(ExtractJavaScript(path, text, /*typescript=*/true));
 }
+
+template <typename R>
+ExtractOutput FromResult(R r) {
+  ExtractOutput out;
+  out.sites = std::move(r.sites);
+  out.diagnostics = std::move(r.diagnostics);
+  out.failed = r.failed;
+  return out;
+}
+ExtractOutput RunCpp(std::string_view path, std::string_view text) { return FromResult(ExtractCpp(path, text)); }
 
 ExtractOutput RunPython(std::string_view path, std::string_view text) {
   PythonExtractResult r = ExtractPython(path, text);
@@ -160,6 +171,7 @@ bool SiteOrder(const Site& a, const Site& b) {
 
 Extractor ExtractorForPath(std::string_view path) {
   if (EndsWith(path, ".py")) return RunPython;
+  if (IsCppPath(path)) return RunCpp;
 #ifdef ERRDEX_HAVE_TREE_SITTER
   // tree-sitter front end. Minified bundles and type declarations raise nothing a
   // user can map back to a line worth reading, and would dominate the scan time.
@@ -269,6 +281,39 @@ Result<ScanResult> Scan(const ScanOptions& options) {
 
   int jobs = options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::vector<FileResult> files(work.size());
+  // Front ends that need the whole repository first: the C/C++ #define table
+  // (a wrapper macro defined in one header is used in every .cu file). Those
+  // files are read here once and kept for the extraction below.
+  std::vector<char> preread(work.size(), 0);
+  if (!options.extractor) {
+    std::vector<size_t> cpp_files;
+    for (size_t i = 0; i < work.size(); ++i)
+      if (IsCppPath(work[i].path)) cpp_files.push_back(i);
+    if (!cpp_files.empty()) {
+      ParallelFor(
+          cpp_files.size(), jobs,
+          [&](size_t k) {
+            size_t i = cpp_files[k];
+            auto text = rs.source->Read(work[i].path);
+            if (text.ok()) {
+              files[i].text = std::move(text.value());
+              preread[i] = 1;
+            }
+          },
+          nullptr);
+      std::vector<std::pair<std::string_view, std::string_view>> defs;
+      std::vector<std::string> paths;
+      paths.reserve(cpp_files.size());
+      for (size_t i : cpp_files) paths.push_back(rs.prefix + work[i].path);
+      for (size_t k = 0; k < cpp_files.size(); ++k)
+        if (preread[cpp_files[k]]) defs.emplace_back(paths[k], files[cpp_files[k]].text);
+      std::shared_ptr<const cpp::MacroTable> table = BuildCppMacroTable(defs);
+      for (size_t i : cpp_files)
+        work[i].extractor = [table](std::string_view path, std::string_view text) {
+          return FromResult(ExtractCpp(path, text, table.get()));
+        };
+    }
+  }
   std::atomic<int64_t> done{0}, sites{0}, documented{0};
   std::atomic<bool> documenting{false};
   std::atomic<uint64_t> bytes{0};
@@ -293,14 +338,16 @@ Result<ScanResult> Scan(const ScanOptions& options) {
       [&](size_t i) {
         FileResult& fr = files[i];
         const std::string path = rs.prefix + work[i].path;
-        auto text = rs.source->Read(work[i].path);
-        if (!text.ok()) {
-          fr.diagnostics.push_back({path, 0, 0, text.status().message()});
-          fr.skipped = true;
-          done.fetch_add(1);
-          return;
+        if (!preread[i]) {
+          auto text = rs.source->Read(work[i].path);
+          if (!text.ok()) {
+            fr.diagnostics.push_back({path, 0, 0, text.status().message()});
+            fr.skipped = true;
+            done.fetch_add(1);
+            return;
+          }
+          fr.text = std::move(text.value());
         }
-        fr.text = std::move(text.value());
         fr.bytes = fr.text.size();
         ExtractOutput out;
         try {

@@ -1,0 +1,76 @@
+// cpp_prelude.h: what tests/diff/cpp_oracle.py gives clang in place of the
+// headers it blanks (the real ones are absent, or would make the AST dump 20x
+// larger): opaque stand-ins for the library types a kernel's signatures and
+// messages use, and a declaration of each sink so its uses parse as calls. The
+// sinks return a stream so `SINK(c) << "text" << x` parses as a << chain.
+// Nothing here is errdex's: it is the oracle's model of the libraries.
+typedef unsigned long size_t;
+typedef signed char int8_t; typedef short int16_t; typedef int int32_t; typedef long int64_t;
+typedef unsigned char uint8_t; typedef unsigned short uint16_t; typedef unsigned int uint32_t; typedef unsigned long uint64_t;
+typedef long intptr_t; typedef unsigned long uintptr_t;
+struct _IO_FILE; typedef struct _IO_FILE FILE; extern FILE* stderr; extern FILE* stdout;
+int printf(const char*, ...); int fprintf(FILE*, const char*, ...); void exit(int); void abort(void);
+#ifdef __cplusplus
+struct __errdex_stream { template <class T> __errdex_stream& operator<<(const T&); };
+namespace std {
+struct string {
+  string(); string(const char*); string(const char*, size_t); string(const string&);
+  const char* c_str() const; const char* data() const; bool empty() const; size_t size() const;
+  string& operator+=(const string&); string& operator+=(const char*); string& operator+=(char);
+  string& append(const string&);
+};
+string operator+(const string&, const string&); string operator+(const string&, const char*);
+string operator+(const char*, const string&); string operator+(const string&, char);
+struct string_view { string_view(const char*); string_view(const string&); };
+template <class T> string to_string(T);
+struct exception { exception(); virtual const char* what() const noexcept; };
+#define ERRDEX_STD_ERROR(N) struct N : exception { N(const char*); N(const string&); };
+ERRDEX_STD_ERROR(runtime_error) ERRDEX_STD_ERROR(logic_error) ERRDEX_STD_ERROR(invalid_argument)
+ERRDEX_STD_ERROR(out_of_range) ERRDEX_STD_ERROR(length_error) ERRDEX_STD_ERROR(domain_error)
+ERRDEX_STD_ERROR(range_error) ERRDEX_STD_ERROR(overflow_error) ERRDEX_STD_ERROR(underflow_error)
+#undef ERRDEX_STD_ERROR
+struct ostream { template <class T> ostream& operator<<(const T&); };
+struct ostringstream : ostream { ostringstream(); ostringstream(const string&); template <class T> ostringstream& operator<<(const T&); string str() const; void str(const string&); };
+struct stringstream : ostringstream { stringstream(); stringstream(const string&); };
+extern ostream cerr; extern ostream cout;
+ostream& endl(ostream&);
+template <class T> T&& move(T&);
+template <class T> T&& forward(T&);
+template <class... T> struct tuple; template <class T, class... A> struct vector; template <class T> struct optional;
+template <class K, class V, class... A> struct map; template <class K, class V, class... A> struct unordered_map;
+template <class T> struct shared_ptr; template <class T, class... D> struct unique_ptr;
+template <class... A> string format(A&&...);
+void abort(); void exit(int);
+}  // namespace std
+namespace c10 { struct Half; struct BFloat16; enum class ScalarType; struct Device; struct IValue;
+  template <class T> struct ArrayRef; using IntArrayRef = ArrayRef<int64_t>; template <class T> using optional = std::optional<T>;
+  template <class... A> std::string str(A&&...); }
+namespace at { struct Tensor; struct TensorOptions; struct Generator; using c10::ScalarType; using c10::Device;
+  using c10::IntArrayRef; using c10::optional; using c10::str; }
+namespace torch { using namespace at; }
+namespace fmt { template <class... A> std::string format(A&&...); template <class... A> std::string sprintf(A&&...); }
+namespace absl { template <class... A> std::string StrCat(A&&...); template <class... A> std::string StrFormat(A&&...);
+  struct Status;
+#define ERRDEX_ABSL(N) template <class... A> Status N##Error(A&&...);
+  ERRDEX_ABSL(Aborted) ERRDEX_ABSL(AlreadyExists) ERRDEX_ABSL(Cancelled) ERRDEX_ABSL(DataLoss) ERRDEX_ABSL(DeadlineExceeded)
+  ERRDEX_ABSL(FailedPrecondition) ERRDEX_ABSL(Internal) ERRDEX_ABSL(InvalidArgument) ERRDEX_ABSL(NotFound)
+  ERRDEX_ABSL(OutOfRange) ERRDEX_ABSL(PermissionDenied) ERRDEX_ABSL(ResourceExhausted) ERRDEX_ABSL(Unauthenticated)
+  ERRDEX_ABSL(Unavailable) ERRDEX_ABSL(Unimplemented) ERRDEX_ABSL(Unknown)
+#undef ERRDEX_ABSL
+}
+namespace spdlog { template <class... A> void error(A&&...); template <class... A> void warn(A&&...);
+  template <class... A> void critical(A&&...); template <class... A> void info(A&&...); }
+namespace tvm { namespace ffi { struct Tensor; struct TensorView; template <class T> struct Optional; struct Function; } }
+typedef struct CUstream_st* cudaStream_t; typedef int cudaError_t; const char* cudaGetErrorString(cudaError_t);
+typedef struct _object PyObject;
+// glog severities and tvm-ffi error kinds, as the identifiers the sinks take.
+enum __errdex_severity { INFO, WARNING, WARN, ERROR, FATAL, DFATAL, QFATAL };
+extern int ValueError, TypeError, IndexError, KeyError, AttributeError, RuntimeError, InternalError,
+    NotImplementedError, IOError, OSError, MemoryError, OverflowError, ZeroDivisionError, AssertionError;
+#endif
+extern PyObject *PyExc_Exception, *PyExc_ValueError, *PyExc_TypeError, *PyExc_RuntimeError, *PyExc_IndexError,
+    *PyExc_KeyError, *PyExc_AttributeError, *PyExc_NotImplementedError, *PyExc_OverflowError, *PyExc_MemoryError,
+    *PyExc_OSError, *PyExc_IOError, *PyExc_SystemError, *PyExc_StopIteration, *PyExc_ImportError,
+    *PyExc_ZeroDivisionError, *PyExc_AssertionError, *PyExc_BufferError, *PyExc_UnicodeError, *PyExc_LookupError,
+    *PyExc_ArithmeticError, *PyExc_DeprecationWarning, *PyExc_RuntimeWarning, *PyExc_UserWarning, *PyExc_FutureWarning,
+    *PyExc_TimeoutError, *PyExc_FileNotFoundError, *PyExc_PermissionError, *PyExc_UnicodeDecodeError;
