@@ -290,24 +290,21 @@ Result<ScanResult> Scan(const ScanOptions& options) {
     for (size_t i = 0; i < work.size(); ++i)
       if (IsCppPath(work[i].path)) cpp_files.push_back(i);
     if (!cpp_files.empty()) {
+      std::vector<std::pair<std::string, cpp::LexResult>> defines(cpp_files.size());
       ParallelFor(
           cpp_files.size(), jobs,
           [&](size_t k) {
             size_t i = cpp_files[k];
+            defines[k].first = rs.prefix + work[i].path;
             auto text = rs.source->Read(work[i].path);
             if (text.ok()) {
               files[i].text = std::move(text.value());
               preread[i] = 1;
+              defines[k].second = cpp::LexDefines(defines[k].first, files[i].text);
             }
           },
           nullptr);
-      std::vector<std::pair<std::string_view, std::string_view>> defs;
-      std::vector<std::string> paths;
-      paths.reserve(cpp_files.size());
-      for (size_t i : cpp_files) paths.push_back(rs.prefix + work[i].path);
-      for (size_t k = 0; k < cpp_files.size(); ++k)
-        if (preread[cpp_files[k]]) defs.emplace_back(paths[k], files[cpp_files[k]].text);
-      std::shared_ptr<const cpp::MacroTable> table = BuildCppMacroTable(defs);
+      std::shared_ptr<const cpp::MacroTable> table = BuildCppMacroTable(std::move(defines));
       for (size_t i : cpp_files)
         work[i].extractor = [table](std::string_view path, std::string_view text) {
           return FromResult(ExtractCpp(path, text, table.get()));

@@ -340,14 +340,14 @@ def clang_flags(path):
     return ['-x', 'c++', '-std=c++17']
 
 
-def run(cmd, data, timeout):
+def run(cmd, data, timeout, want_stderr=False):
     def limit():
         resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
     try:
         p = subprocess.run(cmd, input=data, capture_output=True, timeout=timeout, preexec_fn=limit)
     except subprocess.TimeoutExpired:
         return None
-    return p.stdout
+    return (p.stdout, p.stderr) if want_stderr else p.stdout
 
 
 INCLUDE_RE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"]+)[>"]', re.M)
@@ -436,7 +436,7 @@ class Loc:
             self.file = d['file']
         if 'line' in d:
             self.line = d['line']
-        return (self.file, self.line, d.get('offset'), d.get('tokLen'))
+        return (self.file, self.line, d.get('offset'), d.get('tokLen'), d.get('col'))
 
     def take(self, loc):
         """(file, line, offset, tokLen) of the expansion, plus the spelling one and the macro-arg flag."""
@@ -475,6 +475,12 @@ class FileOracle:
         if r['arg']:
             return r['spell'][0], r['spell'][1]
         return r['exp'][0], r['exp'][1]
+
+    def site_col(self, n):
+        r = n.get('_begin')
+        if not r:
+            return None
+        return r['spell'][4] if r['arg'] else r['exp'][4]
 
     def text(self, n):
         """Source text of node n when both ends are spelled, in order, in the parsed buffer (else None:
@@ -824,7 +830,7 @@ class FileOracle:
         def arg_text(i):
             if i is None or i < 0 or i >= len(args):
                 return ''
-            return self.text(args[i]) or self.pp_text(args[i]) or ''
+            return self.text_with_qualifier(args[i]) or ''
         kind, cls, level = s['kind'], s.get('cls'), s.get('level')
         if 'severity' in s:
             sev = arg_text(0)
@@ -874,7 +880,7 @@ class FileOracle:
             whole = [tmpl(s['empty'])]
         else:
             whole = [tmpl(s.get('prefix', ''))]
-        self.sites.append({'line': line, 'kind': kind, 'class': cls, 'pattern': pattern_of(whole),
+        self.sites.append({'line': line, 'col': self.site_col(n), 'kind': kind, 'class': cls, 'pattern': pattern_of(whole),
                            'needs_text': s.get('cond') is not None and ('@' in s.get('prefix', '') + s.get('empty', ''))})
 
     def terminates(self, n):
@@ -894,14 +900,12 @@ class FileOracle:
         cls = None
         args = []
         if x is not None and x.get('kind') == 'StringLiteral':
-            self.sites.append({'line': line, 'kind': 'raise', 'class': 'const char*',
+            self.sites.append({'line': line, 'col': self.site_col(n), 'kind': 'raise', 'class': 'const char*',
                                'pattern': pattern_of(lit(decode_c(x['value'])))})
             return
         if x is not None and x.get('kind') == 'CXXNewExpr':
             x = (x.get('inner') or [None])[0]
-        t = self.text(x) if x is not None else None
-        if t is None and x is not None:
-            t = self.pp_text(x)
+        t = self.text_with_qualifier(x) if x is not None else None
         if x is not None and x.get('kind') in ('CXXFunctionalCastExpr', 'CXXTemporaryObjectExpr', 'CXXConstructExpr',
                                                'CXXUnresolvedConstructExpr', 'CallExpr', 'RecoveryExpr') and t:
             mm = re.match(r'^((?:::)?[A-Za-z_]\w*(?:\s*<[^()]*?>)?(?:\s*::\s*[A-Za-z_]\w*(?:\s*<[^()]*?>)?)*)\s*[({]', t)
@@ -925,7 +929,8 @@ class FileOracle:
             if v is not None and any(any(not h and tt for h, tt in s) for s in v):
                 best = v
                 break
-        self.sites.append({'line': line, 'kind': 'raise', 'class': cls, 'pattern': pattern_of(best) if best else None})
+        self.sites.append({'line': line, 'col': self.site_col(n), 'kind': 'raise', 'class': cls,
+                           'pattern': pattern_of(best) if best else None})
 
     def ctor_args(self, x):
         k = x.get('kind')
@@ -945,6 +950,24 @@ class FileOracle:
 
     def pp_text(self, n):
         return None  # see text(): the -E pass has one buffer
+
+    def text_with_qualifier(self, n):
+        """text(n), extended back over a `ns::Class::` its range leaves out."""
+        t = self.text(n)
+        b = n.get('_begin')
+        if t is None or not b or b['spell'][2] is None:
+            return t
+        start = b['spell'][2]
+        s = self.src
+        while start >= 2 and s[start - 2:start] == b'::':
+            j = start - 2
+            while j > 0 and (chr(s[j - 1]).isalnum() or s[j - 1] == 0x5f):
+                j -= 1
+            if j == start - 2:
+                break
+            t = s[j:start].decode('utf-8', 'replace') + t
+            start = j
+        return t
 
     def term_lookup(self, n):
         return id(n) in self.terminating
@@ -1043,7 +1066,25 @@ def pp_flags(path):
     return ['-x', 'c++-cpp-output', '-std=c++17']
 
 
-def walk_tree(f, buf, tree):
+FUNCTION_KINDS = ('FunctionDecl', 'CXXMethodDecl', 'CXXConstructorDecl', 'CXXDestructorDecl', 'CXXConversionDecl',
+                  'FunctionTemplateDecl')
+
+
+def function_ranges(tree):
+    """(first, last) expansion lines, in the main file, of every function clang kept a body of."""
+    out = []
+    def walk(n):
+        if n.get('kind') in FUNCTION_KINDS and any(c.get('kind') == 'CompoundStmt' for c in n.get('inner') or []):
+            b, e = n.get('_begin'), n.get('_end')
+            if b and e and b['exp'][0] == '<stdin>' and e['exp'][0] == '<stdin>' and b['exp'][1] and e['exp'][1]:
+                out.append((b['exp'][1], e['exp'][1]))
+        for c in n.get('inner') or []:
+            walk(c)
+    walk(tree)
+    return out
+
+
+def walk_tree(f, buf, tree, want_ranges=False):
     fo = FileOracle(f, buf, None)
     fo.main = '<stdin>'
     fo.L = Loc()
@@ -1052,7 +1093,7 @@ def walk_tree(f, buf, tree):
     mark_terminating(tree, fo.terminating)
     fo.annotate(tree)
     fo.walk(tree)
-    return fo.sites
+    return (fo.sites, function_ranges(tree)) if want_ranges else fo.sites
 
 
 def oracle_file(corpus, f, prelude_path, timeout):
@@ -1069,27 +1110,61 @@ def oracle_file(corpus, f, prelude_path, timeout):
         mh = os.path.join(tmp, 'macros.h')
         with open(mh, 'wb') as fh:
             fh.write(macros)
-        common = [CLANG, '-w', '-ferror-limit=0', '-include', prelude_path, '-include', mh]
-        out = run(common + clang_flags(f) + ['-fsyntax-only', '-Xclang', '-ast-dump=json', '-'], src, timeout)
-        if out is None:
+        # __FILE__ / __LINE__ stay names (holes): -E would print the file's temporary name and line.
+        common = [CLANG, '-w', '-ferror-limit=0', '-D__FILE__=__errdex_file__', '-D__LINE__=__errdex_line__',
+                  '-include', prelude_path, '-include', mh]
+        res = run(common + clang_flags(f) + ['-fsyntax-only', '-Xclang', '-ast-dump=json', '-'], src, timeout,
+                  want_stderr=True)
+        if res is None:
             return None
+        out, err = res
+        # Lines where clang gave up on an expression (an undeclared name, a type it
+        # does not know): it may drop the statement, and a site in it with it.
+        error_lines = {int(m.group(1)) for m in re.finditer(rb'^<stdin>:(\d+):\d+: error:', err, re.M)}
         pp = run(common + clang_flags(f) + ['-E', '-'], src, timeout) or b''
         out2 = run([CLANG, '-w', '-ferror-limit=0'] + pp_flags(f) + ['-fsyntax-only', '-Xclang', '-ast-dump=json', '-'],
                    pp, timeout) if pp else None
     try:
-        sites = walk_tree(f, src, json.loads(out))
+        sites, ranges = walk_tree(f, src, json.loads(out), want_ranges=True)
     except ValueError:
         return None
+    # Where clang's view is incomplete: a function it reported an error in (it may
+    # have dropped the statement) and any line outside the functions it kept,
+    # when it reported errors at all (it dropped a whole function).
+    def blind(line, end):
+        if any(l in error_lines for l in range(line, end + 1)):
+            return True
+        inner = [r for r in ranges if r[0] <= line <= r[1]]
+        if not inner:
+            return bool(error_lines)
+        lo, hi = min(inner, key=lambda r: r[1] - r[0])
+        return any(lo <= l <= hi for l in error_lines)
     if out2:
         try:
             sites2 = walk_tree(f, pp, json.loads(out2))
         except ValueError:
             sites2 = []
-        if len(sites2) == len(sites):
-            for s1, s2 in zip(sites, sites2):
-                s1['pattern'] = s2['pattern']
-                s1['class'] = s2['class']
-    return sites, active_lines(pp, '<stdin>')
+        import difflib
+        a = [x['kind'] + str(x.get('line')) for x in sites]
+        b = [x['kind'] + str(x.get('line')) for x in sites2]
+        if len(a) == len(b):
+            pairs = list(zip(range(len(a)), range(len(b))))
+        else:  # a site one parse lost: pair the rest in order
+            pairs = []
+            for blk in difflib.SequenceMatcher(None, [x['kind'] for x in sites], [x['kind'] for x in sites2],
+                                               autojunk=False).get_matching_blocks():
+                pairs += [(blk.a + k, blk.b + k) for k in range(blk.size)]
+        for i, j in pairs:
+            sites[i]['pattern'] = sites2[j]['pattern']
+            sites[i]['class'] = sites2[j]['class']
+    # One site written once, pasted into several expansions, is one site (as errdex counts).
+    unique, seen = [], set()
+    for x in sites:
+        key = (x['line'], x.get('col'), x['kind'], x['class'], x['pattern'])
+        if key not in seen:
+            seen.add(key)
+            unique.append(x)
+    return unique, active_lines(pp, '<stdin>'), blind
 
 
 def main():
@@ -1150,7 +1225,7 @@ def main():
             for f, fu in futs.items():
                 results[f] = fu.result()
     timeouts = [f for f, r in results.items() if r is None]
-    both = only_o = only_e = inactive = 0
+    both = only_o = only_e = inactive = blind = 0
     pat_ok = pat_n = 0
     ex_o, ex_e, ex_p = [], [], []
     dump = open(a.dump, 'w') if a.dump else None
@@ -1158,7 +1233,7 @@ def main():
         r = results[f]
         if r is None:
             continue
-        osites, active = r
+        osites, active, blind_at = r
         okeys = {}
         for s in osites:
             okeys.setdefault((s['line'], s['class']), []).append(s)
@@ -1169,6 +1244,7 @@ def main():
             if s['lineNumber'] not in active:
                 inactive += 1
                 continue
+            s['_blind'] = blind_at(s['lineNumber'], s.get('endLineNumber') or s['lineNumber'])
             ekeys.setdefault((s['lineNumber'], s.get('errorClass')), []).append(s)
         for k in set(okeys) | set(ekeys):
             o, e = okeys.get(k, []), ekeys.get(k, [])
@@ -1178,8 +1254,15 @@ def main():
                 only_o += len(o) - m
                 ex_o.append((f, k, o[0].get('pattern')))
             if len(e) > m:
-                only_e += len(e) - m
-                ex_e.append((f, k, e[0].get('messagePattern')))
+                # errdex's sites beyond the oracle's: those on lines clang could not parse are the
+                # oracle's blind spot, not errdex's error (counted apart).
+                extra = sorted(e, key=lambda x: x['_blind'])[m:]
+                for x in extra:
+                    if x['_blind']:
+                        blind += 1
+                    else:
+                        only_e += 1
+                        ex_e.append((f, k, x.get('messagePattern')))
             # patterns: multiset match within the key
             ops = [x.get('pattern') for x in o]
             eps = [x.get('messagePattern') for x in e]
@@ -1203,7 +1286,8 @@ def main():
     precision = both / n_e if n_e else 1.0
     pat = pat_ok / pat_n if pat_n else 1.0
     print(f'cpp_oracle: {len(sample)} files ({len(files)} in the corpus), {len(timeouts)} clang timeouts; '
-          f'oracle {n_o} sites, errdex {n_e} (+{inactive} on lines clang -E drops); common {both}')
+          f'oracle {n_o} sites, errdex {n_e} (+{inactive} on lines clang -E drops, +{blind} where clang reported '
+          f'errors and may have dropped code); common {both}')
     print(f'cpp_oracle: recall {recall:.4f}  precision {precision:.4f}  pattern exact {pat:.4f} ({pat_ok}/{pat_n})')
     for title, exs in (('only in the oracle', ex_o), ('only in errdex', ex_e)):
         for x in exs[:a.examples]:

@@ -5,6 +5,7 @@
 // sinks return a stream so `SINK(c) << "text" << x` parses as a << chain.
 // Nothing here is errdex's: it is the oracle's model of the libraries.
 typedef unsigned long size_t;
+extern const char* __errdex_file__; extern int __errdex_line__;  // what __FILE__ / __LINE__ become
 typedef signed char int8_t; typedef short int16_t; typedef int int32_t; typedef long int64_t;
 typedef unsigned char uint8_t; typedef unsigned short uint16_t; typedef unsigned int uint32_t; typedef unsigned long uint64_t;
 typedef long intptr_t; typedef unsigned long uintptr_t;
@@ -61,8 +62,19 @@ namespace absl { template <class... A> std::string StrCat(A&&...); template <cla
 namespace spdlog { template <class... A> void error(A&&...); template <class... A> void warn(A&&...);
   template <class... A> void critical(A&&...); template <class... A> void info(A&&...); }
 namespace tvm { namespace ffi { struct Tensor; struct TensorView; template <class T> struct Optional; struct Function; } }
-typedef struct CUstream_st* cudaStream_t; typedef int cudaError_t; const char* cudaGetErrorString(cudaError_t);
+typedef struct CUstream_st* cudaStream_t; typedef struct CUevent_st* cudaEvent_t; typedef int cudaError_t;
+enum { cudaSuccess = 0, CUDA_SUCCESS = 0, CUBLAS_STATUS_SUCCESS = 0, ncclSuccess = 0, CUTLASS_STATUS_SUCCESS = 0 };
+typedef int CUresult; typedef int cublasStatus_t; typedef int ncclResult_t; typedef int cudnnStatus_t;
+typedef struct cublasContext* cublasHandle_t; typedef struct cublasLtContext* cublasLtHandle_t;
+struct dim3 { dim3(unsigned = 1, unsigned = 1, unsigned = 1); unsigned x, y, z; };
+const char* cudaGetErrorString(cudaError_t); const char* cudaGetErrorName(cudaError_t);
+cudaError_t cudaGetLastError(); cudaError_t cudaDeviceSynchronize();
 typedef struct _object PyObject;
+enum DLDeviceType { kDLCPU = 1, kDLCUDA = 2, kDLCUDAHost = 3, kDLOpenCL = 4, kDLVulkan = 7, kDLMetal = 8, kDLROCM = 10,
+                    kDLCUDAManaged = 13, kDLOneAPI = 14 };
+enum DLDataTypeCode { kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBfloat = 4, kDLComplex = 5, kDLBool = 6 };
+struct DLDataType { uint8_t code; uint8_t bits; uint16_t lanes; };
+struct DLDevice { DLDeviceType device_type; int32_t device_id; };
 // glog severities and tvm-ffi error kinds, as the identifiers the sinks take.
 enum __errdex_severity { INFO, WARNING, WARN, ERROR, FATAL, DFATAL, QFATAL };
 extern int ValueError, TypeError, IndexError, KeyError, AttributeError, RuntimeError, InternalError,

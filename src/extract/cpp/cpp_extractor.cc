@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "extract/common/message.h"
 #include "extract/cpp/cpp_lexer.h"
@@ -30,10 +31,9 @@ bool IsCppPath(std::string_view path) {
   return false;
 }
 
-std::shared_ptr<const cpp::MacroTable> BuildCppMacroTable(
-    const std::vector<std::pair<std::string_view, std::string_view>>& files) {
+std::shared_ptr<const cpp::MacroTable> BuildCppMacroTable(std::vector<std::pair<std::string, cpp::LexResult>> files) {
   auto table = std::make_shared<cpp::MacroTable>();
-  for (const auto& [path, text] : files) table->Add(cpp::LexDefines(path, text));
+  for (auto& [path, scanned] : files) table->AddFile(std::move(path), std::move(scanned));
   table->Finish();
   return table;
 }
@@ -767,13 +767,11 @@ void Walker::Run() {
       continue;
     }
     if (stmt_start_ && !member) {
+      // Records what a local holds; the statement's tokens are still walked
+      // (a lambda initializer holds sites of its own).
       size_t next = i;
       stmt_start_ = false;
-      if (TryLocal(i, &next)) {
-        i = next;  // at the ';' (not consumed: EndStatement runs on it next)
-        if (i > 0) --i;
-        continue;
-      }
+      TryLocal(i, &next);
     }
     stmt_start_ = false;
     if (member) continue;
@@ -1116,6 +1114,10 @@ std::optional<Alts> Walker::Eval(size_t b, size_t e, int depth) {
 
 Alts Walker::Part(size_t b, size_t e, int depth) {
   if (std::optional<Alts> v = Eval(b, e, depth)) return *v;
+  while (e > b + 2 && IsP(b, '(') && Close(b) == e - 1) {  // (4): the value, not the parentheses
+    ++b;
+    --e;
+  }
   if (e == b + 1) {
     const Token& u = T(b);
     if (u.type == TokType::kNumber && std::all_of(u.text.begin(), u.text.end(), [](char c) { return c >= '0' && c <= '9'; }))
@@ -1464,14 +1466,23 @@ CppExtractResult ExtractCpp(std::string_view path, std::string_view text, const 
   cpp::MacroTable local;
   local.Add(std::move(lexed.macros));
   local.Finish(repo);
-  cpp::Expander expander(path, &local, repo);
+  cpp::Expander expander(path, &local, repo, lexed.includes);
   std::vector<Token> tokens = expander.Expand(lexed.tokens);
   Walker walker(path, text, tokens, expander);
   walker.Run();
-  result.sites = std::move(walker.sites);
-  std::stable_sort(result.sites.begin(), result.sites.end(), [](const Site& a, const Site& b) {
+  std::stable_sort(walker.sites.begin(), walker.sites.end(), [](const Site& a, const Site& b) {
     return a.line != b.line ? a.line < b.line : a.column < b.column;
   });
+  // A block argument a dispatch macro pastes into each of its cases, or a
+  // wrapper expanded inside another's copies, is one site written once: keep
+  // the first of identical sites at one place.
+  std::unordered_set<std::string> seen;
+  for (Site& s : walker.sites) {
+    std::string key = std::to_string(s.line) + ':' + std::to_string(s.column) + ':' + SiteKindName(s.kind) + '\0' +
+                      s.error_class.value_or("") + '\0' + s.message_pattern.value_or("") + '\0' +
+                      s.error_message.value_or("") + '\0' + s.message_expr.value_or("");
+    if (seen.insert(std::move(key)).second) result.sites.push_back(std::move(s));
+  }
   return result;
 }
 

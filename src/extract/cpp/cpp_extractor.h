@@ -50,8 +50,8 @@ inline constexpr size_t kCppMaxFileBytes = size_t{16} << 20;
 // #defines are expanded).
 CppExtractResult ExtractCpp(std::string_view path, std::string_view text, const cpp::MacroTable* repo = nullptr);
 
-// The repository-wide table from (path, text) of every C-family file.
-std::shared_ptr<const cpp::MacroTable> BuildCppMacroTable(
-    const std::vector<std::pair<std::string_view, std::string_view>>& files);
+// The repository-wide table from every C-family file's (path,
+// cpp::LexDefines(path, text)); the scans may run on any threads.
+std::shared_ptr<const cpp::MacroTable> BuildCppMacroTable(std::vector<std::pair<std::string, cpp::LexResult>> files);
 
 }  // namespace errdex

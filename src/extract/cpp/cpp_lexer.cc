@@ -286,6 +286,14 @@ size_t Lexer::Directive(size_t i) {
     if (ParseDefine(rest, path_, start_line, &def)) result_.macros.push_back(std::move(def));
     return end;
   }
+  if (name == "include" || name == "include_next" || name == "import") {
+    std::string_view r = Trim(rest);
+    if (r.size() > 2 && (r[0] == '"' || r[0] == '<')) {
+      size_t close = r.find(r[0] == '"' ? '"' : '>', 1);
+      if (close != std::string_view::npos && close > 1) result_.includes.emplace_back(r.substr(1, close - 1));
+    }
+    return end;
+  }
   if (defines_only_) return end;
   if (name == "if" || name == "ifdef" || name == "ifndef") {
     int constant = name == "if" ? ConstantCondition(rest) : -1;
@@ -462,9 +470,7 @@ LexResult Lexer::Run() {
 
 LexResult Lex(std::string_view path, std::string_view text) { return Lexer(path, text, false).Run(); }
 
-std::vector<MacroDef> LexDefines(std::string_view path, std::string_view text) {
-  return Lexer(path, text, true).Run().macros;
-}
+LexResult LexDefines(std::string_view path, std::string_view text) { return Lexer(path, text, true).Run(); }
 
 void LexFragment(std::string_view text, uint32_t line, std::vector<Token>& out) {
   size_t i = 0, n = text.size();

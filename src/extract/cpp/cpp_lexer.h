@@ -55,16 +55,18 @@ struct MacroDef {
 
 struct LexResult {
   std::vector<Token> tokens;
-  std::vector<MacroDef> macros;  // in file order
+  std::vector<MacroDef> macros;       // in file order
+  std::vector<std::string> includes;  // the #include'd names ("a/b.h" of <a/b.h> and "a/b.h"), in order
 };
 
 // Lexes `text` (the file at repo-relative `path`). Tokens point into `text`,
 // which must outlive them.
 LexResult Lex(std::string_view path, std::string_view text);
 
-// Only the #define lines of `text` (the repository-wide macro table's pass;
-// much faster than Lex since everything else is skipped by memchr).
-std::vector<MacroDef> LexDefines(std::string_view path, std::string_view text);
+// Only the #define and #include lines of `text` (the repository-wide macro
+// table's pass; much faster than Lex since everything else is skipped by
+// memchr). `tokens` stays empty.
+LexResult LexDefines(std::string_view path, std::string_view text);
 
 // Tokens of one piece of text (a macro body, a pasted token), all on `line`.
 void LexFragment(std::string_view text, uint32_t line, std::vector<Token>& out);

@@ -37,6 +37,15 @@ size_t CommonDirPrefix(std::string_view a, std::string_view b) {
   return common;
 }
 
+bool IsHeaderName(std::string_view path) {
+  size_t dot = path.rfind('.');
+  if (dot == std::string_view::npos || path.find('/', dot) != std::string_view::npos) return true;  // no extension
+  std::string_view ext = path.substr(dot);
+  for (std::string_view src : {".c", ".cc", ".cpp", ".cxx", ".c++", ".cu"})
+    if (ext == src) return false;
+  return true;
+}
+
 const Token kComma{",", 0, 0, TokType::kPunct, false, true, 0};
 
 }  // namespace
@@ -47,6 +56,85 @@ void MacroTable::Add(std::vector<MacroDef> defs) {
     const MacroDef* p = &defs_.back();
     by_name_[p->name].push_back(p);
   }
+}
+
+void MacroTable::AddFile(std::string path, LexResult scanned) {
+  files_.push_back(std::move(path));
+  const std::string& p = files_.back();
+  for (MacroDef& d : scanned.macros) d.file = p;
+  Add(std::move(scanned.macros));
+  includes_[p] = std::move(scanned.includes);
+  for (size_t i = 0; i <= p.size(); ++i)
+    if (i == 0 || p[i - 1] == '/') by_suffix_[std::string_view(p).substr(i)].push_back(&p);
+}
+
+const std::string* MacroTable::Resolve(std::string_view from, std::string_view include) const {
+  // "x/../y.h" and "./y.h" as a compiler normalizes them.
+  auto normalize = [](std::string_view dir, std::string_view inc) {
+    std::vector<std::string_view> parts;
+    auto push = [&](std::string_view s) {
+      size_t start = 0;
+      while (start <= s.size()) {
+        size_t slash = s.find('/', start);
+        std::string_view c = s.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
+        if (c == "..") {
+          if (!parts.empty()) parts.pop_back();
+        } else if (!c.empty() && c != ".") {
+          parts.push_back(c);
+        }
+        if (slash == std::string_view::npos) break;
+        start = slash + 1;
+      }
+    };
+    push(dir);
+    push(inc);
+    std::string out;
+    for (std::string_view c : parts) {
+      if (!out.empty()) out.push_back('/');
+      out.append(c);
+    }
+    return out;
+  };
+  size_t slash = from.rfind('/');
+  std::string_view dir = slash == std::string_view::npos ? std::string_view{} : from.substr(0, slash);
+  std::string rel = normalize(dir, include);
+  auto it = by_suffix_.find(rel);
+  if (it != by_suffix_.end()) {
+    for (const std::string* f : it->second)
+      if (*f == rel) return f;
+  }
+  std::string plain = normalize("", include);
+  it = by_suffix_.find(plain);
+  if (it == by_suffix_.end()) return nullptr;
+  const std::string* best = nullptr;
+  size_t best_len = 0;
+  for (const std::string* f : it->second) {
+    size_t len = 0;
+    while (len < f->size() && len < from.size() && (*f)[len] == from[len]) ++len;
+    if (!best || len > best_len || (len == best_len && f->size() < best->size())) {
+      best = f;
+      best_len = len;
+    }
+  }
+  return best;
+}
+
+std::unordered_map<std::string_view, int> MacroTable::IncludeClosure(std::string_view from_file,
+                                                                     const std::vector<std::string>& includes) const {
+  std::unordered_map<std::string_view, int> rank;
+  std::vector<std::pair<std::string_view, const std::vector<std::string>*>> queue;
+  queue.emplace_back(from_file, &includes);
+  for (size_t q = 0; q < queue.size() && rank.size() < 4096; ++q) {
+    auto [file, incs] = queue[q];
+    for (const std::string& inc : *incs) {
+      const std::string* r = Resolve(file, inc);
+      if (!r || *r == from_file || rank.count(*r)) continue;
+      rank.emplace(*r, static_cast<int>(rank.size()));
+      auto it = includes_.find(*r);
+      if (it != includes_.end()) queue.emplace_back(*r, &it->second);
+    }
+  }
+  return rank;
 }
 
 void MacroTable::Finish(const MacroTable* fallback) {
@@ -66,7 +154,6 @@ void MacroTable::Finish(const MacroTable* fallback) {
     }
     if (direct && reaching_.insert(name).second) work.push_back(name);
   }
-  // Strong sink names a body mentions count as reached too.
   while (!work.empty()) {
     std::string_view n = work.back();
     work.pop_back();
@@ -75,18 +162,55 @@ void MacroTable::Finish(const MacroTable* fallback) {
     for (std::string_view user : it->second)
       if (reaching_.insert(user).second) work.push_back(user);
   }
+  // Which definitions themselves reach (`#ifdef NDEBUG #define X(c) ((void)0)
+  // #else #define X(c) <check> #endif`: Find prefers the one that can fail).
+  for (const MacroDef& d : defs_) {
+    if (!reaching_.count(d.name)) continue;
+    bool r = BodyHasSink(d);
+    for (const Token& t : d.body)
+      if (!r && t.type == TokType::kIdent && t.text != d.name &&
+          (reaching_.count(t.text) || IsStrongSinkName(t.text) || (fallback && fallback->Reaches(t.text))))
+        r = true;
+    if (r) reaching_defs_.insert(&d);
+  }
 }
 
-const MacroDef* MacroTable::Find(std::string_view name, std::string_view from_file) const {
+const MacroDef* MacroTable::Find(std::string_view name, std::string_view from_file,
+                                 const std::unordered_map<std::string_view, int>* visible) const {
   auto it = by_name_.find(name);
   if (it == by_name_.end()) return nullptr;
   const auto& defs = it->second;
-  if (defs.size() == 1) return defs[0];
+  if (defs.size() == 1 && (defs[0]->file == from_file || IsHeaderName(defs[0]->file) ||
+                           (visible && visible->count(defs[0]->file))))
+    return defs[0];
+  auto better = [this](const MacroDef* a, const MacroDef* b) {  // same place: the one that can fail
+    return reaching_defs_.count(a) > reaching_defs_.count(b);
+  };
+  const MacroDef* own = nullptr;
+  for (const MacroDef* d : defs)
+    if (d->file == from_file && (!own || better(d, own))) own = d;
+  if (own) return own;
+  if (visible && !visible->empty()) {
+    const MacroDef* first = nullptr;
+    int first_rank = INT32_MAX;
+    for (const MacroDef* d : defs) {
+      auto r = visible->find(d->file);
+      if (r == visible->end()) continue;
+      if (r->second < first_rank || (r->second == first_rank && better(d, first))) {
+        first = d;
+        first_rank = r->second;
+      }
+    }
+    if (first) return first;
+  }
   const MacroDef* best = nullptr;
   size_t best_len = 0;
   for (const MacroDef* d : defs) {
-    size_t len = d->file == from_file ? SIZE_MAX : CommonDirPrefix(d->file, from_file);
-    if (!best || len > best_len) {
+    // A source file's own #define is seen by that file alone (nothing includes a
+    // .cu); a header's, by whatever may include it.
+    if (d->file != from_file && !IsHeaderName(d->file)) continue;
+    size_t len = CommonDirPrefix(d->file, from_file);
+    if (!best || len > best_len || (len == best_len && d->file == best->file && better(d, best))) {
       best = d;
       best_len = len;
     }
@@ -107,7 +231,17 @@ std::string SpellTokens(const Token* b, const Token* e) {
 const MacroDef* Expander::Lookup(std::string_view name) const {
   if (local_ && local_->Reaches(name)) return local_->Find(name, path_);
   if (local_ && local_->Find(name, path_)) return nullptr;  // the file's own definition reaches nothing
-  if (repo_ && repo_->Reaches(name)) return repo_->Find(name, path_);
+  if (repo_ && repo_->Reaches(name)) return repo_->Find(name, path_, &visible_);
+  return nullptr;
+}
+
+const Token* Expander::Constant(std::string_view name) const {
+  const MacroDef* d = local_ ? local_->Find(name, path_) : nullptr;
+  if (!d && repo_) d = repo_->Find(name, path_, &visible_);
+  if (!d || d->function_like) return nullptr;
+  const std::vector<Token>& b = d->body;
+  if (b.size() == 1 && (b[0].type == TokType::kNumber || b[0].type == TokType::kString)) return &b[0];
+  if (b.size() == 3 && b[0].IsPunct('(') && b[1].type == TokType::kNumber && b[2].IsPunct(')')) return &b[1];
   return nullptr;
 }
 
@@ -129,6 +263,20 @@ void Expander::ExpandRange(const Token* b, const Token* e, std::vector<Token>& o
       continue;
     }
     const MacroDef* def = Lookup(t.text);
+    if (!def) {
+      // A constant (`#define HEAD_DIM 128`, `#define PREFIX "x: "`): its value, as
+      // the compiler sees it in a message.
+      if (const Token* c = Constant(t.text)) {
+        Token v = *c;
+        v.line = t.line;
+        v.column = t.column;
+        v.space_before = t.space_before;
+        v.from_macro = true;
+        v.chain = chain;
+        out.push_back(v);
+        continue;
+      }
+    }
     if (!def || std::find(active.begin(), active.end(), def) != active.end()) {
       out.push_back(t);
       continue;

@@ -27,30 +27,52 @@ class MacroTable {
  public:
   // REQUIRES: not yet Finish()ed.
   void Add(std::vector<MacroDef> defs);
+  // A file's #defines and #include names (LexDefines), so that a file's
+  // includes pick the definitions it sees.
+  void AddFile(std::string path, LexResult scanned);
   // Computes which names reach a sink. Call once, after the last Add. A body
   // using a name `fallback` says reaches counts as reaching (a file's own
   // wrappers of the repository's wrappers).
   void Finish(const MacroTable* fallback = nullptr);
   // The definition of `name` a file at `from_file` most likely sees: one from
-  // the same file, else the one whose file shares the longest directory prefix
-  // with it (several projects in one tree define CHECK_CUDA each their own way).
-  const MacroDef* Find(std::string_view name, std::string_view from_file) const;
+  // the same file; else from the file it includes first (breadth-first over
+  // `visible`, the include closure, see IncludeClosure); else the one whose
+  // file shares the longest directory prefix with it (several projects in one
+  // tree define CHECK_CUDA each their own way).
+  const MacroDef* Find(std::string_view name, std::string_view from_file,
+                       const std::unordered_map<std::string_view, int>* visible = nullptr) const;
+  // The files `includes` (of a file at `from_file`) reach, transitively, each
+  // with its breadth-first rank; resolved as a compiler would, against the
+  // files added: the including file's directory first, then the file whose
+  // path ends with the name and shares the longest prefix with `from_file`.
+  std::unordered_map<std::string_view, int> IncludeClosure(std::string_view from_file,
+                                                           const std::vector<std::string>& includes) const;
   // True when a use of `name` can raise, abort or log (reaches a sink).
   bool Reaches(std::string_view name) const { return reaching_.count(name) != 0; }
   size_t size() const { return defs_.size(); }
 
  private:
+  const std::string* Resolve(std::string_view from, std::string_view include) const;
+
   std::deque<MacroDef> defs_;
+  std::deque<std::string> files_;                                     // paths added by AddFile
+  std::unordered_map<std::string_view, std::vector<std::string>> includes_;  // file -> its #includes
+  std::unordered_map<std::string_view, std::vector<const std::string*>> by_suffix_;
   std::unordered_map<std::string_view, std::vector<const MacroDef*>> by_name_;
   std::unordered_set<std::string_view> reaching_;
+  std::unordered_set<const MacroDef*> reaching_defs_;
 };
 
 // Expands the wrapper macros of one file's token stream. The file's own
 // #defines (`local`) come before the repository's (`repo`, may be null).
 class Expander {
  public:
-  Expander(std::string_view path, const MacroTable* local, const MacroTable* repo) :
-      path_(path), local_(local), repo_(repo) {}
+  // `includes`: the file's #include names (the repository definitions it sees first).
+  Expander(std::string_view path, const MacroTable* local, const MacroTable* repo,
+           const std::vector<std::string>& includes = {})
+      : path_(path), local_(local), repo_(repo) {
+    if (repo_) visible_ = repo_->IncludeClosure(path_, includes);
+  }
 
   // Copies `in` to the result, each use of a macro that reaches a sink replaced
   // by its expansion (recursively, at most kMaxDepth deep and kMaxTokens
@@ -64,7 +86,7 @@ class Expander {
 
   // True when the file or the repository defines `name` (as any macro).
   bool Defines(std::string_view name) const {
-    return (local_ && local_->Find(name, path_)) || (repo_ && repo_->Find(name, path_));
+    return (local_ && local_->Find(name, path_)) || (repo_ && repo_->Find(name, path_, &visible_));
   }
 
   static constexpr int kMaxDepth = 32;
@@ -72,6 +94,8 @@ class Expander {
 
  private:
   const MacroDef* Lookup(std::string_view name) const;
+  // The value token of an object-like macro that is one number or string literal.
+  const Token* Constant(std::string_view name) const;
   // Expands in[b, e) into out; `active` holds the macros being expanded.
   void ExpandRange(const Token* b, const Token* e, std::vector<Token>& out, std::vector<const MacroDef*>& active,
                    uint32_t chain, int depth);
@@ -86,6 +110,7 @@ class Expander {
   std::string_view path_;
   const MacroTable* local_;
   const MacroTable* repo_;
+  std::unordered_map<std::string_view, int> visible_;  // include closure of the file
   std::deque<std::string> arena_;       // text of tokens made here (stringized, pasted)
   std::vector<std::string> chains_{""};  // chain id -> "A > B"
   size_t produced_ = 0;
