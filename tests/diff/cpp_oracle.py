@@ -476,6 +476,10 @@ class FileOracle:
             return r['spell'][0], r['spell'][1]
         return r['exp'][0], r['exp'][1]
 
+    def site_eline(self, n):
+        r = n.get('_begin')
+        return r['exp'][1] if r else None
+
     def site_col(self, n):
         r = n.get('_begin')
         if not r:
@@ -880,7 +884,7 @@ class FileOracle:
             whole = [tmpl(s['empty'])]
         else:
             whole = [tmpl(s.get('prefix', ''))]
-        self.sites.append({'line': line, 'col': self.site_col(n), 'kind': kind, 'class': cls, 'pattern': pattern_of(whole),
+        self.sites.append({'line': line, 'col': self.site_col(n), 'eline': self.site_eline(n), 'kind': kind, 'class': cls, 'pattern': pattern_of(whole),
                            'needs_text': s.get('cond') is not None and ('@' in s.get('prefix', '') + s.get('empty', ''))})
 
     def terminates(self, n):
@@ -899,8 +903,15 @@ class FileOracle:
             x = (x.get('inner') or [None])[0]
         cls = None
         args = []
+        stream = None
+        if x is not None:
+            ch = self.chain(x)
+            if ch:  # throw ErrorReport(tree) << "msg" << x
+                x, stream = ch
+                while x.get('kind') in UNWRAP and x.get('inner'):
+                    x = x['inner'][0]
         if x is not None and x.get('kind') == 'StringLiteral':
-            self.sites.append({'line': line, 'col': self.site_col(n), 'kind': 'raise', 'class': 'const char*',
+            self.sites.append({'line': line, 'col': self.site_col(n), 'eline': self.site_eline(n), 'kind': 'raise', 'class': 'const char*',
                                'pattern': pattern_of(lit(decode_c(x['value'])))})
             return
         if x is not None and x.get('kind') == 'CXXNewExpr':
@@ -920,6 +931,11 @@ class FileOracle:
                     cls = '::'.join(parts[:-1])
             args = self.ctor_args(x)
         best = None
+        if stream is not None:
+            best = lit('')
+            for o in stream:
+                best = join(best, self.part(o))
+            args = []
         for a in args:
             at = self.text(a) or ''
             if at in ('__FILE__', '__LINE__', '__func__', '__FUNCTION__', '__PRETTY_FUNCTION__') or \
@@ -929,7 +945,7 @@ class FileOracle:
             if v is not None and any(any(not h and tt for h, tt in s) for s in v):
                 best = v
                 break
-        self.sites.append({'line': line, 'col': self.site_col(n), 'kind': 'raise', 'class': cls,
+        self.sites.append({'line': line, 'col': self.site_col(n), 'eline': self.site_eline(n), 'kind': 'raise', 'class': cls,
                            'pattern': pattern_of(best) if best else None})
 
     def ctor_args(self, x):
@@ -1040,6 +1056,23 @@ def mark_terminating(tree, ids):
     walk(tree)
 
 
+def physical_to_original(pp, main):
+    """Line number in a `clang -E` buffer -> line of `main` it came from (line markers followed)."""
+    out = {}
+    cur = None
+    ln = 0
+    for phys, raw in enumerate(pp.split(b'\n'), start=1):
+        m = re.match(rb'^# (\d+) "([^"]*)"', raw)
+        if m:
+            ln = int(m.group(1))
+            cur = m.group(2).decode('utf-8', 'replace')
+            continue
+        if cur == main:
+            out[phys] = ln
+        ln += 1
+    return out
+
+
 def active_lines(pp, main):
     """Lines of `main` present in a `clang -E` output (line markers followed)."""
     lines = set()
@@ -1145,13 +1178,17 @@ def oracle_file(corpus, f, prelude_path, timeout):
         except ValueError:
             sites2 = []
         import difflib
-        a = [x['kind'] + str(x.get('line')) for x in sites]
-        b = [x['kind'] + str(x.get('line')) for x in sites2]
-        if len(a) == len(b):
-            pairs = list(zip(range(len(a)), range(len(b))))
-        else:  # a site one parse lost: pair the rest in order
+        # The -E buffer's lines, mapped back to the file's by its line markers.
+        back = physical_to_original(pp, '<stdin>')
+        for x in sites2:
+            x['line'] = back.get(x['line'], -1)
+        if len(sites) == len(sites2):
+            pairs = list(zip(range(len(sites)), range(len(sites2))))
+        else:  # a site one parse lost: pair the rest in order, by kind and line
             pairs = []
-            for blk in difflib.SequenceMatcher(None, [x['kind'] for x in sites], [x['kind'] for x in sites2],
+            # the -E buffer has every expansion on its use's line: pair with that line
+            for blk in difflib.SequenceMatcher(None, [(x['kind'], x['eline']) for x in sites],
+                                               [(x['kind'], x['line']) for x in sites2],
                                                autojunk=False).get_matching_blocks():
                 pairs += [(blk.a + k, blk.b + k) for k in range(blk.size)]
         for i, j in pairs:
@@ -1200,7 +1237,9 @@ def main():
     corpus = Corpus(root, files)
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, 'errdex.jsonl')
-        p = subprocess.run([a.errdex, 'scan', root, '--facts', '--no-docs', '-j', str(a.jobs), '--quiet', '-o', out],
+        # --repo: PATH is the corpus' root even inside a git work tree (paths relative to it)
+        p = subprocess.run([a.errdex, 'scan', root, '--repo', 'oracle/corpus', '--facts', '--no-docs', '-j', str(a.jobs),
+                            '--quiet', '-o', out],
                            capture_output=True)
         if p.returncode not in (0, 1):
             print('cpp_oracle: errdex scan failed: ' + p.stderr.decode('utf-8', 'replace'), file=sys.stderr)
@@ -1229,11 +1268,13 @@ def main():
     pat_ok = pat_n = 0
     ex_o, ex_e, ex_p = [], [], []
     dump = open(a.dump, 'w') if a.dump else None
+    nested = 0
     for f in sample:
         r = results[f]
         if r is None:
             continue
         osites, active, blind_at = r
+        left_o, left_e = [], []  # unmatched by (line, class), for the second pass below
         okeys = {}
         for s in osites:
             okeys.setdefault((s['line'], s['class']), []).append(s)
@@ -1251,8 +1292,7 @@ def main():
             m = min(len(o), len(e))
             both += m
             if len(o) > m:
-                only_o += len(o) - m
-                ex_o.append((f, k, o[0].get('pattern')))
+                left_o += o[m:]
             if len(e) > m:
                 # errdex's sites beyond the oracle's: those on lines clang could not parse are the
                 # oracle's blind spot, not errdex's error (counted apart).
@@ -1261,8 +1301,7 @@ def main():
                     if x['_blind']:
                         blind += 1
                     else:
-                        only_e += 1
-                        ex_e.append((f, k, x.get('messagePattern')))
+                        left_e.append(x)
             # patterns: multiset match within the key
             ops = [x.get('pattern') for x in o]
             eps = [x.get('messagePattern') for x in e]
@@ -1274,11 +1313,31 @@ def main():
                     if p is None:
                         continue
                     pat_n += 1
-                    if p in rem:
-                        rem.remove(p)
+                    # errdex's (?:a|b) of a literal split by #if/#else holds clang's one build
+                    alt = next((x for x in rem if x and x.startswith('(?:') and p in x[3:-1].split('|')), None)
+                    if p in rem or alt:
+                        rem.remove(p if p in rem else alt)
                         pat_ok += 1
                     elif len(ex_p) < 1000:
                         ex_p.append((f, k, p, eps))
+        # A wrapper used inside another macro's argument (a check in a DISPATCH lambda):
+        # clang gives its tokens the outer use's line, errdex the wrapper's own line
+        # further down. Same class and pattern within that span: the same site.
+        for x in left_e:
+            hit = next((o for o in left_o if o['class'] == x.get('errorClass') and o['pattern'] == x.get('messagePattern')
+                        and o['line'] <= x['lineNumber'] <= o['line'] + 200), None)
+            if hit is not None:
+                left_o.remove(hit)
+                both += 1
+                nested += 1
+                pat_n += 1
+                pat_ok += 1
+            else:
+                only_e += 1
+                ex_e.append((f, (x['lineNumber'], x.get('errorClass')), x.get('messagePattern')))
+        for o in left_o:
+            only_o += 1
+            ex_o.append((f, (o['line'], o['class']), o.get('pattern')))
     if dump:
         dump.close()
     n_o, n_e = both + only_o, both + only_e
@@ -1287,7 +1346,8 @@ def main():
     pat = pat_ok / pat_n if pat_n else 1.0
     print(f'cpp_oracle: {len(sample)} files ({len(files)} in the corpus), {len(timeouts)} clang timeouts; '
           f'oracle {n_o} sites, errdex {n_e} (+{inactive} on lines clang -E drops, +{blind} where clang reported '
-          f'errors and may have dropped code); common {both}')
+          f'errors and may have dropped code); common {both} ({nested} of them a wrapper inside a macro argument, '
+          f'which clang puts on the outer use\'s line)')
     print(f'cpp_oracle: recall {recall:.4f}  precision {precision:.4f}  pattern exact {pat:.4f} ({pat_ok}/{pat_n})')
     for title, exs in (('only in the oracle', ex_o), ('only in errdex', ex_e)):
         for x in exs[:a.examples]:

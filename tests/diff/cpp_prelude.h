@@ -12,6 +12,31 @@ typedef long intptr_t; typedef unsigned long uintptr_t;
 struct _IO_FILE; typedef struct _IO_FILE FILE; extern FILE* stderr; extern FILE* stdout;
 int printf(const char*, ...); int fprintf(FILE*, const char*, ...); void exit(int); void abort(void);
 #ifdef __cplusplus
+// A value of a library type the oracle does not know: any operation type-checks.
+struct __errdex_any {
+  __errdex_any(); template <class T> __errdex_any(const T&);
+  template <class T> operator T() const;
+  template <class... A> __errdex_any operator()(A&&...) const;
+  template <class T> __errdex_any operator[](const T&) const;
+  __errdex_any* operator->() const; __errdex_any operator*() const; __errdex_any operator!() const;
+  __errdex_any operator-() const;
+};
+#define ERRDEX_ANY_OP(op) template <class T> __errdex_any operator op(const __errdex_any&, const T&);
+ERRDEX_ANY_OP(==) ERRDEX_ANY_OP(!=) ERRDEX_ANY_OP(<) ERRDEX_ANY_OP(<=) ERRDEX_ANY_OP(>) ERRDEX_ANY_OP(>=)
+ERRDEX_ANY_OP(&&) ERRDEX_ANY_OP(||) ERRDEX_ANY_OP(+) ERRDEX_ANY_OP(-) ERRDEX_ANY_OP(*) ERRDEX_ANY_OP(/)
+ERRDEX_ANY_OP(%) ERRDEX_ANY_OP(&) ERRDEX_ANY_OP(|)
+#undef ERRDEX_ANY_OP
+// Tensors as kernels' host code uses them (PyTorch's and tvm-ffi's).
+#define ERRDEX_M(n) template <class... A> __errdex_any n(A&&...) const;
+struct __errdex_tensor {
+  ERRDEX_M(dim) ERRDEX_M(size) ERRDEX_M(sizes) ERRDEX_M(numel) ERRDEX_M(is_cuda) ERRDEX_M(is_cpu)
+  ERRDEX_M(is_contiguous) ERRDEX_M(dtype) ERRDEX_M(scalar_type) ERRDEX_M(device) ERRDEX_M(stride) ERRDEX_M(strides)
+  ERRDEX_M(data_ptr) ERRDEX_M(ndim) ERRDEX_M(IsContiguous) ERRDEX_M(options) ERRDEX_M(defined) ERRDEX_M(has_value)
+  ERRDEX_M(value) ERRDEX_M(shape) ERRDEX_M(element_size) ERRDEX_M(get_device) ERRDEX_M(item) ERRDEX_M(to)
+  ERRDEX_M(size_bytes) ERRDEX_M(nbytes) ERRDEX_M(is_meta) ERRDEX_M(layout) ERRDEX_M(type) ERRDEX_M(contiguous)
+};
+#undef ERRDEX_M
+typedef struct __errdex_half half; typedef struct __errdex_half __half; typedef struct __errdex_bf16 __nv_bfloat16;
 struct __errdex_stream { template <class T> __errdex_stream& operator<<(const T&); };
 namespace std {
 struct string {
@@ -46,9 +71,10 @@ void abort(); void exit(int);
 namespace c10 { struct Half; struct BFloat16; enum class ScalarType; struct Device; struct IValue;
   template <class T> struct ArrayRef; using IntArrayRef = ArrayRef<int64_t>; template <class T> using optional = std::optional<T>;
   template <class... A> std::string str(A&&...); }
-namespace at { struct Tensor; struct TensorOptions; struct Generator; using c10::ScalarType; using c10::Device;
+namespace at { using Tensor = __errdex_tensor; struct TensorOptions; struct Generator; using c10::ScalarType; using c10::Device;
   using c10::IntArrayRef; using c10::optional; using c10::str; }
 namespace torch { using namespace at; }
+template <class... A> std::string fmtstr(A&&...);  // TensorRT-LLM's printf-style formatter
 namespace fmt { template <class... A> std::string format(A&&...); template <class... A> std::string sprintf(A&&...); }
 namespace absl { template <class... A> std::string StrCat(A&&...); template <class... A> std::string StrFormat(A&&...);
   struct Status;
@@ -61,7 +87,9 @@ namespace absl { template <class... A> std::string StrCat(A&&...); template <cla
 }
 namespace spdlog { template <class... A> void error(A&&...); template <class... A> void warn(A&&...);
   template <class... A> void critical(A&&...); template <class... A> void info(A&&...); }
-namespace tvm { namespace ffi { struct Tensor; struct TensorView; template <class T> struct Optional; struct Function; } }
+namespace tvm { namespace ffi { using Tensor = __errdex_tensor; using TensorView = __errdex_tensor;
+  template <class T> struct Optional : __errdex_tensor {}; struct Function; } }
+using TensorView = __errdex_tensor;
 typedef struct CUstream_st* cudaStream_t; typedef struct CUevent_st* cudaEvent_t; typedef int cudaError_t;
 enum { cudaSuccess = 0, CUDA_SUCCESS = 0, CUBLAS_STATUS_SUCCESS = 0, ncclSuccess = 0, CUTLASS_STATUS_SUCCESS = 0 };
 typedef int CUresult; typedef int cublasStatus_t; typedef int ncclResult_t; typedef int cudnnStatus_t;

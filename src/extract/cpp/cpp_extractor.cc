@@ -1033,20 +1033,45 @@ std::optional<Alts> Walker::Eval(size_t b, size_t e, int depth) {
       return out;
     }
   }
-  // Adjacent literals (and macro names between them, e.g. "%" PRId64).
+  // Adjacent literals (and macro names between them, e.g. "%" PRId64). A
+  // literal split by #if/#else ("a" #if X "b" #else "c" #endif) is one message
+  // per build: alternatives.
   if (T(b).type == TokType::kString) {
-    Segs s;
+    Alts out{Segs{}};
     for (size_t k = b; k < e; ++k) {
       const Token& u = T(k);
+      if (u.type == TokType::kIf) {
+        std::vector<Segs> branches(1);
+        int d = 0;
+        size_t q = k + 1;
+        for (; q < e; ++q) {
+          const Token& v = T(q);
+          if (v.type == TokType::kIf) ++d;
+          if (v.type == TokType::kEndif && d-- == 0) break;
+          if (v.type == TokType::kElse && d == 0) {
+            branches.emplace_back();
+            continue;
+          }
+          if (d > 0) continue;
+          if (v.type == TokType::kString) msg::Append(branches.back(), msg::Lit(DecodeLiteral(v.text)));
+          else if (v.type == TokType::kIdent) msg::Append(branches.back(), msg::Hole(std::string(v.text)));
+          else return std::nullopt;
+        }
+        if (branches.size() == 1) branches.emplace_back();  // #if without #else: with or without it
+        out = msg::Concat(out, Alts(branches.begin(), branches.end()));
+        k = q;
+        continue;
+      }
+      if (u.type == TokType::kElse || u.type == TokType::kEndif) continue;
       if (u.type == TokType::kString) {
-        msg::Append(s, msg::Lit(DecodeLiteral(u.text)));
+        out = msg::Concat(out, Alts{Segs{msg::Lit(DecodeLiteral(u.text))}});
       } else if (u.type == TokType::kIdent) {
-        msg::Append(s, msg::Hole(std::string(u.text)));
+        out = msg::Concat(out, Alts{Segs{msg::Hole(std::string(u.text))}});
       } else {
         return std::nullopt;
       }
     }
-    return Alts{s};
+    return out;
   }
   if (T(b).type != TokType::kIdent && !T(b).Is("::")) return std::nullopt;
   // A qualified callee and a call spanning the whole range?
@@ -1422,6 +1447,28 @@ void Walker::HandleThrow(size_t i) {
     return;
   }
   auto args = SplitArgs(name_e, close);
+  if (close + 1 < e && T(close + 1).Is("<<")) {
+    // throw ErrorReport(tree) << "msg" << x: the streamed text is the message.
+    Alts out{Segs{}};
+    size_t sb = close + 2;
+    int d = 0;
+    for (size_t k = close + 2; k <= e; ++k) {
+      bool at_end = k == e;
+      if (!at_end) {
+        const Token& u = T(k);
+        if (u.type == TokType::kPunct && u.text.size() == 1 && (u.text[0] == '(' || u.text[0] == '[' || u.text[0] == '{')) ++d;
+        else if (u.type == TokType::kPunct && u.text.size() == 1 && (u.text[0] == ')' || u.text[0] == ']' || u.text[0] == '}')) --d;
+      }
+      if (at_end || (d == 0 && T(k).Is("<<"))) {
+        if (k > sb) out = msg::Concat(out, Part(sb, k, 0));
+        sb = k + 1;
+      }
+    }
+    site.message_expr = Spell(close + 2, e);
+    msg::RenderInto(site, out);
+    sites.push_back(std::move(site));
+    return;
+  }
   std::optional<Alts> best;
   size_t best_arg = SIZE_MAX;
   size_t candidates = 0, only = SIZE_MAX;
