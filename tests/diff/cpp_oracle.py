@@ -884,7 +884,7 @@ class FileOracle:
             whole = [tmpl(s['empty'])]
         else:
             whole = [tmpl(s.get('prefix', ''))]
-        self.sites.append({'line': line, 'col': self.site_col(n), 'eline': self.site_eline(n), 'kind': kind, 'class': cls, 'pattern': pattern_of(whole),
+        self.sites.append({'line': line, 'col': self.site_col(n), 'eline': self.site_eline(n), 'arg': bool((n.get('_begin') or {}).get('arg')), 'kind': kind, 'class': cls, 'pattern': pattern_of(whole),
                            'needs_text': s.get('cond') is not None and ('@' in s.get('prefix', '') + s.get('empty', ''))})
 
     def terminates(self, n):
@@ -911,7 +911,7 @@ class FileOracle:
                 while x.get('kind') in UNWRAP and x.get('inner'):
                     x = x['inner'][0]
         if x is not None and x.get('kind') == 'StringLiteral':
-            self.sites.append({'line': line, 'col': self.site_col(n), 'eline': self.site_eline(n), 'kind': 'raise', 'class': 'const char*',
+            self.sites.append({'line': line, 'col': self.site_col(n), 'eline': self.site_eline(n), 'arg': bool((n.get('_begin') or {}).get('arg')), 'kind': 'raise', 'class': 'const char*',
                                'pattern': pattern_of(lit(decode_c(x['value'])))})
             return
         if x is not None and x.get('kind') == 'CXXNewExpr':
@@ -945,7 +945,7 @@ class FileOracle:
             if v is not None and any(any(not h and tt for h, tt in s) for s in v):
                 best = v
                 break
-        self.sites.append({'line': line, 'col': self.site_col(n), 'eline': self.site_eline(n), 'kind': 'raise', 'class': cls,
+        self.sites.append({'line': line, 'col': self.site_col(n), 'eline': self.site_eline(n), 'arg': bool((n.get('_begin') or {}).get('arg')), 'kind': 'raise', 'class': cls,
                            'pattern': pattern_of(best) if best else None})
 
     def ctor_args(self, x):
@@ -1073,6 +1073,19 @@ def physical_to_original(pp, main):
     return out
 
 
+def line_markers(src):
+    """src with each line that is not part of a directive replaced by `__errdex_line_<n>`."""
+    out = []
+    in_directive = False
+    for n, line in enumerate(src.split(b'\n'), start=1):
+        if in_directive or line.lstrip().startswith(b'#'):
+            out.append(line)
+            in_directive = line.rstrip().endswith(b'\\')
+        else:
+            out.append(b'__errdex_line_%d' % n)
+    return b'\n'.join(out)
+
+
 def active_lines(pp, main):
     """Lines of `main` present in a `clang -E` output (line markers followed)."""
     lines = set()
@@ -1155,6 +1168,10 @@ def oracle_file(corpus, f, prelude_path, timeout):
         # does not know): it may drop the statement, and a site in it with it.
         error_lines = {int(m.group(1)) for m in re.finditer(rb'^<stdin>:(\d+):\d+: error:', err, re.M)}
         pp = run(common + clang_flags(f) + ['-E', '-'], src, timeout) or b''
+        # Which lines are live in clang's configuration: every line that is not a
+        # directive becomes one marker token; `clang -E` keeps the live ones.
+        marked = run(common + clang_flags(f) + ['-E', '-P', '-'], line_markers(src), timeout) or b''
+        live = {int(m.group(1)) for m in re.finditer(rb'__errdex_line_(\d+)', marked)}
         out2 = run([CLANG, '-w', '-ferror-limit=0'] + pp_flags(f) + ['-fsyntax-only', '-Xclang', '-ast-dump=json', '-'],
                    pp, timeout) if pp else None
     try:
@@ -1197,11 +1214,14 @@ def oracle_file(corpus, f, prelude_path, timeout):
     # One site written once, pasted into several expansions, is one site (as errdex counts).
     unique, seen = [], set()
     for x in sites:
-        key = (x['line'], x.get('col'), x['kind'], x['class'], x['pattern'])
+        # Copies of code written once in a macro argument are that one site, whatever
+        # a pairing slip gave each copy; a macro body's sites differ by message.
+        key = (x['line'], x.get('col'), x['kind']) if x.get('arg') else (x['line'], x.get('col'), x['kind'],
+                                                                         x['class'], x['pattern'])
         if key not in seen:
             seen.add(key)
             unique.append(x)
-    return unique, active_lines(pp, '<stdin>'), blind
+    return unique, live, blind
 
 
 def main():
