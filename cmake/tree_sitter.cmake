@@ -1,6 +1,7 @@
 # tree_sitter.cmake: builds the static C library `tree_sitter_grammars` (the
-# tree-sitter core + the JavaScript, TypeScript and TSX grammars) from the pinned
-# sources that scripts/fetch-third-party.sh puts in ${ERRDEX_THIRD_PARTY}.
+# tree-sitter core + the JavaScript, TypeScript and TSX grammars, and the Rust,
+# Go and Java grammars when fetched) from the pinned sources that
+# scripts/fetch-third-party.sh puts in ${ERRDEX_THIRD_PARTY}.
 # Optional: without third_party/tree-sitter the target is not created and
 # errdex_extract builds without ERRDEX_HAVE_TREE_SITTER (the JS front end then
 # reports "grammar not built" for every file).
@@ -44,6 +45,22 @@ if(EXISTS "${_ts_core}/src/lib.c"
   foreach(_g typescript tsx)
     set_source_files_properties("${_ts_ts}/${_g}/src/scanner.c" PROPERTIES
       INCLUDE_DIRECTORIES "${_ts_ts}/${_g}/src")
+  endforeach()
+  # Rust, Go, Java (src/extract/{rust,go,java}/): each grammar is added when its
+  # pinned sources are there, and announces itself with ERRDEX_HAVE_TS_<LANG>
+  # (a tree fetched before these pins still builds JavaScript/TypeScript).
+  foreach(_lang rust go java)
+    set(_dir "${_ts_root}/tree-sitter-${_lang}/src")
+    if(EXISTS "${_dir}/parser.c")
+      target_sources(tree_sitter_grammars PRIVATE "${_dir}/parser.c")
+      if(EXISTS "${_dir}/scanner.c")
+        target_sources(tree_sitter_grammars PRIVATE "${_dir}/scanner.c")
+      endif()
+      string(TOUPPER "${_lang}" _up)
+      target_compile_definitions(tree_sitter_grammars PUBLIC ERRDEX_HAVE_TS_${_up}=1)
+    else()
+      message(STATUS "errdex: ${_dir} not fetched (scripts/fetch-third-party.sh): ${_lang} extraction disabled")
+    endif()
   endforeach()
 else()
   message(STATUS "errdex: ${_ts_root}/tree-sitter not fetched (scripts/fetch-third-party.sh): "

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fetches the pinned tree-sitter C sources errdex builds its JavaScript/TypeScript
-# front end from (cmake/tree_sitter.cmake) into third_party/ (git-ignored).
+# Fetches the pinned tree-sitter C sources errdex builds its JavaScript/TypeScript,
+# Rust, Go and Java front ends from (cmake/tree_sitter.cmake) into third_party/ (git-ignored).
 #
 # Source: the npm registry only, through `npm pack` (nothing else downloads).
 # Pins (each tarball's sha512 is checked against the constant below BEFORE unpacking):
@@ -10,11 +10,16 @@
 #   tree-sitter-javascript@0.25.0   src/parser.c (LANGUAGE_VERSION 15) + src/scanner.c
 #   tree-sitter-typescript@0.23.2   typescript/src and tsx/src parser.c (LANGUAGE_VERSION 14)
 #                                   + scanner.c, and common/scanner.h they include
+#   tree-sitter-rust@0.24.0         src/parser.c (LANGUAGE_VERSION 15) + src/scanner.c
+#   tree-sitter-go@0.25.0           src/parser.c (LANGUAGE_VERSION 15)
+#   tree-sitter-java@0.23.5         src/parser.c (LANGUAGE_VERSION 14)
+#   (C/C++/CUDA has its own token-level front end, src/extract/cpp/: no grammar)
 #
 # Layout produced:
 #   third_party/tree-sitter/lib/{src,include}          + LICENSE, .errdex-pin
 #   third_party/tree-sitter-javascript/src/            + LICENSE, .errdex-pin
 #   third_party/tree-sitter-typescript/{typescript,tsx}/src/, common/ + LICENSE, .errdex-pin
+#   third_party/tree-sitter-{rust,go,java}/src/        + LICENSE, .errdex-pin
 #
 # Idempotent: a package whose .errdex-pin already names the pinned version and
 # integrity is skipped. Exits non-zero with a message on any failure (npm
@@ -29,6 +34,13 @@ readonly TS_JAVASCRIPT_VERSION="0.25.0"
 readonly TS_JAVASCRIPT_INTEGRITY="sha512-1fCbmzAskZkxcZzN41sFZ2br2iqTYP3tKls1b/HKGNPQUVOpsUxpmGxdN/wMqAk3jYZnYBR1dd/y/0avMeU7dw=="
 readonly TS_TYPESCRIPT_VERSION="0.23.2"
 readonly TS_TYPESCRIPT_INTEGRITY="sha512-e04JUUKxTT53/x3Uq1zIL45DoYKVfHH4CZqwgZhPg5qYROl5nQjV+85ruFzFGZxu+QeFVbRTPDRnqL9UbU4VeA=="
+
+readonly TS_RUST_VERSION="0.24.0"
+readonly TS_RUST_INTEGRITY="sha512-NWemUDf629Tfc90Y0Z55zuwPCAHkLxWnMf2RznYu4iBkkrQl2o/CHGB7Cr52TyN5F1DAx8FmUnDtCy9iUkXZEQ=="
+readonly TS_GO_VERSION="0.25.0"
+readonly TS_GO_INTEGRITY="sha512-APBc/Dq3xz/e35Xpkhb1blu5UgW+2E3RyGWawZSCNcbGwa7jhSQPS8KsUupuzBla8PCo8+lz9W/JDJjmfRa2tw=="
+readonly TS_JAVA_VERSION="0.23.5"
+readonly TS_JAVA_INTEGRITY="sha512-Yju7oQ0Xx7GcUT01mUglPP+bYfvqjNCGdxqigTnew9nLGoII42PNVP3bHrYeMxswiCRM0yubWmN5qk+zsg0zMA=="
 
 readonly DEST="third_party"
 FORCE=0
@@ -109,11 +121,19 @@ fetch tree-sitter-typescript "$TS_TYPESCRIPT_VERSION" "$TS_TYPESCRIPT_INTEGRITY"
   package/typescript/src/parser.c package/typescript/src/scanner.c package/typescript/src/tree_sitter \
   package/tsx/src/parser.c package/tsx/src/scanner.c package/tsx/src/tree_sitter \
   package/common/scanner.h package/LICENSE
+fetch tree-sitter-rust "$TS_RUST_VERSION" "$TS_RUST_INTEGRITY" tree-sitter-rust 1 \
+  package/src/parser.c package/src/scanner.c package/src/tree_sitter package/LICENSE
+fetch tree-sitter-go "$TS_GO_VERSION" "$TS_GO_INTEGRITY" tree-sitter-go 1 \
+  package/src/parser.c package/src/tree_sitter package/LICENSE
+fetch tree-sitter-java "$TS_JAVA_VERSION" "$TS_JAVA_INTEGRITY" tree-sitter-java 1 \
+  package/src/parser.c package/src/tree_sitter package/LICENSE
 
 require \
   "${DEST}/tree-sitter/lib/src/lib.c" "${DEST}/tree-sitter/lib/include/tree_sitter/api.h" \
   "${DEST}/tree-sitter-javascript/src/parser.c" "${DEST}/tree-sitter-javascript/src/scanner.c" \
   "${DEST}/tree-sitter-typescript/typescript/src/parser.c" "${DEST}/tree-sitter-typescript/typescript/src/scanner.c" \
   "${DEST}/tree-sitter-typescript/tsx/src/parser.c" "${DEST}/tree-sitter-typescript/tsx/src/scanner.c" \
-  "${DEST}/tree-sitter-typescript/common/scanner.h"
+  "${DEST}/tree-sitter-typescript/common/scanner.h" \
+  "${DEST}/tree-sitter-rust/src/parser.c" "${DEST}/tree-sitter-rust/src/scanner.c" \
+  "${DEST}/tree-sitter-go/src/parser.c" "${DEST}/tree-sitter-java/src/parser.c"
 note "ok (${DEST}/)"

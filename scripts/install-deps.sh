@@ -11,6 +11,9 @@ PACKAGES=(
   nlohmann-json3-dev libcli11-dev libcpp-httplib-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   ripgrep python3 time
+  # C/C++/CUDA differential test (tests/diff/cpp_oracle.py): clang's AST, and the
+  # PyTorch / pybind11 headers as a real corpus.
+  clang-19 libtorch-dev pybind11-dev
 )
 # errdex serve: mustache templates; Debian's chromium (+ a font) for the browser
 # test; wrk for bench/serve_bench.sh.

@@ -163,7 +163,7 @@ double Mb(uint64_t bytes) { return static_cast<double>(bytes) / 1e6; }
 std::string SummaryText(const ScanResult& r, double seconds) {
   const ScanStats& s = r.stats;
   std::string kinds;
-  for (int k = 0; k < 5; ++k) {
+  for (int k = 0; k < kSiteKindCount; ++k) {
     if (s.sites_by_kind[k] == 0) continue;
     if (!kinds.empty()) kinds += ", ";
     kinds += std::to_string(s.sites_by_kind[k]) + " " + SiteKindName(static_cast<SiteKind>(k));
@@ -242,7 +242,7 @@ std::string SummaryJson(const ScanResult& r, const ScanFlags& f, double write_se
   num("diagnostics", static_cast<double>(r.diagnostics.size()), true);
   num("sites", static_cast<double>(s.sites), true);
   o += "\"sitesByKind\":{";
-  for (int k = 0; k < 5; ++k) {
+  for (int k = 0; k < kSiteKindCount; ++k) {
     if (k) o += ",";
     o += "\"";
     o += SiteKindName(static_cast<SiteKind>(k));

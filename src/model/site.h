@@ -18,9 +18,12 @@ enum class SiteKind {
   kHttp,          // a raised HTTP error (HTTPException, werkzeug classes) or abort(code, msg)
   kHttpResponse,  // an error returned to an HTTP client (create_error_response, JSONResponse 4xx/5xx)
   kLog,           // logger.warning/error/exception/critical, warnings.warn
+  kPanic,         // the program stops: Rust panic!/unreachable!/todo!, Go panic()/log.Fatal,
+                  // C++ LOG(FATAL)/glog CHECK, a fatal printf followed by exit/abort
 };
+inline constexpr int kSiteKindCount = 6;
 
-// "raise", "assert", "http", "http_response", "log".
+// "raise", "assert", "http", "http_response", "log", "panic".
 const char* SiteKindName(SiteKind kind);
 // Inverse of SiteKindName; nullopt for an unknown name.
 std::optional<SiteKind> SiteKindFromName(const std::string& name);

@@ -19,6 +19,7 @@
 
 #include "document/documenter.h"
 #include "extract/common/binary.h"
+#include "extract/cpp/cpp_extractor.h"
 #include "extract/javascript/js_extractor.h"
 #include "extract/python/python_extractor.h"
 #include "model/utf8.h"
@@ -44,7 +45,7 @@ ExtractOutput FromFrontEnd(R r) {
   out.sites = std::move(r.sites);
   out.diagnostics = std::move(r.diagnostics);
   out.failed = r.failed;
-  out.sites_left_out = r.sites_left_out;
+  if constexpr (requires { r.sites_left_out; }) out.sites_left_out = r.sites_left_out;
   return out;
 }
 
@@ -163,6 +164,7 @@ Extractor ExtractorForPath(std::string_view path, const ExtractLimits& limits) {
   if (EndsWith(path, ".py")) {
     return [limits](std::string_view p, std::string_view text) { return FromFrontEnd(ExtractPython(p, text, limits)); };
   }
+  if (IsCppPath(path)) return [](std::string_view p, std::string_view text) { return FromFrontEnd(ExtractCpp(p, text)); };
 #ifdef ERRDEX_HAVE_TREE_SITTER
   // tree-sitter front end. Minified bundles and type declarations raise nothing a
   // user can map back to a line worth reading, and would dominate the scan time.
@@ -325,6 +327,36 @@ Result<ScanResult> Scan(const ScanOptions& options) {
 
   int jobs = options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::vector<FileResult> files(work.size());
+  // Front ends that need the whole repository first: the C/C++ #define table
+  // (a wrapper macro defined in one header is used in every .cu file). Those
+  // files are read here once and kept for the extraction below.
+  std::vector<char> preread(work.size(), 0);
+  if (!options.extractor) {
+    std::vector<size_t> cpp_files;
+    for (size_t i = 0; i < work.size(); ++i)
+      if (IsCppPath(work[i].path)) cpp_files.push_back(i);
+    if (!cpp_files.empty()) {
+      std::vector<std::pair<std::string, cpp::LexResult>> defines(cpp_files.size());
+      ParallelFor(
+          cpp_files.size(), jobs,
+          [&](size_t k) {
+            size_t i = cpp_files[k];
+            defines[k].first = rs.prefix + work[i].path;
+            auto text = rs.source->Read(work[i].path);
+            if (text.ok()) {
+              files[i].text = std::move(text.value());
+              preread[i] = 1;
+              defines[k].second = cpp::LexDefines(defines[k].first, files[i].text);
+            }
+          },
+          nullptr);
+      std::shared_ptr<const cpp::MacroTable> table = BuildCppMacroTable(std::move(defines));
+      for (size_t i : cpp_files)
+        work[i].extractor = [table](std::string_view path, std::string_view text) {
+          return FromFrontEnd(ExtractCpp(path, text, table.get()));
+        };
+    }
+  }
   std::atomic<int64_t> done{0}, sites{0}, documented{0};
   std::atomic<bool> documenting{false};
   std::atomic<uint64_t> bytes{0};
@@ -349,14 +381,16 @@ Result<ScanResult> Scan(const ScanOptions& options) {
       [&](size_t i) {
         FileResult& fr = files[i];
         const std::string path = rs.prefix + work[i].path;
-        auto text = rs.source->Read(work[i].path);
-        if (!text.ok()) {
-          fr.diagnostics.push_back({path, 0, 0, text.status().message()});
-          fr.skipped = true;
-          done.fetch_add(1);
-          return;
+        if (!preread[i]) {
+          auto text = rs.source->Read(work[i].path);
+          if (!text.ok()) {
+            fr.diagnostics.push_back({path, 0, 0, text.status().message()});
+            fr.skipped = true;
+            done.fetch_add(1);
+            return;
+          }
+          fr.text = std::move(text.value());
         }
-        fr.text = std::move(text.value());
         fr.bytes = fr.text.size();
         if (std::optional<std::string> why = BinaryReason(fr.text)) {
           fr.diagnostics.push_back({path, 0, 0, "not source text, skipped: " + *why});

@@ -90,7 +90,7 @@ struct ScanStats {
   int64_t files_scanned = 0;  // files a front end handled (read and extracted)
   int64_t files_skipped = 0;  // of those, unreadable / too large / failed to parse
   uint64_t bytes = 0;         // bytes of the scanned files
-  std::array<int64_t, 5> sites_by_kind{};  // indexed by SiteKind
+  std::array<int64_t, kSiteKindCount> sites_by_kind{};  // indexed by SiteKind
   int64_t sites = 0;
   LimitStats limits;
   double list_seconds = 0, extract_seconds = 0, document_seconds = 0, total_seconds = 0;

@@ -1,0 +1,1536 @@
+// The walk of the C/C++ front end (see cpp_extractor.h).
+#include "extract/cpp/cpp_extractor.h"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "extract/common/message.h"
+#include "extract/cpp/cpp_lexer.h"
+#include "extract/cpp/cpp_sinks.h"
+#include "model/utf8.h"
+
+namespace errdex {
+
+using cpp::Token;
+using cpp::TokType;
+using msg::Alts;
+using msg::Seg;
+using msg::Segs;
+
+bool IsCppPath(std::string_view path) {
+  size_t dot = path.rfind('.');
+  size_t slash = path.rfind('/');
+  if (dot == std::string_view::npos || (slash != std::string_view::npos && dot < slash)) return false;
+  std::string_view ext = path.substr(dot);
+  for (std::string_view e : {".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".h++", ".cu", ".cuh",
+                             ".inl", ".ipp", ".tcc"})
+    if (ext == e) return true;
+  return false;
+}
+
+std::shared_ptr<const cpp::MacroTable> BuildCppMacroTable(std::vector<std::pair<std::string, cpp::LexResult>> files) {
+  auto table = std::make_shared<cpp::MacroTable>();
+  for (auto& [path, scanned] : files) table->AddFile(std::move(path), std::move(scanned));
+  table->Finish();
+  return table;
+}
+
+namespace {
+
+constexpr int kMaxEvalDepth = 32;
+constexpr size_t kMaxGuards = 64;
+
+bool IsKeyword(std::string_view s) {
+  static constexpr std::string_view kWords[] = {
+      "if", "else", "for", "while", "do", "switch", "case", "default", "return", "sizeof", "alignof", "decltype",
+      "catch", "try", "throw", "new", "delete", "typeid", "static_cast", "dynamic_cast", "reinterpret_cast",
+      "const_cast", "noexcept", "requires", "static_assert", "__attribute__", "__declspec", "alignas", "operator",
+      "template", "typename", "using", "namespace", "goto", "co_return", "co_await", "co_yield", "__launch_bounds__"};
+  for (std::string_view w : kWords)
+    if (s == w) return true;
+  return false;
+}
+
+bool InTestsPath(std::string_view path) {
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t slash = path.find('/', start);
+    std::string_view c = path.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
+    if (slash == std::string_view::npos) {
+      return c.substr(0, 5) == "test_" || c.find("_test.") != std::string_view::npos ||
+             c.find("_unittest.") != std::string_view::npos || c.find("_tests.") != std::string_view::npos;
+    }
+    if (c == "test" || c == "tests" || c == "testing" || c == "unittest" || c == "unittests") return true;
+    start = slash + 1;
+  }
+  return false;
+}
+
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// The value of a C/C++ string or character literal token (prefix, quotes and
+// raw delimiters removed, escapes decoded to UTF-8).
+std::string DecodeLiteral(std::string_view tok) {
+  size_t q = tok.find_first_of("\"'");
+  if (q == std::string_view::npos) return std::string(tok);
+  std::string_view prefix = tok.substr(0, q);
+  char quote = tok[q];
+  std::string_view body = tok.substr(q + 1);
+  if (!prefix.empty() && prefix.back() == 'R' && quote == '"') {
+    size_t paren = body.find('(');
+    if (paren == std::string_view::npos) return std::string(body);
+    std::string_view delim = body.substr(0, paren);
+    std::string close = ")" + std::string(delim) + "\"";
+    std::string_view inner = body.substr(paren + 1);
+    if (inner.size() >= close.size() && inner.substr(inner.size() - close.size()) == close)
+      inner.remove_suffix(close.size());
+    return std::string(inner);
+  }
+  if (!body.empty() && body.back() == quote) body.remove_suffix(1);
+  std::string out;
+  out.reserve(body.size());
+  for (size_t i = 0; i < body.size(); ++i) {
+    char c = body[i];
+    if (c != '\\' || i + 1 >= body.size()) {
+      out.push_back(c);
+      continue;
+    }
+    char e = body[++i];
+    switch (e) {
+      case 'n': out.push_back('\n'); break;
+      case 't': out.push_back('\t'); break;
+      case 'r': out.push_back('\r'); break;
+      case 'a': out.push_back('\a'); break;
+      case 'b': out.push_back('\b'); break;
+      case 'f': out.push_back('\f'); break;
+      case 'v': out.push_back('\v'); break;
+      case 'e': out.push_back('\x1b'); break;
+      case '\n': break;  // line continuation inside a literal
+      case 'x': {
+        uint32_t v = 0;
+        size_t k = i + 1;
+        while (k < body.size() && HexDigit(body[k]) >= 0) v = v * 16 + static_cast<uint32_t>(HexDigit(body[k++]));
+        if (k == i + 1) {
+          out.push_back('x');
+        } else {
+          if (prefix.empty() || prefix == "u8") out.push_back(static_cast<char>(v & 0xFF));
+          else AppendUtf8(out, v > 0x10FFFF ? 0xFFFD : v);
+          i = k - 1;
+        }
+        break;
+      }
+      case 'u':
+      case 'U': {
+        size_t count = e == 'u' ? 4 : 8;
+        uint32_t v = 0;
+        size_t k = i + 1;
+        for (; k < body.size() && k < i + 1 + count && HexDigit(body[k]) >= 0; ++k)
+          v = v * 16 + static_cast<uint32_t>(HexDigit(body[k]));
+        if (k != i + 1 + count) {
+          out.push_back(e);
+        } else {
+          AppendUtf8(out, (v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) ? 0xFFFD : v);
+          i = k - 1;
+        }
+        break;
+      }
+      default:
+        if (e >= '0' && e <= '7') {
+          uint32_t v = static_cast<uint32_t>(e - '0');
+          size_t k = i + 1;
+          for (int d = 0; d < 2 && k < body.size() && body[k] >= '0' && body[k] <= '7'; ++d, ++k)
+            v = v * 8 + static_cast<uint32_t>(body[k] - '0');
+          if (prefix.empty() || prefix == "u8") out.push_back(static_cast<char>(v & 0xFF));
+          else AppendUtf8(out, v);
+          i = k - 1;
+        } else {
+          out.push_back(e);  // \" \' \\ \? and unknown escapes
+        }
+        break;
+    }
+  }
+  return out;
+}
+
+bool IsLocationBuiltin(std::string_view s) {
+  return s == "__FILE__" || s == "__LINE__" || s == "__func__" || s == "__FUNCTION__" ||
+         s == "__PRETTY_FUNCTION__" || s == "__FILE_NAME__" || s == "__BASE_FILE__";
+}
+
+// A stream helper known to join its arguments with a separator:
+// flashinfer's write_to_stream(oss, a, b, c) writes "a b c".
+std::optional<std::string_view> StreamWriterSeparator(std::string_view name) {
+  if (name == "write_to_stream") return std::string_view(" ");
+  return std::nullopt;
+}
+
+enum class CtxKind : uint8_t { kFunction, kClass, kNamespace, kBlock, kGuard, kCatch };
+
+struct Ctx {
+  CtxKind kind;
+  bool brace = false;        // closed by a '}' (else: a statement, closed by ';')
+  uint32_t depth = 0;        // brace depth where it was opened (statement guards)
+  bool from_macro = false;   // a guard written inside a macro body
+  bool is_if = false;        // an if-guard (its text feeds a following else)
+  std::string text;          // name, guard text, catch header
+  std::string catch_param;   // kCatch: the parameter's name
+};
+
+struct Local {
+  bool stream = false;
+  std::optional<Alts> value;  // nullopt: unknown
+};
+
+class Walker {
+ public:
+  Walker(std::string_view path, std::string_view text, const std::vector<Token>& toks, const cpp::Expander& exp)
+      : path_(path), text_(text), t_(toks), exp_(exp), in_tests_(InTestsPath(path)) {
+    if (path.size() >= 2 && path.substr(path.size() - 2) == ".c") language_ = "c";
+    else if (path.size() >= 3 && (path.substr(path.size() - 3) == ".cu" || path.substr(path.size() - 4) == ".cuh"))
+      language_ = "cuda";
+  }
+  void Run();
+  std::vector<Site> sites;
+
+ private:
+  const Token& T(size_t i) const { return t_[i]; }
+  size_t N() const { return t_.size(); }
+  bool IsP(size_t i, char c) const { return i < N() && t_[i].IsPunct(c); }
+  bool IsW(size_t i, std::string_view w) const { return i < N() && t_[i].text == w && t_[i].type == TokType::kIdent; }
+  // Index of the bracket closing the one at i ('(' '[' '{'), or N() when unbalanced.
+  size_t Close(size_t i) const;
+  // Index of the '(' opening the ')' at i, scanning back; npos when none.
+  size_t OpenBack(size_t i) const;
+  // End (exclusive) of the expression starting at i: the first ';' or an
+  // unmatched closer at depth 0.
+  size_t ExprEnd(size_t i) const;
+  std::vector<std::pair<size_t, size_t>> SplitArgs(size_t open, size_t close) const;
+  std::string Spell(size_t b, size_t e) const;
+
+  void OpenBrace(size_t i);
+  void CloseBrace();
+  void EndStatement();
+  std::string FunctionNameAt(size_t brace) const;
+  bool ClassNameAt(size_t brace, CtxKind* kind, std::string* name) const;
+
+  // Locals.
+  bool TryLocal(size_t i, size_t* next);
+  Local* FindLocal(std::string_view name) {
+    auto it = locals_.find(name);
+    return it == locals_.end() ? nullptr : &it->second;
+  }
+
+  // Sites.
+  Site NewSite(SiteKind kind, size_t at) const;
+  void HandleSink(size_t i, size_t name_begin, const cpp::Sink& sink);
+  void HandleThrow(size_t i);
+  bool Terminates(size_t from) const;
+
+  // Messages.
+  std::optional<Alts> Eval(size_t b, size_t e, int depth);
+  Alts Part(size_t b, size_t e, int depth);
+  Segs PartSegs(size_t b, size_t e, int depth) { return msg::Single(Part(b, e, depth), Spell(b, e)); }
+  Segs Template(std::string_view tmpl, std::string_view c, std::string_view a, std::string_view b) const;
+
+  std::string_view path_;
+  std::string_view text_;
+  const std::vector<Token>& t_;
+  const cpp::Expander& exp_;
+  bool in_tests_;
+  std::string language_ = "cpp";
+
+  std::vector<Ctx> ctx_;
+  uint32_t depth_ = 0;  // brace depth
+  struct Snapshot {
+    std::vector<Ctx> at_if;
+    uint32_t depth_at_if = 0;
+    bool has_else = false;
+    std::vector<Ctx> after_first;
+    uint32_t depth_after_first = 0;
+  };
+  std::vector<Snapshot> pp_;
+  // Pending header of the next '{' or statement.
+  enum class Pending : uint8_t { kNone, kGuard, kCatch, kPlain };
+  Pending pending_ = Pending::kNone;
+  std::string pending_text_;
+  std::vector<std::string> pending_extra_;  // "not (c)" of an else before this if
+  bool pending_from_macro_ = false;
+  bool pending_is_if_ = false;
+  std::string catch_param_;
+  std::string last_if_;           // the condition of the if whose branch just ended
+  uint32_t last_if_depth_ = UINT32_MAX;
+  bool stmt_start_ = true;
+  std::unordered_map<std::string_view, Local> locals_;
+  std::vector<std::string> local_names_;  // owned names for locals_ keys made from macro tokens
+};
+
+size_t Walker::Close(size_t i) const {
+  char open = T(i).text[0];
+  char close = open == '(' ? ')' : open == '[' ? ']' : '}';
+  int d = 0;
+  for (size_t k = i; k < N(); ++k) {
+    const Token& t = T(k);
+    if (t.type != TokType::kPunct || t.text.size() != 1) continue;
+    if (t.text[0] == open) ++d;
+    else if (t.text[0] == close && --d == 0) return k;
+  }
+  return N();
+}
+
+size_t Walker::OpenBack(size_t i) const {
+  int d = 0;
+  for (size_t k = i + 1; k-- > 0;) {
+    if (T(k).IsPunct(')')) ++d;
+    else if (T(k).IsPunct('(') && --d == 0) return k;
+    if (i - k > 4096) break;
+  }
+  return std::string_view::npos;
+}
+
+size_t Walker::ExprEnd(size_t i) const {
+  int d = 0;
+  for (size_t k = i; k < N(); ++k) {
+    const Token& t = T(k);
+    if (t.type != TokType::kPunct || t.text.size() != 1) continue;
+    char c = t.text[0];
+    if (c == '(' || c == '[' || c == '{') ++d;
+    else if (c == ')' || c == ']' || c == '}') {
+      if (d == 0) return k;
+      --d;
+    } else if (c == ';' && d == 0) {
+      return k;
+    }
+  }
+  return N();
+}
+
+std::vector<std::pair<size_t, size_t>> Walker::SplitArgs(size_t open, size_t close) const {
+  std::vector<std::pair<size_t, size_t>> args;
+  if (close <= open + 1) return args;
+  int d = 0;
+  size_t start = open + 1;
+  for (size_t k = open + 1; k < close; ++k) {
+    const Token& t = T(k);
+    if (t.type != TokType::kPunct || t.text.size() != 1) continue;
+    char c = t.text[0];
+    if (c == '(' || c == '[' || c == '{') ++d;
+    else if (c == ')' || c == ']' || c == '}') --d;
+    else if (c == ',' && d == 0) {
+      args.emplace_back(start, k);
+      start = k + 1;
+    }
+  }
+  args.emplace_back(start, close);
+  return args;
+}
+
+std::string Walker::Spell(size_t b, size_t e) const {
+  if (b >= e) return {};
+  // Tokens written in the file, in order: the source text, whitespace runs as one space.
+  const Token& first = T(b);
+  const Token& last = T(e - 1);
+  const char* lo = text_.data();
+  const char* hi = text_.data() + text_.size();
+  bool in_file = !first.from_macro && !last.from_macro && first.text.data() >= lo && last.text.data() < hi &&
+                 first.text.data() <= last.text.data();
+  if (in_file) {
+    for (size_t k = b; k < e && in_file; ++k)
+      if (T(k).from_macro || T(k).text.data() < lo || T(k).text.data() >= hi) in_file = false;
+  }
+  if (!in_file) return cpp::SpellTokens(t_.data() + b, t_.data() + e);
+  std::string_view raw(first.text.data(), static_cast<size_t>(last.text.data() + last.text.size() - first.text.data()));
+  // Comments between the tokens are whitespace too: rebuild from tokens when any.
+  if (raw.find("/*") != std::string_view::npos || raw.find("//") != std::string_view::npos)
+    return cpp::SpellTokens(t_.data() + b, t_.data() + e);
+  std::string out;
+  out.reserve(raw.size());
+  bool space = false;
+  for (char c : raw) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\') {
+      space = true;
+      continue;
+    }
+    if (space && !out.empty()) out.push_back(' ');
+    space = false;
+    out.push_back(c);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Structure.
+
+std::string Walker::FunctionNameAt(size_t brace) const {
+  size_t k = brace;
+  for (int guard = 0; guard < 64 && k > 0; ++guard) {
+    size_t j = k - 1;
+    const Token& t = T(j);
+    if (t.type == TokType::kIdent &&
+        (t.text == "const" || t.text == "override" || t.text == "final" || t.text == "mutable" ||
+         t.text == "volatile" || t.text == "try" || t.text == "noexcept")) {
+      k = j;
+      continue;
+    }
+    if (t.Is("&") || t.Is("&&")) {
+      k = j;
+      continue;
+    }
+    if (t.IsPunct(']')) return "";  // a lambda
+    if (t.IsPunct(')')) {
+      size_t open = OpenBack(j);
+      if (open == std::string_view::npos || open == 0) return "";
+      const Token& name = T(open - 1);
+      if (name.IsPunct(']')) return "";  // [captures](params) { : a lambda
+      if (name.type == TokType::kIdent &&
+          (name.text == "noexcept" || name.text == "throw" || name.text == "__attribute__" ||
+           name.text == "__launch_bounds__" || name.text == "requires")) {
+        k = open - 1;
+        continue;
+      }
+      if (name.type != TokType::kIdent && !name.IsPunct('>')) {
+        // operator() / operator== ...: the token before '(' is an operator
+        size_t p = open - 1;
+        while (p > 0 && T(p).type == TokType::kPunct && open - p < 4) --p;
+        if (T(p).Is("operator")) return "operator" + Spell(p + 1, open);
+        return "";
+      }
+      if (name.type == TokType::kIdent && IsKeyword(name.text)) return "";
+      if (name.IsPunct('>')) return "";
+      // A member initializer `: x_(a), y_(b) {`: keep walking back.
+      if (open >= 2 && (T(open - 2).IsPunct(':') || T(open - 2).IsPunct(','))) {
+        size_t p = open - 2;
+        if (T(p).IsPunct(',') || (p > 0 && (T(p - 1).IsPunct(')') || T(p - 1).Is("noexcept") || T(p - 1).Is("const")))) {
+          k = p;
+          if (T(p).IsPunct(':')) continue;
+          // ',': the previous initializer ends right before it
+          continue;
+        }
+      }
+      // The qualified name: A::B::name, A::~A.
+      size_t s = open - 1;
+      while (s >= 2 && T(s - 1).Is("::") && T(s - 2).type == TokType::kIdent) s -= 2;
+      if (s >= 1 && T(s - 1).IsPunct('~')) {
+        // Foo::~Foo
+        size_t q = s - 1;
+        while (q >= 2 && T(q - 1).Is("::") && T(q - 2).type == TokType::kIdent) q -= 2;
+        s = q;
+      }
+      std::string out;
+      for (size_t p = s; p < open; ++p) out += T(p).text;
+      return out;
+    }
+    if (t.IsPunct('}')) {
+      // y_{b} in an initializer list
+      int d = 0;
+      size_t p = j + 1;
+      while (p-- > 0) {
+        if (T(p).IsPunct('}')) ++d;
+        else if (T(p).IsPunct('{') && --d == 0) break;
+        if (j - p > 4096) return "";
+      }
+      if (p == 0 || p > j) return "";
+      if (p >= 2 && T(p - 1).type == TokType::kIdent && (T(p - 2).IsPunct(',') || T(p - 2).IsPunct(':'))) {
+        k = p - 2;
+        continue;
+      }
+      return "";
+    }
+    if (t.IsPunct(',') || t.IsPunct(':')) {  // between initializers
+      k = j;
+      continue;
+    }
+    if (t.type == TokType::kIdent || t.Is("::") || t.IsPunct('>') || t.IsPunct('<') || t.IsPunct('*')) {
+      // A trailing return type: `-> T {`
+      size_t p = j;
+      for (int g = 0; g < 32 && p > 0; ++g, --p) {
+        if (T(p).Is("->")) {
+          k = p;
+          break;
+        }
+        if (!(T(p).type == TokType::kIdent || T(p).Is("::") || T(p).IsPunct('>') || T(p).IsPunct('<') ||
+              T(p).IsPunct('*') || T(p).IsPunct('&') || T(p).IsPunct(','))) {
+          p = 0;
+          break;
+        }
+      }
+      if (k == p && p > 0) continue;
+      return "";
+    }
+    return "";
+  }
+  return "";
+}
+
+bool Walker::ClassNameAt(size_t brace, CtxKind* kind, std::string* name) const {
+  // Walk back to the start of the declaration.
+  size_t p = brace;
+  int angle = 0;
+  for (int g = 0; g < 96 && p > 0; ++g) {
+    const Token& t = T(p - 1);
+    if (t.IsPunct(';') || t.IsPunct('{') || t.IsPunct('}') || t.type >= TokType::kIf) break;
+    if (t.IsPunct(')') && angle == 0) {
+      // struct __align__(16) Foo { / class alignas(8) X {: allowed; anything else is not a class head
+      size_t open = OpenBack(p - 1);
+      if (open == std::string_view::npos || open == 0) return false;
+      const Token& before = T(open - 1);
+      if (!(before.type == TokType::kIdent && (before.text == "__align__" || before.text == "alignas" ||
+                                                before.text == "__attribute__" || before.text == "__declspec" ||
+                                                (before.text.size() > 1 && std::all_of(before.text.begin(), before.text.end(), [](char c) {
+                                                   return (c >= 'A' && c <= 'Z') || c == '_' || (c >= '0' && c <= '9');
+                                                })))))
+        return false;
+      p = open;
+      continue;
+    }
+    if (t.IsPunct('>')) ++angle;
+    if (t.IsPunct('<')) --angle;
+    --p;
+  }
+  for (size_t k = p; k < brace; ++k) {
+    const Token& t = T(k);
+    if (t.type != TokType::kIdent) continue;
+    if (t.text == "namespace") {
+      *kind = CtxKind::kNamespace;
+      name->clear();
+      for (size_t q = k + 1; q < brace; ++q) *name += T(q).text;
+      return true;
+    }
+    if (t.text == "class" || t.text == "struct" || t.text == "union") {
+      if (k > p && T(k - 1).Is("enum")) return false;
+      // The name: the last identifier before ':' / '{' (skipping final and attributes).
+      std::string last;
+      for (size_t q = k + 1; q < brace; ++q) {
+        const Token& u = T(q);
+        if (u.IsPunct(':')) break;
+        if (u.IsPunct('(')) {
+          q = Close(q);
+          continue;
+        }
+        if (u.IsPunct('<')) {  // template specialization args
+          int d = 0;
+          for (; q < brace; ++q) {
+            if (T(q).IsPunct('<')) ++d;
+            else if (T(q).IsPunct('>') && --d == 0) break;
+          }
+          continue;
+        }
+        if (u.type == TokType::kIdent && u.text != "final" && u.text != "alignas") last = std::string(u.text);
+      }
+      *kind = CtxKind::kClass;
+      *name = last;
+      return true;
+    }
+    if (t.text == "enum") return false;
+  }
+  return false;
+}
+
+void Walker::OpenBrace(size_t i) {
+  Ctx c;
+  c.brace = true;
+  c.depth = depth_;
+  if (pending_ == Pending::kGuard) {
+    for (std::string& extra : pending_extra_) {
+      Ctx g;
+      g.kind = CtxKind::kGuard;
+      g.brace = true;
+      g.depth = depth_;
+      g.from_macro = pending_from_macro_;
+      g.text = std::move(extra);
+      g.is_if = false;
+      ctx_.push_back(std::move(g));
+      // Extra guards close with the same brace: mark them as part of it.
+      ctx_.back().catch_param = "\x01";
+    }
+    c.kind = CtxKind::kGuard;
+    c.text = pending_text_;
+    c.from_macro = pending_from_macro_;
+    c.is_if = pending_is_if_;
+  } else if (pending_ == Pending::kCatch) {
+    c.kind = CtxKind::kCatch;
+    c.text = pending_text_;
+    c.catch_param = catch_param_;
+  } else if (pending_ == Pending::kPlain) {
+    c.kind = CtxKind::kBlock;
+  } else {
+    CtxKind kind;
+    std::string name;
+    std::string fn = FunctionNameAt(i);
+    if (!fn.empty()) {
+      c.kind = CtxKind::kFunction;
+      c.text = std::move(fn);
+      bool nested = std::any_of(ctx_.begin(), ctx_.end(), [](const Ctx& x) { return x.kind == CtxKind::kFunction; });
+      if (!nested) locals_.clear();
+    } else if (ClassNameAt(i, &kind, &name)) {
+      c.kind = kind;
+      c.text = std::move(name);
+    } else {
+      c.kind = CtxKind::kBlock;
+    }
+  }
+  pending_ = Pending::kNone;
+  pending_extra_.clear();
+  ctx_.push_back(std::move(c));
+  ++depth_;
+  stmt_start_ = true;
+}
+
+void Walker::CloseBrace() {
+  if (depth_ == 0) return;
+  --depth_;
+  // Statement guards opened inside the closing block end with it.
+  while (!ctx_.empty() && !ctx_.back().brace) ctx_.pop_back();
+  if (!ctx_.empty()) {
+    Ctx closed = std::move(ctx_.back());
+    ctx_.pop_back();
+    while (!ctx_.empty() && ctx_.back().brace && ctx_.back().catch_param == "\x01" && ctx_.back().depth == depth_)
+      ctx_.pop_back();
+    if (closed.kind == CtxKind::kGuard && closed.is_if) {
+      last_if_ = closed.text;
+      last_if_depth_ = depth_;
+    } else {
+      last_if_depth_ = UINT32_MAX;
+    }
+  }
+  // A statement guard whose statement was this block (`if (c) for (...) { }`).
+  while (!ctx_.empty() && !ctx_.back().brace && ctx_.back().depth == depth_) ctx_.pop_back();
+  stmt_start_ = true;
+}
+
+void Walker::EndStatement() {
+  bool was_if = false;
+  std::string cond;
+  while (!ctx_.empty() && !ctx_.back().brace && ctx_.back().depth == depth_) {
+    if (ctx_.back().is_if && !was_if) {
+      was_if = true;
+      cond = ctx_.back().text;
+    }
+    ctx_.pop_back();
+  }
+  if (was_if) {
+    last_if_ = cond;
+    last_if_depth_ = depth_;
+  } else {
+    last_if_depth_ = UINT32_MAX;
+  }
+  pending_ = Pending::kNone;
+  pending_extra_.clear();
+  stmt_start_ = true;
+}
+
+void Walker::Run() {
+  const size_t n = N();
+  for (size_t i = 0; i < n; ++i) {
+    const Token& t = T(i);
+    switch (t.type) {
+      case TokType::kIf: {
+        Snapshot s;
+        s.at_if = ctx_;
+        s.depth_at_if = depth_;
+        pp_.push_back(std::move(s));
+        continue;
+      }
+      case TokType::kElse: {
+        if (pp_.empty()) continue;
+        Snapshot& s = pp_.back();
+        if (!s.has_else) {
+          s.has_else = true;
+          s.after_first = ctx_;
+          s.depth_after_first = depth_;
+        }
+        ctx_ = s.at_if;
+        depth_ = s.depth_at_if;
+        continue;
+      }
+      case TokType::kEndif: {
+        if (pp_.empty()) continue;
+        Snapshot& s = pp_.back();
+        if (s.has_else) {
+          ctx_ = std::move(s.after_first);
+          depth_ = s.depth_after_first;
+        }
+        pp_.pop_back();
+        continue;
+      }
+      case TokType::kPunct: {
+        if (t.IsPunct('{')) {
+          OpenBrace(i);
+        } else if (t.IsPunct('}')) {
+          CloseBrace();
+        } else if (t.IsPunct(';')) {
+          EndStatement();
+        } else {
+          stmt_start_ = false;
+        }
+        continue;
+      }
+      case TokType::kIdent:
+        break;
+      default:
+        stmt_start_ = false;
+        continue;
+    }
+    // Identifiers.
+    std::string_view w = t.text;
+    bool member = i > 0 && (T(i - 1).IsPunct('.') || T(i - 1).Is("->"));
+    if (!member && (w == "if" || w == "while")) {
+      size_t j = i + 1;
+      if (w == "if" && (IsW(j, "constexpr") || IsW(j, "consteval"))) ++j;
+      if (!IsP(j, '(')) continue;
+      size_t close = Close(j);
+      if (close >= n) continue;
+      if (w == "while" && IsP(close + 1, ';')) {  // do { } while (c);
+        i = close;
+        continue;
+      }
+      std::string cond = Spell(j + 1, close);
+      bool from_macro = t.from_macro;
+      std::vector<std::string> extra;
+      if (w == "if" && pending_ == Pending::kGuard && !pending_is_if_ && !pending_text_.empty() && i > 0 &&
+          IsW(i - 1, "else")) {
+        extra.push_back(pending_text_);  // else if: "not (c1)" then c2
+      }
+      if (IsP(close + 1, '{')) {
+        pending_ = Pending::kGuard;
+        pending_text_ = cond;
+        pending_extra_ = std::move(extra);
+        pending_from_macro_ = from_macro;
+        pending_is_if_ = w == "if";
+      } else {
+        for (std::string& x : extra) {
+          Ctx g{CtxKind::kGuard, false, depth_, from_macro, false, std::move(x), ""};
+          ctx_.push_back(std::move(g));
+        }
+        Ctx g{CtxKind::kGuard, false, depth_, from_macro, w == "if", cond, ""};
+        ctx_.push_back(std::move(g));
+        pending_ = Pending::kNone;
+      }
+      i = close;
+      stmt_start_ = true;
+      continue;
+    }
+    if (!member && w == "else") {
+      std::string neg = last_if_depth_ == depth_ && !last_if_.empty() ? "not (" + last_if_ + ")" : "";
+      last_if_depth_ = UINT32_MAX;
+      if (IsP(i + 1, '{') || IsW(i + 1, "if")) {
+        pending_ = Pending::kGuard;
+        pending_text_ = neg;
+        pending_is_if_ = false;
+        pending_from_macro_ = t.from_macro;
+        pending_extra_.clear();
+        if (neg.empty()) pending_ = IsP(i + 1, '{') ? Pending::kPlain : Pending::kNone;
+      } else if (!neg.empty()) {
+        Ctx g{CtxKind::kGuard, false, depth_, t.from_macro, false, neg, ""};
+        ctx_.push_back(std::move(g));
+      }
+      stmt_start_ = true;
+      continue;
+    }
+    if (!member && (w == "for" || w == "switch")) {
+      if (IsP(i + 1, '(')) {
+        size_t close = Close(i + 1);
+        if (close < n) {
+          i = close;
+          if (IsP(close + 1, '{')) pending_ = Pending::kPlain;
+        }
+      }
+      stmt_start_ = true;
+      continue;
+    }
+    if (!member && w == "do") {
+      if (IsP(i + 1, '{')) pending_ = Pending::kPlain;
+      stmt_start_ = true;
+      continue;
+    }
+    if (!member && w == "catch" && IsP(i + 1, '(')) {
+      size_t close = Close(i + 1);
+      if (close < n) {
+        pending_ = Pending::kCatch;
+        pending_text_ = "catch (" + Spell(i + 2, close) + ")";
+        catch_param_.clear();
+        if (close > i + 2 && T(close - 1).type == TokType::kIdent) catch_param_ = std::string(T(close - 1).text);
+        i = close;
+      }
+      continue;
+    }
+    if (!member && w == "throw") {
+      HandleThrow(i);
+      stmt_start_ = false;
+      continue;
+    }
+    if (stmt_start_ && !member) {
+      // Records what a local holds; the statement's tokens are still walked
+      // (a lambda initializer holds sites of its own).
+      size_t next = i;
+      stmt_start_ = false;
+      TryLocal(i, &next);
+    }
+    stmt_start_ = false;
+    if (member) continue;
+    // A call: NAME ( or a::b::NAME (
+    if (!IsP(i + 1, '(')) continue;
+    size_t name_begin = i;
+    while (name_begin >= 2 && T(name_begin - 1).Is("::") && T(name_begin - 2).type == TokType::kIdent) name_begin -= 2;
+    if (name_begin >= 1 && T(name_begin - 1).Is("::")) --name_begin;  // ::c10::...
+    std::string qualifier;
+    for (size_t k = name_begin; k + 1 < i; ++k) qualifier += T(k).text;
+    if (qualifier.size() >= 2 && qualifier.compare(qualifier.size() - 2, 2, "::") == 0) qualifier.resize(qualifier.size() - 2);
+    if (!cpp::IsSinkName(w)) continue;
+    const cpp::Sink* sink = cpp::FindSink(w, qualifier);
+    if (!sink) continue;
+    if (name_begin > 0 && (T(name_begin - 1).IsPunct('.') || T(name_begin - 1).Is("->"))) continue;
+    if (name_begin > 0 && T(name_begin - 1).type == TokType::kIdent && !IsKeyword(T(name_begin - 1).text))
+      continue;  // `void assert(...)`, `int printf(...)`: a declaration, not a call
+    HandleSink(i, name_begin, *sink);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Locals: std::string msg = ...; msg += ...; std::ostringstream oss; oss << ...;
+
+bool Walker::TryLocal(size_t i, size_t* next) {
+  const size_t n = N();
+  size_t k = i;
+  while (k < n && T(k).type == TokType::kIdent &&
+         (T(k).text == "const" || T(k).text == "static" || T(k).text == "constexpr" || T(k).text == "thread_local"))
+    ++k;
+  size_t type_b = k;
+  if (IsW(k, "std") && k + 1 < n && T(k + 1).Is("::")) k += 2;
+  if (k >= n || T(k).type != TokType::kIdent) return false;
+  std::string_view type = T(k).text;
+  bool is_stream = type == "ostringstream" || type == "stringstream";
+  bool is_string = type == "string" || type == "auto" || type == "string_view";
+  bool is_cstr = false;
+  if (type == "char" || (type == "const" && IsW(k + 1, "char"))) {
+    size_t q = type == "char" ? k + 1 : k + 2;
+    if (IsW(q, "const")) ++q;
+    if (q < n && T(q).IsPunct('*')) {
+      is_cstr = true;
+      k = q;
+    }
+  }
+  if (is_stream || is_string || is_cstr) {
+    size_t name = k + 1;
+    if (name < n && (T(name).Is("&") || T(name).Is("&&"))) ++name;
+    if (IsW(name, "const")) ++name;
+    if (name >= n || T(name).type != TokType::kIdent || IsKeyword(T(name).text)) return false;
+    (void)type_b;
+    size_t after = name + 1;
+    Local local;
+    local.stream = is_stream;
+    if (IsP(after, ';')) {
+      // std::ostringstream oss; / std::string s; start empty; anything else is unknown.
+      if (is_stream || type == "string") local.value = Alts{Segs{}};
+    } else if (IsP(after, '=') ) {
+      size_t end = ExprEnd(after + 1);
+      if (end >= n || !IsP(end, ';')) return false;
+      local.value = Eval(after + 1, end, 0);
+      after = end;
+    } else if (IsP(after, '(') || IsP(after, '{')) {
+      size_t close = Close(after);
+      if (close >= n || !IsP(close + 1, ';')) return false;
+      if (type == "auto") return false;
+      local.value = close == after + 1 ? Alts{Segs{}} : Eval(after + 1, close, 0);
+      after = close + 1;
+    } else {
+      return false;
+    }
+    if (!is_stream && !IsP(after, ';')) return false;
+    locals_[T(name).text] = std::move(local);
+    *next = after;
+    return true;
+  }
+  // name = expr;  name += expr;  name << a << b;  name.str("");  write_to_stream(name, ...);
+  std::string_view name = T(i).text;
+  if (auto sep = StreamWriterSeparator(name); sep && IsP(i + 1, '(')) {
+    size_t close = Close(i + 1);
+    if (close >= n) return false;
+    auto args = SplitArgs(i + 1, close);
+    if (args.empty()) return false;
+    Local* l = FindLocal(Spell(args[0].first, args[0].second) == "" ? "" : T(args[0].first).text);
+    if (!l || !l->stream || args[0].second != args[0].first + 1) return false;
+    if (l->value) {
+      Segs add;
+      for (size_t a = 1; a < args.size(); ++a) {
+        if (a > 1) msg::Append(add, msg::Lit(std::string(*sep)));
+        msg::AppendAll(add, PartSegs(args[a].first, args[a].second, 0));
+      }
+      l->value = msg::Concat(*l->value, Alts{add});
+    }
+    *next = close + 1;
+    return IsP(close + 1, ';');
+  }
+  Local* l = FindLocal(name);
+  if (!l) return false;
+  size_t op = i + 1;
+  if (op >= n) return false;
+  if (T(op).Is("<<") && l->stream) {
+    size_t end = ExprEnd(op);
+    if (end >= n || !IsP(end, ';')) return false;
+    Alts add{Segs{}};
+    size_t b = op + 1;
+    int d = 0;
+    for (size_t k2 = op + 1; k2 <= end; ++k2) {
+      const Token& u = T(k2);
+      if (u.type == TokType::kPunct && u.text.size() == 1 && (u.text[0] == '(' || u.text[0] == '[' || u.text[0] == '{')) ++d;
+      else if (u.type == TokType::kPunct && u.text.size() == 1 && (u.text[0] == ')' || u.text[0] == ']' || u.text[0] == '}')) --d;
+      if (k2 == end || (d == 0 && u.Is("<<"))) {
+        add = msg::Concat(add, Part(b, k2, 0));
+        b = k2 + 1;
+      }
+    }
+    if (l->value) {
+      l->value = msg::Concat(*l->value, add);
+      if (msg::Bytes(*l->value) > msg::kMaxMessageBytes) l->value = std::nullopt;
+    }
+    *next = end;
+    return true;
+  }
+  if (T(op).IsPunct('.') && IsW(op + 1, "str") && IsP(op + 2, '(') && l->stream) {
+    size_t close = Close(op + 2);
+    if (close < n && IsP(close + 1, ';')) {
+      l->value = close == op + 3 ? l->value : Eval(op + 3, close, 0);  // oss.str("") resets
+      *next = close + 1;
+      return true;
+    }
+    return false;
+  }
+  if (T(op).IsPunct('=') || T(op).Is("+=")) {
+    size_t end = ExprEnd(op + 1);
+    if (end >= n || !IsP(end, ';')) return false;
+    if (T(op).IsPunct('=')) {
+      std::optional<Alts> v = Eval(op + 1, end, 0);
+      // `if (msg.empty()) { msg = ...; }`: only when msg may be empty.
+      const Ctx* g = nullptr;
+      for (auto it = ctx_.rbegin(); it != ctx_.rend(); ++it) {
+        if (it->kind == CtxKind::kGuard) {
+          g = &*it;
+          break;
+        }
+        if (it->kind != CtxKind::kBlock) break;
+      }
+      if (g && g->text == std::string(name) + ".empty()") {
+        bool maybe_empty = !l->value || std::any_of(l->value->begin(), l->value->end(), [](const Segs& s) { return msg::IsEmpty(s); });
+        if (!maybe_empty) {
+          *next = end;
+          return true;
+        }
+        if (l->value && v) {
+          Alts merged;
+          for (const Segs& s : *l->value)
+            if (!msg::IsEmpty(s)) merged.push_back(s);
+          for (const Segs& s : *v) merged.push_back(s);
+          l->value = merged.empty() ? v : std::optional<Alts>(merged);
+        } else {
+          l->value = v;
+        }
+      } else {
+        l->value = v;
+      }
+    } else if (l->value) {
+      l->value = msg::Concat(*l->value, Part(op + 1, end, 0));
+      if (msg::Bytes(*l->value) > msg::kMaxMessageBytes) l->value = std::nullopt;
+    }
+    *next = end;
+    return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------
+// Messages.
+
+std::optional<Alts> Walker::Eval(size_t b, size_t e, int depth) {
+  if (b >= e || depth > kMaxEvalDepth) return std::nullopt;
+  // Outer parentheses.
+  while (IsP(b, '(') && Close(b) == e - 1) {
+    ++b;
+    --e;
+    if (b >= e) return std::nullopt;
+  }
+  // Ternary at depth 0.
+  {
+    int d = 0;
+    for (size_t k = b; k < e; ++k) {
+      const Token& u = T(k);
+      if (u.type != TokType::kPunct) continue;
+      if (u.text.size() == 1 && (u.text[0] == '(' || u.text[0] == '[' || u.text[0] == '{')) ++d;
+      else if (u.text.size() == 1 && (u.text[0] == ')' || u.text[0] == ']' || u.text[0] == '}')) --d;
+      else if (d == 0 && u.IsPunct('?')) {
+        int dd = 0, nested = 0;
+        for (size_t c = k + 1; c < e; ++c) {
+          const Token& v = T(c);
+          if (v.type != TokType::kPunct || v.text.size() != 1) continue;
+          char ch = v.text[0];
+          if (ch == '(' || ch == '[' || ch == '{') ++dd;
+          else if (ch == ')' || ch == ']' || ch == '}') --dd;
+          else if (dd == 0 && ch == '?') ++nested;
+          else if (dd == 0 && ch == ':') {
+            if (nested > 0) {
+              --nested;
+              continue;
+            }
+            std::optional<Alts> x = Eval(k + 1, c, depth + 1);
+            std::optional<Alts> y = Eval(c + 1, e, depth + 1);
+            if (!x && !y) return std::nullopt;
+            Alts out = x ? *x : Part(k + 1, c, depth + 1);
+            Alts more = y ? *y : Part(c + 1, e, depth + 1);
+            for (Segs& s : more)
+              if (out.size() < msg::kMaxAlternatives) out.push_back(std::move(s));
+            return out;
+          }
+        }
+        return std::nullopt;
+      }
+    }
+  }
+  // Binary + at depth 0.
+  {
+    std::vector<size_t> plus;
+    int d = 0;
+    for (size_t k = b; k < e; ++k) {
+      const Token& u = T(k);
+      if (u.type != TokType::kPunct) continue;
+      if (u.text.size() == 1 && (u.text[0] == '(' || u.text[0] == '[' || u.text[0] == '{')) ++d;
+      else if (u.text.size() == 1 && (u.text[0] == ')' || u.text[0] == ']' || u.text[0] == '}')) --d;
+      else if (d == 0 && u.IsPunct('+') && k > b) {
+        const Token& p = T(k - 1);
+        if (p.type == TokType::kIdent || p.type == TokType::kNumber || p.type == TokType::kString ||
+            p.type == TokType::kChar || p.IsPunct(')') || p.IsPunct(']'))
+          plus.push_back(k);
+      } else if (d == 0 && (u.Is("<<") || u.Is("==") || u.Is("&&") || u.Is("||") || u.IsPunct(','))) {
+        return std::nullopt;  // not a string expression
+      }
+    }
+    if (!plus.empty()) {
+      std::vector<std::pair<size_t, size_t>> ops;
+      size_t s = b;
+      for (size_t k : plus) {
+        ops.emplace_back(s, k);
+        s = k + 1;
+      }
+      ops.emplace_back(s, e);
+      bool any = false;
+      std::vector<std::optional<Alts>> vals;
+      for (auto& [x, y] : ops) {
+        vals.push_back(Eval(x, y, depth + 1));
+        if (vals.back()) any = true;
+      }
+      if (!any) return std::nullopt;
+      Alts out{Segs{}};
+      for (size_t k = 0; k < ops.size(); ++k) {
+        out = msg::Concat(out, vals[k] ? *vals[k] : Part(ops[k].first, ops[k].second, depth + 1));
+        if (msg::Bytes(out) > msg::kMaxMessageBytes) return std::nullopt;
+      }
+      return out;
+    }
+  }
+  // Adjacent literals (and macro names between them, e.g. "%" PRId64). A
+  // literal split by #if/#else ("a" #if X "b" #else "c" #endif) is one message
+  // per build: alternatives.
+  if (T(b).type == TokType::kString) {
+    Alts out{Segs{}};
+    for (size_t k = b; k < e; ++k) {
+      const Token& u = T(k);
+      if (u.type == TokType::kIf) {
+        std::vector<Segs> branches(1);
+        int d = 0;
+        size_t q = k + 1;
+        for (; q < e; ++q) {
+          const Token& v = T(q);
+          if (v.type == TokType::kIf) ++d;
+          if (v.type == TokType::kEndif && d-- == 0) break;
+          if (v.type == TokType::kElse && d == 0) {
+            branches.emplace_back();
+            continue;
+          }
+          if (d > 0) continue;
+          if (v.type == TokType::kString) msg::Append(branches.back(), msg::Lit(DecodeLiteral(v.text)));
+          else if (v.type == TokType::kIdent) msg::Append(branches.back(), msg::Hole(std::string(v.text)));
+          else return std::nullopt;
+        }
+        if (branches.size() == 1) branches.emplace_back();  // #if without #else: with or without it
+        out = msg::Concat(out, Alts(branches.begin(), branches.end()));
+        k = q;
+        continue;
+      }
+      if (u.type == TokType::kElse || u.type == TokType::kEndif) continue;
+      if (u.type == TokType::kString) {
+        out = msg::Concat(out, Alts{Segs{msg::Lit(DecodeLiteral(u.text))}});
+      } else if (u.type == TokType::kIdent) {
+        out = msg::Concat(out, Alts{Segs{msg::Hole(std::string(u.text))}});
+      } else {
+        return std::nullopt;
+      }
+    }
+    return out;
+  }
+  if (T(b).type != TokType::kIdent && !T(b).Is("::")) return std::nullopt;
+  // A qualified callee and a call spanning the whole range?
+  size_t k = b;
+  if (T(k).Is("::")) ++k;
+  while (k + 2 < e && T(k).type == TokType::kIdent && T(k + 1).Is("::")) k += 2;
+  if (k >= e || T(k).type != TokType::kIdent) return std::nullopt;
+  std::string qual;
+  for (size_t q = b; q < k; ++q) qual += T(q).text;
+  while (qual.size() >= 2 && qual.substr(0, 2) == "::") qual.erase(0, 2);
+  if (qual.size() >= 2 && qual.compare(qual.size() - 2, 2, "::") == 0) qual.resize(qual.size() - 2);
+  std::string_view name = T(k).text;
+  // A local: msg / msg.c_str() / oss.str() / oss.str().c_str() / std::string(msg)
+  if (qual.empty()) {
+    if (Local* l = FindLocal(name)) {
+      size_t q = k + 1;
+      bool ok = false;
+      if (q == e) ok = !l->stream;
+      else if (IsP(q, '.') && IsW(q + 1, "str") && IsP(q + 2, '(') && IsP(q + 3, ')') && l->stream) {
+        q += 4;
+        ok = q == e || (IsP(q, '.') && IsW(q + 1, "c_str") && IsP(q + 2, '(') && IsP(q + 3, ')') && q + 4 == e);
+      } else if (IsP(q, '.') && (IsW(q + 1, "c_str") || IsW(q + 1, "data")) && IsP(q + 2, '(') && IsP(q + 3, ')') &&
+                 q + 4 == e && !l->stream) {
+        ok = true;
+      }
+      if (ok) return l->value;
+      return std::nullopt;
+    }
+  }
+  if (!IsP(k + 1, '(') && !IsP(k + 1, '{')) return std::nullopt;
+  size_t close = Close(k + 1);
+  if (close + 1 != e) {
+    // std::string("a").c_str() and friends
+    if (close < e && IsP(close + 1, '.') && IsW(close + 2, "c_str") && close + 5 == e) {
+    } else {
+      return std::nullopt;
+    }
+  }
+  auto args = SplitArgs(k + 1, close);
+  bool is_std = qual == "std" || qual.empty();
+  if ((name == "string" || name == "string_view") && is_std) {
+    if (args.size() != 1) return std::nullopt;
+    return Eval(args[0].first, args[0].second, depth + 1);
+  }
+  if ((name == "str" && (qual == "c10" || qual == "at")) || (name == "StrCat" && (qual == "absl" || qual.empty() || qual == "strings"))) {
+    Alts out{Segs{}};
+    for (auto& [x, y] : args) out = msg::Concat(out, Part(x, y, depth + 1));
+    return out;
+  }
+  bool braces = (name == "format" && (qual == "fmt" || qual == "std")) || (name == "sprintf" && qual == "fmt" && false);
+  bool printf = (name == "StrFormat" && (qual == "absl" || qual.empty())) || name == "fmtstr" ||
+                (name == "sprintf" && qual == "fmt") || name == "string_format" || name == "Sprintf";
+  if ((braces || printf) && !args.empty()) {
+    std::optional<Alts> f = Eval(args[0].first, args[0].second, depth + 1);
+    if (!f) return std::nullopt;
+    std::vector<Segs> rest;
+    for (size_t a = 1; a < args.size(); ++a) rest.push_back(PartSegs(args[a].first, args[a].second, depth + 1));
+    Alts out;
+    for (const Segs& s : *f)
+      out.push_back(braces ? msg::ApplyBraces(s, rest, msg::Braces::kFmt) : msg::ApplyPrintf(s, rest, msg::Printf::kC));
+    return out;
+  }
+  return std::nullopt;
+}
+
+Alts Walker::Part(size_t b, size_t e, int depth) {
+  if (std::optional<Alts> v = Eval(b, e, depth)) return *v;
+  while (e > b + 2 && IsP(b, '(') && Close(b) == e - 1) {  // (4): the value, not the parentheses
+    ++b;
+    --e;
+  }
+  if (e == b + 1) {
+    const Token& u = T(b);
+    if (u.type == TokType::kNumber && std::all_of(u.text.begin(), u.text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return Alts{Segs{msg::Lit(std::string(u.text))}};
+    if (u.type == TokType::kChar && u.text.front() == '\'') return Alts{Segs{msg::Lit(DecodeLiteral(u.text))}};
+  }
+  std::string s = Spell(b, e);
+  if (s == "std::endl") return Alts{Segs{msg::Lit("\n")}};
+  if (s == "std::flush") return Alts{Segs{}};
+  return Alts{Segs{msg::Hole(s)}};
+}
+
+Segs Walker::Template(std::string_view tmpl, std::string_view c, std::string_view a, std::string_view b) const {
+  Segs out;
+  std::string lit;
+  for (size_t i = 0; i < tmpl.size(); ++i) {
+    if (tmpl[i] == '@' && i + 1 < tmpl.size()) {
+      char k = tmpl[i + 1];
+      if (k == 'c' || k == 'a' || k == 'b') {
+        lit += k == 'c' ? c : k == 'a' ? a : b;
+        ++i;
+        continue;
+      }
+      if (k == 'v') {
+        msg::Append(out, msg::Lit(std::move(lit)));
+        lit.clear();
+        msg::Append(out, msg::Hole("value"));
+        ++i;
+        continue;
+      }
+    }
+    lit.push_back(tmpl[i]);
+  }
+  msg::Append(out, msg::Lit(std::move(lit)));
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Sites.
+
+Site Walker::NewSite(SiteKind kind, size_t at) const {
+  Site s;
+  s.kind = kind;
+  s.language = language_;
+  s.file_path = std::string(path_);
+  s.line = static_cast<int>(T(at).line);
+  s.column = static_cast<int>(T(at).column);
+  s.end_line = s.line;
+  s.in_tests = in_tests_;
+  std::string fn;
+  for (const Ctx& c : ctx_) {
+    if ((c.kind == CtxKind::kClass || c.kind == CtxKind::kFunction) && !c.text.empty()) {
+      if (!fn.empty()) fn += "::";
+      fn += c.text;
+    }
+  }
+  if (!fn.empty()) s.function = fn;
+  for (auto it = ctx_.rbegin(); it != ctx_.rend(); ++it) {
+    if (it->kind == CtxKind::kFunction || it->kind == CtxKind::kClass) break;
+    if (it->kind == CtxKind::kGuard && !it->from_macro && !it->text.empty() && s.guards.size() < kMaxGuards)
+      s.guards.push_back(it->text);
+    if (it->kind == CtxKind::kCatch && !s.except_context) s.except_context = it->text;
+  }
+  std::reverse(s.guards.begin(), s.guards.end());
+  const std::string& chain = exp_.ChainOf(T(at));
+  if (!chain.empty()) s.message_resolution = "macro:" + chain;
+  return s;
+}
+
+bool Walker::Terminates(size_t from) const {
+  int d = 0;
+  for (size_t k = from; k < N() && k < from + 256; ++k) {
+    const Token& u = T(k);
+    if (u.IsPunct('{')) ++d;
+    if (u.IsPunct('}') && --d < 0) return false;
+    if (u.type != TokType::kIdent || !IsP(k + 1, '(')) {
+      if (u.Is("throw")) return true;
+      continue;
+    }
+    if (u.text == "exit" || u.text == "abort" || u.text == "_exit" || u.text == "__trap" || u.text == "quick_exit" ||
+        u.text == "__builtin_trap")
+      return true;
+  }
+  return false;
+}
+
+void Walker::HandleSink(size_t i, size_t name_begin, const cpp::Sink& sink) {
+  // A weak name the repository defines (and that reaches nothing) is not this sink.
+  if (sink.weak && exp_.Defines(T(i).text)) return;
+  size_t open = i + 1;
+  size_t close = Close(open);
+  if (close >= N()) return;
+  auto args = SplitArgs(open, close);
+  auto arg_text = [&](int k) -> std::string {
+    if (k < 0 || static_cast<size_t>(k) >= args.size()) return {};
+    return Spell(args[static_cast<size_t>(k)].first, args[static_cast<size_t>(k)].second);
+  };
+  SiteKind kind = sink.kind;
+  std::string cls(sink.cls);
+  std::string level(sink.log_level);
+  if (sink.severity_arg >= 0) {
+    std::string sev = arg_text(sink.severity_arg);
+    if (sev == "FATAL" || sev == "DFATAL" || sev == "QFATAL" || sev == "google::FATAL") {
+      kind = SiteKind::kPanic;
+      cls = "fatal";
+    } else if (sev == "ERROR" || sev == "google::ERROR") {
+      level = "error";
+    } else if (sev == "WARNING" || sev == "WARN" || sev == "google::WARNING") {
+      level = "warning";
+    } else {
+      return;  // INFO, VLOG levels, anything else
+    }
+  }
+  if (sink.needs_stderr && arg_text(0) != "stderr") return;
+  bool terminates = (sink.fatal_print || sink.needs_stderr) && Terminates(close + 1);
+  if (sink.fatal_print && !terminates) return;
+  if (sink.needs_stderr && terminates) {
+    kind = SiteKind::kPanic;
+    cls = "fatal";
+    level.clear();
+  }
+  if (sink.class_arg >= 0) {
+    std::string a = arg_text(sink.class_arg);
+    if (a.empty()) return;
+    cls = std::string(cpp::ClassFromArgument(a));
+  }
+  Site site = NewSite(kind, name_begin);
+  if (!cls.empty()) site.error_class = cls;
+  site.error_class_expr = Spell(name_begin, i + 1);
+  if (kind == SiteKind::kLog && !level.empty()) site.log_level = level;
+  std::string cond = arg_text(sink.cond_arg);
+  if (sink.cond_arg >= 0) site.assert_condition = cond;
+  // The user's part of the message.
+  std::optional<Alts> user;
+  size_t end = close;
+  std::vector<std::string> expr_parts;
+  if (sink.msg_arg >= 0 && static_cast<size_t>(sink.msg_arg) < args.size() &&
+      !(args.size() == 1 && args[0].first == args[0].second)) {
+    size_t m = static_cast<size_t>(sink.msg_arg);
+    switch (sink.rule) {
+      case cpp::MsgRule::kConcat: {
+        Alts out{Segs{}};
+        for (size_t a = m; a < args.size(); ++a) out = msg::Concat(out, Part(args[a].first, args[a].second, 0));
+        user = out;
+        break;
+      }
+      case cpp::MsgRule::kPrintf:
+      case cpp::MsgRule::kBraces: {
+        std::optional<Alts> f = Eval(args[m].first, args[m].second, 0);
+        Alts fmt = f ? *f : Alts{Segs{msg::Hole(arg_text(static_cast<int>(m)))}};
+        std::vector<Segs> rest;
+        for (size_t a = m + 1; a < args.size(); ++a) rest.push_back(PartSegs(args[a].first, args[a].second, 0));
+        Alts out;
+        for (const Segs& s : fmt)
+          out.push_back(sink.rule == cpp::MsgRule::kPrintf ? msg::ApplyPrintf(s, rest, msg::Printf::kC)
+                                                           : msg::ApplyBraces(s, rest, msg::Braces::kFmt));
+        user = out;
+        break;
+      }
+      case cpp::MsgRule::kOne:
+        user = Part(args[m].first, args[m].second, 0);
+        break;
+      case cpp::MsgRule::kNone:
+        break;
+    }
+    if (user) site.message_expr = Spell(args[m].first, args.back().second);
+  }
+  if (sink.stream && IsP(close + 1, '<') == false && close + 1 < N() && T(close + 1).Is("<<")) {
+    size_t stop = ExprEnd(close + 1);
+    Alts out = user ? *user : Alts{Segs{}};
+    size_t b = close + 2;
+    int d = 0;
+    for (size_t k = close + 2; k <= stop && k <= N(); ++k) {
+      bool at_end = k == stop;
+      if (!at_end) {
+        const Token& u = T(k);
+        if (u.type == TokType::kPunct && u.text.size() == 1 && (u.text[0] == '(' || u.text[0] == '[' || u.text[0] == '{')) ++d;
+        else if (u.type == TokType::kPunct && u.text.size() == 1 && (u.text[0] == ')' || u.text[0] == ']' || u.text[0] == '}')) --d;
+      }
+      if (at_end || (d == 0 && T(k).Is("<<"))) {
+        if (k > b) out = msg::Concat(out, Part(b, k, 0));
+        b = k + 1;
+      }
+    }
+    user = out;
+    std::string stream_text = Spell(close + 2, stop);
+    site.message_expr = site.message_expr ? *site.message_expr + " << " + stream_text : stream_text;
+    end = stop > 0 ? stop - 1 : stop;
+  }
+  std::string a0 = arg_text(0), a1 = arg_text(1);
+  Segs prefix = Template(sink.prefix, cond, a0, a1);
+  Alts whole;
+  if (user) {
+    whole = msg::Concat(Alts{prefix}, *user);
+  } else if (!sink.empty.empty()) {
+    whole = Alts{Template(sink.empty, cond, a0, a1)};
+  } else {
+    whole = Alts{prefix};
+  }
+  if (msg::Bytes(whole) <= msg::kMaxMessageBytes) msg::RenderInto(site, whole);
+  if (end < N()) site.end_line = static_cast<int>(T(end).line);
+  if (site.end_line < site.line) site.end_line = site.line;
+  sites.push_back(std::move(site));
+}
+
+void Walker::HandleThrow(size_t i) {
+  size_t b = i + 1;
+  if (b >= N() || IsP(b, ';') || IsP(b, ')') || IsP(b, '}')) return;  // rethrow
+  size_t e = ExprEnd(b);
+  if (e <= b) return;
+  Site site = NewSite(SiteKind::kRaise, i);
+  site.end_line = static_cast<int>(T(e - 1).line);
+  if (site.end_line < site.line) site.end_line = site.line;
+  size_t k = b;
+  if (IsW(k, "new")) ++k;
+  // A thrown literal.
+  if (T(k).type == TokType::kString) {
+    site.error_class = "const char*";
+    site.error_class_expr = Spell(k, e);
+    if (std::optional<Alts> v = Eval(k, e, 0)) msg::RenderInto(site, *v);
+    sites.push_back(std::move(site));
+    return;
+  }
+  // A qualified name, template arguments skipped.
+  size_t name_b = k;
+  if (IsP(k, ':') || T(k).Is("::")) ++k;
+  std::vector<std::string_view> parts;
+  size_t name_e = k;
+  while (k < e && T(k).type == TokType::kIdent) {
+    parts.push_back(T(k).text);
+    ++k;
+    if (IsP(k, '<')) {  // template arguments
+      int d = 0;
+      size_t q = k;
+      for (; q < e; ++q) {
+        if (T(q).IsPunct('<')) ++d;
+        else if (T(q).IsPunct('>') && --d == 0) break;
+        else if (T(q).Is(">>") && (d -= 2) <= 0) break;
+      }
+      if (q >= e) break;
+      k = q + 1;
+    }
+    name_e = k;
+    if (k < e && T(k).Is("::")) {
+      ++k;
+      continue;
+    }
+    break;
+  }
+  if (parts.empty()) {
+    site.error_class_expr = Spell(b, e);
+    site.dynamic = true;
+    sites.push_back(std::move(site));
+    return;
+  }
+  std::string written;
+  for (size_t q = name_b; q < name_e; ++q) {
+    if (T(q).IsPunct('<')) {  // drop template arguments from the class name
+      int d = 0;
+      for (; q < name_e; ++q) {
+        if (T(q).IsPunct('<')) ++d;
+        else if (T(q).IsPunct('>') && --d == 0) break;
+      }
+      continue;
+    }
+    written += T(q).text;
+  }
+  while (written.size() >= 2 && written.substr(0, 2) == "::") written.erase(0, 2);
+  site.error_class_expr = Spell(b, e);
+  bool call = name_e < e && (IsP(name_e, '(') || IsP(name_e, '{'));
+  if (!call) {
+    // throw e; / throw err_; (a value built elsewhere)
+    if (parts.size() == 1) {
+      for (auto it = ctx_.rbegin(); it != ctx_.rend(); ++it)
+        if (it->kind == CtxKind::kCatch && it->catch_param == parts[0]) return;  // rethrow of the caught value
+    }
+    site.dynamic = true;
+    sites.push_back(std::move(site));
+    return;
+  }
+  auto classlike = [](std::string_view n) {
+    if (n.empty()) return false;
+    if (n[0] >= 'A' && n[0] <= 'Z') return true;
+    for (std::string_view suf : {"error", "exception", "failure", "Error", "Exception", "_error"})
+      if (n.size() >= suf.size() && n.substr(n.size() - suf.size()) == suf) return true;
+    return false;
+  };
+  std::string_view last = parts.back();
+  bool is_std = parts.size() >= 2 && parts[0] == "std";
+  if (is_std || classlike(last)) {
+    site.error_class = written;
+  } else if (parts.size() >= 2 && classlike(parts[parts.size() - 2])) {
+    // type_error::create(...): a factory of its class
+    size_t cut = written.rfind("::");
+    site.error_class = written.substr(0, cut);
+  } else {
+    site.dynamic = true;  // a function returning an error
+  }
+  size_t close = Close(name_e);
+  if (close >= N() || close > e) {
+    sites.push_back(std::move(site));
+    return;
+  }
+  auto args = SplitArgs(name_e, close);
+  if (close + 1 < e && T(close + 1).Is("<<")) {
+    // throw ErrorReport(tree) << "msg" << x: the streamed text is the message.
+    Alts out{Segs{}};
+    size_t sb = close + 2;
+    int d = 0;
+    for (size_t k = close + 2; k <= e; ++k) {
+      bool at_end = k == e;
+      if (!at_end) {
+        const Token& u = T(k);
+        if (u.type == TokType::kPunct && u.text.size() == 1 && (u.text[0] == '(' || u.text[0] == '[' || u.text[0] == '{')) ++d;
+        else if (u.type == TokType::kPunct && u.text.size() == 1 && (u.text[0] == ')' || u.text[0] == ']' || u.text[0] == '}')) --d;
+      }
+      if (at_end || (d == 0 && T(k).Is("<<"))) {
+        if (k > sb) out = msg::Concat(out, Part(sb, k, 0));
+        sb = k + 1;
+      }
+    }
+    site.message_expr = Spell(close + 2, e);
+    msg::RenderInto(site, out);
+    sites.push_back(std::move(site));
+    return;
+  }
+  std::optional<Alts> best;
+  size_t best_arg = SIZE_MAX;
+  size_t candidates = 0, only = SIZE_MAX;
+  for (size_t a = 0; a < args.size(); ++a) {
+    auto [x, y] = args[a];
+    if (x >= y) continue;
+    if (y == x + 1 && T(x).type == TokType::kIdent && IsLocationBuiltin(T(x).text)) continue;
+    if (IsP(x, '{')) continue;  // {__func__, __FILE__, __LINE__}
+    ++candidates;
+    only = a;
+    std::optional<Alts> v = Eval(x, y, 0);
+    if (v && std::any_of(v->begin(), v->end(), [](const Segs& s) { return msg::HasLiteral(s); })) {
+      best = v;
+      best_arg = a;
+      break;
+    }
+  }
+  if (best) {
+    site.message_expr = Spell(args[best_arg].first, args[best_arg].second);
+    msg::RenderInto(site, *best);
+  } else if (candidates == 1) {
+    site.message_expr = Spell(args[only].first, args[only].second);
+  }
+  sites.push_back(std::move(site));
+}
+
+}  // namespace
+
+CppExtractResult ExtractCpp(std::string_view path, std::string_view text, const cpp::MacroTable* repo) {
+  CppExtractResult result;
+  if (text.size() > kCppMaxFileBytes) {
+    result.failed = true;
+    result.diagnostics.push_back({std::string(path), 0, 0,
+                                  "file too large for the C/C++ front end (" + std::to_string(text.size()) +
+                                      " bytes > " + std::to_string(kCppMaxFileBytes) + ")"});
+    return result;
+  }
+  if (text.find('\0') != std::string_view::npos && text.find('\0') < 8192) {
+    return result;  // binary
+  }
+  cpp::LexResult lexed = cpp::Lex(path, text);
+  cpp::MacroTable local;
+  local.Add(std::move(lexed.macros));
+  local.Finish(repo);
+  cpp::Expander expander(path, &local, repo, lexed.includes);
+  std::vector<Token> tokens = expander.Expand(lexed.tokens);
+  Walker walker(path, text, tokens, expander);
+  walker.Run();
+  std::stable_sort(walker.sites.begin(), walker.sites.end(), [](const Site& a, const Site& b) {
+    return a.line != b.line ? a.line < b.line : a.column < b.column;
+  });
+  // A block argument a dispatch macro pastes into each of its cases, or a
+  // wrapper expanded inside another's copies, is one site written once: keep
+  // the first of identical sites at one place.
+  std::unordered_set<std::string> seen;
+  for (Site& s : walker.sites) {
+    std::string key = std::to_string(s.line) + ':' + std::to_string(s.column) + ':' + SiteKindName(s.kind) + '\0' +
+                      s.error_class.value_or("") + '\0' + s.message_pattern.value_or("") + '\0' +
+                      s.error_message.value_or("") + '\0' + s.message_expr.value_or("");
+    if (seen.insert(std::move(key)).second) result.sites.push_back(std::move(s));
+  }
+  return result;
+}
+
+}  // namespace errdex

@@ -1,0 +1,185 @@
+// Unit tests of the C/C++/CUDA front end: message rules per sink, wrapper
+// expansion (file and repository tables), local data flow, context, bad input.
+// The differential test against clang is tests/diff/cpp_oracle.py.
+#include "extract/cpp/cpp_extractor.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "extract/cpp/cpp_lexer.h"
+
+namespace errdex {
+namespace {
+
+std::vector<Site> Sites(std::string_view text, const cpp::MacroTable* repo = nullptr, std::string path = "k.cu") {
+  return ExtractCpp(path, text, repo).sites;
+}
+
+const Site* At(const std::vector<Site>& s, int line, size_t nth = 0) {
+  for (const Site& x : s)
+    if (x.line == line && nth-- == 0) return &x;
+  return nullptr;
+}
+
+TEST(CppExtractor, TorchCheckConcatenatesAndNamesThePythonClass) {
+  auto s = Sites("void f(at::Tensor q) {\n  TORCH_CHECK(q.dim() == 2, \"bad dim \", q.dim(), \" x\");\n"
+                 "  TORCH_CHECK_VALUE(q.numel() > 0);\n}\n");
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].line, 2);
+  EXPECT_EQ(s[0].error_class, "RuntimeError");
+  EXPECT_EQ(s[0].error_message, "bad dim {q.dim()} x");
+  EXPECT_EQ(s[0].message_pattern, "bad dim (.*?) x");
+  EXPECT_EQ(s[0].function, "f");
+  EXPECT_EQ(s[0].assert_condition, "q.dim() == 2");
+  EXPECT_EQ(s[1].error_class, "ValueError");
+  EXPECT_EQ(s[1].message_pattern,
+            "Expected q\\.numel\\(\\) > 0 to be true, but got false\\.  \\(Could this error message be improved\\?  "
+            "If so, please report an enhancement request to PyTorch\\.\\)");
+}
+
+TEST(CppExtractor, WrapperMacrosExpandWithStringizingAndKeepTheUseLine) {
+  auto s = Sites(
+      "#define CHECK_DEVICE(x) TORCH_CHECK(x.is_cuda(), #x \" must be on CUDA\")\n"
+      "#define CHECK_DIM(d, x) TVM_FFI_ICHECK_EQ(x.ndim(), d) << #x \" must be a \" #d \"D tensor\";\n"
+      "#define CHECK_INPUT(x) CHECK_DEVICE(x); CHECK_DIM(3, x)\n"
+      "void f(Tensor q) {\n"
+      "  CHECK_INPUT(q);\n"
+      "}\n");
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].line, 5);
+  EXPECT_EQ(s[0].message_pattern, "q must be on CUDA");
+  EXPECT_EQ(s[0].message_resolution, "macro:CHECK_INPUT > CHECK_DEVICE");
+  EXPECT_EQ(s[1].error_class, "InternalError");
+  EXPECT_EQ(s[1].message_pattern, "Check failed: q\\.ndim\\(\\) == 3(.*?): q must be a 3D tensor");
+}
+
+TEST(CppExtractor, RepositoryTableFollowsTheIncludes) {
+  // Two headers define CHECK_CUDA differently; the file includes the second.
+  cpp::MacroTable table;
+  std::string a = "#define CHECK_CUDA(call) printf(\"cuda %d\\n\", call); exit(1)\n";
+  std::string b = "#define CHECK_CUDA(x) TORCH_CHECK(x.is_cuda(), #x \" must be a CUDA tensor\")\n";
+  table.AddFile("csrc/a/jit.cuh", cpp::LexDefines("csrc/a/jit.cuh", a));
+  table.AddFile("csrc/utils.h", cpp::LexDefines("csrc/utils.h", b));
+  table.Finish();
+  auto s = Sites("#include \"utils.h\"\nvoid f(T t) { CHECK_CUDA(t); }\n", &table, "csrc/k.cu");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].message_pattern, "t must be a CUDA tensor");
+}
+
+TEST(CppExtractor, MessagesBuiltInLocals) {
+  auto s = Sites(
+      "#define FLASHINFER_ERROR(message) throw flashinfer::Error(__FUNCTION__, __FILE__, __LINE__, message)\n"
+      "void f(int n) {\n"
+      "  std::ostringstream err_msg;\n"
+      "  err_msg << \"Unsupported n: \" << n << \".\";\n"
+      "  FLASHINFER_ERROR(err_msg.str());\n"
+      "  std::string msg = \"bad \" + std::to_string(n);\n"
+      "  msg += \"!\";\n"
+      "  throw std::invalid_argument(msg);\n"
+      "}\n");
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].error_class, "flashinfer::Error");
+  EXPECT_EQ(s[0].message_pattern, "Unsupported n: (.*?)\\.");
+  EXPECT_EQ(s[1].error_class, "std::invalid_argument");
+  EXPECT_EQ(s[1].message_pattern, "bad (.*?)!");
+}
+
+TEST(CppExtractor, FormatsAndPythonErrors) {
+  auto s = Sites(
+      "void f(int n, const char* s) {\n"
+      "  PyErr_Format(PyExc_TypeError, \"expected %d items, got %s (%%)\", n, s);\n"
+      "  throw std::runtime_error(fmt::format(\"bad {} and {{x}} {0}\", n));\n"
+      "  LOG(FATAL) << \"dead: \" << n;\n"
+      "  LOG(INFO) << \"not a site\";\n"
+      "  CHECK_EQ(n, 3) << \"n\";\n"
+      "  assert(n > 0 && \"positive\");\n"
+      "  if (n < 0) { fprintf(stderr, \"fatal: %s\\n\", s); exit(1); }\n"
+      "}\n");
+  ASSERT_EQ(s.size(), 6u);
+  EXPECT_EQ(s[0].error_class, "TypeError");
+  EXPECT_EQ(s[0].message_pattern, "expected (.*?) items, got (.*?) \\(%\\)");
+  EXPECT_EQ(s[1].message_pattern, "bad (.*?) and \\{x\\} (.*?)");
+  EXPECT_EQ(s[2].kind, SiteKind::kPanic);
+  EXPECT_EQ(s[2].error_class, "fatal");
+  EXPECT_EQ(s[2].message_pattern, "dead: (.*?)");
+  EXPECT_EQ(s[3].message_pattern, "Check failed: n == 3 \\((.*?) vs\\. (.*?)\\) n");
+  EXPECT_EQ(s[4].kind, SiteKind::kAssert);
+  EXPECT_EQ(s[4].message_pattern, "Assertion `n > 0 && \"positive\"' failed\\.");
+  EXPECT_EQ(s[5].kind, SiteKind::kPanic);
+  EXPECT_EQ(s[5].message_pattern, "fatal: (.*?)\n");
+  EXPECT_EQ(s[5].guards, std::vector<std::string>{"n < 0"});
+}
+
+TEST(CppExtractor, ContextGuardsClassesAndRethrow) {
+  auto s = Sites(
+      "namespace ns {\n"
+      "class Runner {\n"
+      " public:\n"
+      "  void run(int x) {\n"
+      "    if (x > 1) {\n"
+      "      throw std::out_of_range(\"too big\");\n"
+      "    } else if (x < 0)\n"
+      "      throw std::out_of_range(\"negative\");\n"
+      "    try { g(); } catch (const std::exception& e) { throw; }\n"
+      "    try { g(); } catch (const std::exception& e) { throw e; }\n"
+      "  }\n"
+      "};\n"
+      "}\n");
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].function, "Runner::run");
+  EXPECT_EQ(s[0].guards, std::vector<std::string>{"x > 1"});
+  EXPECT_EQ(s[1].guards, (std::vector<std::string>{"not (x > 1)", "x < 0"}));
+}
+
+TEST(CppExtractor, ConditionalBranchesAndDeadCode) {
+  auto s = Sites(
+      "#if 0\nvoid f() { TORCH_CHECK(false, \"dead\"); }\n#endif\n"
+      "#ifdef FOO\nvoid g(int a) {\n#else\nvoid g(long a) {\n#endif\n"
+      "  TORCH_CHECK(a, \"live\");\n}\n");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].message_pattern, "live");
+  EXPECT_EQ(s[0].function, "g");
+}
+
+TEST(CppExtractor, DispatchBlockArgumentIsOneSite) {
+  auto s = Sites(
+      "#define DISPATCH(v, ...) switch (v) { case 1: { __VA_ARGS__(); } case 2: { __VA_ARGS__(); } \\\n"
+      "  default: TORCH_CHECK(false, \"bad v \", v); }\n"
+      "void f(int v) {\n"
+      "  DISPATCH(v, [&] {\n"
+      "    TORCH_CHECK(v != 3, \"three\");\n"
+      "  });\n"
+      "}\n");
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].line, 4);
+  EXPECT_EQ(s[0].message_pattern, "bad v (.*?)");
+  EXPECT_EQ(s[1].line, 5);  // written once, pasted twice
+  EXPECT_EQ(s[1].message_pattern, "three");
+}
+
+TEST(CppExtractor, HostileInputIsSafe) {
+  std::string deep(100000, '(');
+  EXPECT_TRUE(Sites(deep).empty());
+  std::string braces(50000, '{');
+  braces += "TORCH_CHECK(x, \"in\");";
+  EXPECT_EQ(Sites(braces).size(), 1u);
+  EXPECT_TRUE(Sites("#define A(x) A(x) B(x)\n#define B(x) A(x) TORCH_CHECK(x)\nA(1)\n").size() <= 2u);
+  EXPECT_TRUE(Sites(std::string("\xff\xfe\x00\x01 TORCH_CHECK(", 18)).empty());
+  EXPECT_TRUE(Sites("TORCH_CHECK(\"unterminated").empty());
+  auto big = ExtractCpp("x.cc", std::string(kCppMaxFileBytes + 1, ' '));
+  EXPECT_TRUE(big.failed);
+}
+
+TEST(CppExtractor, PathsAndLanguage) {
+  EXPECT_TRUE(IsCppPath("a/b.cu"));
+  EXPECT_TRUE(IsCppPath("a/b.hpp"));
+  EXPECT_FALSE(IsCppPath("a/b.py"));
+  EXPECT_FALSE(IsCppPath("a.cu/b"));
+  EXPECT_EQ(Sites("void f() { TORCH_CHECK(0, \"m\"); }", nullptr, "x.c")[0].language, "c");
+  EXPECT_EQ(Sites("void f() { TORCH_CHECK(0, \"m\"); }", nullptr, "x.cuh")[0].language, "cuda");
+  EXPECT_TRUE(Sites("void f() { TORCH_CHECK(0, \"m\"); }", nullptr, "tests/x_test.cc")[0].in_tests);
+}
+
+}  // namespace
+}  // namespace errdex
