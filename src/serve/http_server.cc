@@ -280,12 +280,20 @@ struct HttpServer::Impl {
       queue.store(q);
       return q;
     };
+    // httplib's default also sets SO_REUSEPORT, which would let a second server
+    // share the port silently: keep only SO_REUSEADDR (a quick restart rebinds).
+    http.set_socket_options([](socket_t sock) {
+      int yes = 1;
+      setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<const void*>(&yes), sizeof yes);
+    });
     http.set_tcp_nodelay(true);
     http.set_keep_alive_max_count(opt.keep_alive_requests);
     http.set_keep_alive_timeout(opt.keep_alive_seconds);
     http.set_read_timeout(std::chrono::duration_cast<std::chrono::microseconds>(opt.read_timeout));
     http.set_write_timeout(std::chrono::duration_cast<std::chrono::microseconds>(opt.write_timeout));
-    http.set_payload_max_length(opt.max_body);
+    // Bodies are limited in Post() (max_body, then drained up to kMaxDrain): httplib's
+    // own limit only must not come first.
+    http.set_payload_max_length(kMaxDrain);
     http.set_default_headers({{"X-Content-Type-Options", "nosniff"},
                               {"Content-Security-Policy", kCsp},
                               {"Referrer-Policy", "no-referrer"},
@@ -304,7 +312,7 @@ struct HttpServer::Impl {
       if (req.method == "POST") return httplib::Server::HandlerResponse::Unhandled;  // body: below
       Guarded(req, res, [&] { Dispatch(req, res, ""); });
       // A body we will not read (PUT, DELETE, ...) must not be taken for the next request.
-      if (req.method != "GET" && req.method != "HEAD") res.set_header("Connection", "close");
+      if (req.method != "GET" && req.method != "HEAD") CloseAfter(res);
       return httplib::Server::HandlerResponse::Handled;
     });
 
@@ -315,7 +323,7 @@ struct HttpServer::Impl {
     // become problem details too.
     http.set_error_handler(httplib::Server::HandlerWithResponse(
         [](const httplib::Request& req, httplib::Response& res) {
-          if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+          if (!res.body.empty() || res.content_provider_) return httplib::Server::HandlerResponse::Unhandled;
           Problem(res, res.status, res.status == 413 ? "body-too-large" : "http-" + std::to_string(res.status),
                   ReasonPhrase(res.status), req.path);
           return httplib::Server::HandlerResponse::Handled;
@@ -333,8 +341,8 @@ struct HttpServer::Impl {
 
   void Shed(httplib::Response& res) {
     res.set_header("Retry-After", "1");
-    res.set_header("Connection", "close");
     Problem(res, 503, "overloaded", "too many concurrent requests; retry after the time in Retry-After");
+    CloseAfter(res);
   }
 
   // Runs a handler; whatever it throws is a 500, never the end of the server.
@@ -350,53 +358,71 @@ struct HttpServer::Impl {
     }
   }
 
+  // Bodies past the limit are still read (and dropped) up to this much, so that
+  // the client, which is usually still sending, gets to read the 413; a close
+  // with unread bytes resets the connection and loses the answer.
+  static constexpr uint64_t kMaxDrain = 16u << 20;
+
   void Post(const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
     RouteMatch m = MatchRoute(req.method, req.path);
-    if (!m.route) {
-      res.set_header("Connection", "close");  // the body stays unread
-      return Unrouted(req, res, m);
-    }
-    t_request.route = static_cast<int>(m.index);
-    // Refused before reading a byte when the client says it is too large.
-    if (req.has_header("Content-Length")) {
-      uint64_t len = req.get_header_value<uint64_t>("Content-Length");
-      if (len > opt.max_body) {
-        res.set_header("Connection", "close");
-        return Problem(res, 413, "body-too-large",
-                       "the request body is " + std::to_string(len) + " bytes; the limit is " +
-                           std::to_string(opt.max_body),
-                       req.path);
-      }
+    if (m.route) t_request.route = static_cast<int>(m.index);
+    uint64_t declared = req.has_header("Content-Length") ? req.get_header_value<uint64_t>("Content-Length") : 0;
+    if (declared > kMaxDrain) {  // refused before reading a byte
+      Problem(res, 413, "body-too-large",
+              "the request body is " + std::to_string(declared) + " bytes; the limit is " + std::to_string(opt.max_body),
+              req.path);
+      return CloseAfter(res);
     }
     std::string body;
-    bool too_large = false, too_slow = false;
+    uint64_t dropped = 0;
+    bool too_slow = false;
     const Clock::time_point start = Clock::now();
     bool ok = reader([&](const char* data, size_t n) {
-      if (body.size() + n > opt.max_body) {
-        too_large = true;
-        return false;
-      }
       if (Clock::now() - start > opt.request_timeout) {
         too_slow = true;
         return false;
       }
+      if (dropped || body.size() + n > opt.max_body) {
+        dropped += n;
+        return dropped <= kMaxDrain;
+      }
       body.append(data, n);
       return true;
     });
-    if (!ok) {
-      res.set_header("Connection", "close");
-      if (too_large)
-        return Problem(res, 413, "body-too-large", "the request body is over the limit of " +
-                                                       std::to_string(opt.max_body) + " bytes", req.path);
-      // A read that failed after waiting the read timeout: the client went quiet.
-      if (too_slow || Clock::now() - start >= opt.read_timeout * 9 / 10 || Clock::now() - start > opt.request_timeout)
-        return Problem(res, 408, "request-timeout", "the request body did not arrive in time", req.path);
-      return Problem(res, 400, "bad-body", "the request body could not be read", req.path);
+    if (dropped) {
+      Problem(res, 413, "body-too-large",
+              "the request body is over the limit of " + std::to_string(opt.max_body) + " bytes", req.path);
+      return CloseAfter(res);
     }
-    // Turned away only now: a reply with the body unread could be lost to the
-    // reset a close with unread bytes sends.
+    if (!ok) {
+      // A read that failed after waiting the read timeout: the client went quiet.
+      auto waited = Clock::now() - start;
+      if (too_slow || waited >= opt.read_timeout * 9 / 10)
+        Problem(res, 408, "request-timeout", "the request body did not arrive in time", req.path);
+      else
+        Problem(res, 400, "bad-body", "the request body could not be read", req.path);
+      return CloseAfter(res);
+    }
+    // Turned away only now, with the body read: see kMaxDrain.
     if (t_request.shed) return Shed(res);
+    if (!m.route) return Unrouted(req, res, m);
     Dispatch(req, res, body);
+  }
+
+  // Sends the answer, then closes the connection. httplib keeps a connection
+  // open unless the request asked otherwise; a content provider that reports
+  // failure after writing the whole body is its one way for a handler to end it.
+  static void CloseAfter(httplib::Response& res) {
+    res.set_header("Connection", "close");
+    if (res.body.empty()) return;
+    auto body = std::make_shared<std::string>(std::move(res.body));
+    std::string type = res.get_header_value("Content-Type");
+    res.body.clear();
+    res.headers.erase("Content-Type");
+    res.set_content_provider(body->size(), type, [body](size_t offset, size_t length, httplib::DataSink& sink) {
+      sink.write(body->data() + offset, length);
+      return false;
+    });
   }
 
   void Unrouted(const httplib::Request& req, httplib::Response& res, const RouteMatch& m) {
