@@ -53,22 +53,20 @@ class ServeQueue : public httplib::TaskQueue {
  public:
   ServeQueue(size_t threads, size_t max_queue, Metrics* metrics)
       : threads_(threads), max_queue_(max_queue), metrics_(metrics) {
-    for (size_t i = 0; i < threads; ++i) workers_.emplace_back([this] { Work(jobs_, false); });
-    for (int i = 0; i < 2; ++i) workers_.emplace_back([this] { Work(shed_jobs_, true); });
+    for (size_t i = 0; i < threads; ++i) workers_.emplace_back([this] { Work(jobs_, jobs_cv_, false); });
+    for (int i = 0; i < 2; ++i) workers_.emplace_back([this] { Work(shed_jobs_, shed_cv_, true); });
   }
   ~ServeQueue() override = default;
 
   void enqueue(std::function<void()> fn) override {
+    bool shed;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      if (busy_ + jobs_.size() >= threads_ + max_queue_) {
-        shed_jobs_.push_back(std::move(fn));
-        metrics_->CountShed();
-      } else {
-        jobs_.push_back(std::move(fn));
-      }
+      shed = busy_ + jobs_.size() >= threads_ + max_queue_;
+      (shed ? shed_jobs_ : jobs_).push_back(std::move(fn));
     }
-    cv_.notify_all();
+    if (shed) metrics_->CountShed();
+    (shed ? shed_cv_ : jobs_cv_).notify_one();
   }
 
   void shutdown() override {
@@ -76,7 +74,8 @@ class ServeQueue : public httplib::TaskQueue {
       std::lock_guard<std::mutex> lock(mu_);
       shutdown_ = true;
     }
-    cv_.notify_all();
+    jobs_cv_.notify_all();
+    shed_cv_.notify_all();
     for (auto& t : workers_) t.join();
   }
 
@@ -86,12 +85,12 @@ class ServeQueue : public httplib::TaskQueue {
   }
 
  private:
-  void Work(std::deque<std::function<void()>>& q, bool shed) {
+  void Work(std::deque<std::function<void()>>& q, std::condition_variable& cv, bool shed) {
     for (;;) {
       std::function<void()> fn;
       {
         std::unique_lock<std::mutex> lock(mu_);
-        cv_.wait(lock, [&] { return !q.empty() || shutdown_; });
+        cv.wait(lock, [&] { return !q.empty() || shutdown_; });
         if (q.empty()) return;  // shutting down, nothing left
         fn = std::move(q.front());
         q.pop_front();
@@ -109,7 +108,7 @@ class ServeQueue : public httplib::TaskQueue {
   const size_t threads_, max_queue_;
   Metrics* metrics_;
   mutable std::mutex mu_;
-  std::condition_variable cv_;
+  std::condition_variable jobs_cv_, shed_cv_;
   std::deque<std::function<void()>> jobs_, shed_jobs_;
   size_t busy_ = 0;
   bool shutdown_ = false;
@@ -506,7 +505,7 @@ struct HttpServer::Impl {
         ExplainRequest er;
         er.text = text;
         er.repo = req.get_param_value("repo");
-        auto answer = Explain(*snap, er);
+        auto answer = Explain(service, *snap, er);
         if (!answer.ok()) return Html(res, MessagePage(Ctx(snap.get()), "Could not explain", answer.status().message()), 400);
         return Html(res, ExplainPage(Ctx(snap.get()), *snap, text, &*answer));
       }
@@ -612,7 +611,7 @@ struct HttpServer::Impl {
     } else {
       return Problem(res, 415, "unsupported-media-type", "send text/plain (the paste) or application/json", req.path);
     }
-    auto answer = Explain(snap, er);
+    auto answer = Explain(service, snap, er);
     if (!answer.ok()) return Problem(res, 400, "explain-failed", answer.status().message(), req.path);
     Json(res, DumpJson(ExplainAnswerJson(snap, *answer)));
   }
