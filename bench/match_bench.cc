@@ -7,6 +7,7 @@
 //                    [--pastes P=2000] [--db CATALOG.db (use a real catalog instead)]
 //                    [--save-db CATALOG.db (keep the synthetic catalog, for --db next time)]
 //                    [--paste FILE (time this paste instead of generated ones)]
+//                    [--save-pastes FILE (write the generated pastes, NUL-separated: bench/serve_bench.sh)]
 // Targets (issue 3): <= 50 us per 8 KB paste, >= 100x the Python loop, >= 0.8x raw
 // Vectorscan, catalog open <= 50 ms.
 #include <hs/hs.h>
@@ -193,6 +194,7 @@ struct Args {
   std::string db;
   std::string save_db;  // write the synthetic catalog here and keep it (re-run with --db)
   std::string paste_file;  // time this paste instead of the generated ones
+  std::string save_pastes;  // write the generated pastes here, NUL-separated
 };
 
 int OnRawMatch(unsigned int, unsigned long long, unsigned long long, unsigned int, void* ctx) {
@@ -214,6 +216,7 @@ int main(int argc, char** argv) {
     else if (k == "--db") a.db = argv[i + 1];
     else if (k == "--save-db") a.save_db = argv[i + 1];
     else if (k == "--paste") a.paste_file = argv[i + 1];
+    else if (k == "--save-pastes") a.save_pastes = argv[i + 1];
     else {
       std::fprintf(stderr, "unknown option %s\n", argv[i]);
       return 2;
@@ -418,6 +421,10 @@ int main(int argc, char** argv) {
     }
     p.resize(std::min<size_t>(p.size(), 8192));
     pastes.push_back(p);
+  }
+  if (!a.save_pastes.empty()) {
+    std::ofstream out(a.save_pastes, std::ios::binary);
+    for (const std::string& p : pastes) out << p << '\0';
   }
   if (!a.paste_file.empty()) {
     std::ifstream in(a.paste_file, std::ios::binary);

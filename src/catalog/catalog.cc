@@ -386,9 +386,13 @@ Result<EntryDetails> Catalog::Details(uint32_t entry) {
 
 FuzzySearch Catalog::Fuzzy() {
   if (!store_) return nullptr;
-  return [this](std::string_view text, int limit) {
+  return Fuzzy(*store_);
+}
+
+FuzzySearch Catalog::Fuzzy(CatalogStore& store) const {
+  return [this, &store](std::string_view text, int limit) {
     std::vector<std::pair<uint32_t, double>> out;
-    auto hits = store_->FullTextSearch(std::string(text), limit);
+    auto hits = store.FullTextSearch(std::string(text), limit);
     if (!hits.ok()) return out;
     std::set<uint32_t> seen;
     for (const auto& h : *hits) {

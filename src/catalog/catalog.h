@@ -82,6 +82,10 @@ class Catalog {
   // Candidates for the fuzzy fallback (FTS5 bm25 when backed by a store; nullptr
   // otherwise, and match/ compares against every entry).
   FuzzySearch Fuzzy();
+  // The same over `store`, another connection to this catalog's store, so that
+  // threads sharing this catalog need not share its connection (errdex serve).
+  // REQUIRES: store outlives the returned function; it is this catalog's store.
+  FuzzySearch Fuzzy(CatalogStore& store) const;
   const std::vector<RejectedEntry>& rejected() const { return rejected_; }
   const CatalogOpenInfo& open_info() const { return info_; }
 

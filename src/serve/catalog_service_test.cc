@@ -43,12 +43,12 @@ TEST(CatalogService, SwapsInANewVersionAndOldSnapshotsKeepWorking) {
   // A request that still holds the first snapshot finishes on it.
   ExplainRequest req;
   req.text = "ValueError: tensor is empty";
-  auto a = Explain(*first, req);
+  auto a = Explain(service, *first, req);
   ASSERT_TRUE(a.ok());
   ASSERT_FALSE(a->hits.empty());
   EXPECT_NE(a->details[0], nullptr);
   req.text = "ValueError: a brand new failure";
-  auto b = Explain(*second, req);
+  auto b = Explain(service, *second, req);
   ASSERT_TRUE(b.ok());
   ASSERT_FALSE(b->hits.empty());
   EXPECT_EQ(b->details[0]->record.error_message, "a brand new failure");

@@ -53,22 +53,20 @@ class ServeQueue : public httplib::TaskQueue {
  public:
   ServeQueue(size_t threads, size_t max_queue, Metrics* metrics)
       : threads_(threads), max_queue_(max_queue), metrics_(metrics) {
-    for (size_t i = 0; i < threads; ++i) workers_.emplace_back([this] { Work(jobs_, false); });
-    for (int i = 0; i < 2; ++i) workers_.emplace_back([this] { Work(shed_jobs_, true); });
+    for (size_t i = 0; i < threads; ++i) workers_.emplace_back([this] { Work(jobs_, jobs_cv_, false); });
+    for (int i = 0; i < 2; ++i) workers_.emplace_back([this] { Work(shed_jobs_, shed_cv_, true); });
   }
   ~ServeQueue() override = default;
 
   void enqueue(std::function<void()> fn) override {
+    bool shed;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      if (busy_ + jobs_.size() >= threads_ + max_queue_) {
-        shed_jobs_.push_back(std::move(fn));
-        metrics_->CountShed();
-      } else {
-        jobs_.push_back(std::move(fn));
-      }
+      shed = busy_ + jobs_.size() >= threads_ + max_queue_;
+      (shed ? shed_jobs_ : jobs_).push_back(std::move(fn));
     }
-    cv_.notify_all();
+    if (shed) metrics_->CountShed();
+    (shed ? shed_cv_ : jobs_cv_).notify_one();
   }
 
   void shutdown() override {
@@ -76,7 +74,8 @@ class ServeQueue : public httplib::TaskQueue {
       std::lock_guard<std::mutex> lock(mu_);
       shutdown_ = true;
     }
-    cv_.notify_all();
+    jobs_cv_.notify_all();
+    shed_cv_.notify_all();
     for (auto& t : workers_) t.join();
   }
 
@@ -86,12 +85,12 @@ class ServeQueue : public httplib::TaskQueue {
   }
 
  private:
-  void Work(std::deque<std::function<void()>>& q, bool shed) {
+  void Work(std::deque<std::function<void()>>& q, std::condition_variable& cv, bool shed) {
     for (;;) {
       std::function<void()> fn;
       {
         std::unique_lock<std::mutex> lock(mu_);
-        cv_.wait(lock, [&] { return !q.empty() || shutdown_; });
+        cv.wait(lock, [&] { return !q.empty() || shutdown_; });
         if (q.empty()) return;  // shutting down, nothing left
         fn = std::move(q.front());
         q.pop_front();
@@ -109,7 +108,7 @@ class ServeQueue : public httplib::TaskQueue {
   const size_t threads_, max_queue_;
   Metrics* metrics_;
   mutable std::mutex mu_;
-  std::condition_variable cv_;
+  std::condition_variable jobs_cv_, shed_cv_;
   std::deque<std::function<void()>> jobs_, shed_jobs_;
   size_t busy_ = 0;
   bool shutdown_ = false;
@@ -280,12 +279,20 @@ struct HttpServer::Impl {
       queue.store(q);
       return q;
     };
+    // httplib's default also sets SO_REUSEPORT, which would let a second server
+    // share the port silently: keep only SO_REUSEADDR (a quick restart rebinds).
+    http.set_socket_options([](socket_t sock) {
+      int yes = 1;
+      setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<const void*>(&yes), sizeof yes);
+    });
     http.set_tcp_nodelay(true);
     http.set_keep_alive_max_count(opt.keep_alive_requests);
     http.set_keep_alive_timeout(opt.keep_alive_seconds);
     http.set_read_timeout(std::chrono::duration_cast<std::chrono::microseconds>(opt.read_timeout));
     http.set_write_timeout(std::chrono::duration_cast<std::chrono::microseconds>(opt.write_timeout));
-    http.set_payload_max_length(opt.max_body);
+    // Bodies are limited in Post() (max_body, then drained up to kMaxDrain): httplib's
+    // own limit only must not come first.
+    http.set_payload_max_length(kMaxDrain);
     http.set_default_headers({{"X-Content-Type-Options", "nosniff"},
                               {"Content-Security-Policy", kCsp},
                               {"Referrer-Policy", "no-referrer"},
@@ -304,7 +311,7 @@ struct HttpServer::Impl {
       if (req.method == "POST") return httplib::Server::HandlerResponse::Unhandled;  // body: below
       Guarded(req, res, [&] { Dispatch(req, res, ""); });
       // A body we will not read (PUT, DELETE, ...) must not be taken for the next request.
-      if (req.method != "GET" && req.method != "HEAD") res.set_header("Connection", "close");
+      if (req.method != "GET" && req.method != "HEAD") CloseAfter(res);
       return httplib::Server::HandlerResponse::Handled;
     });
 
@@ -315,7 +322,7 @@ struct HttpServer::Impl {
     // become problem details too.
     http.set_error_handler(httplib::Server::HandlerWithResponse(
         [](const httplib::Request& req, httplib::Response& res) {
-          if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+          if (!res.body.empty() || res.content_provider_) return httplib::Server::HandlerResponse::Unhandled;
           Problem(res, res.status, res.status == 413 ? "body-too-large" : "http-" + std::to_string(res.status),
                   ReasonPhrase(res.status), req.path);
           return httplib::Server::HandlerResponse::Handled;
@@ -333,8 +340,8 @@ struct HttpServer::Impl {
 
   void Shed(httplib::Response& res) {
     res.set_header("Retry-After", "1");
-    res.set_header("Connection", "close");
     Problem(res, 503, "overloaded", "too many concurrent requests; retry after the time in Retry-After");
+    CloseAfter(res);
   }
 
   // Runs a handler; whatever it throws is a 500, never the end of the server.
@@ -350,53 +357,71 @@ struct HttpServer::Impl {
     }
   }
 
+  // Bodies past the limit are still read (and dropped) up to this much, so that
+  // the client, which is usually still sending, gets to read the 413; a close
+  // with unread bytes resets the connection and loses the answer.
+  static constexpr uint64_t kMaxDrain = 16u << 20;
+
   void Post(const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
     RouteMatch m = MatchRoute(req.method, req.path);
-    if (!m.route) {
-      res.set_header("Connection", "close");  // the body stays unread
-      return Unrouted(req, res, m);
-    }
-    t_request.route = static_cast<int>(m.index);
-    // Refused before reading a byte when the client says it is too large.
-    if (req.has_header("Content-Length")) {
-      uint64_t len = req.get_header_value<uint64_t>("Content-Length");
-      if (len > opt.max_body) {
-        res.set_header("Connection", "close");
-        return Problem(res, 413, "body-too-large",
-                       "the request body is " + std::to_string(len) + " bytes; the limit is " +
-                           std::to_string(opt.max_body),
-                       req.path);
-      }
+    if (m.route) t_request.route = static_cast<int>(m.index);
+    uint64_t declared = req.has_header("Content-Length") ? req.get_header_value<uint64_t>("Content-Length") : 0;
+    if (declared > kMaxDrain) {  // refused before reading a byte
+      Problem(res, 413, "body-too-large",
+              "the request body is " + std::to_string(declared) + " bytes; the limit is " + std::to_string(opt.max_body),
+              req.path);
+      return CloseAfter(res);
     }
     std::string body;
-    bool too_large = false, too_slow = false;
+    uint64_t dropped = 0;
+    bool too_slow = false;
     const Clock::time_point start = Clock::now();
     bool ok = reader([&](const char* data, size_t n) {
-      if (body.size() + n > opt.max_body) {
-        too_large = true;
-        return false;
-      }
       if (Clock::now() - start > opt.request_timeout) {
         too_slow = true;
         return false;
       }
+      if (dropped || body.size() + n > opt.max_body) {
+        dropped += n;
+        return dropped <= kMaxDrain;
+      }
       body.append(data, n);
       return true;
     });
-    if (!ok) {
-      res.set_header("Connection", "close");
-      if (too_large)
-        return Problem(res, 413, "body-too-large", "the request body is over the limit of " +
-                                                       std::to_string(opt.max_body) + " bytes", req.path);
-      // A read that failed after waiting the read timeout: the client went quiet.
-      if (too_slow || Clock::now() - start >= opt.read_timeout * 9 / 10 || Clock::now() - start > opt.request_timeout)
-        return Problem(res, 408, "request-timeout", "the request body did not arrive in time", req.path);
-      return Problem(res, 400, "bad-body", "the request body could not be read", req.path);
+    if (dropped) {
+      Problem(res, 413, "body-too-large",
+              "the request body is over the limit of " + std::to_string(opt.max_body) + " bytes", req.path);
+      return CloseAfter(res);
     }
-    // Turned away only now: a reply with the body unread could be lost to the
-    // reset a close with unread bytes sends.
+    if (!ok) {
+      // A read that failed after waiting the read timeout: the client went quiet.
+      auto waited = Clock::now() - start;
+      if (too_slow || waited >= opt.read_timeout * 9 / 10)
+        Problem(res, 408, "request-timeout", "the request body did not arrive in time", req.path);
+      else
+        Problem(res, 400, "bad-body", "the request body could not be read", req.path);
+      return CloseAfter(res);
+    }
+    // Turned away only now, with the body read: see kMaxDrain.
     if (t_request.shed) return Shed(res);
+    if (!m.route) return Unrouted(req, res, m);
     Dispatch(req, res, body);
+  }
+
+  // Sends the answer, then closes the connection. httplib keeps a connection
+  // open unless the request asked otherwise; a content provider that reports
+  // failure after writing the whole body is its one way for a handler to end it.
+  static void CloseAfter(httplib::Response& res) {
+    res.set_header("Connection", "close");
+    if (res.body.empty()) return;
+    auto body = std::make_shared<std::string>(std::move(res.body));
+    std::string type = res.get_header_value("Content-Type");
+    res.body.clear();
+    res.headers.erase("Content-Type");
+    res.set_content_provider(body->size(), type, [body](size_t offset, size_t length, httplib::DataSink& sink) {
+      sink.write(body->data() + offset, length);
+      return false;
+    });
   }
 
   void Unrouted(const httplib::Request& req, httplib::Response& res, const RouteMatch& m) {
@@ -480,7 +505,7 @@ struct HttpServer::Impl {
         ExplainRequest er;
         er.text = text;
         er.repo = req.get_param_value("repo");
-        auto answer = Explain(*snap, er);
+        auto answer = Explain(service, *snap, er);
         if (!answer.ok()) return Html(res, MessagePage(Ctx(snap.get()), "Could not explain", answer.status().message()), 400);
         return Html(res, ExplainPage(Ctx(snap.get()), *snap, text, &*answer));
       }
@@ -586,7 +611,7 @@ struct HttpServer::Impl {
     } else {
       return Problem(res, 415, "unsupported-media-type", "send text/plain (the paste) or application/json", req.path);
     }
-    auto answer = Explain(snap, er);
+    auto answer = Explain(service, snap, er);
     if (!answer.ok()) return Problem(res, 400, "explain-failed", answer.status().message(), req.path);
     Json(res, DumpJson(ExplainAnswerJson(snap, *answer)));
   }

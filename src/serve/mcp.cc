@@ -175,7 +175,7 @@ json McpServer::CallTool(const json& params, const Session& session) {
     req.repo = RequireString(args, "repo", false, 256);
     req.top = static_cast<size_t>(OptionalInt(args, "top", 1, 20, 3));
     auto snap = Ready(service_);
-    auto answer = Explain(*snap, req);
+    auto answer = Explain(service_, *snap, req);
     if (!answer.ok()) return ToolError(answer.status().message());
     return ToolResult({{"hits", ExplainAnswerJson(*snap, *answer)}}, session);
   }

@@ -71,7 +71,7 @@ TEST_F(PagesTest, AHostileRecordIsShownAsText) {
 
   ExplainRequest req;
   req.text = "XssError: <img src=x onerror=alert(1)> red \xe2\x80\xae" "evil";
-  auto answer = Explain(*snap_, req);
+  auto answer = Explain(*service_, *snap_, req);
   ASSERT_TRUE(answer.ok());
   std::string explained = ExplainPage(ctx, *snap_, req.text, &*answer);
   ExpectInert(explained);
@@ -103,7 +103,7 @@ TEST_F(PagesTest, AnErrorPageShowsItsPartsAndSource) {
 TEST_F(PagesTest, ExplainCardsMarkCapturesAndLinkToThePage) {
   ExplainRequest req;
   req.text = "ValueError: expected shape (3, 4) for the attention kernel\n";
-  auto answer = Explain(*snap_, req);
+  auto answer = Explain(*service_, *snap_, req);
   ASSERT_TRUE(answer.ok());
   ASSERT_FALSE(answer->hits.empty());
   std::string html = ExplainPage(PageContext{}, *snap_, req.text, &*answer);
@@ -116,7 +116,7 @@ TEST_F(PagesTest, ExplainCardsMarkCapturesAndLinkToThePage) {
   ExplainRequest none;
   none.text = "nothing like any catalog message at all zzqx\n";
   none.fuzzy = false;
-  auto empty = Explain(*snap_, none);
+  auto empty = Explain(*service_, *snap_, none);
   ASSERT_TRUE(empty.ok());
   EXPECT_NE(ExplainPage(PageContext{}, *snap_, none.text, &*empty).find("Nothing in the catalog matched"),
             std::string::npos);

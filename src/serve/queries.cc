@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "catalog/explain_json.h"
@@ -65,7 +66,36 @@ std::string DumpJson(const nlohmann::json& j) { return j.dump(-1, ' ', false, nl
 
 // ---------------------------------------------------------------- explain
 
-Result<ExplainAnswer> Explain(const CatalogSnapshot& snap, const ExplainRequest& req) {
+namespace {
+
+// The fuzzy fallback asks the store. It does so over a pooled connection of the
+// request's own, taken on first use (most pastes match exactly and never ask),
+// rather than the snapshot's shared connection and its lock.
+FuzzySearch RequestFuzzy(CatalogService& service, const CatalogSnapshot& snap) {
+  FuzzySearch shared = snap.Fuzzy();
+  if (!shared) return nullptr;
+  struct State {
+    std::optional<CatalogService::StoreLease> lease;
+    FuzzySearch own;
+    bool tried = false;
+  };
+  auto state = std::make_shared<State>();
+  return [state, shared, &service, &snap](std::string_view text, int limit) {
+    if (!state->tried) {
+      state->tried = true;
+      auto lease = service.Store();
+      if (lease.ok()) {
+        state->lease.emplace(std::move(lease).value());
+        state->own = snap.catalog().Fuzzy(**state->lease);
+      }
+    }
+    return state->own ? state->own(text, limit) : shared(text, limit);
+  };
+}
+
+}  // namespace
+
+Result<ExplainAnswer> Explain(CatalogService& service, const CatalogSnapshot& snap, const ExplainRequest& req) {
   ExplainOptions o;
   o.top_k = req.top == 0 ? 1 : req.top;
   o.fuzzy = req.fuzzy;
@@ -75,7 +105,7 @@ Result<ExplainAnswer> Explain(const CatalogSnapshot& snap, const ExplainRequest&
     o.accept = [c, repo](uint32_t e) { return c->repo(e) == repo; };
   }
   ExplainAnswer answer;
-  ExplainSession session(snap.catalog().matcher(), o, snap.Fuzzy());
+  ExplainSession session(snap.catalog().matcher(), o, RequestFuzzy(service, snap));
   HitSink sink = [&](const ExplainHit& h) { answer.hits.push_back(h); };
   Status s = session.Feed(req.text, sink);
   if (s.ok()) s = session.Finish(sink);

@@ -30,7 +30,7 @@ struct ExplainAnswer {
   std::vector<ExplainHit> hits;
   std::vector<std::shared_ptr<const EntryDetails>> details;  // per hit; nullptr when the record is gone
 };
-Result<ExplainAnswer> Explain(const CatalogSnapshot& snap, const ExplainRequest& req);
+Result<ExplainAnswer> Explain(CatalogService& service, const CatalogSnapshot& snap, const ExplainRequest& req);
 // The same objects as the "data" of `errdex explain --json`, one array.
 nlohmann::json ExplainAnswerJson(const CatalogSnapshot& snap, const ExplainAnswer& answer);
 

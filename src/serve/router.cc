@@ -7,33 +7,29 @@ namespace errdex::serve {
 
 namespace {
 
-std::vector<std::string_view> Segments(std::string_view path) {
-  std::vector<std::string_view> out;
-  size_t pos = 1;  // after the leading '/'
-  while (pos <= path.size()) {
-    size_t slash = path.find('/', pos);
-    if (slash == std::string_view::npos) slash = path.size();
-    out.push_back(path.substr(pos, slash - pos));
-    pos = slash + 1;
-  }
-  return out;
-}
-
+// Walks template and path one segment at a time, allocating nothing but the
+// parameters (this runs for every route of the table on every request).
 bool Matches(std::string_view tmpl, std::string_view path, std::vector<std::string>* params) {
   if (path.empty() || path[0] != '/') return false;
   if (tmpl == "/") return path == "/";
-  auto t = Segments(tmpl), p = Segments(path);
-  if (t.size() != p.size()) return false;
   params->clear();
-  for (size_t i = 0; i < t.size(); ++i) {
-    if (!t[i].empty() && t[i].front() == '{') {
-      if (p[i].empty()) return false;
-      params->emplace_back(p[i]);
-    } else if (t[i] != p[i]) {
+  size_t ti = 1, pi = 1;
+  for (;;) {
+    size_t te = tmpl.find('/', ti), pe = path.find('/', pi);
+    if (te == std::string_view::npos) te = tmpl.size();
+    if (pe == std::string_view::npos) pe = path.size();
+    std::string_view t = tmpl.substr(ti, te - ti), p = path.substr(pi, pe - pi);
+    if (!t.empty() && t.front() == '{') {
+      if (p.empty()) return false;
+      params->emplace_back(p);
+    } else if (t != p) {
       return false;
     }
+    bool tend = te == tmpl.size(), pend = pe == path.size();
+    if (tend || pend) return tend && pend;
+    ti = te + 1;
+    pi = pe + 1;
   }
-  return true;
 }
 
 }  // namespace
