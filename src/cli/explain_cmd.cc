@@ -39,7 +39,7 @@ struct ExplainFlags {
   bool json = false;
   size_t top = 3;
   std::string color = "auto";
-  std::string input = "-";
+  std::vector<std::string> inputs;  // files ('-' = stdin); none = stdin
   uint64_t max_input = 0;
   bool no_fuzzy = false;
   bool rebuild = false;
@@ -92,7 +92,25 @@ class HitPrinter {
     if (!ok_) return;
     auto details = catalog_.Details(h.entry);
     std::string out = json_ ? Json(h, details) : Text(h, details);
+    ++printed_;
     if (!WriteAll(fd_, out)) ok_ = false;
+  }
+  uint64_t printed() const { return printed_; }
+  // Around each input when several are given. false when the output is gone.
+  bool Begin(const std::string& input) {
+    using nlohmann::json;
+    std::string out = json_ ? json{{"type", "begin"}, {"data", {{"input", input}}}}.dump(-1, ' ', false, json::error_handler_t::replace) + "\n"
+                            : p_.Wrap("1", "==> " + Printable(input) + " <==") + "\n";
+    seen_.clear();  // "same entry as above" never points into another input's answer
+    if (ok_ && !WriteAll(fd_, out)) ok_ = false;
+    return ok_;
+  }
+  bool End(const std::string& input, uint64_t hits) {
+    using nlohmann::json;
+    std::string out = json_ ? json{{"type", "end"}, {"data", {{"input", input}, {"hits", hits}}}}.dump(-1, ' ', false, json::error_handler_t::replace) + "\n"
+                            : std::string(hits == 0 ? "(no catalog entry matched)\n\n" : "");
+    if (ok_ && !out.empty() && !WriteAll(fd_, out)) ok_ = false;
+    return ok_;
   }
 
  private:
@@ -175,6 +193,7 @@ class HitPrinter {
   int fd_;
   Palette p_;
   bool ok_ = true;
+  uint64_t printed_ = 0;
   std::set<std::string> seen_;
 };
 
@@ -205,23 +224,10 @@ void ReportRejected(const Catalog& c) {
   if (shown > 5) PrintWarning(std::to_string(shown - 5) + " more patterns not used for matching");
 }
 
-int RunExplain(const ExplainFlags& f) {
-  auto cat = OpenCatalog(f);
-  if (!cat.ok()) {
-    PrintError(cat.status().message());
-    return 2;
-  }
-  Catalog& c = **cat;
-  ReportRejected(c);
-  int in_fd = 0;
-  if (f.input != "-") {
-    in_fd = ::open(f.input.c_str(), O_RDONLY | O_CLOEXEC);
-    if (in_fd < 0) {
-      PrintError(f.input + ": " + std::strerror(errno));
-      return 2;
-    }
-  }
-  HitPrinter printer(c, f, 1, UseColor(f.color, 1));
+// Explains one input (fd) in its own session. 0 hits found, 1 none, 2 error; *closed
+// when our stdout went away (not an error: stop quietly).
+int ExplainInput(Catalog& c, const ExplainFlags& f, HitPrinter& printer, int in_fd, const std::string& name,
+                 bool* closed) {
   ExplainSession session(c.matcher(), MakeOptions(f, c), c.Fuzzy());
   HitSink sink = [&](const ExplainHit& h) { printer.Print(h); };
   std::vector<char> buf(256 * 1024);
@@ -230,13 +236,16 @@ int RunExplain(const ExplainFlags& f) {
     ssize_t n = ::read(in_fd, buf.data(), buf.size());
     if (n < 0) {
       if (errno == EINTR) continue;
-      PrintError((f.input == "-" ? std::string("stdin") : f.input) + ": " + std::strerror(errno));
+      PrintError(name + ": " + std::strerror(errno));
       rc = 2;
       break;
     }
     if (n == 0) break;
     Status s = session.Feed(std::string_view(buf.data(), static_cast<size_t>(n)), sink);
-    if (!printer.ok()) return 0;  // closed pipe: not an error
+    if (!printer.ok()) {
+      *closed = true;
+      return 0;
+    }
     if (s.code() == Status::Code::kLimitExceeded) {
       PrintWarning(s.message());
       break;
@@ -246,15 +255,56 @@ int RunExplain(const ExplainFlags& f) {
       return 2;
     }
   }
-  if (in_fd > 0) ::close(in_fd);
   Status s = session.Finish(sink);
-  if (!printer.ok()) return 0;
+  if (!printer.ok()) {
+    *closed = true;
+    return 0;
+  }
   if (!s.ok()) {
     PrintError(s.message());
     return 2;
   }
   if (rc) return rc;
   return session.hit_count() > 0 ? 0 : 1;
+}
+
+int RunExplain(const ExplainFlags& f) {
+  auto cat = OpenCatalog(f);
+  if (!cat.ok()) {
+    PrintError(cat.status().message());
+    return 2;
+  }
+  Catalog& c = **cat;
+  ReportRejected(c);
+  std::vector<std::string> inputs = f.inputs.empty() ? std::vector<std::string>{"-"} : f.inputs;
+  // Several inputs: each is explained on its own, between a begin and an end record
+  // (JSON) or after a "==> name <==" header (people), as head(1) does.
+  const bool several = inputs.size() > 1;
+  HitPrinter printer(c, f, 1, UseColor(f.color, 1));
+  bool found = false, error = false;
+  for (const std::string& input : inputs) {
+    const std::string name = input == "-" ? std::string("stdin") : input;
+    int in_fd = 0;
+    if (input != "-") {
+      in_fd = ::open(input.c_str(), O_RDONLY | O_CLOEXEC);
+      if (in_fd < 0) {
+        PrintError(input + ": " + std::strerror(errno));
+        error = true;
+        continue;
+      }
+    }
+    if (several && !printer.Begin(input)) return 0;
+    bool closed = false;
+    uint64_t before = printer.printed();
+    int rc = ExplainInput(c, f, printer, in_fd, name, &closed);
+    if (in_fd > 0) ::close(in_fd);
+    if (closed) return 0;  // closed pipe: not an error
+    if (several && !printer.End(input, printer.printed() - before)) return 0;
+    found = found || rc == 0;
+    error = error || rc == 2;
+  }
+  if (error) return 2;
+  return found ? 0 : 1;
 }
 
 // Keeps the last `cap` bytes written to it.
@@ -386,7 +436,7 @@ void RegisterExplainCommands(CLI::App& app, CommandTable& table) {
   CLI::App* ex = app.add_subcommand("explain", "find the catalog entries behind a pasted error, traceback or log");
   AddCatalogFlags(ex, f.get());
   ex->add_option("--max-input", f->max_input, "read at most BYTES of input (default 0 = no limit)");
-  ex->add_option("input", f->input, "file to read ('-' = stdin, the default)");
+  ex->add_option("input", f->inputs, "files to read, each explained on its own ('-' = stdin, the default)");
   table.emplace_back(ex, [f] { return RunExplain(*f); });
 
   auto r = std::make_shared<ExplainFlags>();
