@@ -2,6 +2,7 @@
 // Tested by explain_test.cc.
 #include "match/explain.h"
 
+#include "match/evidence.h"
 #include "match/python_repr.h"
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <tuple>
 #include <unordered_set>
 
 namespace errdex {
@@ -17,131 +19,11 @@ namespace {
 
 bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
-// Python's built-in exception tree (and a few stdlib classes users see often):
-// child -> parent. Used to tell "a subclass" from "another class".
-const std::unordered_map<std::string_view, std::string_view>& ClassParents() {
-  static const std::unordered_map<std::string_view, std::string_view> m = {
-      {"Exception", "BaseException"}, {"SystemExit", "BaseException"}, {"KeyboardInterrupt", "BaseException"},
-      {"GeneratorExit", "BaseException"}, {"BaseExceptionGroup", "BaseException"},
-      {"ExceptionGroup", "Exception"}, {"ArithmeticError", "Exception"}, {"FloatingPointError", "ArithmeticError"},
-      {"OverflowError", "ArithmeticError"}, {"ZeroDivisionError", "ArithmeticError"},
-      {"AssertionError", "Exception"}, {"AttributeError", "Exception"}, {"BufferError", "Exception"},
-      {"EOFError", "Exception"}, {"ImportError", "Exception"}, {"ModuleNotFoundError", "ImportError"},
-      {"LookupError", "Exception"}, {"IndexError", "LookupError"}, {"KeyError", "LookupError"},
-      {"MemoryError", "Exception"}, {"NameError", "Exception"}, {"UnboundLocalError", "NameError"},
-      {"OSError", "Exception"}, {"BlockingIOError", "OSError"}, {"ChildProcessError", "OSError"},
-      {"ConnectionError", "OSError"}, {"BrokenPipeError", "ConnectionError"},
-      {"ConnectionAbortedError", "ConnectionError"}, {"ConnectionRefusedError", "ConnectionError"},
-      {"ConnectionResetError", "ConnectionError"}, {"FileExistsError", "OSError"}, {"FileNotFoundError", "OSError"},
-      {"InterruptedError", "OSError"}, {"IsADirectoryError", "OSError"}, {"NotADirectoryError", "OSError"},
-      {"PermissionError", "OSError"}, {"ProcessLookupError", "OSError"}, {"TimeoutError", "OSError"},
-      {"ReferenceError", "Exception"}, {"RuntimeError", "Exception"}, {"NotImplementedError", "RuntimeError"},
-      {"RecursionError", "RuntimeError"}, {"StopIteration", "Exception"}, {"StopAsyncIteration", "Exception"},
-      {"SyntaxError", "Exception"}, {"IndentationError", "SyntaxError"}, {"TabError", "IndentationError"},
-      {"SystemError", "Exception"}, {"TypeError", "Exception"}, {"ValueError", "Exception"},
-      {"UnicodeError", "ValueError"}, {"UnicodeDecodeError", "UnicodeError"},
-      {"UnicodeEncodeError", "UnicodeError"}, {"UnicodeTranslateError", "UnicodeError"},
-      {"Warning", "Exception"}, {"UserWarning", "Warning"}, {"DeprecationWarning", "Warning"},
-      {"FutureWarning", "Warning"}, {"RuntimeWarning", "Warning"}, {"SyntaxWarning", "Warning"},
-      {"JSONDecodeError", "ValueError"}, {"CalledProcessError", "SubprocessError"},
-      {"SubprocessError", "Exception"}, {"TimeoutExpired", "SubprocessError"},
-      {"BaseException", ""},
-  };
-  return m;
-}
-
-std::string_view CanonicalClass(std::string_view c) {
-  if (c == "IOError" || c == "EnvironmentError" || c == "socket.error" || c == "error") return c == "error" ? c : "OSError";
-  return c;
-}
-
-// (score delta, agreement) for a printed class against an entry's class.
-std::pair<double, int> ClassEvidence(std::string_view printed, std::string_view entry) {
-  if (printed.empty() || entry.empty()) return {0, 0};
-  printed = CanonicalClass(printed);
-  entry = CanonicalClass(ShortClassName(entry));
-  if (printed == entry) return {25, 1};
-  const auto& parents = ClassParents();
-  std::string_view c = printed;
-  for (int k = 0; k < 12; ++k) {
-    auto it = parents.find(c);
-    if (it == parents.end() || it->second.empty()) break;
-    c = it->second;
-    if (c == entry) return {15, 1};
-  }
-  bool printed_known = parents.count(printed) > 0;
-  bool entry_known = parents.count(entry) > 0;
-  if (!printed_known || !entry_known) return {-8, 0};  // maybe a subclass we cannot see
-  return {-50, -1};
-}
-
-// Path components from the end: Next() yields "decoder.py", then "json", ...
-struct ReversePath {
-  std::string_view rest;
-  bool Next(std::string_view& out) {
-    while (!rest.empty() && (rest.back() == '/' || rest.back() == '\\')) rest.remove_suffix(1);
-    if (rest.empty()) return false;
-    size_t s = rest.find_last_of("/\\");
-    size_t begin = s == std::string_view::npos ? 0 : s + 1;
-    out = rest.substr(begin);
-    rest = rest.substr(0, begin);
-    return true;
-  }
-};
-
-// Does a frame's file name the entry's file? Trailing path components must agree:
-// at least two ("json/decoder.py"), or one when the entry path has one.
-bool FileMatches(std::string_view frame_file, std::string_view entry_file) {
-  if (entry_file.empty() || frame_file.empty()) return false;
-  ReversePath a{frame_file}, b{entry_file};
-  std::string_view x, y;
-  size_t n = 0;
-  bool b_more = false;
-  while (b.Next(y)) {
-    if (!a.Next(x) || x != y) {
-      b_more = true;
-      break;
-    }
-    if (++n >= 2) return true;
-  }
-  return n >= 1 && !b_more;  // one agreeing component, and the entry path has only that one
-}
-
-bool FunctionMatches(std::string_view frame_fn, std::string_view entry_fn) {
-  if (frame_fn.empty() || entry_fn.empty()) return false;
-  return ShortClassName(frame_fn) == ShortClassName(entry_fn);
-}
-
 std::string_view BaseName(std::string_view p) {
   // A plain loop: find_last_of calls memchr on its set for every byte.
   size_t i = p.size();
   while (i > 0 && p[i - 1] != '/' && p[i - 1] != '\\') --i;
   return p.substr(i);
-}
-
-struct FrameEvidence {
-  double score = 0;
-  bool file = false;
-  bool function = false;
-  int line_delta = -1;  // of the best frame, -1 none
-};
-
-FrameEvidence ScoreFrames(const MatchEntry& e, const std::vector<TracebackFrame>* frames) {
-  FrameEvidence best;
-  if (!frames) return best;
-  for (const TracebackFrame& f : *frames) {
-    if (!FileMatches(f.file, e.file_path)) continue;
-    FrameEvidence ev;
-    ev.file = true;
-    ev.score = 30;
-    ev.function = FunctionMatches(f.function, e.function);
-    if (ev.function) ev.score += 15;
-    ev.line_delta = e.line > 0 ? std::abs(f.line - e.line) : -1;
-    if (ev.line_delta == 0) ev.score += 5;
-    else if (ev.line_delta > 0 && ev.line_delta <= 3) ev.score += 3;
-    if (ev.score > best.score) best = ev;
-  }
-  return best;
 }
 
 // Lower-cased alphanumeric runs of 2+ bytes (bytes >= 0x80 count as letters);
@@ -234,9 +116,26 @@ void Matcher::SortFile(const FileEntries& f) const {
   }
 }
 
-void Matcher::EntriesNearFrame(std::string_view file, int line, std::string_view function,
+void Matcher::EntriesWithCode(uint32_t code_hash, std::vector<uint32_t>* out) const {
+  if (code_hash == 0) return;
+  std::call_once(code_index_once_, [this] {
+    for (uint32_t i = 0; i < entries_.size(); ++i)
+      if (entries_[i].code_hash != 0) by_code_.emplace_back(entries_[i].code_hash, i);
+    std::sort(by_code_.begin(), by_code_.end());
+  });
+  auto lo = std::lower_bound(by_code_.begin(), by_code_.end(), std::make_pair(code_hash, uint32_t{0}));
+  for (auto it = lo; it != by_code_.end() && it->first == code_hash; ++it) out->push_back(it->second);
+}
+
+void Matcher::EntriesNearFrame(std::string_view file_printed, int line, std::string_view function,
                                std::vector<uint32_t>* out) const {
   std::call_once(file_index_once_, [this] { BuildFileIndex(); });
+  std::string frozen;
+  std::string_view file = file_printed;
+  if (!file.empty() && file.front() == '<') {
+    frozen = FrozenModuleFile(file);
+    file = frozen;
+  }
   auto files = by_base_.find(BaseName(file));
   if (files == by_base_.end()) return;
   std::string_view fn = function.empty() ? std::string_view() : ShortClassName(function);
@@ -298,6 +197,17 @@ struct FuzzyQuery {
 constexpr size_t kMaxFuzzyQueries = 8;
 constexpr size_t kMaxFuzzyQueryBytes = 2048;
 constexpr size_t kMaxTracebackLines = 1024;  // lines followed after one traceback header
+constexpr size_t kMaxEqualEntries = 32;      // entries listed by one "several sites match equally" hit
+constexpr size_t kLearnLines = 12;           // lines after a traceback header looked at to learn a prefix
+
+// One error as printed, what the ranking weighs candidates against.
+struct PrintedError {
+  std::string_view printed_class;  // as printed ("" none)
+  std::string_view printed_short;  // its last dotted component
+  const std::vector<TracebackFrame>* frames = nullptr;  // null for a plain line
+  uint32_t code_hash_of_raising = 0;
+  std::vector<std::string> packages;  // PackageHints
+};
 
 // A set of pattern ids of one line or window: a handful, so a vector beats a tree.
 class SmallSet {
@@ -356,8 +266,20 @@ bool FollowTraceback(std::string_view text, size_t header_begin, size_t max_mess
       continue;
     }
     if (t.empty() || nl.record_start || StartsWith(t, "During handling") || StartsWith(t, "The above exception") ||
-        ++message_lines > max_message_lines)
+        ++message_lines > max_message_lines) {
+      // A chaining sentence may follow (after blank lines): it joins this traceback
+      // to the next one, so it is needed too.
+      for (size_t more = 0; more < 4 && (t.empty() || StartsWith(t, "During handling") || StartsWith(t, "The above exception")); ++more) {
+        if (!t.empty()) return false;
+        b = LineEnd(text, b) + 1;
+        if (b >= text.size()) return false;
+        const NormalizedLine& next = normalize(b);
+        if (next.source != source) return false;
+        t = next.text;
+        if (t.empty() || StartsWith(t, "During handling") || StartsWith(t, "The above exception")) visit(b, next);
+      }
       return false;
+    }
   }
   return false;
 }
@@ -563,6 +485,22 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
   markers.clear();
   Status st = db.Scan(text, scratch, hs_hits, &markers);
   if (!st.ok()) return st;
+  // A paste's own line prefix ("[worker-7] ", "myhost app[12]: "), learned from the
+  // lines of a traceback whose frame lines do not start with "  File": before any
+  // line of this window is normalized for good.
+  for (auto [marker, end] : markers) {
+    if (marker != PatternDatabase::Marker::kTracebackHeader) continue;
+    size_t b = LineBegin(text, end > 0 ? end - 1 : 0);
+    std::vector<std::string> texts;
+    NormalizedLine tmp;
+    bool bare_frames = false;
+    for (size_t k = 0, lb = b; k < kLearnLines && lb < n; ++k, lb = LineEnd(text, lb) + 1) {
+      normalizer_.Normalize(text.substr(lb, LineEnd(text, lb) - lb), tmp);
+      if (k > 0 && StartsWith(tmp.text, "  File \"")) bare_frames = true;
+      texts.push_back(tmp.text);
+    }
+    if (!bare_frames) normalizer_.LearnPrefix(texts);
+  }
   // Tracebacks first: from each header on, the lines of its writer. One still going
   // at the end of the window ends the window before its header.
   size_t cut = n;
@@ -665,7 +603,10 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
   std::vector<ExceptionSection> sections = ParseTracebacks(L, opt_.max_message_lines, consumed);
 
   struct Group {
-    uint64_t begin;
+    // Emission order: tracebacks before plain lines (an exception raised beats a log
+    // line about it), by the input offset of the chain (or line), then the final
+    // exception of a chain before its causes.
+    std::tuple<bool, uint64_t, size_t> key;
     std::vector<ExplainHit> hits;
   };
   std::vector<Group> groups;
@@ -673,10 +614,31 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
 
   auto accept = [&](uint32_t entry) { return !opt_.accept || opt_.accept(entry); };
 
-  // Evaluates one pattern hit on `text` (with a mapping of its offsets to input offsets).
-  auto evaluate = [&](uint32_t pattern, std::string_view text, size_t hs_end, std::string_view printed_short,
-                      const std::vector<TracebackFrame>* frames, const auto& map,
-                      std::vector<ExplainHit>& out) {
+  // The candidates of one printed error (a traceback's exception section or a plain
+  // line): every entry some evidence points at, with the best evidence seen for it.
+  struct Candidate {
+    ExplainHit hit;
+    CandidateEvidence ev;
+  };
+  std::vector<Candidate> cands;
+  std::unordered_map<uint32_t, size_t> cand_of;
+  auto candidate = [&](uint32_t entry) -> Candidate& {
+    auto [it, fresh] = cand_of.try_emplace(entry, cands.size());
+    if (fresh) {
+      cands.emplace_back();
+      cands.back().hit.entry = entry;
+    }
+    return cands[it->second];
+  };
+  auto reset_candidates = [&] {
+    cands.clear();
+    cand_of.clear();
+  };
+
+  // Evaluates one pattern hit on `text` (a message, with a mapping of its offsets to
+  // input offsets): a full match of the message, or a match inside it at word
+  // boundaries and outside any path; the literal share says how much it explains.
+  auto evaluate = [&](uint32_t pattern, std::string_view text, size_t hs_end, const auto& map) {
     std::optional<LocatedMatch> loc = db.LocateWhole(pattern, text, scratch);
     if (!loc || !loc->whole_text) {
       auto in = db.LocateIn(pattern, text, scratch);
@@ -688,74 +650,44 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
       loc->end = std::min(hs_end, text.size());
       loc->whole_text = false;
     }
-    double coverage = text.empty() ? 1.0 : static_cast<double>(loc->end - loc->begin) / static_cast<double>(text.size());
-    int literal = db.literal_chars(pattern);
-    // How much of the printed text is the template's own literal text: a full match
-    // of "(.*?) in (.*?)" explains little of a long message.
-    double literal_ratio = text.empty() ? 1.0 : std::min(1.0, 2.0 * literal / static_cast<double>(text.size()));
+    if (!loc->whole_text && !InsideWords(text, loc->begin, loc->end)) return;
+    MessageEvidence me;
+    me.kind = loc->whole_text ? MessageEvidence::Kind::kFull : MessageEvidence::Kind::kPartial;
+    me.literal = db.literal_chars(pattern);
+    size_t len = TrimmedLength(text);
+    me.explained = len == 0 ? 1.0 : std::min(1.0, static_cast<double>(me.literal) / static_cast<double>(len));
     for (uint32_t entry : m_.EntriesOfPattern(pattern)) {
       if (!accept(entry)) continue;
-      const MatchEntry& e = m_.entries()[entry];
-      ExplainHit h;
-      h.entry = entry;
+      Candidate& c = candidate(entry);
+      const MessageEvidence& old = c.ev.message;
+      if (old.kind > me.kind || (old.kind == me.kind && old.explained >= me.explained)) continue;
+      c.ev.message = me;
+      ExplainHit& h = c.hit;
       h.kind = ExplainHit::Kind::kPattern;
       h.full = loc->whole_text;
-      double s = h.full ? 70 + 30 * literal_ratio : 40 + 30 * std::min(1.0, coverage);
-      s += 0.25 * std::min(literal, 160);
-      auto [cls, agree] = ClassEvidence(printed_short, e.error_class);
-      s += cls;
-      h.class_agreement = agree;
-      FrameEvidence fe = ScoreFrames(e, frames);
-      s += fe.score;
-      h.frame_file = fe.file;
-      h.frame_function = fe.function;
-      h.score = s;
       h.begin = map(loc->begin);
       h.end = loc->end > loc->begin ? map(loc->end - 1) + 1 : h.begin;
       h.message = std::string(text);
       h.message_offset = loc->begin;
       h.message_length = loc->end - loc->begin;
-      for (const PatternCapture& c : loc->captures) {
+      h.captures.clear();
+      for (const PatternCapture& pc : loc->captures) {
         ExplainCapture ec;
-        ec.group = c.group;
-        ec.begin = map(c.begin);
-        ec.end = c.end > c.begin ? map(c.end - 1) + 1 : ec.begin;
-        ec.text = std::string(text.substr(c.begin, c.end - c.begin));
-        ec.message_begin = c.begin;
-        ec.message_end = c.end;
+        ec.group = pc.group;
+        ec.begin = map(pc.begin);
+        ec.end = pc.end > pc.begin ? map(pc.end - 1) + 1 : ec.begin;
+        ec.text = std::string(text.substr(pc.begin, pc.end - pc.begin));
+        ec.message_begin = pc.begin;
+        ec.message_end = pc.end;
         h.captures.push_back(std::move(ec));
       }
-      out.push_back(std::move(h));
     }
   };
-  // Best first, one hit per entry, top_k of them. Indices are sorted, not the hits:
-  // a pattern shared by a hundred entries gives a hundred hits, and moving
-  // ExplainHits around in the sort was a tenth of a log's explain time.
-  std::vector<uint32_t> order;
-  auto rank = [&](std::vector<ExplainHit>& hits) {
-    order.resize(hits.size());
-    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      const ExplainHit& x = hits[a];
-      const ExplainHit& y = hits[b];
-      return x.score != y.score ? x.score > y.score : x.entry < y.entry;
-    });
-    std::vector<ExplainHit> kept;
-    for (uint32_t i : order) {
-      if (kept.size() >= opt_.top_k) break;
-      bool seen = std::any_of(kept.begin(), kept.end(), [&](const ExplainHit& k) { return k.entry == hits[i].entry; });
-      if (!seen) kept.push_back(std::move(hits[i]));
-    }
-    hits = std::move(kept);
-  };
-
 
   // A message printed as a repr (KeyError) or as a tuple (several arguments): also
   // match the string it shows, decoded (python_repr.h).
   ReprReading repr;
-  auto try_repr = [&](std::string_view printed_msg, std::string_view printed_short,
-                      const std::vector<TracebackFrame>* frames, const auto& map,
-                      std::vector<ExplainHit>& hits) -> Status {
+  auto try_repr = [&](std::string_view printed_msg, const auto& map) -> Status {
     if (printed_msg.empty() || (printed_msg[0] != '\'' && printed_msg[0] != '"' && printed_msg[0] != '('))
       return Status::Ok();
     if (!ReadPythonRepr(printed_msg, repr) || repr.text.empty()) return Status::Ok();
@@ -767,11 +699,81 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
     };
     SmallSet seen;
     for (auto [p, end] : rescan)
-      if (seen.insert(p)) evaluate(p, repr.text, end, printed_short, frames, repr_map, hits);
+      if (seen.insert(p)) evaluate(p, repr.text, end, repr_map);
     return Status::Ok();
   };
 
+  // Weighs every candidate's evidence and keeps the best top_k, one hit per entry;
+  // entries whose evidence is equal to the best one's become one hit that lists
+  // them (equal_entries), so that no single one of them claims to be the answer.
+  std::vector<uint32_t> order;
+  auto rank = [&](const PrintedError& pe) -> std::vector<ExplainHit> {
+    for (Candidate& c : cands) {
+      const MatchEntry& e = m_.entries()[c.hit.entry];
+      auto [cls, agree] = ClassEvidence(pe.printed_short, e.error_class);
+      c.ev.class_score = cls;
+      c.ev.class_agreement = agree;
+      c.ev.flags = e.flags;
+      c.ev.frames = pe.frames ? FramesFor(e.file_path, e.function, e.line, e.code_hash, *pe.frames) : FrameEvidence{};
+      c.ev.package_hint = NamesPackage(pe.packages, e.file_path, e.repo);
+      ExplainHit& h = c.hit;
+      h.score = Score(c.ev);
+      h.class_agreement = agree;
+      h.frame_file = c.ev.frames.raising_file || c.ev.frames.other_frame;
+      h.frame_function = c.ev.frames.raising_function;
+      h.frame_line = c.ev.frames.raising_file && c.ev.frames.line_delta == 0;
+      h.frame_code = c.ev.frames.code;
+      const MessageEvidence& me = c.ev.message;
+      bool certain = FramesCertain(c.ev.frames, agree);
+      if (h.kind == ExplainHit::Kind::kPattern) {
+        // A template must explain enough of the message before it may call itself
+        // exact: "(.*?) not found" matches a thousand messages.
+        bool enough = me.kind == MessageEvidence::Kind::kFull ? me.explained >= kMinExactShare
+                                                               : me.explained >= kMinExactPartialShare;
+        h.approximate = !(enough || certain) || agree < 0;
+      } else {
+        h.approximate = !certain;
+      }
+    }
+    order.resize(cands.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    auto tie_rank = [&](uint32_t i) {
+      const MatchEntry& e = m_.entries()[cands[i].hit.entry];
+      return std::make_tuple(e.flags & (kEntryInTests | kEntryVendored), e.flags & kEntryOlderOnly, cands[i].hit.entry);
+    };
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      const ExplainHit& x = cands[a].hit;
+      const ExplainHit& y = cands[b].hit;
+      if (x.score != y.score) return x.score > y.score;
+      if (x.approximate != y.approximate) return !x.approximate;
+      return tie_rank(a) < tie_rank(b);
+    });
+    std::vector<ExplainHit> kept;
+    size_t i = 0;
+    while (i < order.size() && kept.size() < opt_.top_k) {
+      ExplainHit h = std::move(cands[order[i]].hit);
+      size_t j = i + 1;
+      while (j < order.size() && std::abs(cands[order[j]].hit.score - h.score) < kTieEpsilon &&
+             cands[order[j]].hit.approximate == h.approximate) {
+        if (h.equal_entries.size() < kMaxEqualEntries) h.equal_entries.push_back(cands[order[j]].hit.entry);
+        ++j;
+      }
+      h.printed_class = std::string(pe.printed_class);
+      kept.push_back(std::move(h));
+      i = j;
+    }
+    return kept;
+  };
+
   // 1. Exception sections of tracebacks.
+  std::map<std::pair<size_t, size_t>, const ExceptionSection*> by_chain_pos;
+  for (const ExceptionSection& sec : sections) by_chain_pos[{sec.chain_id, sec.chain_pos}] = &sec;
+  std::map<size_t, uint64_t> chain_begin;
+  for (const ExceptionSection& sec : sections) {
+    uint64_t b = sel_raw_of(sec.class_line, 0);
+    auto [it, fresh] = chain_begin.try_emplace(sec.chain_id, b);
+    if (!fresh) it->second = std::min(it->second, b);
+  }
   for (const ExceptionSection& sec : sections) {
     std::string seg;
     struct Piece {
@@ -788,18 +790,18 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
       while (k > 0 && pieces[k].seg_off > pos) --k;
       return sel_raw_of(pieces[k].line, pieces[k].line_off + (pos - pieces[k].seg_off));
     };
-    std::vector<ExplainHit> hits;
+    reset_candidates();
     SmallSet done;
     if (pieces.size() == 1 && !sel_line[pieces[0].line]->escape) {
       // One plain message line: the window scan already saw it.
       for (auto [p, end] : sel_line[pieces[0].line]->patterns)
-        if (done.insert(p)) evaluate(p, seg, seg.size(), sec.short_class, &sec.frames, map, hits);
+        if (done.insert(p)) evaluate(p, seg, seg.size(), map);
     } else if (!pieces.empty()) {
       rescan.clear();
       Status s = db.Scan(seg, scratch, rescan);
       if (!s.ok()) return s;
       for (auto [p, end] : rescan)
-        if (done.insert(p)) evaluate(p, seg, end, sec.short_class, &sec.frames, map, hits);
+        if (done.insert(p)) evaluate(p, seg, end, map);
       if (seg.find('\n') != std::string::npos) {
         // A message wrapped over lines, or a value with newlines: also try it as one line.
         std::string flat = seg;
@@ -808,53 +810,64 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
         s = db.Scan(flat, scratch, rescan);
         if (!s.ok()) return s;
         for (auto [p, end] : rescan)
-          if (done.insert(p)) evaluate(p, flat, end, sec.short_class, &sec.frames, map, hits);
+          if (done.insert(p)) evaluate(p, flat, end, map);
       }
     }
-    if (Status rs = try_repr(seg, sec.short_class, &sec.frames, map, hits); !rs.ok()) return rs;
-    if (hits.empty()) {
-      // No message matched (AssertionError without message, a reworded message):
-      // the frames may still name the place.
-      std::map<uint32_t, ExplainHit> by_entry;
-      std::vector<uint32_t> cands;
-      for (const TracebackFrame& f : sec.frames) {
-        cands.clear();
-        m_.EntriesNearFrame(f.file, f.line, f.function, &cands);
-        for (uint32_t entry : cands) {
-          const MatchEntry& e = m_.entries()[entry];
-          int d = e.line > 0 ? std::abs(f.line - e.line) : 1000000;
-          bool fn_match = FunctionMatches(f.function, e.function);
-          if (!fn_match && d > 10) continue;
-          if (!accept(entry)) continue;
-          auto [cls, agree] = ClassEvidence(sec.short_class, e.error_class);
-          if (agree != 1 && !(sec.short_class.empty() && e.error_class.empty())) continue;
-          ExplainHit h;
-          h.entry = entry;
-          h.kind = ExplainHit::Kind::kFrame;
-          h.approximate = !seg.empty();
-          h.score = 20 + 30 + (fn_match ? 15 : 0) + (d == 0 ? 15 : d <= 5 ? 8 : d <= 50 ? 2 : 0) + cls;
-          h.class_agreement = agree;
-          h.frame_file = true;
-          h.frame_function = fn_match;
-          h.begin = sel_raw_of(sec.class_line, 0);
-          h.end = sel_raw_of(sec.class_line, (*L[sec.class_line]).text.size());
-          h.message = seg;
-          h.message_length = seg.size();
-          auto it = by_entry.find(entry);
-          if (it == by_entry.end() || it->second.score < h.score) by_entry[entry] = std::move(h);
-        }
-      }
-      for (auto& [k, h] : by_entry) hits.push_back(std::move(h));
+    if (Status rs = try_repr(seg, map); !rs.ok()) return rs;
+    // The raising frame names the place even when the message matched nothing (a
+    // bare raise or assert, a message built at run time) or matched elsewhere.
+    const uint64_t class_b = sel_raw_of(sec.class_line, 0);
+    const uint64_t class_e = sel_raw_of(sec.class_line, (*L[sec.class_line]).text.size());
+    auto add_frame_candidate = [&](uint32_t entry) {
+      if (!accept(entry)) return;
+      Candidate& c = candidate(entry);
+      if (c.hit.kind == ExplainHit::Kind::kPattern && c.ev.message.kind != MessageEvidence::Kind::kNone) return;
+      c.hit.kind = ExplainHit::Kind::kFrame;
+      c.hit.begin = class_b;
+      c.hit.end = class_e;
+      c.hit.message = seg;
+      c.hit.message_length = seg.size();
+    };
+    if (!sec.frames.empty()) {
+      const TracebackFrame& f = sec.frames.back();
+      frame_cands_.clear();
+      m_.EntriesNearFrame(f.file, f.line, f.function, &frame_cands_);
+      for (uint32_t entry : frame_cands_) add_frame_candidate(entry);
     }
-    for (ExplainHit& h : hits) h.printed_class = sec.printed_class;
-    rank(hits);
+    // "AssertionError: assert x == y": the user quoted the assert statement.
+    if (StartsWith(seg, "assert ")) {
+      frame_cands_.clear();
+      m_.EntriesWithCode(CodeLineHash(seg), &frame_cands_);
+      for (uint32_t entry : frame_cands_) add_frame_candidate(entry);
+    }
+    PrintedError pe;
+    pe.printed_class = sec.printed_class;
+    pe.printed_short = sec.short_class;
+    pe.frames = &sec.frames;
+    pe.code_hash_of_raising = sec.frames.empty() ? 0 : CodeLineHash(sec.frames.back().code);
+    PackageHints(sec.frames, sec.printed_class, &pe.packages);
+    std::vector<ExplainHit> hits = rank(pe);
+    // A frame-only candidate the frames do not name with some certainty is noise.
+    // and so is one of another class than the printed one.
+    hits.erase(std::remove_if(hits.begin(), hits.end(),
+                              [&](const ExplainHit& h) {
+                                return h.kind == ExplainHit::Kind::kFrame && (!h.frame_file || h.class_agreement < 0);
+                              }),
+               hits.end());
     if (hits.empty()) {
       std::string q = sec.printed_class.empty() ? seg : sec.printed_class + ": " + seg;
-      remember_query(q, sec.short_class, sel_raw_of(sec.class_line, 0),
-                     sel_raw_of(sec.class_line, (*L[sec.class_line]).text.size()));
+      remember_query(q, sec.short_class, class_b, class_e);
       continue;
     }
-    groups.push_back(Group{sel_raw_of(sec.class_line, 0), std::move(hits)});
+    for (ExplainHit& h : hits) {
+      h.chain_pos = sec.chain_pos;
+      h.chain_len = sec.chain_len;
+      if (sec.chain_pos + 1 < sec.chain_len) {
+        auto next = by_chain_pos.find({sec.chain_id, sec.chain_pos + 1});
+        h.chain_direct_cause = next != by_chain_pos.end() && next->second->cause_is_direct;
+      }
+    }
+    groups.push_back(Group{{false, chain_begin[sec.chain_id], sec.chain_len - 1 - sec.chain_pos}, std::move(hits)});
   }
 
   // 2. Plain lines: the window scan's hits on them; a line with an ANSI escape is
@@ -864,6 +877,7 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
     if (consumed[li]) continue;
     std::vector<std::pair<uint32_t, size_t>>& pats = sel_line[li]->patterns;
     std::string_view t = (*L[li]).text;
+    if (LooksLikeFrameLine(t)) continue;  // a frame of a traceback cut off above: a path, not a message
     if (sel_line[li]->escape) {
       rescan.clear();
       Status s = db.Scan(t, scratch, rescan);
@@ -871,35 +885,38 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
       pats.insert(pats.end(), rescan.begin(), rescan.end());
     }
     if (pats.empty()) continue;
-    ClassSplit cs = SplitClassPrefix(t, /*strict=*/true);
-    std::string_view printed = cs.ok ? t.substr(0, cs.class_end) : std::string_view();
-    std::string_view msg = cs.ok ? t.substr(cs.message_begin) : t;
-    size_t msg_base = cs.ok ? cs.message_begin : 0;
-    std::vector<ExplainHit> hits;
+    // The message: after a class at the start ("ValueError: ..."), or after a class
+    // inside the line ("Getting `ValueError: ...` when calling it"), else the line.
+    EmbeddedClass ec = FindEmbeddedClass(t);
+    std::string_view printed = ec.ok ? t.substr(ec.class_begin, ec.class_end - ec.class_begin) : std::string_view();
+    std::string_view msg = ec.ok ? t.substr(ec.message_begin, ec.message_end - ec.message_begin) : t;
+    size_t msg_base = ec.ok ? ec.message_begin : 0;
+    reset_candidates();
     SmallSet done;
     for (auto [p, end] : pats) {
       if (plain_seen.contains(p) || !done.insert(p)) continue;
-      size_t before = hits.size();
       auto map = [&](size_t pos) { return sel_raw_of(li, msg_base + pos); };
-      evaluate(p, msg, msg.size(), ShortClassName(printed), nullptr, map, hits);
-      if (hits.size() == before && msg_base > 0) {
+      size_t before = cands.size();
+      evaluate(p, msg, msg.size(), map);
+      if (cands.size() == before && msg_base > 0) {
         auto map0 = [&](size_t pos) { return sel_raw_of(li, pos); };
-        evaluate(p, t, t.size(), ShortClassName(printed), nullptr, map0, hits);
+        evaluate(p, t, t.size(), map0);
       }
     }
     auto msg_map = [&](size_t pos) { return sel_raw_of(li, msg_base + pos); };
-    if (Status rs = try_repr(msg, ShortClassName(printed), nullptr, msg_map, hits); !rs.ok()) return rs;
-    for (ExplainHit& h : hits) {
-      h.printed_class = std::string(printed);
-      plain_seen.insert(static_cast<uint32_t>(m_.entries()[h.entry].pattern));
-    }
-    rank(hits);
+    if (Status rs = try_repr(msg, msg_map); !rs.ok()) return rs;
+    PrintedError pe;
+    pe.printed_class = printed;
+    pe.printed_short = ShortClassName(printed);
+    PackageHints({}, printed, &pe.packages);
+    for (const Candidate& c : cands) plain_seen.insert(static_cast<uint32_t>(m_.entries()[c.hit.entry].pattern));
+    std::vector<ExplainHit> hits = rank(pe);
     if (hits.empty()) continue;
-    groups.push_back(Group{sel_raw_of(li, 0), std::move(hits)});
+    groups.push_back(Group{{true, sel_raw_of(li, 0), 0}, std::move(hits)});
   }
   if (groups.empty() && hits_ == 0 && opt_.fuzzy) remember_lines(&consumed, &sel_begin);
 
-  std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.begin < b.begin; });
+  std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.key < b.key; });
   for (Group& g : groups) {
     uint64_t id = next_group_++;
     for (ExplainHit& h : g.hits) {

@@ -70,14 +70,21 @@ TEST(Explain, ChainedTracebackWithRankPrefixes) {
       "[rank0]: ValueError: unknown quantization fp4\n";
   auto hits = Explain(*m, in);
   ASSERT_GE(hits.size(), 2u);
-  EXPECT_EQ(hits[0].entry, 8u);  // the KeyError, first in the input
-  EXPECT_TRUE(hits[0].full);
+  // The exception the user hit (the last of the chain) comes first, labelled as the
+  // final one; its cause (the KeyError, first in the input) after it.
+  const ExplainHit* top = &hits[0];
+  EXPECT_EQ(top->chain_len, 2u);
+  EXPECT_EQ(top->chain_pos, 1u);
+  const ExplainHit* cause = nullptr;
+  for (const auto& h : hits)
+    if (h.group != hits[0].group && !cause) cause = &h;
+  ASSERT_NE(cause, nullptr);
+  EXPECT_EQ(cause->entry, 8u);
+  EXPECT_TRUE(cause->full);
+  EXPECT_EQ(cause->chain_pos, 0u);
+  EXPECT_FALSE(cause->chain_direct_cause);  // "During handling of the above exception"
   // The ValueError section: the specific template in the named file wins over the
   // generic "unknown (.*?)" of another class.
-  const ExplainHit* top = nullptr;
-  for (const auto& h : hits)
-    if (h.group != hits[0].group && (!top || h.score > top->score)) top = &h;
-  ASSERT_NE(top, nullptr);
   EXPECT_EQ(top->entry, 0u);
   EXPECT_TRUE(top->full);
   EXPECT_TRUE(top->frame_file);
@@ -86,7 +93,8 @@ TEST(Explain, ChainedTracebackWithRankPrefixes) {
   ASSERT_EQ(top->captures.size(), 1u);
   EXPECT_EQ(top->captures[0].text, "fp4");
   EXPECT_EQ(in.substr(top->captures[0].begin, top->captures[0].end - top->captures[0].begin), "fp4");
-  for (const auto& h : hits) EXPECT_FALSE(h.approximate);
+  EXPECT_FALSE(top->approximate);
+  EXPECT_FALSE(cause->approximate);
   // The source line in the frame contains the literal too, but it is not a hit.
   for (const auto& h : hits) EXPECT_EQ(in.substr(h.begin, 6) == "raise ", false);
 }

@@ -15,6 +15,21 @@ bool IsChainSentence(std::string_view t) {
          StartsWith(t, "The above exception was the direct cause");
 }
 
+std::string_view Trim(std::string_view t) {
+  while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+  while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\r')) t.remove_suffix(1);
+  return t;
+}
+
+// "    ^^^^^^" / "    ~~~~^^^" under a code line, or "[Previous line repeated 9 more times]".
+bool IsCaretsOrNote(std::string_view t) {
+  t = Trim(t);
+  if (t.empty() || t.front() == '[') return true;
+  for (char c : t)
+    if (c != '^' && c != '~' && c != '-' && c != ' ') return false;
+  return true;
+}
+
 // "Traceback (most recent call last):", also at the end of a log message
 // ("Scheduler hit an exception: Traceback (most recent call last):").
 bool IsHeader(std::string_view t) {
@@ -62,6 +77,44 @@ bool EndsWith(std::string_view s, std::string_view p) {
 
 bool IsTracebackHeader(std::string_view t) { return IsHeader(t); }
 
+bool LooksLikeFrameLine(std::string_view t) {
+  size_t p = t.find("File \"");
+  return p != std::string_view::npos && t.find("\", line ", p) != std::string_view::npos;
+}
+
+EmbeddedClass FindEmbeddedClass(std::string_view t) {
+  EmbeddedClass out;
+  for (size_t i = 0; i < t.size() && i < 4096; ++i) {
+    char prev = i == 0 ? ' ' : t[i - 1];
+    if (!(std::isalpha(static_cast<unsigned char>(t[i])) || t[i] == '_')) continue;
+    if (!(prev == ' ' || prev == '`' || prev == '\'' || prev == '"' || prev == '(' || prev == '[' || prev == '*' ||
+          prev == '\t' || prev == ':' || prev == '>')) {
+      continue;
+    }
+    ClassSplit cs = SplitClassPrefix(t.substr(i), /*strict=*/true);
+    if (!cs.ok || cs.message_begin == cs.class_end) {
+      // skip this word
+      while (i + 1 < t.size() && (std::isalnum(static_cast<unsigned char>(t[i + 1])) || t[i + 1] == '_' || t[i + 1] == '.')) ++i;
+      continue;
+    }
+    out.ok = true;
+    out.class_begin = i;
+    out.class_end = i + cs.class_end;
+    out.message_begin = i + cs.message_begin;
+    out.message_end = t.size();
+    char close = prev == '`' ? '`' : prev == '\'' ? '\'' : prev == '"' ? '"' : prev == '(' ? ')' : prev == '[' ? ']' : 0;
+    if (close) {
+      size_t c = t.rfind(close);
+      if (c != std::string_view::npos && c > out.message_begin) out.message_end = c;
+    }
+    while (out.message_end > out.message_begin &&
+           (t[out.message_end - 1] == ' ' || t[out.message_end - 1] == '\t' || t[out.message_end - 1] == '\r'))
+      --out.message_end;
+    return out;
+  }
+  return out;
+}
+
 std::string_view ShortClassName(std::string_view printed) {
   size_t dot = printed.rfind('.');
   return dot == std::string_view::npos ? printed : printed.substr(dot + 1);
@@ -103,7 +156,18 @@ std::vector<ExceptionSection> ParseTracebacks(const std::vector<const Normalized
     enum class State { kIdle, kFrames, kMessage } state = State::kIdle;
     ExceptionSection cur;
     bool chain_pending = false;
+    bool direct_pending = false;
+    size_t chain_id = out.size();
+    size_t last_in_chain = static_cast<size_t>(-1);
     auto finish = [&] {
+      if (cur.chained && last_in_chain != static_cast<size_t>(-1)) {
+        cur.chain_id = out[last_in_chain].chain_id;
+        cur.chain_pos = out[last_in_chain].chain_pos + 1;
+      } else {
+        cur.chain_id = chain_id++;
+        cur.chain_pos = 0;
+      }
+      last_in_chain = out.size();
       out.push_back(std::move(cur));
       cur = ExceptionSection();
     };
@@ -111,15 +175,21 @@ std::vector<ExceptionSection> ParseTracebacks(const std::vector<const Normalized
       std::string_view t = lines[i]->text;
       if (IsHeader(t)) {
         if (state == State::kMessage) finish();
+        if (!chain_pending) last_in_chain = static_cast<size_t>(-1);
         cur = ExceptionSection();
         cur.chained = chain_pending;
+        cur.cause_is_direct = direct_pending;
         chain_pending = false;
+        direct_pending = false;
         state = State::kFrames;
         consumed[i] = true;
         continue;
       }
       if (state == State::kIdle) {
-        if (IsChainSentence(t)) chain_pending = true;  // harmless when no traceback follows
+        if (IsChainSentence(t)) {  // harmless when no traceback follows
+          chain_pending = true;
+          direct_pending = StartsWith(t, "The above");
+        }
         continue;
       }
       if (state == State::kFrames) {
@@ -131,6 +201,11 @@ std::vector<ExceptionSection> ParseTracebacks(const std::vector<const Normalized
         }
         if (t.empty() || t[0] == ' ' || t[0] == '\t' || t[0] == '|' || t[0] == '+') {
           consumed[i] = true;  // source line, carets, "[Previous line repeated ...]"
+          if (!cur.frames.empty() && cur.frames.back().code.empty() && !IsCaretsOrNote(t)) {
+            std::string_view code = Trim(t);
+            while (!code.empty() && (code.front() == '|' || code.front() == '+' || code.front() == ' ')) code.remove_prefix(1);
+            cur.frames.back().code = std::string(code);
+          }
           continue;
         }
         // The exception line.
@@ -153,6 +228,7 @@ std::vector<ExceptionSection> ParseTracebacks(const std::vector<const Normalized
         finish();
         consumed[i] = true;
         chain_pending = true;
+        direct_pending = StartsWith(t, "The above");
         state = State::kIdle;
         continue;
       }
@@ -167,6 +243,10 @@ std::vector<ExceptionSection> ParseTracebacks(const std::vector<const Normalized
     if (state == State::kMessage) finish();
     // A header with frames but no exception line yet (cut window): nothing to report.
   }
+  // Chain lengths, now that every chain is complete.
+  std::map<size_t, size_t> len;
+  for (const ExceptionSection& s : out) len[s.chain_id] = std::max(len[s.chain_id], s.chain_pos + 1);
+  for (ExceptionSection& s : out) s.chain_len = len[s.chain_id];
   return out;
 }
 

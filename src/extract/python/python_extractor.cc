@@ -10,6 +10,7 @@
 // tests/diff/diff_oracle.py.
 #include "extract/python/python_extractor.h"
 
+#include <cctype>
 #include <algorithm>
 #include <tuple>
 #include <cstring>
@@ -1513,17 +1514,42 @@ void FileExtractor::FinishRaise(const Pending& p, Site& site) {
     site.cause = cause >= 0 ? Src(cause) : SegTokens(static_cast<uint32_t>(pos), p.te);
   }
   // raise <obj>.with_traceback(tb) raises <obj>
+  bool with_traceback = false;
   while (parser_.node(exc).kind == NodeKind::kCall) {
     int f = parser_.node(exc).kids[0];
-    if (parser_.node(f).kind == NodeKind::kAttribute && parser_.node(f).str == "with_traceback")
+    if (parser_.node(f).kind == NodeKind::kAttribute && parser_.node(f).str == "with_traceback") {
       exc = parser_.node(f).kids[0];
-    else
+      with_traceback = true;
+    } else {
       break;
+    }
   }
   const Node en = parser_.node(exc);  // a copy: lookups below may grow the arena
   if (en.kind == NodeKind::kName) {
-    for (const auto& h : p.handlers)
-      if (!h.first.empty() && h.first == en.str) return;  // re-raise of the caught exception
+    for (const auto& h : p.handlers) {
+      if (h.first.empty() || h.first != en.str) continue;
+      // A re-raise of the caught exception is no new site, except when it replaces
+      // the traceback ("raise exc.with_traceback(None)"): the traceback a user sees
+      // then ends here. Its class is the caught one. (The CPython-ast oracle has no
+      // such sites; tests/diff/diff_oracle.py tolerates this resolution.)
+      if (!with_traceback) return;
+      site.error_class_expr = en.str;
+      site.dynamic = true;
+      site.message_resolution = "reraise-with-traceback";
+      std::string_view hdr = h.second;  // "except ParseBaseException as exc"
+      if (hdr.substr(0, 7) == "except ") hdr.remove_prefix(7);
+      size_t as = hdr.find(" as ");
+      if (as != std::string_view::npos) hdr = hdr.substr(0, as);
+      while (!hdr.empty() && (hdr.back() == ' ' || hdr.back() == ':')) hdr.remove_suffix(1);
+      bool simple = !hdr.empty();
+      for (char c : hdr) simple = simple && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.');
+      if (simple) {
+        size_t dot = hdr.rfind('.');
+        site.error_class = std::string(dot == std::string_view::npos ? hdr : hdr.substr(dot + 1));
+      }
+      result_.sites.push_back(std::move(site));
+      return;
+    }
   }
   std::string factory;
   if (en.kind == NodeKind::kName && !IsClasslike(en.str)) {
