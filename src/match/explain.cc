@@ -235,11 +235,13 @@ size_t LineEnd(std::string_view text, size_t begin) {
 
 // Does the traceback whose header line starts at `header_begin` continue past the
 // end of `text`? Calls visit(line begin, normalized line) for each line it follows.
+// headerless: the traceback's tail was pasted without its header; header_begin is
+// its first frame line.
 template <typename Normalize, typename Visit>
 bool FollowTraceback(std::string_view text, size_t header_begin, size_t max_message_lines, Normalize&& normalize,
-                     Visit&& visit) {
+                     Visit&& visit, bool headerless = false) {
   const NormalizedLine& header = normalize(header_begin);
-  if (!IsTracebackHeader(header.text)) return false;
+  if (headerless ? !LooksLikeFrameLine(header.text) : !IsTracebackHeader(header.text)) return false;
   std::string source = header.source;
   visit(header_begin, header);
   bool in_frames = true;
@@ -510,6 +512,19 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
     bool open = FollowTraceback(
         text, b, opt_.max_message_lines, [&](size_t lb) -> const NormalizedLine& { return line_at(lb).norm; },
         [&](size_t lb, const NormalizedLine&) { lines[lb].needed = true; });
+    if (open && !force) cut = std::min(cut, b);
+  }
+  // The tail of a traceback pasted without its header: from the first frame line no
+  // traceback above has followed.
+  for (auto [marker, end] : markers) {
+    if (marker != PatternDatabase::Marker::kFrameLine) continue;
+    size_t b = LineBegin(text, end > 0 ? end - 1 : 0);
+    if (b >= cut) continue;
+    auto it = lines.find(b);
+    if (it != lines.end() && it->second.needed) continue;
+    bool open = FollowTraceback(
+        text, b, opt_.max_message_lines, [&](size_t lb) -> const NormalizedLine& { return line_at(lb).norm; },
+        [&](size_t lb, const NormalizedLine&) { lines[lb].needed = true; }, /*headerless=*/true);
     if (open && !force) cut = std::min(cut, b);
   }
   if (cut < n) {

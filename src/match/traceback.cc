@@ -189,7 +189,17 @@ std::vector<ExceptionSection> ParseTracebacks(const std::vector<const Normalized
         if (IsChainSentence(t)) {  // harmless when no traceback follows
           chain_pending = true;
           direct_pending = StartsWith(t, "The above");
+          continue;
         }
+        // The tail of a traceback pasted without its header: it starts at a frame.
+        TracebackFrame f;
+        if (!ParseFrame(t, f)) continue;
+        last_in_chain = static_cast<size_t>(-1);
+        cur = ExceptionSection();
+        chain_pending = direct_pending = false;
+        cur.frames.push_back(std::move(f));
+        consumed[i] = true;
+        state = State::kFrames;
         continue;
       }
       if (state == State::kFrames) {

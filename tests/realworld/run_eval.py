@@ -143,10 +143,12 @@ class Spans:
 
 
 def is_correct(hit, case, spans):
+    """The hit is the case's site: same repo and file, and the site's statement (in
+    some version the catalog holds of it) spans the case's line."""
     if hit.get("repo") != case["repo"] or hit.get("filePath") != case["file"]:
         return False
-    line = hit.get("lineNumber", 0)
-    return line == case["line"] or line <= case["line"] <= spans.end_line(case["repo"], case["file"], line)
+    lines = {hit.get("lineNumber", 0)} | {v.get("lineNumber", 0) for v in hit.get("versions", [])}
+    return any(l == case["line"] or l <= case["line"] <= spans.end_line(case["repo"], case["file"], l) for l in lines)
 
 
 def is_confident(hit):
