@@ -116,7 +116,16 @@ class HitPrinter {
  private:
   std::string Json(const ExplainHit& h, const Result<EntryDetails>& d) {
     using nlohmann::json;
-    json line = {{"type", "hit"}, {"data", ExplainHitJson(catalog_, h, d.ok() ? &d.value() : nullptr)}};
+    json data = ExplainHitJson(catalog_, h, d.ok() ? &d.value() : nullptr);
+    // The equal sites' lines in every version the catalog holds (the first few).
+    for (size_t i = 0; i < h.equal_entries.size() && i < 8 && i < data["alsoAt"].size(); ++i) {
+      auto ed = catalog_.Details(h.equal_entries[i]);
+      if (!ed.ok()) continue;
+      json lines = json::array();
+      for (const RecordVersion& v : ed->versions) lines.push_back(v.line);
+      data["alsoAt"][i]["versionLines"] = lines;
+    }
+    json line = {{"type", "hit"}, {"data", std::move(data)}};
     return line.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
   }
 

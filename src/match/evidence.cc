@@ -263,6 +263,12 @@ FrameEvidence FramesFor(std::string_view entry_path, std::string_view entry_func
   return ev;
 }
 
+bool AnyFrameNames(const std::vector<TracebackFrame>& frames, std::string_view entry_path) {
+  for (const TracebackFrame& f : frames)
+    if (FileMatches(f.file, entry_path)) return true;
+  return false;
+}
+
 void PackageHints(const std::vector<TracebackFrame>& frames, std::string_view printed_class,
                   std::vector<std::string>* out) {
   auto add = [&](std::string_view p) {

@@ -91,6 +91,9 @@ double Score(const CandidateEvidence& e);
 // A template may call itself exact only when its literal text explains this share
 // of the message (a full match), or this share when found inside it.
 inline constexpr double kMinExactShare = 0.3;
+// ... or, for a match of the whole message, this many literal characters (a long
+// template is specific whatever its holes swallow).
+inline constexpr int kMinExactLiteral = 24;
 inline constexpr double kMinExactPartialShare = 0.6;
 // Scores closer than this are equal: the evidence is the same.
 inline constexpr double kTieEpsilon = 1e-6;
@@ -106,6 +109,9 @@ size_t TrimmedLength(std::string_view text);
 struct TracebackFrame;
 FrameEvidence FramesFor(std::string_view entry_path, std::string_view entry_function, int entry_line,
                         uint32_t entry_code_hash, const std::vector<TracebackFrame>& frames);
+
+// Does any of `frames` name the entry's file (FileMatches)?
+bool AnyFrameNames(const std::vector<TracebackFrame>& frames, std::string_view entry_path);
 
 // Package names a paste mentions: the directory after site-packages/ or
 // dist-packages/ in frame paths, and the top module of a printed class

@@ -26,53 +26,7 @@ std::string_view BaseName(std::string_view p) {
   return p.substr(i);
 }
 
-// Lower-cased alphanumeric runs of 2+ bytes (bytes >= 0x80 count as letters);
-// "{expr}" placeholders of a template are left out when drop_placeholders.
-std::unordered_set<std::string> Tokens(std::string_view s, bool drop_placeholders) {
-  std::unordered_set<std::string> out;
-  std::string cur;
-  int brace = 0;
-  auto flush = [&] {
-    if (cur.size() >= 2) out.insert(cur);
-    cur.clear();
-  };
-  for (char ch : s) {
-    unsigned char c = static_cast<unsigned char>(ch);
-    if (drop_placeholders) {
-      if (ch == '{') {
-        ++brace;
-        continue;
-      }
-      if (ch == '}' && brace > 0) {
-        --brace;
-        continue;
-      }
-      if (brace > 0) continue;
-    }
-    if (c >= 'A' && c <= 'Z') cur.push_back(static_cast<char>(c + ('a' - 'A')));
-    else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c >= 0x80) cur.push_back(ch);
-    else flush();
-  }
-  flush();
-  return out;
-}
-
-// Similarity of a template's tokens to a query's (computed once per query).
-double SimilarityToTokens(const std::unordered_set<std::string>& q, std::string_view message_template) {
-  auto t = Tokens(message_template, true);
-  if (q.empty() || t.empty()) return 0;
-  size_t inter = 0;
-  for (const auto& x : t) inter += q.count(x);
-  double jaccard = static_cast<double>(inter) / static_cast<double>(q.size() + t.size() - inter);
-  double containment = static_cast<double>(inter) / static_cast<double>(t.size());
-  return 0.5 * jaccard + 0.5 * containment;
-}
-
 }  // namespace
-
-double TokenSimilarity(std::string_view query, std::string_view message_template) {
-  return SimilarityToTokens(Tokens(query, false), message_template);
-}
 
 Matcher::Matcher(std::unique_ptr<PatternDatabase> db, std::vector<MatchEntry> entries,
                  std::shared_ptr<const void> storage)
@@ -125,6 +79,16 @@ void Matcher::EntriesWithCode(uint32_t code_hash, std::vector<uint32_t>* out) co
   });
   auto lo = std::lower_bound(by_code_.begin(), by_code_.end(), std::make_pair(code_hash, uint32_t{0}));
   for (auto it = lo; it != by_code_.end() && it->first == code_hash; ++it) out->push_back(it->second);
+}
+
+void Matcher::EntriesOfClass(std::string_view short_class, std::vector<uint32_t>* out) const {
+  std::call_once(class_index_once_, [this] {
+    for (uint32_t i = 0; i < entries_.size(); ++i)
+      if (!entries_[i].error_class.empty()) by_class_.emplace_back(ShortClassName(entries_[i].error_class), i);
+    std::sort(by_class_.begin(), by_class_.end());
+  });
+  auto lo = std::lower_bound(by_class_.begin(), by_class_.end(), std::make_pair(short_class, uint32_t{0}));
+  for (auto it = lo; it != by_class_.end() && it->first == short_class; ++it) out->push_back(it->second);
 }
 
 void Matcher::EntriesNearFrame(std::string_view file_printed, int line, std::string_view function,
@@ -189,16 +153,12 @@ struct ExplainSession::Window {
 };
 
 namespace {
-struct FuzzyQuery {
-  std::string text;
-  std::string printed_class;
-  uint64_t begin = 0, end = 0;
-};
 constexpr size_t kMaxFuzzyQueries = 8;
 constexpr size_t kMaxFuzzyQueryBytes = 2048;
 constexpr size_t kMaxTracebackLines = 1024;  // lines followed after one traceback header
 constexpr size_t kMaxEqualEntries = 32;      // entries listed by one "several sites match equally" hit
-constexpr size_t kLearnLines = 12;           // lines after a traceback header looked at to learn a prefix
+constexpr size_t kLearnLines = 12;
+constexpr size_t kMaxPasteFrames = 64;           // frames of a paste weighed against plain lines           // lines after a traceback header looked at to learn a prefix
 
 // One error as printed, what the ranking weighs candidates against.
 struct PrintedError {
@@ -394,66 +354,7 @@ Status ExplainSession::Finish(const HitSink& sink) {
   w_->raw.shrink_to_fit();
   if (!flush_status_.ok()) return flush_status_;
   if (hits_ > 0 || !opt_.fuzzy || fuzzy_queries_.empty()) return Status::Ok();
-
-  // Fuzzy fallback: candidates per query, then token similarity decides.
-  std::map<uint32_t, ExplainHit> best;
-  for (const std::string& packed : fuzzy_queries_) {
-    // packed = begin \0 end \0 class \0 text
-    size_t a = packed.find('\0'), b = packed.find('\0', a + 1), c = packed.find('\0', b + 1);
-    FuzzyQuery q;
-    q.begin = std::stoull(packed.substr(0, a));
-    q.end = std::stoull(packed.substr(a + 1, b - a - 1));
-    q.printed_class = packed.substr(b + 1, c - b - 1);
-    q.text = packed.substr(c + 1);
-    const auto query_tokens = Tokens(q.text, false);
-    // The message words search; the class is weighed apart (ClassEvidence). A class
-    // alone ("AssertionError") says nothing fuzzy search can use, and as a search
-    // word it hits most of a test suite's catalog (98k rows: 150 ms per query).
-    ClassSplit cs = SplitClassPrefix(q.text, true);
-    std::string_view message = cs.ok ? std::string_view(q.text).substr(cs.message_begin) : std::string_view(q.text);
-    if (message.find_first_not_of(" \t:") == std::string_view::npos) continue;
-    std::vector<std::pair<uint32_t, double>> cands;
-    if (fuzzy_) {
-      cands = fuzzy_(message, 30);
-    } else {
-      for (uint32_t i = 0; i < m_.entries().size() && i < 200000; ++i) cands.emplace_back(i, 0.0);
-    }
-    for (auto [entry, bm25] : cands) {
-      if (entry >= m_.entries().size()) continue;
-      if (opt_.accept && !opt_.accept(entry)) continue;
-      const MatchEntry& e = m_.entries()[entry];
-      double sim = SimilarityToTokens(query_tokens, e.message);
-      auto [cls, agree] = ClassEvidence(q.printed_class, e.error_class);
-      if (agree < 0) sim *= 0.7;
-      if (sim < opt_.fuzzy_min_similarity) continue;
-      ExplainHit h;
-      h.entry = entry;
-      h.kind = ExplainHit::Kind::kFuzzy;
-      h.approximate = true;
-      h.score = 40 * sim + (bm25 > 0 ? 2 * bm25 / (1 + bm25) : 0);
-      h.begin = q.begin;
-      h.end = q.end;
-      h.printed_class = q.printed_class;
-      h.message = q.text;
-      h.message_length = q.text.size();
-      h.class_agreement = agree;
-      auto it = best.find(entry);
-      if (it == best.end() || it->second.score < h.score) best[entry] = std::move(h);
-    }
-  }
-  std::vector<ExplainHit> hits;
-  for (auto& [k, h] : best) hits.push_back(std::move(h));
-  std::sort(hits.begin(), hits.end(), [](const ExplainHit& x, const ExplainHit& y) {
-    return x.score != y.score ? x.score > y.score : x.entry < y.entry;
-  });
-  if (hits.size() > opt_.top_k) hits.resize(opt_.top_k);
-  uint64_t group = next_group_++;
-  for (ExplainHit& h : hits) {
-    h.group = group;
-    ++hits_;
-    sink(h);
-  }
-  return Status::Ok();
+  return Fallback(sink);  // fallback.cc
 }
 
 Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, const HitSink& sink, size_t* done) {
@@ -615,7 +516,16 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
   auto sel_raw_of = [&](size_t k, size_t off) { return base + sel_begin[k] + L[k]->RawOffset(off); };
 
   std::vector<bool> consumed(m, false);
-  std::vector<ExceptionSection> sections = ParseTracebacks(L, opt_.max_message_lines, consumed);
+  std::vector<TracebackFrame> orphans;
+  std::vector<ExceptionSection> sections = ParseTracebacks(L, opt_.max_message_lines, consumed, &orphans);
+  auto remember_frames = [&](const std::vector<TracebackFrame>& fs) {
+    for (const TracebackFrame& f : fs) {
+      if (paste_frames_.size() >= kMaxPasteFrames) paste_frames_.erase(paste_frames_.begin());
+      paste_frames_.push_back(f);
+    }
+  };
+  remember_frames(orphans);
+  for (const ExceptionSection& sec : sections) remember_frames(sec.frames);
 
   struct Group {
     // Emission order: tracebacks before plain lines (an exception raised beats a log
@@ -730,6 +640,8 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
       c.ev.class_agreement = agree;
       c.ev.flags = e.flags;
       c.ev.frames = pe.frames ? FramesFor(e.file_path, e.function, e.line, e.code_hash, *pe.frames) : FrameEvidence{};
+      // A plain line: a frame anywhere in the paste naming the entry's file.
+      if (!pe.frames && AnyFrameNames(paste_frames_, e.file_path)) c.ev.frames.other_frame = true;
       c.ev.package_hint = NamesPackage(pe.packages, e.file_path, e.repo);
       ExplainHit& h = c.hit;
       h.score = Score(c.ev);
@@ -743,8 +655,9 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
       if (h.kind == ExplainHit::Kind::kPattern) {
         // A template must explain enough of the message before it may call itself
         // exact: "(.*?) not found" matches a thousand messages.
-        bool enough = me.kind == MessageEvidence::Kind::kFull ? me.explained >= kMinExactShare
-                                                               : me.explained >= kMinExactPartialShare;
+        bool enough = me.kind == MessageEvidence::Kind::kFull
+                          ? me.explained >= kMinExactShare || me.literal >= kMinExactLiteral
+                          : me.explained >= kMinExactPartialShare;
         h.approximate = !(enough || certain) || agree < 0;
       } else {
         h.approximate = !certain;
@@ -923,7 +836,7 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
     PrintedError pe;
     pe.printed_class = printed;
     pe.printed_short = ShortClassName(printed);
-    PackageHints({}, printed, &pe.packages);
+    PackageHints(paste_frames_, printed, &pe.packages);
     for (const Candidate& c : cands) plain_seen.insert(static_cast<uint32_t>(m_.entries()[c.hit.entry].pattern));
     std::vector<ExplainHit> hits = rank(pe);
     if (hits.empty()) continue;

@@ -96,6 +96,9 @@ class Matcher {
   // "assert x == y" names its assert. Appended to *out. Thread-safe; the index is
   // built on the first call.
   void EntriesWithCode(uint32_t code_hash, std::vector<uint32_t>* out) const;
+  // Entries whose class's last dotted component is `short_class`. Appended to *out.
+  // Thread-safe; the index is built on the first call.
+  void EntriesOfClass(std::string_view short_class, std::vector<uint32_t>* out) const;
 
   // Scratch from a pool (allocating a Vectorscan scratch for a big database costs
   // more than explaining a paste); give it back with ReleaseScratch. Thread-safe.
@@ -129,6 +132,8 @@ class Matcher {
   mutable std::unordered_map<std::string_view, std::vector<FileEntries>> by_base_;
   mutable std::once_flag code_index_once_;
   mutable std::vector<std::pair<uint32_t, uint32_t>> by_code_;  // (code_hash, entry), sorted
+  mutable std::once_flag class_index_once_;
+  mutable std::vector<std::pair<std::string_view, uint32_t>> by_class_;  // (short class, entry), sorted
 };
 
 struct ExplainOptions {
@@ -205,6 +210,8 @@ class ExplainSession {
 
  private:
   struct Window;
+  // When nothing matched in the whole input: bare classes, near-exact, fuzzy (fallback.cc).
+  Status Fallback(const HitSink& sink);
   // Explains the window's first n bytes, then drops them.
   void FlushPrefix(size_t n, const HitSink& sink);
   // Explains `text` (complete lines of the input from offset `base` on: the
@@ -225,6 +232,9 @@ class ExplainSession {
   std::vector<std::pair<uint32_t, size_t>> hs_hits_;  // reused by Flush
   std::vector<std::pair<PatternDatabase::Marker, size_t>> markers_;
   std::vector<uint32_t> frame_cands_;  // reused by Flush
+  // Frames seen anywhere in the input so far (bounded; newest kept): a plain line's
+  // hits, and the fallback's, are weighed against them (a file the paste names).
+  std::vector<TracebackFrame> paste_frames_;
   size_t retry_at_ = 0;  // window size at which an open traceback is looked at again
   uint64_t raw_offset_ = 0;   // input offset of the next byte fed
   uint64_t hits_ = 0;
@@ -236,5 +246,11 @@ class ExplainSession {
 
 // Token similarity used by the fuzzy fallback, 0..1 (exposed for tests).
 double TokenSimilarity(std::string_view query, std::string_view message_template);
+// The near-exact comparison (fallback.cc): both sides lower-cased, smart quotes and
+// dashes as ASCII, markdown characters (` * _ ~) dropped, whitespace runs as one
+// space. NearExactShare: the share of the query the template's literal pieces
+// explain when all of them appear in order (the last may be cut off), else -1.
+std::string NearExactText(std::string_view text);
+double NearExactShare(std::string_view query, std::string_view message_template);
 
 }  // namespace errdex

@@ -146,7 +146,8 @@ ClassSplit SplitClassPrefix(std::string_view t, bool strict) {
 }
 
 std::vector<ExceptionSection> ParseTracebacks(const std::vector<const NormalizedLine*>& lines,
-                                              size_t max_message_lines, std::vector<bool>& consumed) {
+                                              size_t max_message_lines, std::vector<bool>& consumed,
+                                              std::vector<TracebackFrame>* orphan_frames) {
   // Lines per writer, in order.
   std::map<std::string_view, std::vector<size_t>> by_source;
   for (size_t i = 0; i < lines.size(); ++i) by_source[lines[i]->source].push_back(i);
@@ -175,6 +176,8 @@ std::vector<ExceptionSection> ParseTracebacks(const std::vector<const Normalized
       std::string_view t = lines[i]->text;
       if (IsHeader(t)) {
         if (state == State::kMessage) finish();
+        if (state == State::kFrames && orphan_frames)
+          for (TracebackFrame& f : cur.frames) orphan_frames->push_back(std::move(f));
         if (!chain_pending) last_in_chain = static_cast<size_t>(-1);
         cur = ExceptionSection();
         cur.chained = chain_pending;
@@ -251,7 +254,10 @@ std::vector<ExceptionSection> ParseTracebacks(const std::vector<const Normalized
       cur.message_lines.emplace_back(i, 0);
     }
     if (state == State::kMessage) finish();
-    // A header with frames but no exception line yet (cut window): nothing to report.
+    // A header with frames but no exception line yet (cut window, cut paste): no
+    // section, but its frames still tell where the error came from.
+    if (state == State::kFrames && orphan_frames)
+      for (TracebackFrame& f : cur.frames) orphan_frames->push_back(std::move(f));
   }
   // Chain lengths, now that every chain is complete.
   std::map<size_t, size_t> len;

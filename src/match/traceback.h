@@ -45,8 +45,11 @@ struct ExceptionSection {
 // message lines, chaining sentences): those must not be matched as plain lines, as
 // a source line of a frame often contains the very message literal.
 // REQUIRES: consumed.size() == lines.size().
+// orphan_frames, when given, receives the frames of tracebacks that never reached
+// their exception line (a paste cut off): still evidence of where the error came from.
 std::vector<ExceptionSection> ParseTracebacks(const std::vector<const NormalizedLine*>& lines,
-                                              size_t max_message_lines, std::vector<bool>& consumed);
+                                              size_t max_message_lines, std::vector<bool>& consumed,
+                                              std::vector<TracebackFrame>* orphan_frames = nullptr);
 
 // "ValueError: bad" -> {class_end=10, message_begin=12}. strict: the class must
 // look like an exception class (ends in Error/Exception/Warning/Exit/Interrupt/...);

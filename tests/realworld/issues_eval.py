@@ -106,7 +106,7 @@ def main():
         hits = results.get(c["path"], [])
         top1 = bool(hits) and run_eval.is_correct(hits[0], c, spans)
         also = hits[0].get("alsoAt", []) if hits else []
-        top1_tie = top1 or (hits and hits[0].get("equalSites", 1) <= 3 and
+        top1_tie = top1 or (hits and hits[0].get("equalSites", 1) <= run_eval.MAX_TIED and
                             any(run_eval.is_correct(a, c, spans) for a in also))
         top3 = top1_tie or any(run_eval.is_correct(h, c, spans) for h in hits[:3])
         cw = bool(hits) and not top1_tie and run_eval.is_confident(hits[0])

@@ -35,6 +35,9 @@ TARGETS = {
     "reworded": ("top3", 0.70),
 }
 MAX_CONFIDENT_WRONG = 0.02
+# A first hit that lists this many equal sites or fewer, the right one among them,
+# counts for top-1 (the "strict" column counts only the first site named).
+MAX_TIED = 3
 
 
 def group_of(variant):
@@ -148,6 +151,7 @@ def is_correct(hit, case, spans):
     if hit.get("repo") != case["repo"] or hit.get("filePath") != case["file"]:
         return False
     lines = {hit.get("lineNumber", 0)} | {v.get("lineNumber", 0) for v in hit.get("versions", [])}
+    lines |= set(hit.get("versionLines", []))
     return any(l == case["line"] or l <= case["line"] <= spans.end_line(case["repo"], case["file"], l) for l in lines)
 
 
@@ -161,14 +165,17 @@ def is_confident(hit):
 
 def score(cases, results, spans):
     """[(split, variant, n, top1, top3, confident_wrong)] and per-case outcomes."""
-    rows = collections.defaultdict(lambda: [0, 0, 0, 0])
+    rows = collections.defaultdict(lambda: [0, 0, 0, 0, 0])
     outcomes = []
     for c in cases:
         hits = results.get(c["path"], [])
-        top1 = bool(hits) and is_correct(hits[0], c, spans)
+        strict = bool(hits) and is_correct(hits[0], c, spans)
         also = [] if not hits else hits[0].get("alsoAt", [])
-        top3 = top1 or any(is_correct(h, c, spans) for h in hits[:3]) or any(
-            is_correct(dict(a, repo=a.get("repo")), c, spans) for a in also)
+        # The first answer names the site: it is the site, or it says "several sites
+        # match equally" and lists it among at most MAX_TIED.
+        top1 = strict or (bool(hits) and hits[0].get("equalSites", 1) <= MAX_TIED and
+                          any(is_correct(a, c, spans) for a in also))
+        top3 = top1 or any(is_correct(h, c, spans) for h in hits[:3]) or any(is_correct(a, c, spans) for a in also)
         cw = bool(hits) and not top1 and is_confident(hits[0])
         for key in ((c["split"], c["variant"]), (c["split"], "*" + group_of(c["variant"])), ("all", c["variant"]),
                     ("all", "*" + group_of(c["variant"]))):
@@ -177,7 +184,8 @@ def score(cases, results, spans):
             r[1] += top1
             r[2] += top3
             r[3] += cw
-        outcomes.append(dict(c, top1=top1, top3=top3, confident_wrong=cw,
+            r[4] += strict
+        outcomes.append(dict(c, top1=top1, strict=strict, top3=top3, confident_wrong=cw,
                              got=[(h.get("repo"), h.get("filePath"), h.get("lineNumber"), h.get("tier", ""),
                                    h.get("score")) for h in hits[:3]]))
     return rows, outcomes
@@ -185,12 +193,13 @@ def score(cases, results, spans):
 
 def print_table(rows, title, baseline=None):
     print("\n" + title)
-    print("%-9s %-16s %6s %8s %8s %8s" % ("split", "variant", "n", "top-1", "top-3", "conf-wr"))
+    print("%-9s %-16s %6s %8s %8s %8s %8s" % ("split", "variant", "n", "top-1", "strict", "top-3", "conf-wr"))
     for key in sorted(rows, key=lambda k: (k[0] != "dev", k[0] != "heldout", k[1].startswith("*"), k[1])):
-        n, t1, t3, cw = rows[key]
-        line = "%-9s %-16s %6d %7.1f%% %7.1f%% %7.1f%%" % (key[0], key[1], n, 100 * t1 / n, 100 * t3 / n, 100 * cw / n)
+        n, t1, t3, cw, st = rows[key][:5]
+        line = "%-9s %-16s %6d %7.1f%% %7.1f%% %7.1f%% %7.1f%%" % (key[0], key[1], n, 100 * t1 / n, 100 * st / n,
+                                                                 100 * t3 / n, 100 * cw / n)
         if baseline and key in baseline:
-            bn, b1, b3, bcw = baseline[key]
+            bn, b1, b3, bcw = baseline[key][:4]
             line += "   (before: %5.1f%% %5.1f%% %5.1f%%)" % (100 * b1 / bn, 100 * b3 / bn, 100 * bcw / bn)
         print(line)
 
@@ -201,7 +210,7 @@ def check_targets(rows, split, targets=TARGETS, max_cw=MAX_CONFIDENT_WRONG):
         key = (split, "*" + group)
         if key not in rows:
             continue
-        n, t1, t3, cw = rows[key]
+        n, t1, t3, cw = rows[key][:4]
         val = (t1 if metric == "top1" else t3) / n
         if val < minimum:
             failures.append("%s %s: %s %.1f%% < %.0f%%" % (split, group, metric, 100 * val, 100 * minimum))

@@ -1,0 +1,302 @@
+// match/fallback.cc: what explain says when no template matched anything in the
+// whole input (ExplainSession::Fallback), from the strongest to the weakest:
+//  1. a bare class ("TimeoutError", "queue.Full"): the sites that raise that class
+//     without a message;
+//  2. near-exact (kNormalized): a template whose literal pieces all appear, in order,
+//     once case, quotes, whitespace and markdown are evened out on both sides
+//     ("Capture cuda graph failed" for "Capture CUDA graph failed", `__init__`
+//     eaten by markdown, a message cut off at the end);
+//  3. fuzzy (kFuzzy): token similarity.
+// Candidates come from the FuzzySearch (FTS5 over the store) or, without one, from
+// every entry. Every hit here is approximate. Tested by explain_test.cc.
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <unordered_set>
+
+#include "match/evidence.h"
+#include "match/explain.h"
+
+namespace errdex {
+
+namespace {
+
+// Lower-cased alphanumeric runs of 2+ bytes (bytes >= 0x80 count as letters);
+// "{expr}" placeholders of a template are left out when drop_placeholders.
+std::unordered_set<std::string> Tokens(std::string_view s, bool drop_placeholders) {
+  std::unordered_set<std::string> out;
+  std::string cur;
+  int brace = 0;
+  auto flush = [&] {
+    if (cur.size() >= 2) out.insert(cur);
+    cur.clear();
+  };
+  for (char ch : s) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    if (drop_placeholders) {
+      if (ch == '{') {
+        ++brace;
+        continue;
+      }
+      if (ch == '}' && brace > 0) {
+        --brace;
+        continue;
+      }
+      if (brace > 0) continue;
+    }
+    if (c >= 'A' && c <= 'Z') cur.push_back(static_cast<char>(c + ('a' - 'A')));
+    else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c >= 0x80) cur.push_back(ch);
+    else flush();
+  }
+  flush();
+  return out;
+}
+
+// Similarity of a template's tokens to a query's (computed once per query).
+double SimilarityToTokens(const std::unordered_set<std::string>& q, std::string_view message_template) {
+  auto t = Tokens(message_template, true);
+  if (q.empty() || t.empty()) return 0;
+  size_t inter = 0;
+  for (const auto& x : t) inter += q.count(x);
+  double jaccard = static_cast<double>(inter) / static_cast<double>(q.size() + t.size() - inter);
+  double containment = static_cast<double>(inter) / static_cast<double>(t.size());
+  return 0.5 * jaccard + 0.5 * containment;
+}
+
+constexpr size_t kMaxBareClassSites = 8;
+
+struct Query {
+  std::string text;
+  std::string printed_class;
+  uint64_t begin = 0, end = 0;
+};
+
+// "queue.Full", "_queue.Empty", "TimeoutError": one dotted identifier whose last
+// part is capitalized.
+bool IsBareClass(std::string_view t) {
+  while (!t.empty() && (t.back() == ' ' || t.back() == ':' || t.back() == '\r')) t.remove_suffix(1);
+  if (t.empty() || t.size() > 200) return false;
+  for (char c : t)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.')) return false;
+  std::string_view last = ShortClassName(t);
+  return !last.empty() && std::isupper(static_cast<unsigned char>(last[0]));
+}
+
+}  // namespace
+
+double TokenSimilarity(std::string_view query, std::string_view message_template) {
+  return SimilarityToTokens(Tokens(query, false), message_template);
+}
+
+std::string NearExactText(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  bool space = false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    // Smart quotes and dashes (UTF-8 E2 80 xx) as their ASCII kin.
+    if (c == 0xE2 && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0x80) {
+      unsigned char d = static_cast<unsigned char>(s[i + 2]);
+      i += 2;
+      if (d == 0x98 || d == 0x99) c = '\'';
+      else if (d == 0x9C || d == 0x9D) c = '"';
+      else if (d == 0x93 || d == 0x94) c = '-';
+      else continue;
+    }
+    if (c == '`' || c == '*' || c == '_' || c == '~') continue;  // markdown, and what it eats
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) {
+      out.push_back(' ');
+      space = false;
+    }
+    out.push_back(static_cast<char>(c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c));
+  }
+  return out;
+}
+
+double NearExactShare(std::string_view query_text, std::string_view message_template) {
+  // The template's literal pieces, split at "{expr}" holes.
+  std::vector<std::string> pieces;
+  bool leading_hole = false, trailing_hole = false;
+  {
+    std::string cur;
+    int brace = 0;
+    for (size_t i = 0; i < message_template.size(); ++i) {
+      char c = message_template[i];
+      if (c == '{') {
+        if (brace++ == 0) {
+          if (pieces.empty() && cur.empty()) leading_hole = true;
+          pieces.push_back(NearExactText(cur));
+          cur.clear();
+        }
+        continue;
+      }
+      if (c == '}' && brace > 0) {
+        --brace;
+        if (brace == 0 && i + 1 == message_template.size()) trailing_hole = true;
+        continue;
+      }
+      if (brace == 0) cur.push_back(c);
+    }
+    pieces.push_back(NearExactText(cur));
+  }
+  pieces.erase(std::remove_if(pieces.begin(), pieces.end(), [](const std::string& p) {
+                 return p.find_first_not_of(' ') == std::string::npos;
+               }),
+               pieces.end());
+  if (pieces.empty()) return -1;
+  const std::string q = NearExactText(query_text);
+  if (q.empty()) return -1;
+  size_t pos = 0, literal = 0, total = 0;
+  for (const std::string& p : pieces) total += p.size();
+  for (size_t k = 0; k < pieces.size(); ++k) {
+    std::string_view p = pieces[k];
+    while (!p.empty() && p.front() == ' ') p.remove_prefix(1);
+    while (!p.empty() && p.back() == ' ') p.remove_suffix(1);
+    size_t at = q.find(p, pos);
+    if (k == 0 && !leading_hole && at != 0) at = q.compare(0, p.size(), p) == 0 ? 0 : std::string::npos;
+    if (at == std::string::npos) {
+      // A message cut off at the end: the query ends with the start of this piece
+      // (after a hole's value, when the piece follows one).
+      bool cut = false;
+      for (size_t x = std::min(pos, q.size()); x + 4 <= q.size() && !cut; ++x) {
+        if (k == 0 && !leading_hole && x > 0) break;
+        std::string_view rest = std::string_view(q).substr(x);
+        if (rest.size() <= p.size() && p.substr(0, rest.size()) == rest && literal + rest.size() >= 20) {
+          literal += rest.size();
+          pos = q.size();
+          cut = true;
+        }
+      }
+      if (cut) break;
+      return -1;
+    }
+    literal += p.size();
+    pos = at + p.size();
+  }
+  if (!trailing_hole && pos + 1 < q.size()) return -1;  // text after the template's end
+  if (literal < 8 || literal * 2 < total) return -1;
+  return std::min(1.0, static_cast<double>(literal) / static_cast<double>(q.size()));
+}
+
+Status ExplainSession::Fallback(const HitSink& sink) {
+  std::map<uint32_t, ExplainHit> best;
+  auto keep = [&](ExplainHit h) {
+    auto it = best.find(h.entry);
+    if (it == best.end() || it->second.score < h.score) best[h.entry] = std::move(h);
+  };
+  for (const std::string& packed : fuzzy_queries_) {
+    // packed = begin \0 end \0 class \0 text
+    size_t a = packed.find('\0'), b = packed.find('\0', a + 1), c = packed.find('\0', b + 1);
+    Query q;
+    q.begin = std::stoull(packed.substr(0, a));
+    q.end = std::stoull(packed.substr(a + 1, b - a - 1));
+    q.printed_class = packed.substr(b + 1, c - b - 1);
+    q.text = packed.substr(c + 1);
+    auto base_hit = [&](uint32_t entry, ExplainHit::Kind kind) {
+      ExplainHit h;
+      h.entry = entry;
+      h.kind = kind;
+      h.approximate = true;
+      h.begin = q.begin;
+      h.end = q.end;
+      h.printed_class = q.printed_class;
+      h.message = q.text;
+      h.message_length = q.text.size();
+      return h;
+    };
+    // 1. A bare class: the sites raising it without a message.
+    if (IsBareClass(q.text)) {
+      std::string_view cls = ShortClassName(q.text);
+      std::vector<uint32_t> entries;
+      m_.EntriesOfClass(cls, &entries);
+      entries.erase(std::remove_if(entries.begin(), entries.end(),
+                                   [&](uint32_t e) {
+                                     return m_.entries()[e].pattern >= 0 || !m_.entries()[e].message.empty() ||
+                                            (opt_.accept && !opt_.accept(e));
+                                   }),
+                    entries.end());
+      // A class raised bare in many places (a test suite's asserts) names none of them.
+      if (entries.size() > kMaxBareClassSites) continue;
+      for (uint32_t entry : entries) {
+        const MatchEntry& e = m_.entries()[entry];
+        ExplainHit h = base_hit(entry, ExplainHit::Kind::kNormalized);
+        h.printed_class = std::string(q.text);
+        h.class_agreement = 1;
+        h.score = 60 - ((e.flags & (kEntryInTests | kEntryVendored)) ? 15 : 0) - ((e.flags & kEntryOlderOnly) ? 3 : 0);
+        keep(std::move(h));
+      }
+      continue;
+    }
+    const auto query_tokens = Tokens(q.text, false);
+    // The message words search; the class is weighed apart (ClassEvidence). A class
+    // alone ("AssertionError") says nothing fuzzy search can use, and as a search
+    // word it hits most of a test suite's catalog (98k rows: 150 ms per query).
+    ClassSplit cs = SplitClassPrefix(q.text, true);
+    std::string_view message = cs.ok ? std::string_view(q.text).substr(cs.message_begin) : std::string_view(q.text);
+    if (message.find_first_not_of(" \t:") == std::string_view::npos) continue;
+    std::vector<std::pair<uint32_t, double>> cands;
+    if (fuzzy_) {
+      cands = fuzzy_(message, 30);
+    } else {
+      for (uint32_t i = 0; i < m_.entries().size() && i < 200000; ++i) cands.emplace_back(i, 0.0);
+    }
+    for (auto [entry, bm25] : cands) {
+      if (entry >= m_.entries().size()) continue;
+      if (opt_.accept && !opt_.accept(entry)) continue;
+      const MatchEntry& e = m_.entries()[entry];
+      auto [cls, agree] = ClassEvidence(q.printed_class, e.error_class);
+      // 2. Near-exact: every literal piece of the template, in order.
+      double share = agree < 0 || e.message.empty() ? -1 : NearExactShare(message, e.message);
+      const double named = AnyFrameNames(paste_frames_, e.file_path) ? 10 : 0;  // a file the paste names
+      if (share >= 0) {
+        ExplainHit h = base_hit(entry, ExplainHit::Kind::kNormalized);
+        h.score = 50 + 30 * share + 0.5 * cls + named - ((e.flags & (kEntryInTests | kEntryVendored)) ? 15 : 0) -
+                  ((e.flags & kEntryOlderOnly) ? 3 : 0);
+        h.frame_file = named > 0;
+        h.class_agreement = agree;
+        keep(std::move(h));
+        continue;
+      }
+      // 3. Fuzzy: similar words.
+      double sim = SimilarityToTokens(query_tokens, e.message);
+      if (agree < 0) sim *= 0.7;
+      if (sim < opt_.fuzzy_min_similarity) continue;
+      ExplainHit h = base_hit(entry, ExplainHit::Kind::kFuzzy);
+      h.score = 40 * sim + (bm25 > 0 ? 2 * bm25 / (1 + bm25) : 0) + named / 2 -
+                ((e.flags & (kEntryInTests | kEntryVendored)) ? 2 : 0);
+      h.frame_file = named > 0;
+      h.class_agreement = agree;
+      keep(std::move(h));
+    }
+  }
+  std::vector<ExplainHit> hits;
+  for (auto& [k, h] : best) hits.push_back(std::move(h));
+  std::sort(hits.begin(), hits.end(), [](const ExplainHit& x, const ExplainHit& y) {
+    return x.score != y.score ? x.score > y.score : x.entry < y.entry;
+  });
+  // Equal evidence: one hit that lists the others.
+  std::vector<ExplainHit> kept;
+  for (size_t i = 0; i < hits.size() && kept.size() < opt_.top_k;) {
+    ExplainHit h = std::move(hits[i]);
+    size_t j = i + 1;
+    while (j < hits.size() && std::abs(hits[j].score - h.score) < kTieEpsilon && hits[j].kind == h.kind) {
+      if (h.equal_entries.size() < 32) h.equal_entries.push_back(hits[j].entry);
+      ++j;
+    }
+    kept.push_back(std::move(h));
+    i = j;
+  }
+  uint64_t group = next_group_++;
+  for (ExplainHit& h : kept) {
+    h.group = group;
+    ++hits_;
+    sink(h);
+  }
+  return Status::Ok();
+}
+
+}  // namespace errdex
