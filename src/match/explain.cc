@@ -391,17 +391,21 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
   // A paste's own line prefix ("[worker-7] ", "myhost app[12]: "), learned from the
   // lines of a traceback whose frame lines do not start with "  File": before any
   // line of this window is normalized for good.
+  size_t learned_upto = 0;  // lines looked at already
   for (auto [marker, end] : markers) {
-    if (marker != PatternDatabase::Marker::kTracebackHeader) continue;
+    if (marker != PatternDatabase::Marker::kTracebackHeader && marker != PatternDatabase::Marker::kFrameLine) continue;
     size_t b = LineBegin(text, end > 0 ? end - 1 : 0);
+    if (b < learned_upto) continue;
     std::vector<std::string> texts;
     NormalizedLine tmp;
     bool bare_frames = false;
-    for (size_t k = 0, lb = b; k < kLearnLines && lb < n; ++k, lb = LineEnd(text, lb) + 1) {
+    size_t lb = b;
+    for (size_t k = 0; k < kLearnLines && lb < n; ++k, lb = LineEnd(text, lb) + 1) {
       normalizer_.Normalize(text.substr(lb, LineEnd(text, lb) - lb), tmp);
-      if (k > 0 && StartsWith(tmp.text, "  File \"")) bare_frames = true;
+      if (StartsWith(tmp.text, "  File \"")) bare_frames = true;
       texts.push_back(tmp.text);
     }
+    learned_upto = lb;
     if (!bare_frames) normalizer_.LearnPrefix(texts);
   }
   // Tracebacks first: from each header on, the lines of its writer. One still going
@@ -714,6 +718,7 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
       seg.append((*L[li]).text, std::min(off, (*L[li]).text.size()));
     }
     auto map = [&](size_t pos) -> uint64_t {
+      if (pieces.empty()) return sel_raw_of(sec.class_line, 0);  // a cut-off traceback: no message
       size_t k = pieces.size() - 1;
       while (k > 0 && pieces[k].seg_off > pos) --k;
       return sel_raw_of(pieces[k].line, pieces[k].line_off + (pos - pieces[k].seg_off));
@@ -784,7 +789,7 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
                hits.end());
     if (hits.empty()) {
       std::string q = sec.printed_class.empty() ? seg : sec.printed_class + ": " + seg;
-      remember_query(q, sec.short_class, class_b, class_e);
+      if (!sec.cut_off) remember_query(q, sec.short_class, class_b, class_e);
       continue;
     }
     for (ExplainHit& h : hits) {

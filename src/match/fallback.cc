@@ -10,6 +10,7 @@
 // Candidates come from the FuzzySearch (FTS5 over the store) or, without one, from
 // every entry. Every hit here is approximate. Tested by explain_test.cc.
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <map>
 #include <unordered_set>
@@ -64,6 +65,8 @@ double SimilarityToTokens(const std::unordered_set<std::string>& q, std::string_
 }
 
 constexpr size_t kMaxBareClassSites = 8;
+constexpr size_t kMinCutPrefix = 12;   // a cut piece's characters before the user's own words
+constexpr size_t kMinCutLiteral = 30;  // literal characters a cut-off message must still show
 
 struct Query {
   std::string text;
@@ -151,6 +154,7 @@ double NearExactShare(std::string_view query_text, std::string_view message_temp
   const std::string q = NearExactText(query_text);
   if (q.empty()) return -1;
   size_t pos = 0, literal = 0, total = 0;
+  bool cut_off = false;
   for (const std::string& p : pieces) total += p.size();
   for (size_t k = 0; k < pieces.size(); ++k) {
     std::string_view p = pieces[k];
@@ -159,16 +163,22 @@ double NearExactShare(std::string_view query_text, std::string_view message_temp
     size_t at = q.find(p, pos);
     if (k == 0 && !leading_hole && at != 0) at = q.compare(0, p.size(), p) == 0 ? 0 : std::string::npos;
     if (at == std::string::npos) {
-      // A message cut off at the end: the query ends with the start of this piece
-      // (after a hole's value, when the piece follows one).
+      // A message cut off: the query ends with the start of this piece (after a
+      // hole's value, when the piece follows one), or goes on with the user's own
+      // words after at least kMinCutPrefix characters of it.
       bool cut = false;
       for (size_t x = std::min(pos, q.size()); x + 4 <= q.size() && !cut; ++x) {
         if (k == 0 && !leading_hole && x > 0) break;
         std::string_view rest = std::string_view(q).substr(x);
-        if (rest.size() <= p.size() && p.substr(0, rest.size()) == rest && literal + rest.size() >= 20) {
-          literal += rest.size();
+        size_t common = 0;
+        while (common < rest.size() && common < p.size() && rest[common] == p[common]) ++common;
+        bool to_end = common == rest.size();
+        bool then_prose = common >= kMinCutPrefix && (common == p.size() || p[common] == ' ' || !std::isalnum(static_cast<unsigned char>(p[common])));
+        if ((to_end || then_prose) && literal + common >= 20) {
+          literal += common;
           pos = q.size();
           cut = true;
+          cut_off = true;
         }
       }
       if (cut) break;
@@ -178,7 +188,8 @@ double NearExactShare(std::string_view query_text, std::string_view message_temp
     pos = at + p.size();
   }
   if (!trailing_hole && pos + 1 < q.size()) return -1;  // text after the template's end
-  if (literal < 8 || literal * 2 < total) return -1;
+  // Most of the template's text, or (cut off) enough of it to be specific.
+  if (literal < 8 || (literal * 2 < total && !(cut_off && literal >= kMinCutLiteral))) return -1;
   return std::min(1.0, static_cast<double>(literal) / static_cast<double>(q.size()));
 }
 
@@ -235,8 +246,10 @@ Status ExplainSession::Fallback(const HitSink& sink) {
     // The message words search; the class is weighed apart (ClassEvidence). A class
     // alone ("AssertionError") says nothing fuzzy search can use, and as a search
     // word it hits most of a test suite's catalog (98k rows: 150 ms per query).
-    ClassSplit cs = SplitClassPrefix(q.text, true);
-    std::string_view message = cs.ok ? std::string_view(q.text).substr(cs.message_begin) : std::string_view(q.text);
+    EmbeddedClass ec = FindEmbeddedClass(q.text);
+    std::string_view message = ec.ok ? std::string_view(q.text).substr(ec.message_begin, ec.message_end - ec.message_begin)
+                                     : std::string_view(q.text);
+    if (ec.ok && q.printed_class.empty()) q.printed_class = std::string(ShortClassName(std::string_view(q.text).substr(ec.class_begin, ec.class_end - ec.class_begin)));
     if (message.find_first_not_of(" \t:") == std::string_view::npos) continue;
     std::vector<std::pair<uint32_t, double>> cands;
     if (fuzzy_) {

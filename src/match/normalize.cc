@@ -22,7 +22,8 @@ constexpr PrefixRule kRules[] = {
     {R"(([A-Za-z0-9][\w.-]*[-_]\d+)\s+\| ?)", 1, false},
     {R"(\[(rank\d+)\]: ?)", 1, false},
     {R"(\(([\w.-]+ pid=\d+)\) ?)", 1, false},
-    {R"((?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[[^\]]*\] ?)", 0, true},
+    // vLLM: "ERROR 03-10 14:17:52 [core.py:12] ", before 2025 "ERROR 03-10 14:17:52 core.py:12] "
+    {R"((?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? (?:\[[^\]]*\]|[\w.-]+:\d+\]) ?)", 0, true},
     {R"(\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?: ([^\]]*))?\] ?)", 1, true},
     // ISO timestamp, then maybe a level, a logger and a separator ("ERROR router | ",
     // " - app.db - ERROR - "); a Kubernetes CRI line ("... stderr F ").

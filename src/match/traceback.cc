@@ -160,6 +160,7 @@ std::vector<ExceptionSection> ParseTracebacks(const std::vector<const Normalized
     bool direct_pending = false;
     size_t chain_id = out.size();
     size_t last_in_chain = static_cast<size_t>(-1);
+    size_t last_consumed = 0;
     auto finish = [&] {
       if (cur.chained && last_in_chain != static_cast<size_t>(-1)) {
         cur.chain_id = out[last_in_chain].chain_id;
@@ -176,8 +177,11 @@ std::vector<ExceptionSection> ParseTracebacks(const std::vector<const Normalized
       std::string_view t = lines[i]->text;
       if (IsHeader(t)) {
         if (state == State::kMessage) finish();
-        if (state == State::kFrames && orphan_frames)
-          for (TracebackFrame& f : cur.frames) orphan_frames->push_back(std::move(f));
+        if (state == State::kFrames && !cur.frames.empty()) {  // the one before was cut short
+          cur.cut_off = true;
+          cur.class_line = last_consumed;
+          finish();
+        }
         if (!chain_pending) last_in_chain = static_cast<size_t>(-1);
         cur = ExceptionSection();
         cur.chained = chain_pending;
@@ -202,6 +206,7 @@ std::vector<ExceptionSection> ParseTracebacks(const std::vector<const Normalized
         chain_pending = direct_pending = false;
         cur.frames.push_back(std::move(f));
         consumed[i] = true;
+        last_consumed = i;
         state = State::kFrames;
         continue;
       }
@@ -210,6 +215,7 @@ std::vector<ExceptionSection> ParseTracebacks(const std::vector<const Normalized
         if (ParseFrame(t, f)) {
           cur.frames.push_back(std::move(f));
           consumed[i] = true;
+          last_consumed = i;
           continue;
         }
         if (t.empty() || t[0] == ' ' || t[0] == '\t' || t[0] == '|' || t[0] == '+') {
@@ -254,10 +260,14 @@ std::vector<ExceptionSection> ParseTracebacks(const std::vector<const Normalized
       cur.message_lines.emplace_back(i, 0);
     }
     if (state == State::kMessage) finish();
-    // A header with frames but no exception line yet (cut window, cut paste): no
-    // section, but its frames still tell where the error came from.
-    if (state == State::kFrames && orphan_frames)
-      for (TracebackFrame& f : cur.frames) orphan_frames->push_back(std::move(f));
+    // A header with frames but no exception line (a paste cut short; a window never
+    // ends inside a traceback unless forced): a section without a message, whose
+    // frames still tell where the error came from.
+    if (state == State::kFrames && !cur.frames.empty()) {
+      cur.cut_off = true;
+      cur.class_line = last_consumed;
+      finish();
+    }
   }
   // Chain lengths, now that every chain is complete.
   std::map<size_t, size_t> len;

@@ -38,6 +38,7 @@ struct ExceptionSection {
   size_t chain_pos = 0;
   size_t chain_len = 1;
   bool cause_is_direct = false;  // "direct cause" (raise ... from) rather than "during handling"
+  bool cut_off = false;          // frames but no exception line: a paste cut short (class_line: its last line)
 };
 
 // Parses `lines` (a window of one input, in order). Sets consumed[i] for every line
