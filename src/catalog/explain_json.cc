@@ -32,6 +32,7 @@ const char* ExplainTier(const ExplainHit& h) {
     case ExplainHit::Kind::kFrame: return h.approximate ? "frame-near" : "frame";
     case ExplainHit::Kind::kNormalized: return "normalized";
     case ExplainHit::Kind::kFuzzy: return "fuzzy";
+    case ExplainHit::Kind::kClass: return "class";
   }
   return "?";
 }

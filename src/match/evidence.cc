@@ -198,6 +198,7 @@ double Score(const CandidateEvidence& e) {
   // traceback says the error came from there.
   if ((e.flags & (kEntryInTests | kEntryVendored)) && !f.raising_file) s -= 15;
   if (e.package_hint) s += 6;
+  if (e.class_only) s += 15;
   if (e.flags & kEntryOlderOnly) s -= 3;
   return s;
 }

@@ -84,6 +84,7 @@ struct CandidateEvidence {
   int class_agreement = 0;
   uint8_t flags = 0;            // EntryFlag
   bool package_hint = false;    // a package the paste names holds the entry
+  bool class_only = false;      // a site of the printed (package-qualified) class whose message is built at run time
 };
 
 double Score(const CandidateEvidence& e);

@@ -158,7 +158,8 @@ constexpr size_t kMaxFuzzyQueryBytes = 2048;
 constexpr size_t kMaxTracebackLines = 1024;  // lines followed after one traceback header
 constexpr size_t kMaxEqualEntries = 32;      // entries listed by one "several sites match equally" hit
 constexpr size_t kLearnLines = 12;
-constexpr size_t kMaxPasteFrames = 64;           // frames of a paste weighed against plain lines           // lines after a traceback header looked at to learn a prefix
+constexpr size_t kMaxPasteFrames = 64;
+constexpr size_t kMaxClassSites = 8;             // class-only candidates (kClass) of one printed class           // frames of a paste weighed against plain lines           // lines after a traceback header looked at to learn a prefix
 
 // One error as printed, what the ranking weighs candidates against.
 struct PrintedError {
@@ -663,6 +664,8 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
                           ? me.explained >= kMinExactShare || me.literal >= kMinExactLiteral
                           : me.explained >= kMinExactPartialShare;
         h.approximate = !(enough || certain) || agree < 0;
+      } else if (h.kind == ExplainHit::Kind::kClass) {
+        h.approximate = true;
       } else {
         h.approximate = !certain;
       }
@@ -695,6 +698,36 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
       i = j;
     }
     return kept;
+  };
+
+  // A class printed with its package ("click.exceptions.BadParameter") names the
+  // sites of that package raising it with a message built at run time (a message
+  // the catalog cannot hold), when there are few of them.
+  auto add_class_candidates = [&](std::string_view printed, std::string_view msg, uint64_t b, uint64_t e) {
+    size_t dot = printed.find('.');
+    if (dot == std::string_view::npos || dot == 0) return;
+    std::vector<std::string> module{std::string(printed.substr(0, dot))};
+    frame_cands_.clear();
+    m_.EntriesOfClass(ShortClassName(printed), &frame_cands_);
+    size_t kept = 0;
+    for (uint32_t entry : frame_cands_) {
+      const MatchEntry& en = m_.entries()[entry];
+      if (en.pattern >= 0 || !NamesPackage(module, en.file_path, en.repo) || !accept(entry)) continue;
+      if (++kept > kMaxClassSites) break;
+    }
+    if (kept == 0 || kept > kMaxClassSites) return;
+    for (uint32_t entry : frame_cands_) {
+      const MatchEntry& en = m_.entries()[entry];
+      if (en.pattern >= 0 || !NamesPackage(module, en.file_path, en.repo) || !accept(entry)) continue;
+      Candidate& c = candidate(entry);
+      if (c.ev.message.kind != MessageEvidence::Kind::kNone) continue;
+      c.ev.class_only = true;
+      c.hit.kind = ExplainHit::Kind::kClass;
+      c.hit.begin = b;
+      c.hit.end = e;
+      c.hit.message = std::string(msg);
+      c.hit.message_length = msg.size();
+    }
   };
 
   // 1. Exception sections of tracebacks.
@@ -843,6 +876,7 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
     pe.printed_short = ShortClassName(printed);
     PackageHints(paste_frames_, printed, &pe.packages);
     for (const Candidate& c : cands) plain_seen.insert(static_cast<uint32_t>(m_.entries()[c.hit.entry].pattern));
+    add_class_candidates(printed, msg, sel_raw_of(li, msg_base), sel_raw_of(li, msg_base + msg.size()));
     std::vector<ExplainHit> hits = rank(pe);
     if (hits.empty()) continue;
     groups.push_back(Group{{true, sel_raw_of(li, 0), 0}, std::move(hits)});

@@ -161,7 +161,9 @@ struct ExplainHit {
   // kPattern: a template matched the message; kFrame: the traceback's frames name
   // the site; kNormalized: a template matched once case, whitespace, quotes and
   // markdown were evened out (always approximate); kFuzzy: similar words only.
-  enum class Kind { kPattern, kFrame, kNormalized, kFuzzy };
+  // kClass: the printed class, qualified by its package, names sites that raise it
+  // with a message built at run time (always approximate).
+  enum class Kind { kPattern, kFrame, kNormalized, kFuzzy, kClass };
   uint32_t entry = 0;
   double score = 0;
   Kind kind = Kind::kPattern;

@@ -251,6 +251,32 @@ Status ExplainSession::Fallback(const HitSink& sink) {
                                      : std::string_view(q.text);
     if (ec.ok && q.printed_class.empty()) q.printed_class = std::string(ShortClassName(std::string_view(q.text).substr(ec.class_begin, ec.class_end - ec.class_begin)));
     if (message.find_first_not_of(" \t:") == std::string_view::npos) continue;
+    // The class printed with its package: that package's sites raising it with a
+    // message built at run time (few of them).
+    if (ec.ok) {
+      std::string_view printed = std::string_view(q.text).substr(ec.class_begin, ec.class_end - ec.class_begin);
+      size_t dot = printed.find('.');
+      if (dot != std::string_view::npos && dot > 0) {
+        std::vector<std::string> module{std::string(printed.substr(0, dot))};
+        std::vector<uint32_t> entries;
+        m_.EntriesOfClass(ShortClassName(printed), &entries);
+        entries.erase(std::remove_if(entries.begin(), entries.end(),
+                                     [&](uint32_t e) {
+                                       const MatchEntry& en = m_.entries()[e];
+                                       return en.pattern >= 0 || !NamesPackage(module, en.file_path, en.repo) ||
+                                              (opt_.accept && !opt_.accept(e));
+                                     }),
+                      entries.end());
+        if (entries.size() <= kMaxBareClassSites)
+          for (uint32_t entry : entries) {
+            const MatchEntry& e = m_.entries()[entry];
+            ExplainHit h = base_hit(entry, ExplainHit::Kind::kClass);
+            h.class_agreement = 1;
+            h.score = 41 - ((e.flags & (kEntryInTests | kEntryVendored)) ? 15 : 0) - ((e.flags & kEntryOlderOnly) ? 3 : 0);
+            keep(std::move(h));
+          }
+      }
+    }
     std::vector<std::pair<uint32_t, double>> cands;
     if (fuzzy_) {
       cands = fuzzy_(message, 30);
