@@ -156,11 +156,24 @@ class HitPrinter {
     bool again = !seen_.insert(id).second;
     char score[32];
     std::snprintf(score, sizeof score, "%.1f", h.score);
-    std::string label = h.approximate
-                            ? p_.Wrap("1;35", h.kind == ExplainHit::Kind::kFuzzy ? "APPROXIMATE (fuzzy)"
-                                                                                : "APPROXIMATE (frame)")
-                            : p_.Wrap("1;32", h.kind == ExplainHit::Kind::kFrame ? "EXACT (frame)"
-                                                                                 : h.full ? "EXACT" : "EXACT (partial)");
+    std::string label;
+    switch (h.kind) {
+      case ExplainHit::Kind::kPattern:
+        label = h.approximate ? p_.Wrap("1;35", "APPROXIMATE (partial)") : p_.Wrap("1;32", h.full ? "EXACT" : "EXACT (partial)");
+        break;
+      case ExplainHit::Kind::kFrame:
+        label = h.approximate ? p_.Wrap("1;35", "APPROXIMATE (frame)") : p_.Wrap("1;32", "EXACT (frame)");
+        break;
+      case ExplainHit::Kind::kNormalized: label = p_.Wrap("1;35", "NEAR-EXACT (case/spacing/markdown differ)"); break;
+      case ExplainHit::Kind::kClass: label = p_.Wrap("1;35", "APPROXIMATE (class)"); break;
+      case ExplainHit::Kind::kFuzzy: label = p_.Wrap("1;35", "APPROXIMATE (fuzzy)"); break;
+    }
+    if (!h.equal_entries.empty())
+      label += " " + p_.Wrap("1;33", std::to_string(h.equal_entries.size() + 1) + " SITES MATCH EQUALLY");
+    if (h.chain_len > 1)
+      label += " " + p_.Wrap("2", h.chain_pos + 1 == h.chain_len ? "[final exception of a chain of " + std::to_string(h.chain_len) + "]"
+                                                              : std::string(h.chain_direct_cause ? "[its cause, " : "[raised before it, ") +
+                                                                    std::to_string(h.chain_pos + 1) + " of " + std::to_string(h.chain_len) + "]");
     if (!d.ok()) {
       o += label + " " + id + "  score " + score + "  (" + d.status().message() + ")\n";
       return o;
@@ -176,6 +189,17 @@ class HitPrinter {
     o += "  " + Highlighted(h) + "\n";
     if (h.kind == ExplainHit::Kind::kFuzzy && r.error_message) o += "  catalog message: " + Printable(*r.error_message) + "\n";
     if (r.github_url) o += "  " + p_.Wrap("4", Printable(*r.github_url)) + "\n";
+    if (!h.equal_entries.empty()) {
+      o += "  equally: ";
+      const auto& entries = catalog_.matcher().entries();
+      for (size_t i = 0; i < h.equal_entries.size() && i < 8; ++i) {
+        const MatchEntry& e = entries[h.equal_entries[i]];
+        if (i) o += ", ";
+        o += Printable(std::string(e.file_path)) + ":" + std::to_string(e.line);
+      }
+      if (h.equal_entries.size() > 8) o += ", ... " + std::to_string(h.equal_entries.size() - 8) + " more";
+      o += "\n";
+    }
     if (!d->versions.empty()) {
       o += "  in: ";
       for (size_t i = 0; i < d->versions.size() && i < 8; ++i) {

@@ -40,7 +40,9 @@ TOLERATED_RESOLUTIONS = {"reraise-with-traceback"}
 #   +literal-args  a string/number literal given to .format() or % is written into
 #                  the text ("{} requires X".format("Sharded Llama"))
 #   +gettext       _("...") / gettext("...") / ngettext(a, b, n) read as their literals
-TOLERATED_PATTERN_TAGS = ("+literal-args", "+gettext")
+#   +aug           a message grown by `msg += ...` (most often under an `if`): the part
+#                  added is optional in our pattern
+TOLERATED_PATTERN_TAGS = ("+literal-args", "+gettext", "+aug")
 
 
 def run_oracle(oracle, d, jobs, cache=None):

@@ -157,6 +157,7 @@ def main():
     ap.add_argument("--sample", type=int, default=0, help="run only every k-th program so that about N run (0 = all)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=30)
+    ap.add_argument("--pkgs", default="", help="only programs of these packages (comma-separated; 'stdlib' for the standard library)")
     ap.add_argument("--stdlib", choices=["whole", "touched"], default="touched",
                     help="scan the whole stdlib (its test suite included) or only the modules the programs touch")
     args = ap.parse_args()
@@ -169,6 +170,9 @@ def main():
     prefix = unshare_prefix()
 
     progs = [(program_id(pkg, code), pkg, code) for pkg, code in program_table.PROGRAMS]
+    if args.pkgs:
+        wanted = set(args.pkgs.split(","))
+        progs = [p for p in progs if p[1] in wanted]
     ids = [p[0] for p in progs]
     if len(ids) != len(set(ids)):
         sys.exit("gen_realworld: duplicate programs in programs.py")
@@ -199,6 +203,8 @@ def main():
             status.append({"id": pid, "pkg": pkg, "status": "skipped", "why": why})
             continue
         gt, why = ground_truth(res)
+        if gt is not None and res.get("seconds", 0) > 10:
+            print("gen_realworld: %s (%s) took %.0fs" % (pid, pkg, res["seconds"]), file=sys.stderr)
         if gt is None:
             status.append({"id": pid, "pkg": pkg, "status": "skipped", "why": why})
             continue

@@ -138,3 +138,99 @@ TEST(ClassMessages, BoundAtRaisesInAnotherFile) {
 
 }  // namespace
 }  // namespace errdex
+
+namespace errdex {
+namespace {
+
+// Messages past the oracle's rules (each tagged in messageResolution, which
+// tests/diff/diff_oracle.py tolerates).
+TEST(PythonExtractorBeyondOracle, GettextLiteralArgumentsAndWithTraceback) {
+  constexpr const char* kSrc = R"PY(
+from gettext import gettext as _, ngettext
+MSG = "{} requires Flash Attention enabled models."
+
+def opts(opt):
+    raise GetoptError(_('option -%s not recognized') % opt, opt)
+
+def conflict(n):
+    raise ArgumentError(None, ngettext('conflicting option string: %s', 'conflicting option strings: %s', n) % n)
+
+def model():
+    raise NotImplementedError(MSG.format("Sharded Llama"))
+
+def quoted(x):
+    raise ValueError("invalid width %r (must be > 0)" % ('abc',))
+
+def parse(s):
+    try:
+        return go(s)
+    except ParseBaseException as exc:
+        raise exc.with_traceback(None)
+
+def reraise(s):
+    try:
+        return go(s)
+    except KeyError as e:
+        raise e
+)PY";
+  PythonExtractResult r = ExtractPython("m.py", kSrc);
+  const Site* s = At(r, 6);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""), "option -(.*?) not recognized");
+  EXPECT_NE(s->message_resolution.find("+gettext"), std::string::npos);
+  s = At(r, 9);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""), "(?:conflicting option string: (.*?)|conflicting option strings: (.*?))");
+  s = At(r, 12);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->error_message.value_or(""), "Sharded Llama requires Flash Attention enabled models.");
+  EXPECT_NE(s->message_resolution.find("+literal-args"), std::string::npos);
+  s = At(r, 15);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->error_message.value_or(""), "invalid width 'abc' (must be > 0)");
+  // raise exc.with_traceback(None): the traceback a user sees ends here.
+  s = At(r, 21);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->error_class.value_or(""), "ParseBaseException");
+  EXPECT_EQ(s->message_resolution, "reraise-with-traceback");
+  EXPECT_EQ(At(r, 27), nullptr);  // a plain re-raise is no site
+}
+
+}  // namespace
+}  // namespace errdex
+
+namespace errdex {
+namespace {
+
+TEST(PythonExtractorBeyondOracle, ConditionalSuffixLoggersAndWarnAliases) {
+  constexpr const char* kSrc = R"PY(
+import logging
+from warnings import warn as _warn
+_lg = logging.getLogger(__name__)
+
+def check(x, strict):
+    msg = "bad value"
+    if strict:
+        msg += f" ({x!r} is not allowed in strict mode)"
+    raise ValueError(msg)
+
+def note(x):
+    _lg.warning("retrying %s", x)
+    _warn("deprecated call", DeprecationWarning)
+)PY";
+  PythonExtractResult r = ExtractPython("m.py", kSrc);
+  const Site* s = At(r, 10);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""), "(?:bad value \\((.*?) is not allowed in strict mode\\)|bad value)");
+  s = At(r, 13);  // a logger under a name of the file's choosing
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, SiteKind::kLog);
+  EXPECT_EQ(s->message_pattern.value_or(""), "retrying (.*?)");
+  s = At(r, 14);  // warnings.warn imported under another name
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->error_class.value_or(""), "DeprecationWarning");
+  EXPECT_EQ(s->error_message.value_or(""), "deprecated call");
+}
+
+}  // namespace
+}  // namespace errdex

@@ -319,6 +319,7 @@ class FileExtractor {
 
  private:
   bool collect_classes_ = false;
+  std::unordered_set<std::string> logger_names_;  // names bound to getLogger(...) and kin in this file
   const py::ClassMessageTable* classes_ = nullptr;
 
   // Past limits_.max_sites queued statements: counts one more left out.
@@ -879,7 +880,7 @@ void FileExtractor::ScanCallsAndAssigns(uint32_t b, uint32_t e, bool assigns) {
           if (dotted && i >= b + 2 && T[i - 2].kind == TokenKind::kName) {
             std::string_view recv = py::TokenText(text_, T[i - 2]);
             if (recv == "warnings") kind = PendKind::kWarn, method = "warnings";
-            else if (IsLoggerName(recv)) kind = PendKind::kLog, method = "warn";
+            else if (IsLoggerName(recv) || logger_names_.count(std::string(recv))) kind = PendKind::kLog, method = "warn";
           } else if (!dotted) {
             kind = PendKind::kWarn, method = "";
           }
@@ -905,12 +906,17 @@ void FileExtractor::ScanCallsAndAssigns(uint32_t b, uint32_t e, bool assigns) {
         if (s.size() >= 19 && IsErrorResponseName(s)) kind = PendKind::kErrorResponse;
         break;
     }
+    if (!kind && !dotted) {
+      auto it = imports_.find(std::string(s));
+      if (it != imports_.end() && it->second == "warnings.warn") kind = PendKind::kWarn, method = "alias";
+    }
     if (!kind) continue;
     uint32_t start = i;
     if (*kind == PendKind::kLog) {
       if (!dotted || i < b + 2) continue;
       if (T[i - 2].kind == TokenKind::kName) {
-        if (!IsLoggerName(py::TokenText(text_, T[i - 2]))) continue;
+        std::string_view recv = py::TokenText(text_, T[i - 2]);
+        if (!IsLoggerName(recv) && !logger_names_.count(std::string(recv))) continue;
       } else if (IsOp(text_, T[i - 2], ')')) {
         // logging.getLogger(...).warning(...): find the '(' of getLogger(...)
         uint32_t k = i - 2;
@@ -961,6 +967,17 @@ void FileExtractor::ScanCallsAndAssigns(uint32_t b, uint32_t e, bool assigns) {
   }
   if (n_eq == 0) return;
   uint32_t vb = eqs[n_eq - 1] + 1;
+  // `x = logging.getLogger(__name__)`, `log = init_logger(__name__)`: x is a logger,
+  // whatever its name (IsLoggerName knows the usual ones).
+  if (n_eq == 1 && eqs[0] == b + 1 && T[b].kind == TokenKind::kName) {
+    for (uint32_t i = vb; i + 1 < e; ++i) {
+      if (T[i].kind != TokenKind::kName || !IsOp(text_, T[i + 1], '(')) continue;
+      std::string_view fn = py::TokenText(text_, T[i]);
+      if (fn == "getLogger" || fn == "get_logger" || fn == "init_logger" || fn == "getChild")
+        logger_names_.insert(std::string(py::TokenText(text_, T[b])));
+      break;
+    }
+  }
   uint32_t tb = b;
   for (int k = 0; k < n_eq; ++k) {
     uint32_t te = eqs[k];
@@ -1108,6 +1125,17 @@ MaybeSegs FileExtractor::Ev(Eval& ev, int node, int depth, std::pair<int, int> p
         if (!r) {
           if (i == 0) return std::nullopt;
           r = Segs{Seg::Hole(v >= 0 ? HoleText(v) : std::string())};
+        }
+        if (i > 0) {
+          // `msg += "..."` is most often conditional (`if c: msg += ...`): the part it
+          // adds is optional in the pattern. Past the oracle (messageResolution "+aug",
+          // tolerated by tests/diff/diff_oracle.py).
+          Seg alt;
+          alt.type = Seg::kAlt;
+          alt.options.push_back(std::move(*r));
+          alt.options.push_back(Segs{});
+          out.push_back(std::move(alt));
+          continue;
         }
         out.insert(out.end(), r->begin(), r->end());
       }
@@ -1814,7 +1842,7 @@ void FileExtractor::FinishCall(const Pending& p, Site& site) {
       if (p.method.empty()) {
         auto it = imports_.find("warn");
         if (it == imports_.end() || it->second != "warnings.warn") return;
-      }
+      }  // "alias": `from warnings import warn as _warn`, checked when queued
       site.kind = SiteKind::kLog;
       site.log_level = "warn";
       std::vector<int> args = Args(call);
