@@ -173,8 +173,11 @@ uint32_t CodeLineHash(std::string_view line) {
 double Score(const CandidateEvidence& e) {
   double s = 0;
   const MessageEvidence& m = e.message;
-  if (m.kind == MessageEvidence::Kind::kFull) s += 60 + 40 * m.explained;
-  else if (m.kind == MessageEvidence::Kind::kPartial) s += 20 + 40 * m.explained;
+  // Matching the whole message is worth most when the template's own text explains
+  // it: "{msg} (at {pos})" matches every message of its shape, while a literal that
+  // covers most of the message inside a longer line is the better evidence.
+  if (m.kind == MessageEvidence::Kind::kFull) s += 45 + 55 * m.explained;
+  else if (m.kind == MessageEvidence::Kind::kPartial) s += 20 + 50 * m.explained;
   s += 0.1 * std::min(m.literal, 120);
   s += e.class_score;
   const FrameEvidence& f = e.frames;

@@ -55,6 +55,7 @@ def main():
     ap.add_argument("--min-top1", type=float, default=0.0)
     ap.add_argument("--max-confident-wrong", type=float, default=1.0)
     ap.add_argument("--misses", action="store_true", help="print every case whose first hit is not the site")
+    ap.add_argument("--per-file", action="store_true", help="one explain process per input (binaries before batching)")
     args = ap.parse_args()
     work = os.path.abspath(args.work)
     os.makedirs(work, exist_ok=True)
@@ -86,7 +87,7 @@ def main():
         repo, sha = shas[(owner_name, short)]
         run_eval.run([errdex, "scan", full, "--repo", repo, "--sha", sha, "--db", db, "--no-docs", "-q", "-j", "2"])
         root_dirs[repo].append(full)
-    results = run_eval.explain_all(errdex, db, [c["path"] for c in cases], per_file=False)
+    results = run_eval.explain_all(errdex, db, [c["path"] for c in cases], per_file=args.per_file)
 
     # Spans: the statement around a hit, from whichever version directory has the file.
     class TreeSpans(run_eval.Spans):

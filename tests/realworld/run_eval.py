@@ -57,9 +57,12 @@ def run(cmd, **kw):
     return p
 
 
-def build_catalog(errdex, roots, work):
-    """Copies each root's entries under WORK/roots/<repo> and scans it into one catalog."""
+def build_catalog(errdex, roots, work, reuse=False):
+    """Copies each root's entries under WORK/roots/<repo> and scans it into one catalog
+    (reuse: keep WORK's catalog and roots from an earlier run, for changes to explain only)."""
     db = os.path.join(work, "catalog.db")
+    if reuse and os.path.exists(db):
+        return db, {r["repo"]: os.path.join(work, "roots", r["repo"].replace("/", "__")) for r in roots}, 0.0, 0.0
     if os.path.exists(db):
         os.remove(db)
     root_dirs = {}
@@ -234,6 +237,7 @@ def main():
     ap.add_argument("--per-file", action="store_true", help="one explain process per input (binaries before batching)")
     ap.add_argument("--check-split", default="heldout", help="split whose numbers must meet the targets (heldout, dev, all)")
     ap.add_argument("--no-targets", action="store_true")
+    ap.add_argument("--reuse-catalog", action="store_true", help="keep WORK's catalog of an earlier run (explain changes only)")
     ap.add_argument("--baseline", help="outcomes.json of an earlier run, shown beside")
     ap.add_argument("--misses", type=int, default=0, help="print this many missed cases per variant group")
     args = ap.parse_args()
@@ -261,7 +265,7 @@ def main():
     if not cases:
         print("run_eval: no cases (no program could run here)")
         return 0
-    db, root_dirs, scan_s, compile_s = build_catalog(errdex, roots, work)
+    db, root_dirs, scan_s, compile_s = build_catalog(errdex, roots, work, args.reuse_catalog)
     t0 = time.monotonic()
     results = explain_all(errdex, db, [c["path"] for c in cases], args.per_file, args.jobs)
     explain_s = time.monotonic() - t0
