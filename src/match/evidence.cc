@@ -190,7 +190,7 @@ double Score(const CandidateEvidence& e) {
     else if (f.line_delta > 0 && f.line_delta <= 15) s += 5;
     // The same code line in another function is no evidence (`raise X(msg)` is
     // written in many places); in the raising function it survives moved lines.
-    if (f.code && (f.raising_function || f.line_delta >= 0 && f.line_delta <= 15)) s += 30;
+    if (f.code && (f.raising_function || (f.line_delta >= 0 && f.line_delta <= 15))) s += 30;
     // The traceback says the error came from another function of this file: a
     // message that matches here too was raised there.
     if (f.function_known && !f.raising_function && (f.line_delta < 0 || f.line_delta > 15)) s -= 60;
@@ -199,7 +199,8 @@ double Score(const CandidateEvidence& e) {
   }
   // Test code and vendored copies lose ties to library code, unless the
   // traceback says the error came from there.
-  if ((e.flags & (kEntryInTests | kEntryVendored)) && !f.raising_file) s -= 15;
+  if ((e.flags & (kEntryInTests | kEntryVendored)) && !f.raising_file && !e.vendored_named) s -= 15;
+  if (e.vendored_named) s += 6;
   if (e.package_hint) s += 6;
   if (e.class_only) s += 15;
   if (e.flags & kEntryOlderOnly) s -= 3;
@@ -314,6 +315,22 @@ bool NamesPackage(const std::vector<std::string>& packages, std::string_view pat
       if (c == p) return true;
     }
   }
+  return false;
+}
+
+bool VendoredCopyNamed(std::string_view printed_class, std::string_view entry_path) {
+  size_t last = printed_class.rfind('.');
+  if (last == std::string_view::npos || last == 0) return false;
+  std::string dir(printed_class.substr(0, last));
+  std::replace(dir.begin(), dir.end(), '.', '/');
+  dir += '/';
+  size_t at = entry_path.find(dir);
+  if (at == std::string_view::npos || (at > 0 && entry_path[at - 1] != '/')) return false;
+  // Only a module path through the vendor directory itself says which copy.
+  ReversePath rp{std::string_view(dir)};
+  std::string_view c;
+  while (rp.Next(c))
+    if (IsVendorComponent(c)) return true;
   return false;
 }
 

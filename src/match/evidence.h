@@ -85,9 +85,20 @@ struct CandidateEvidence {
   uint8_t flags = 0;            // EntryFlag
   bool package_hint = false;    // a package the paste names holds the entry
   bool class_only = false;      // a site of the printed (package-qualified) class whose message is built at run time
+  bool vendored_named = false;  // the printed class's module names the entry's vendored copy (VendoredCopyNamed)
 };
 
 double Score(const CandidateEvidence& e);
+
+// Does a printed class's module reach into a vendored copy that holds the entry?
+// "pip._vendor.tomli.TOMLDecodeError" names "pip/_vendor/tomli/_parser.py" (not
+// "tomllib/_parser.py", nor "tomli/_parser.py"): the copy a user ran.
+bool VendoredCopyNamed(std::string_view printed_class, std::string_view entry_path);
+
+// Two templates that both match the whole printed message, with no frame to tell
+// them apart, whose literal text explains shares closer than this: the message
+// alone cannot choose ("Invalid mode: {mode}" and "Invalid mode: {mode!r}").
+inline constexpr double kNearTieShare = 0.15;
 
 // A template may call itself exact only when its literal text explains this share
 // of the message (a full match), or this share when found inside it.

@@ -110,5 +110,23 @@ TEST(Evidence, PackageNamesInThePaste) {
   EXPECT_FALSE(NamesPackage(hints, "sglang/x.py", "sgl-project/sglang"));
 }
 
+// The class's module names the copy the user ran: pip's vendored tomli, not the
+// stdlib's tomllib nor another copy; a module outside any vendor directory names none.
+TEST(Evidence, ClassModuleNamesTheVendoredCopy) {
+  EXPECT_TRUE(VendoredCopyNamed("pip._vendor.tomli.TOMLDecodeError", "pip/_vendor/tomli/_parser.py"));
+  EXPECT_TRUE(VendoredCopyNamed("pip._vendor.tomli.TOMLDecodeError", "src/pip/_vendor/tomli/_parser.py"));
+  EXPECT_FALSE(VendoredCopyNamed("pip._vendor.tomli.TOMLDecodeError", "setuptools/_vendor/tomli/_parser.py"));
+  EXPECT_FALSE(VendoredCopyNamed("pip._vendor.tomli.TOMLDecodeError", "xpip/_vendor/tomli/_parser.py"));
+  EXPECT_FALSE(VendoredCopyNamed("pygments.util.ClassNotFound", "pip/_vendor/pygments/util.py"));
+  EXPECT_FALSE(VendoredCopyNamed("TOMLDecodeError", "pip/_vendor/tomli/_parser.py"));
+  CandidateEvidence lib, vendored;
+  lib.message = vendored.message = {MessageEvidence::Kind::kFull, 0.8, 30};
+  vendored.flags = kEntryVendored;
+  EXPECT_GT(Score(lib), Score(vendored));
+  vendored.vendored_named = true;
+  EXPECT_GT(Score(vendored), Score(lib));
+}
+
+
 }  // namespace
 }  // namespace errdex

@@ -637,6 +637,19 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
   // entries whose evidence is equal to the best one's become one hit that lists
   // them (equal_entries), so that no single one of them claims to be the answer.
   std::vector<uint32_t> order;
+  // Both templates match the whole message, nothing else tells them apart (no frame,
+  // same class agreement, same kind of code, same package hints) and their literal
+  // text explains about as much: the message alone cannot choose.
+  auto NearTie = [&](const Candidate& a, const Candidate& b) {
+    const CandidateEvidence& x = a.ev;
+    const CandidateEvidence& y = b.ev;
+    if (a.hit.kind != ExplainHit::Kind::kPattern || b.hit.kind != ExplainHit::Kind::kPattern) return false;
+    if (x.message.kind != MessageEvidence::Kind::kFull || y.message.kind != MessageEvidence::Kind::kFull) return false;
+    if (x.frames.raising_file || x.frames.other_frame || y.frames.raising_file || y.frames.other_frame) return false;
+    return x.class_agreement == y.class_agreement && x.class_score == y.class_score && x.flags == y.flags &&
+           x.package_hint == y.package_hint && x.vendored_named == y.vendored_named &&
+           std::abs(x.message.explained - y.message.explained) < kNearTieShare;
+  };
   auto rank = [&](const PrintedError& pe) -> std::vector<ExplainHit> {
     for (Candidate& c : cands) {
       const MatchEntry& e = m_.entries()[c.hit.entry];
@@ -648,6 +661,7 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
       // A plain line: a frame anywhere in the paste naming the entry's file.
       if (!pe.frames && AnyFrameNames(paste_frames_, e.file_path)) c.ev.frames.other_frame = true;
       c.ev.package_hint = NamesPackage(pe.packages, e.file_path, e.repo);
+      c.ev.vendored_named = (e.flags & kEntryVendored) && VendoredCopyNamed(pe.printed_class, e.file_path);
       ExplainHit& h = c.hit;
       h.score = Score(c.ev);
       h.class_agreement = agree;
@@ -688,7 +702,8 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
     while (i < order.size() && kept.size() < opt_.top_k) {
       ExplainHit h = std::move(cands[order[i]].hit);
       size_t j = i + 1;
-      while (j < order.size() && std::abs(cands[order[j]].hit.score - h.score) < kTieEpsilon &&
+      while (j < order.size() && (std::abs(cands[order[j]].hit.score - h.score) < kTieEpsilon ||
+                                  NearTie(cands[order[i]], cands[order[j]])) &&
              cands[order[j]].hit.approximate == h.approximate) {
         if (h.equal_entries.size() < kMaxEqualEntries) h.equal_entries.push_back(cands[order[j]].hit.entry);
         ++j;

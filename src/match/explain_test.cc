@@ -424,6 +424,27 @@ TEST(Explain, BareClassNamesItsBareRaises) {
   EXPECT_TRUE(Explain(*m2, "AssertionError\n").empty());
 }
 
+// A module-qualified bare class prefers its module's sites; named in a sentence
+// (no "Class: message" in it) it is found all the same.
+TEST(Explain, BareClassInProseAndItsModule) {
+  std::vector<E> cat = {
+      {"Full", "multiprocessing/queues.py", "put", 90, "", ""},
+      {"Full", "queue.py", "put", 137, "", ""},
+      {"ValueError", "pkg/other.py", "f", 3, "unrelated message here", "unrelated message here"},
+  };
+  auto m = MakeMatcher(cat);
+  for (const char* in : {"queue.Full\n", "Getting `queue.Full` when calling the endpoint\n",
+                         "Help! queue.Full - what am I doing wrong?\n"}) {
+    auto hits = Explain(*m, in);
+    ASSERT_FALSE(hits.empty()) << in;
+    EXPECT_EQ(hits[0].entry, 1u) << in;
+    EXPECT_TRUE(hits[0].approximate) << in;
+  }
+  // A capitalised word of prose is no class.
+  EXPECT_TRUE(Explain(*m, "Help! Nothing works - what am I doing wrong?\n").empty() ||
+              Explain(*m, "Help! Nothing works - what am I doing wrong?\n")[0].kind == ExplainHit::Kind::kFuzzy);
+}
+
 // When a paste prints an exception, that line is the fuzzy query, not the log lines
 // around it (their words find look-alikes); a class alone is no query at all.
 TEST(Explain, FuzzyQueriesTheExceptionLineNotTheLogAroundIt) {

@@ -85,6 +85,33 @@ bool IsBareClass(std::string_view t) {
   return !last.empty() && std::isupper(static_cast<unsigned char>(last[0]));
 }
 
+// A class named in a sentence without a message ("Help! threading.BrokenBarrierError
+// - what am I doing wrong", "Getting `asyncio.queues.QueueFull` when calling it"):
+// a word that is a bare class qualified by its module, or whose name says it is an
+// exception. Empty when there is none.
+std::string_view ClassInProse(std::string_view t) {
+  auto is_delim = [](char c) { return c == ' ' || c == '\t' || std::strchr("`'\"()[]{}<>,;!?*", c) != nullptr; };
+  auto ends_with = [](std::string_view a, std::string_view b) {
+    return a.size() >= b.size() && a.substr(a.size() - b.size()) == b;
+  };
+  size_t i = 0;
+  while (i < t.size()) {
+    while (i < t.size() && is_delim(t[i])) ++i;
+    size_t j = i;
+    while (j < t.size() && !is_delim(t[j])) ++j;
+    std::string_view w = t.substr(i, j - i);
+    i = j;
+    while (!w.empty() && (w.back() == '.' || w.back() == ':')) w.remove_suffix(1);
+    if (w.size() < 5 || w.front() == '.' || !IsBareClass(w)) continue;
+    std::string_view last = ShortClassName(w);
+    bool camel = last.size() >= 4 &&
+                 std::any_of(last.begin(), last.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); });
+    bool named = ends_with(last, "Error") || ends_with(last, "Exception") || ends_with(last, "Warning");
+    if (camel && (named || w.find('.') != std::string_view::npos)) return w;
+  }
+  return {};
+}
+
 }  // namespace
 
 double TokenSimilarity(std::string_view query, std::string_view message_template) {
@@ -219,9 +246,12 @@ Status ExplainSession::Fallback(const HitSink& sink) {
       h.message_length = q.text.size();
       return h;
     };
-    // 1. A bare class: the sites raising it without a message.
-    if (IsBareClass(q.text)) {
-      std::string_view cls = ShortClassName(q.text);
+    // 1. A bare class: the sites raising it without a message (alone on its line, or
+    // named in a sentence that shows no "Class: message").
+    std::string_view bare = IsBareClass(q.text) ? std::string_view(q.text) : std::string_view();
+    if (bare.empty() && !FindEmbeddedClass(q.text).ok) bare = ClassInProse(q.text);
+    if (!bare.empty()) {
+      std::string_view cls = ShortClassName(bare);
       std::vector<uint32_t> entries;
       m_.EntriesOfClass(cls, &entries);
       entries.erase(std::remove_if(entries.begin(), entries.end(),
@@ -231,16 +261,35 @@ Status ExplainSession::Fallback(const HitSink& sink) {
                                    }),
                     entries.end());
       // A class raised bare in many places (a test suite's asserts) names none of them.
-      if (entries.size() > kMaxBareClassSites) continue;
+      const bool alone = bare.size() == q.text.size();
+      if (entries.size() > kMaxBareClassSites) {
+        if (alone) continue;
+        entries.clear();
+      }
+      // Its module says which: "queue.Full" is queue.py's, not multiprocessing/queues.py's.
+      size_t last_dot = bare.rfind('.');
+      std::string module_file = last_dot == std::string_view::npos ? std::string() : std::string(bare.substr(0, last_dot));
+      std::replace(module_file.begin(), module_file.end(), '.', '/');
+      std::vector<std::string> top;
+      if (!module_file.empty()) top.push_back(module_file.substr(0, module_file.find('/')));
       for (uint32_t entry : entries) {
         const MatchEntry& e = m_.entries()[entry];
         ExplainHit h = base_hit(entry, ExplainHit::Kind::kNormalized);
-        h.printed_class = std::string(q.text);
+        h.printed_class = std::string(bare);
         h.class_agreement = 1;
         h.score = 60 - ((e.flags & (kEntryInTests | kEntryVendored)) ? 15 : 0) - ((e.flags & kEntryOlderOnly) ? 3 : 0);
+        std::string_view path = e.file_path;
+        if (!module_file.empty() && path.size() > 3 && path.substr(path.size() - 3) == ".py") {
+          std::string_view stem = path.substr(0, path.size() - 3);
+          if (stem.size() >= module_file.size() && stem.substr(stem.size() - module_file.size()) == module_file &&
+              (stem.size() == module_file.size() || stem[stem.size() - module_file.size() - 1] == '/'))
+            h.score += 10;
+          else if (NamesPackage(top, path, e.repo))
+            h.score += 6;
+        }
         keep(std::move(h));
       }
-      continue;
+      if (alone) continue;
     }
     const auto query_tokens = Tokens(q.text, false);
     // The message words search; the class is weighed apart (ClassEvidence). A class
