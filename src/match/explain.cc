@@ -154,6 +154,7 @@ struct ExplainSession::Window {
 
 namespace {
 constexpr size_t kMaxFuzzyQueries = 8;
+constexpr size_t kMaxWeakEntries = 64;    // approximate entries the fallback does not repeat
 constexpr size_t kMaxFuzzyQueryBytes = 2048;
 constexpr size_t kMaxTracebackLines = 1024;  // lines followed after one traceback header
 constexpr size_t kMaxEqualEntries = 32;      // entries listed by one "several sites match equally" hit
@@ -354,7 +355,7 @@ Status ExplainSession::Finish(const HitSink& sink) {
   if (!w_->raw.empty()) FlushPrefix(w_->raw.size(), sink);
   w_->raw.shrink_to_fit();
   if (!flush_status_.ok()) return flush_status_;
-  if (hits_ > 0 || !opt_.fuzzy || fuzzy_queries_.empty()) return Status::Ok();
+  if (confident_hits_ > 0 || !opt_.fuzzy || fuzzy_queries_.empty()) return Status::Ok();
   return Fallback(sink);  // fallback.cc
 }
 
@@ -457,7 +458,7 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
   }
 
   auto remember_query = [&](std::string_view q, std::string_view cls, uint64_t b, uint64_t e) {
-    if (hits_ > 0 || !opt_.fuzzy || q.empty()) return;
+    if (confident_hits_ > 0 || !opt_.fuzzy || q.empty()) return;
     std::string packed = std::to_string(b) + '\0' + std::to_string(e) + '\0' + std::string(cls) + '\0' +
                          std::string(q.substr(0, kMaxFuzzyQueryBytes));
     if (fuzzy_queries_.size() >= kMaxFuzzyQueries) fuzzy_queries_.erase(fuzzy_queries_.begin());
@@ -466,7 +467,7 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
   // The last non-blank lines outside tracebacks, for the fuzzy fallback (only while
   // nothing matched).
   auto remember_lines = [&](const std::vector<bool>* consumed, const std::vector<size_t>* sel_begin) {
-    if (hits_ > 0 || !opt_.fuzzy) return;
+    if (confident_hits_ > 0 || !opt_.fuzzy) return;
     std::vector<std::pair<size_t, size_t>> picked;  // [begin, end)
     size_t e = n;
     if (e > 0 && text[e - 1] == '\n') --e;
@@ -896,7 +897,10 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
     if (hits.empty()) continue;
     groups.push_back(Group{{true, sel_raw_of(li, 0), 0}, std::move(hits)});
   }
-  if (groups.empty() && hits_ == 0 && opt_.fuzzy) remember_lines(&consumed, &sel_begin);
+  bool any_confident = false;
+  for (const Group& g : groups)
+    for (const ExplainHit& h : g.hits) any_confident = any_confident || !h.approximate;
+  if (!any_confident && confident_hits_ == 0 && opt_.fuzzy) remember_lines(&consumed, &sel_begin);
 
   std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.key < b.key; });
   for (Group& g : groups) {
@@ -904,6 +908,13 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
     for (ExplainHit& h : g.hits) {
       h.group = id;
       ++hits_;
+      if (!h.approximate) {
+        ++confident_hits_;
+      } else if (weak_entries_.size() < kMaxWeakEntries) {
+        weak_entries_.push_back(h.entry);
+        for (uint32_t e : h.equal_entries)
+          if (weak_entries_.size() < kMaxWeakEntries) weak_entries_.push_back(e);
+      }
       sink(h);
     }
   }

@@ -240,6 +240,11 @@ class ExplainSession {
   size_t retry_at_ = 0;  // window size at which an open traceback is looked at again
   uint64_t raw_offset_ = 0;   // input offset of the next byte fed
   uint64_t hits_ = 0;
+  // Hits that are not approximate. Until there is one, the fallback still runs (a
+  // generic template's weak match must not hide a near-exact or fuzzy answer); the
+  // entries already reported as approximate are not reported again by it.
+  uint64_t confident_hits_ = 0;
+  std::vector<uint32_t> weak_entries_;  // bounded
   uint64_t next_group_ = 0;
   bool limit_reported_ = false;
   Status flush_status_;

@@ -223,6 +223,8 @@ double NearExactShare(std::string_view query_text, std::string_view message_temp
 Status ExplainSession::Fallback(const HitSink& sink) {
   std::map<uint32_t, ExplainHit> best;
   auto keep = [&](ExplainHit h) {
+    // Already reported, approximate, by a template's weak match.
+    if (std::find(weak_entries_.begin(), weak_entries_.end(), h.entry) != weak_entries_.end()) return;
     auto it = best.find(h.entry);
     if (it == best.end() || it->second.score < h.score) best[h.entry] = std::move(h);
   };
