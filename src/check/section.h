@@ -1,0 +1,62 @@
+// check/section: the "check" section of the catalog's knowledge blob
+// (`knowledge:<repo>@<sha>`, docs/check.md): every file's FileProgram, the
+// console scripts, and the flag table (the settings map's flags and
+// environment variables, copied so check never parses the rest of the blob).
+// The scanner builds it (BuildSection) and puts it first in the blob
+// (WithCheckSection), so `errdex check` reads it without parsing the
+// document stage's per-site contexts (ReadSection).
+//
+// Thread-safety: plain functions; a Section is immutable after ReadSection.
+// Tested by section_test.cc and tests/check/.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "check/program.h"
+#include "document/settings.h"
+#include "model/status.h"
+
+namespace errdex::check {
+
+inline constexpr int kSectionVersion = 1;
+
+// What the scan gathered for check, before it is written.
+struct CheckFacts {
+  std::vector<FileProgram> files;                            // any order; written sorted by path
+  std::vector<std::pair<std::string, std::string>> scripts;  // console scripts from packaging files
+};
+
+// The section's JSON object. `settings` may be null (no flag table).
+std::string BuildSection(const CheckFacts& facts, const doc::SettingsData* settings);
+
+// The knowledge blob with `"check":<section>` as its first member. An empty or
+// malformed blob becomes {"check":<section>}.
+std::string WithCheckSection(std::string_view knowledge_json, std::string_view section);
+
+// The section read back.
+struct Section {
+  struct File {
+    std::string path;
+    std::string module_body;
+    std::vector<FunctionFacts> functions;
+    std::vector<ClassFacts> classes;
+    std::vector<ImportFacts> imports;
+    std::vector<SiteRef> sites;
+    std::vector<std::pair<int, std::string>> add_arguments;
+    bool dynamic_import = false;
+  };
+  std::vector<File> files;  // sorted by path
+  std::vector<std::pair<std::string, std::string>> scripts;
+  std::vector<doc::Flag> flags;
+  std::vector<doc::EnvVar> envs;
+};
+
+// kNotFound when the blob has no check section (a catalog scanned before
+// `errdex check` existed, or with --no-docs); kParseError when it is malformed.
+Result<Section> ReadSection(std::string_view knowledge_blob);
+
+}  // namespace errdex::check
