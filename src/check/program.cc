@@ -515,6 +515,10 @@ class Builder {
         f.params.push_back(prefix + std::string(Text(i)));
         uint32_t eq = FindTop(i, t, "=");
         f.defaults.push_back(eq < t ? CxText(Expr(eq + 1, t, false)) : "");
+        uint32_t colon = FindTop(i, eq, ":");
+        std::string ann;
+        for (uint32_t j = colon + 1; j < eq && ann.size() < 80; ++j) ann += Text(j);
+        f.annotations.push_back(colon < eq ? ann : "");
       }
     }
     out_.functions.push_back(std::move(f));
@@ -780,6 +784,24 @@ bool IsScriptName(std::string_view v) {
 
 FileProgram BuildFileProgram(std::string_view path, std::string_view text, const std::vector<SiteRef>& sites) {
   return Builder(path, text, sites).Run();
+}
+
+Result<Cx> ParsePythonExpression(std::string_view text) {
+  std::string src(text);
+  if (src.size() > 4096) return Status::InvalidArgument("expression too long");
+  std::vector<Token> toks;
+  py::TokenizeExpression(src, 0, (uint32_t)src.size(), &toks);
+  py::Parser parser(src);
+  size_t pos = 0;
+  size_t end = toks.empty() ? 0 : toks.size() - 1;  // the kEnd token
+  int n = parser.ParseExpr(toks, &pos, end, true);
+  if (n < 0 || pos != end) return Status::ParseError("not a Python expression: " + src);
+  // Reuse the builder's conversion through a one-line file.
+  FileProgram p = BuildFileProgram("<assume>", "__check_assume__ = (" + src + ")\n", {});
+  auto body = ParseCx(p.module_body);
+  if (!body.ok() || body->kids.empty() || body->kids[0].head != Head::kAssign || body->kids[0].kids.size() != 3)
+    return Status::ParseError("not a Python expression: " + src);
+  return body->kids[0].kids[2];
 }
 
 bool IsPackagingFile(std::string_view path) {

@@ -19,7 +19,9 @@
 #include <string_view>
 #include <vector>
 
+#include "check/cx.h"
 #include "model/site.h"
+#include "model/status.h"
 
 namespace errdex::check {
 
@@ -38,6 +40,7 @@ struct FunctionFacts {
   int line = 0, end_line = 0;
   std::vector<std::string> params;    // "self", "cfg", "*args", "**kw" (bare "*" and "/" dropped)
   std::vector<std::string> defaults;  // cx text per param, "" when none
+  std::vector<std::string> annotations;  // per param, as written ("ServerArgs", "Optional[int]"), "" when none
   std::vector<std::string> decorators;  // dotted names as written: staticmethod, property, ...
   std::string body;              // cx text of the body: (stmt...)
 };
@@ -77,6 +80,9 @@ FileProgram BuildFileProgram(std::string_view path, std::string_view text, const
 // setup.cfg [options.entry_points] console_scripts, setup.py entry_points):
 // (script name, "module:function").
 std::vector<std::pair<std::string, std::string>> ConsoleScripts(std::string_view path, std::string_view text);
+// One Python expression as a cx tree (for --assume); kParseError when it is not one.
+Result<Cx> ParsePythonExpression(std::string_view text);
+
 // True for the packaging files ConsoleScripts reads.
 bool IsPackagingFile(std::string_view path);
 

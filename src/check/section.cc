@@ -63,7 +63,7 @@ doc::EnvVar EnvFrom(const json& o) {
 json FileJson(const FileProgram& p) {
   json fns = json::array(), classes = json::array(), imports = json::array(), sites = json::array(), args = json::array();
   for (const FunctionFacts& f : p.functions)
-    fns.push_back(json::array({f.qual, f.name, f.cls, f.line, f.end_line, f.params, f.defaults, f.decorators, f.body}));
+    fns.push_back(json::array({f.qual, f.name, f.cls, f.line, f.end_line, f.params, f.defaults, f.decorators, f.body, f.annotations}));
   for (const ClassFacts& c : p.classes) {
     json attrs = json::array();
     for (const auto& [n, v] : c.attrs) attrs.push_back(json::array({n, v}));
@@ -93,7 +93,9 @@ Section::File FileFrom(const json& o) {
     fn.defaults = a.at(6).get<std::vector<std::string>>();
     fn.decorators = a.at(7).get<std::vector<std::string>>();
     fn.body = a.at(8).get<std::string>();
+    if (a.size() > 9) fn.annotations = a.at(9).get<std::vector<std::string>>();
     fn.defaults.resize(fn.params.size());
+    fn.annotations.resize(fn.params.size());
     f.functions.push_back(std::move(fn));
   }
   for (const json& a : o.value("classes", json::array())) {

@@ -109,6 +109,18 @@ std::string PyVal::Repr() const {
       out.push_back(q);
       return out;
     }
+    case Kind::kDict: {
+      out = "{";
+      for (size_t k = 0; k + 1 < items.size(); k += 2) {
+        if (k) out += ", ";
+        out += items[k].Repr() + ": " + items[k + 1].Repr();
+        if (out.size() > kMaxReprBytes) {
+          out += ", ...";
+          break;
+        }
+      }
+      return out + "}";
+    }
     default: {
       const char* open = kind == Kind::kList ? "[" : kind == Kind::kTuple ? "(" : "{";
       const char* close = kind == Kind::kList ? "]" : kind == Kind::kTuple ? ")" : "}";
@@ -141,6 +153,16 @@ bool operator==(const PyVal& a, const PyVal& b) {
   switch (a.kind) {
     case PyVal::Kind::kNone: return true;
     case PyVal::Kind::kStr: return a.s == b.s;
+    case PyVal::Kind::kDict: {
+      if (a.items.size() != b.items.size()) return false;
+      for (size_t k = 0; k + 1 < a.items.size(); k += 2) {
+        bool found = false;
+        for (size_t j = 0; j + 1 < b.items.size(); j += 2)
+          if (a.items[k] == b.items[j]) found = a.items[k + 1] == b.items[j + 1];
+        if (!found) return false;
+      }
+      return true;
+    }
     case PyVal::Kind::kSet: {
       if (a.items.size() != b.items.size()) return false;
       for (const auto& x : a.items)
@@ -190,10 +212,38 @@ std::optional<bool> PyContains(const PyVal& seq, const PyVal& x) {
     if (x.kind != PyVal::Kind::kStr) return std::nullopt;
     return seq.s.find(x.s) != std::string::npos;
   }
+  if (seq.kind == PyVal::Kind::kDict) {
+    for (size_t k = 0; k < seq.items.size(); k += 2)
+      if (seq.items[k] == x) return true;
+    return false;
+  }
   if (!seq.IsSeq()) return std::nullopt;
   for (const auto& it : seq.items)
     if (it == x) return true;
   return false;
+}
+
+std::optional<std::vector<PyVal>> PyVal::Iter() const {
+  if (IsSeq()) return items;
+  if (kind == Kind::kDict) {
+    std::vector<PyVal> keys;
+    for (size_t k = 0; k < items.size(); k += 2) keys.push_back(items[k]);
+    return keys;
+  }
+  if (kind == Kind::kStr) {
+    std::vector<PyVal> chars;
+    for (size_t k = 0; k < s.size();) {
+      size_t n = 1;
+      unsigned char c = (unsigned char)s[k];
+      if (c >= 0xF0) n = 4;
+      else if (c >= 0xE0) n = 3;
+      else if (c >= 0xC0) n = 2;
+      chars.push_back(PyVal::Str(s.substr(k, n)));
+      k += n;
+    }
+    return chars;
+  }
+  return std::nullopt;
 }
 
 std::optional<PyVal> PyBinOp(std::string_view op, const PyVal& a, const PyVal& b) {

@@ -25,7 +25,7 @@ enum class Tri : uint8_t { kFalse, kTrue, kUnknown };
 inline Tri Not(Tri t) { return t == Tri::kTrue ? Tri::kFalse : t == Tri::kFalse ? Tri::kTrue : Tri::kUnknown; }
 
 struct PyVal {
-  enum class Kind : uint8_t { kNone, kBool, kInt, kFloat, kStr, kList, kTuple, kSet };
+  enum class Kind : uint8_t { kNone, kBool, kInt, kFloat, kStr, kList, kTuple, kSet, kDict };  // kDict: items k0 v0 k1 v1 ...
   Kind kind = Kind::kNone;
   bool b = false;
   int64_t i = 0;
@@ -42,6 +42,8 @@ struct PyVal {
 
   bool IsNumber() const { return kind == Kind::kBool || kind == Kind::kInt || kind == Kind::kFloat; }
   bool IsSeq() const { return kind == Kind::kList || kind == Kind::kTuple || kind == Kind::kSet; }
+  // The elements iteration gives (a dict's keys, a str's characters); nullopt when not iterable.
+  std::optional<std::vector<PyVal>> Iter() const;
   double AsDouble() const { return kind == Kind::kFloat ? f : kind == Kind::kInt ? (double)i : (b ? 1.0 : 0.0); }
   bool Truthy() const;
   // Python's repr() (str: single quotes), bounded.
