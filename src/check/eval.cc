@@ -162,6 +162,15 @@ Val Interpreter::Global(int file, const std::string& name, State& st) {
   }
   if (name == "__name__") return Val::Of(PyVal::Str(file == entry_file_ ? main_name_ : ix_.ModuleName(file)));
   Binding b = ix_.Lookup(file, name);
+  if (b.kind == Binding::Kind::kGlobal && b.module != file && b.module >= 0) {
+    // a global of another module, imported by name
+    static thread_local int depth = 0;
+    if (depth > 8) return Val::Unknow("run-time value", name);
+    ++depth;
+    Val v = Global(b.module, b.external, st);
+    --depth;
+    return v;
+  }
   if (b.kind == Binding::Kind::kGlobal || b.kind == Binding::Kind::kNone) {
     if (IsBuiltinName(name)) return Val::Builtin(name);
     return Val::Unknow("run-time value", name);
@@ -175,6 +184,7 @@ Val Interpreter::Name(const std::string& n, State& st, Frame& fr) {
   if (fr.module_scope) {
     if (n == "__name__") return Val::Of(PyVal::Str(fr.file == entry_file_ ? main_name_ : ix_.ModuleName(fr.file)));
     Binding b = ix_.Lookup(fr.file, n);
+    if (b.kind == Binding::Kind::kGlobal && b.module != fr.file && b.module >= 0) return Global(b.module, b.external, st);
     if (b.kind != Binding::Kind::kGlobal && b.kind != Binding::Kind::kNone) return FromBinding(b, fr.file, n, st);
     if (IsBuiltinName(n)) return Val::Builtin(n);
     return Val::Unknow("run-time value", n);

@@ -276,6 +276,8 @@ Binding ProgramIndex::Lookup(int file, std::string_view name) const {
   }
   if (globals_[(size_t)file].count(name)) {
     b.kind = Binding::Kind::kGlobal;
+    b.module = file;
+    b.external = std::string(name);
     return b;
   }
   return b;

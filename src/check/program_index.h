@@ -38,8 +38,9 @@ struct Binding {
   Kind kind = Kind::kNone;
   FnRef fn;
   ClassRef cls;
-  int module = -1;       // kModule: file index
-  std::string external;  // kExternal: dotted name outside the repository ("torch", "os.path.exists")
+  int module = -1;       // kModule: file index; kGlobal: the file whose module body assigns it
+  std::string external;  // kExternal: dotted name outside the repository ("torch", "os.path.exists");
+                         // kGlobal: the name in `module` (an import may rename it)
 };
 
 class ProgramIndex {
