@@ -374,21 +374,37 @@ void Interpreter::ExecTry(const Cx& s, State& st, Frame& fr) {
         }
       }
     }
+    hd.path_base = path_.size();
     handlers_.push_back(hd);
     ++pushed;
   }
   State pre = st;
+  size_t first_handler = handlers_.size() - pushed;
   ExecBody(s.kids[1], st, fr);
-  handlers_.resize(handlers_.size() - pushed);
+  std::vector<Handler> mine(handlers_.begin() + (long)first_handler, handlers_.end());
+  handlers_.resize(first_handler);
   if (st.alive != Alive::kDead) ExecBody(s.kids[3], st, fr);  // else: no exception
   if (pushed > 0) {
-    // Each handler may run, from a state between the try's start and its end.
+    // Each handler may run, from a state between the try's start and its end; a handler
+    // that surely caught a raise on a decided path runs surely, from that raise's state.
     State from = pre;
     if (st.alive != Alive::kDead) JoinMaps(from.locals, st.locals), JoinMaps(from.heap, st.heap);
+    size_t hi = 0;
     for (const Cx& h : handlers.kids) {
       if (h.head != Head::kExcept || h.kids.size() < 4) continue;
+      const Handler& hd = mine[hi++];
+      if (hd.decided && st.alive == Alive::kDead) {
+        State hs = hd.caught[0];
+        for (size_t k = 1; k < hd.caught.size(); ++k) JoinMaps(hs.locals, hd.caught[k].locals), JoinMaps(hs.heap, hd.caught[k].heap);
+        hs.alive = pre.alive;
+        if (h.kids[2].IsName()) Assign(h.kids[2], Val::Unknow("run-time value", h.kids[2].text), hs, fr);
+        ExecBody(h.kids[3], hs, fr);
+        st = std::move(hs);
+        continue;
+      }
       Alive before = st.alive == Alive::kDead ? pre.alive : st.alive;
       State hs = Branch(from);
+      for (const State& c : hd.caught) JoinMaps(hs.locals, c.locals), JoinMaps(hs.heap, c.heap);
       hs.alive = pre.alive;
       PathStep step;
       step.truth = Tri::kUnknown;
@@ -413,8 +429,7 @@ void Interpreter::ExecTry(const Cx& s, State& st, Frame& fr) {
   }
 }
 
-bool Interpreter::CaughtCheck(const std::string& cls, int site_file, std::string* maybe_where, bool* surely) const {
-  *surely = false;
+int Interpreter::CaughtCheck(const std::string& cls, int site_file, std::string* maybe_where) const {
   maybe_where->clear();
   // Is `c` (a class name as seen from `file`) `base` or a subclass of it? nullopt: cannot tell.
   std::function<std::optional<bool>(const std::string&, int, const std::string&, int)> is_sub =
@@ -436,35 +451,35 @@ bool Interpreter::CaughtCheck(const std::string& cls, int site_file, std::string
     }
     return std::nullopt;
   };
-  for (auto it = handlers_.rbegin(); it != handlers_.rend(); ++it) {
-    if (it->bare) {
-      *surely = true;
-      *maybe_where = it->where;
-      return true;
-    }
-    bool maybe = it->unknown;
-    for (const std::string& h : it->classes) {
-      auto r = cls.empty() ? std::optional<bool>() : is_sub(cls, site_file, h, 0);
-      if (r == true) {
-        *surely = true;
-        *maybe_where = it->where;
-        return true;
-      }
+  for (size_t k = handlers_.size(); k-- > 0;) {
+    const Handler& h = handlers_[k];
+    if (h.bare) return (int)k;
+    bool maybe = h.unknown;
+    for (const std::string& c : h.classes) {
+      auto r = cls.empty() ? std::optional<bool>() : is_sub(cls, site_file, c, 0);
+      if (r == true) return (int)k;
       if (!r) maybe = true;
     }
-    if (maybe && maybe_where->empty()) *maybe_where = it->where;
+    if (maybe && maybe_where->empty()) *maybe_where = h.where;
   }
-  return !maybe_where->empty();
+  return -1;
 }
 
 void Interpreter::SiteReached(int site, const std::string& cls, int line, State& st, Frame& fr, const PathStep* extra) {
   if (st.alive == Alive::kDead || fr.file < 0) return;
   std::string caught_where;
-  bool surely = false;
-  bool caught = CaughtCheck(cls, fr.file, &caught_where, &surely);
+  int handler = CaughtCheck(cls, fr.file, &caught_where);
+  bool caught = !caught_where.empty();
   if (site >= 0) reached_sites_.insert({fr.file, site});
-  if (caught && surely) {
-    st.alive = Alive::kDead;  // the handler runs instead of the rest of the try body
+  if (handler >= 0) {
+    // The handler runs instead of the rest of the try body; surely, when nothing on the way
+    // since the try was left open.
+    Handler& h = handlers_[(size_t)handler];
+    bool decided = st.alive == Alive::kSure && !st.may_exit;
+    for (size_t k = h.path_base; k < path_.size(); ++k) decided = decided && path_[k].truth == Tri::kTrue;
+    h.caught.push_back(st);
+    h.decided = h.decided || decided;
+    st.alive = Alive::kDead;
     return;
   }
   if (site < 0 || site >= (int)ix_.file(fr.file).sites.size()) return;

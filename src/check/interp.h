@@ -113,6 +113,9 @@ class Interpreter {
     bool bare = false;
     bool unknown = false;              // a class check cannot name
     std::string where;
+    size_t path_base = 0;              // path_ size at the try
+    std::vector<State> caught;         // states at raises this handler surely catches
+    bool decided = false;              // one of them was reached on a decided path
   };
   struct Frame {
     int file = -1;
@@ -156,7 +159,9 @@ class Interpreter {
   Val FromBinding(const Binding& b, int file, const std::string& name, State& st);
   Val ClassMember(ClassRef c, const std::vector<Val>& self, const std::string& attr, const Cx& x, State& st, Frame& fr);
   Val EnvRead(const std::string& name, const Val* default_value);
-  bool CaughtCheck(const std::string& cls, int site_file, std::string* maybe_where, bool* surely) const;
+  // The innermost handler that surely catches `cls` (index into handlers_), or -1; `maybe_where`:
+  // a handler that may catch it.
+  int CaughtCheck(const std::string& cls, int site_file, std::string* maybe_where) const;
   std::string Where(const Frame& fr, int line) const;
   static std::string Category(const std::string& text);
   Val UnknownOf(const Cx& x, const std::string& category = "");

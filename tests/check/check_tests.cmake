@@ -10,3 +10,19 @@ if(check_e2e_srcs)
   add_dependencies(check_e2e_tests errdex)
   gtest_discover_tests(check_e2e_tests DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 900)
 endif()
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_FOUND)
+  # The generated corpus (tests/check/check_corpus.py): precision and recall of WILL/MAY
+  # against the real program run by python3. Short form here; >= 500 command lines under `long`.
+  add_test(NAME CheckCorpus.Short
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/check/check_corpus.py
+                   --errdex $<TARGET_FILE:errdex> --out ${CMAKE_BINARY_DIR}/check_corpus_short
+                   --seeds 1 --styles argparse,dataclass --combos 40)
+  set_tests_properties(CheckCorpus.Short PROPERTIES TIMEOUT 900)
+  add_test(NAME CheckCorpus.Full
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/check/check_corpus.py
+                   --errdex $<TARGET_FILE:errdex> --out ${CMAKE_BINARY_DIR}/check_corpus_full
+                   --seeds 1,2,3,4 --styles argparse,dataclass --combos 100
+                   --json ${CMAKE_BINARY_DIR}/check_corpus_full.json)
+  set_tests_properties(CheckCorpus.Full PROPERTIES TIMEOUT 7200 LABELS long)
+endif()
