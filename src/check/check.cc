@@ -207,13 +207,13 @@ std::vector<ArgSpec> BuildSpecs(ProgramIndex& ix, Interpreter& in, int entry, st
   bool dynamic = false;
   std::vector<int> closure = ix.ImportClosure(entry, &dynamic);
   std::map<std::string, int> rank;  // file path -> its place in the closure
-  for (size_t k = 0; k < closure.size(); ++k) rank[ix.file(closure[k]).path] = (int)k;
+  for (size_t k = 0; k < closure.size(); ++k) rank[ix.path(closure[k])] = (int)k;
   auto in_closure = [&](const std::string& path) { return dynamic || rank.count(path) > 0; };
   std::vector<std::pair<std::pair<int, int>, ArgSpec>> ordered;
   std::set<std::string> taken;  // option strings already defined
   std::set<std::string> parser_files;
   std::map<std::string, int> file_index;
-  for (int f = 0; f < ix.FileCount(); ++f) file_index[ix.file(f).path] = f;
+  for (int f = 0; f < ix.FileCount(); ++f) file_index[ix.path(f)] = f;
 
   // The add_argument call of a flag: same file, same first option.
   auto find_call = [&](const doc::Flag& fl) -> std::optional<std::pair<int, Cx>> {
@@ -233,7 +233,7 @@ std::vector<ArgSpec> BuildSpecs(ProgramIndex& ix, Interpreter& in, int entry, st
     return std::nullopt;
   };
   auto spec_from_call = [&](int file, int line, const Cx& call, ArgSpec* s) {
-    s->file = ix.file(file).path;
+    s->file = ix.path(file);
     s->line = line;
     for (size_t k = 1; k < call.kids.size(); ++k) {
       const Cx& a = call.kids[k];
@@ -418,7 +418,7 @@ Result<Report> Check(const Section& section, const Command& command, const Check
   Entry entry = ResolveEntry(ix, command);
   if (entry.file < 0) return Status::NotFound("the catalog holds no `" + command.target + "`");
   Report report;
-  report.entry = ix.file(entry.file).path;
+  report.entry = ix.path(entry.file);
   report.function = entry.function;
   std::map<std::string, std::string> env = options.env;
   for (const auto& u : command.unset_env) env.erase(u);

@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <cstring>
 
-#include "model/record.h"
 #include "model/utf8.h"
 
 namespace errdex::check {
@@ -30,11 +29,19 @@ constexpr HeadEntry kHeads[] = {
     {Head::kRaise, "raise"},  {Head::kAssert, "assert"}, {Head::kBreak, "brk"}, {Head::kContinue, "cont"},
     {Head::kBlock, "blk"},
 };
+// Statements written after the compound statement they continue (program.cc writes one
+// line at a time); ParseBody folds them in: (elif L T (body)) (else L (body)) (finally L (body)).
+constexpr const char* kMarkers[] = {"elif", "else", "finally"};
 
 bool HeadFromName(std::string_view s, Head* h) {
   for (const auto& e : kHeads)
     if (s == e.name) {
       *h = e.head;
+      return true;
+    }
+  for (const char* m : kMarkers)
+    if (s == m) {
+      *h = Head::kMarker;
       return true;
     }
   return false;
@@ -43,12 +50,42 @@ bool HeadFromName(std::string_view s, Head* h) {
 // Heads whose second item is an operator symbol kept in `text`.
 bool HasOpText(Head h) { return h == Head::kBin || h == Head::kAug; }
 
-bool IsDelim(char c) { return c == '(' || c == ')' || c == '"' || c == ' ' || c == '\n' || c == '\t'; }
+bool IsDelim(char c) { return c == '(' || c == ')' || c == '\'' || c == ' ' || c == '\n' || c == '\t'; }
+
+// A string atom: single quotes, backslash escapes for \\ \' and control characters, so
+// that the text needs (almost) no escaping when it is stored inside JSON.
+}  // namespace
+
+void WriteCxString(std::string_view s, std::string* out) {
+  out->push_back('\'');
+  for (char c : s) {
+    unsigned char u = (unsigned char)c;
+    if (c == '\\' || c == '\'') {
+      out->push_back('\\');
+      out->push_back(c);
+    } else if (c == '\n') {
+      out->append("\\n");
+    } else if (c == '\t') {
+      out->append("\\t");
+    } else if (c == '\r') {
+      out->append("\\r");
+    } else if (u < 0x20 || u == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", u);
+      out->append(buf);
+    } else {
+      out->push_back(c);
+    }
+  }
+  out->push_back('\'');
+}
+
+namespace {
 
 void WriteAtom(const Cx& x, std::string* out) {
   switch (x.atom) {
     case AtomKind::kName: out->append(x.text); break;
-    case AtomKind::kStr: AppendJsonString(*out, x.text); break;
+    case AtomKind::kStr: WriteCxString(x.text, out); break;
     case AtomKind::kInt: out->append(std::to_string(x.i)); break;
     case AtomKind::kFloat: {
       char buf[40];
@@ -69,24 +106,28 @@ void WriteAtom(const Cx& x, std::string* out) {
 }
 
 void Write(const Cx& x, std::string* out, int depth) {
+  if (x.head == Head::kRaw) {
+    out->append(x.text);
+    return;
+  }
   if (x.IsAtom()) {
     WriteAtom(x, out);
     return;
   }
   if (depth >= kMaxCxDepth) {
-    out->append("(? \"...\")");
+    out->append("(? '...')");
     return;
   }
   out->push_back('(');
   bool first = true;
   if (x.head != Head::kSeq) {
-    out->append(HeadName(x.head));
+    out->append(x.head == Head::kMarker ? x.text.c_str() : HeadName(x.head));
     first = false;
     if (x.head == Head::kOpaque || x.head == Head::kCmp || HasOpText(x.head)) {
       // kOpaque: the source; kBin/kAug: the operator; kCmp: ops interleave kids (below).
       if (x.head == Head::kOpaque) {
         out->push_back(' ');
-        AppendJsonString(*out, x.text);
+        WriteCxString(x.text, out);
       } else if (x.head != Head::kCmp) {
         out->push_back(' ');
         out->append(x.text);
@@ -127,7 +168,7 @@ class Reader {
     if (depth > kMaxCxDepth) return Err("tree too deep");
     char c = s_[pos_];
     if (c == ')') return Err("unexpected ')'");
-    if (c == '"') return ReadString(&out->text) ? (out->atom = AtomKind::kStr, Status::Ok()) : Err("bad string");
+    if (c == '\'') return ReadString(&out->text) ? (out->atom = AtomKind::kStr, Status::Ok()) : Err("bad string");
     if (c != '(') return ReadAtom(out);
     ++pos_;
     Skip();
@@ -136,9 +177,10 @@ class Reader {
     } else {
       std::string_view sym = Symbol();
       if (!HeadFromName(sym, &out->head)) return Err("unknown head '" + std::string(sym) + "'");
+      if (out->head == Head::kMarker) out->text = std::string(sym);
       if (out->head == Head::kOpaque) {
         Skip();
-        if (pos_ >= s_.size() || s_[pos_] != '"' || !ReadString(&out->text)) return Err("bad opaque text");
+        if (pos_ >= s_.size() || s_[pos_] != '\'' || !ReadString(&out->text)) return Err("bad opaque text");
       } else if (HasOpText(out->head)) {
         Skip();
         out->text = std::string(Symbol());
@@ -183,12 +225,12 @@ class Reader {
     while (pos_ < s_.size() && !IsDelim(s_[pos_])) ++pos_;
     return s_.substr(b, pos_ - b);
   }
-  // A JSON string literal at pos_ (as AppendJsonString writes them).
+  // A string atom at pos_ (as WriteString writes them).
   bool ReadString(std::string* out) {
-    ++pos_;  // '"'
+    ++pos_;  // the quote
     while (pos_ < s_.size()) {
       char c = s_[pos_++];
-      if (c == '"') return true;
+      if (c == '\'') return true;
       if (c != '\\') {
         out->push_back(c);
         continue;
@@ -196,6 +238,7 @@ class Reader {
       if (pos_ >= s_.size()) return false;
       char e = s_[pos_++];
       switch (e) {
+        case '\'': out->push_back('\''); break;
         case '"': out->push_back('"'); break;
         case '\\': out->push_back('\\'); break;
         case '/': out->push_back('/'); break;
@@ -543,6 +586,87 @@ Result<Cx> ParseCx(std::string_view text) {
   if (Status st = r.Read(&out, 0); !st.ok()) return st;
   if (!r.AtEnd()) return Status::ParseError("check facts: text after the tree");
   return out;
+}
+
+namespace {
+
+bool IsHead(const Cx& x, Head h) { return x.head == h; }
+bool IsMarker(const Cx& x, const char* name) { return x.head == Head::kMarker && x.text == name; }
+
+// The if statement an `elif`/`else` continues: the last one reachable through else
+// branches that hold exactly one if (which is what an elif is).
+Cx* ChainTail(Cx* head) {
+  Cx* t = head;
+  while (t->kids.size() >= 4 && t->kids[3].kids.size() == 1 && IsHead(t->kids[3].kids[0], Head::kIf)) t = &t->kids[3].kids[0];
+  return t;
+}
+
+Status Fold(Cx* seq, int depth) {
+  if (depth > kMaxCxDepth) return Status::ParseError("check facts: blocks too deep");
+  std::vector<Cx> out;
+  out.reserve(seq->kids.size());
+  auto body_of = [](Cx& m) -> Cx { return m.kids.empty() ? Cx::List(Head::kSeq) : std::move(m.kids.back()); };
+  for (Cx& k : seq->kids) {
+    Cx* prev = out.empty() ? nullptr : &out.back();
+    if (IsMarker(k, "elif") && prev && IsHead(*prev, Head::kIf) && k.kids.size() == 3) {
+      Cx* tail = ChainTail(prev);
+      tail->kids[3].kids.push_back(Cx::List(Head::kIf, {std::move(k.kids[0]), std::move(k.kids[1]), std::move(k.kids[2]),
+                                                        Cx::List(Head::kSeq)}));
+      continue;
+    }
+    if (IsMarker(k, "else") && prev) {
+      if (IsHead(*prev, Head::kIf)) {
+        ChainTail(prev)->kids[3] = body_of(k);
+        continue;
+      }
+      if (IsHead(*prev, Head::kFor) || IsHead(*prev, Head::kWhile) || IsHead(*prev, Head::kTry)) {
+        prev->kids[IsHead(*prev, Head::kFor) ? 4 : 3] = body_of(k);
+        continue;
+      }
+    }
+    if (IsHead(k, Head::kExcept) && prev && IsHead(*prev, Head::kTry)) {
+      prev->kids[2].kids.push_back(std::move(k));
+      continue;
+    }
+    if (IsMarker(k, "finally") && prev && IsHead(*prev, Head::kTry)) {
+      prev->kids[4] = body_of(k);
+      continue;
+    }
+    if (k.head == Head::kMarker) return Status::ParseError("check facts: a stray " + k.text);
+    // The written forms lack the parts folded in later: add them empty.
+    if (IsHead(k, Head::kIf) || IsHead(k, Head::kWhile)) {
+      while (k.kids.size() < 4) k.kids.push_back(Cx::List(Head::kSeq));
+    } else if (IsHead(k, Head::kFor)) {
+      while (k.kids.size() < 5) k.kids.push_back(Cx::List(Head::kSeq));
+    } else if (IsHead(k, Head::kTry)) {
+      while (k.kids.size() < 5) k.kids.push_back(Cx::List(Head::kSeq));
+    }
+    out.push_back(std::move(k));
+  }
+  seq->kids = std::move(out);
+  // Nested bodies.
+  for (Cx& st : seq->kids) {
+    for (Cx& part : st.kids) {
+      if (part.head == Head::kSeq) {
+        if (Status s = Fold(&part, depth + 1); !s.ok()) return s;
+      }
+    }
+    if (IsHead(st, Head::kTry) && st.kids.size() >= 3)
+      for (Cx& h : st.kids[2].kids)
+        if (h.kids.size() >= 4)
+          if (Status s = Fold(&h.kids[3], depth + 1); !s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<Cx> ParseBody(std::string_view text) {
+  auto x = ParseCx(text);
+  if (!x.ok()) return x.status();
+  if (x->head != Head::kSeq) return Status::ParseError("check facts: a body is not a statement list");
+  if (Status s = Fold(&x.value(), 0); !s.ok()) return s;
+  return std::move(x.value());
 }
 
 std::string Unparse(const Cx& x, size_t max_bytes) {

@@ -5,15 +5,17 @@
 // tree. A function body is kept as one string and parsed only when the
 // interpreter (check/interp.h) enters that function.
 //
-// Grammar (whitespace separates; strings are JSON string literals):
-//   atom  := NAME | "str" | INT | FLOAT | #none | #true | #false | #ellipsis
+// Grammar (whitespace separates; strings are single-quoted, with backslash escapes for
+// \\ \' \n \t \r and \uXXXX for other control characters -- so the text needs no
+// escaping inside JSON but for its backslashes):
+//   atom  := NAME | 'str' | INT | FLOAT | #none | #true | #false | #ellipsis
 //   list  := ( HEAD item... )           HEAD is one of the Head names below
-//   (? "source")                        an expression check does not model (clipped text)
+//   (? 'source')                        an expression check does not model (clipped text)
 // Expressions: (. X attr) (call F arg... (kw name V) (* V) (** V)) ([] X I)
 //   (slice A B C) (cmp X op Y [op Z...]) with op == != < <= > >= in notin is isnot
 //   (and ...) (or ...) (not X) (neg X) (pos X) (inv X) (bin op L R) (ifx T A B)
 //   (tuple ...) (list ...) (set ...) (dict K V ...) (walrus NAME V)
-// Statements (each with its 1-based line first):
+// Statements (each with its 1-based line first), as ParseBody gives them:
 //   (if L T (body...) (else...))  (while L T (body...) (else...))
 //   (for L TARGET ITER (body...) (else...))  (try L (body...) (handlers...) (else...) (finally...))
 //   handler: (except L TYPE-or-#none NAME-or-#none (body...))
@@ -47,6 +49,8 @@ enum class Head : uint8_t {
   // statements
   kIf, kWhile, kFor, kTry, kExcept, kWith, kAssign, kAug, kExpr, kRet, kRaise, kAssert, kBreak, kContinue, kBlock,
   kSeq,  // a bare parenthesized list (a body, a handler list)
+  kRaw,     // writer only: `text` is already cx text (check/program.cc writes expressions directly)
+  kMarker,  // elif / else / finally as written, before ParseBody folds them (`text` names it)
 };
 
 enum class AtomKind : uint8_t { kName, kStr, kInt, kFloat, kNoneConst, kTrue, kFalse, kEllipsis };
@@ -80,12 +84,21 @@ inline constexpr size_t kMaxOpaqueText = 120;
 
 const char* HeadName(Head h);
 
+// Appends a string atom ('...' with escapes) to `out`.
+void WriteCxString(std::string_view s, std::string* out);
 // Appends the text form of `x` to `out`.
 void WriteCx(const Cx& x, std::string* out);
 std::string CxText(const Cx& x);
 // Parses one tree (expression, statement, or a (seq ...) body written as "(...)").
 // kParseError on malformed text or a tree deeper than kMaxCxDepth.
 Result<Cx> ParseCx(std::string_view text);
+
+// A statement list as program.cc writes it, with the continuation statements folded
+// into the statement they continue: (if L T B) (elif L T2 B2) (else L B3) becomes
+// (if L T B ((if L T2 B2 B3))); (for ...)/(while ...) (else L B) fills their else;
+// (try L B) (except ...)... (else L B) (finally L B) becomes (try L B (handlers) (else) (finally)).
+// Missing parts are added empty, so every if has 4 kids, for 5, while 4, try 5.
+Result<Cx> ParseBody(std::string_view text);
 
 // Python-like text of an expression, for people ("cfg.deepep_mode == 'normal'").
 // Clipped to about `max_bytes`.

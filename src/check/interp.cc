@@ -41,7 +41,7 @@ Interpreter::Interpreter(ProgramIndex& index, std::map<std::string, Val> setting
 
 std::string Interpreter::Where(const Frame& fr, int line) const {
   if (fr.file < 0) return "?";
-  return ix_.file(fr.file).path + ":" + std::to_string(line);
+  return ix_.path(fr.file) + ":" + std::to_string(line);
 }
 
 Interpreter::State Interpreter::Branch(const State& st) const { return st; }
@@ -595,7 +595,7 @@ void Interpreter::InitModule(int file) {
   bool saved_detached = detached_;
   State st;
   st.alive = Alive::kMaybe;  // imported modules run at import time, for this launch or not
-  st.maybe_why.push_back({"reachability", "module " + ix_.file(file).path + " runs when it is imported"});
+  st.maybe_why.push_back({"reachability", "module " + ix_.path(file) + " runs when it is imported"});
   st.heap = initial_settings_;
   st.locals["__name__"] = Val::Of(PyVal::Str(ix_.ModuleName(file)));
   Frame fr;

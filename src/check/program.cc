@@ -27,14 +27,15 @@ constexpr int kMaxConvDepth = 48;       // expression depth kept; deeper becomes
 
 bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
-// Where statements go: a body (a kSeq) reached from a root by kid indices.
+// An open block: statements are appended to the text of its function (or of the
+// module body) as they are read; closing it appends what closes its brackets.
 struct Frame {
   int indent = -1;      // the header's indent (-1: the module)
-  int fn = -1;          // the function whose body this is in (-1: module body)
+  int fn = -1;          // the function whose text this is in (-1: module body)
   int cls = -1;         // a class body (its statements are class attributes)
-  std::vector<uint32_t> path;  // from the root body to this body
   int depth = 0;        // nesting of blocks inside the function
-  bool dropped = false; // statements here are not kept (too deep, or a class body's nested blocks)
+  bool dropped = false; // statements here are not kept (too deep, a class body's blocks, malformed)
+  bool close = false;   // written "(head ... (": closing writes "))"
 };
 
 class Builder {
@@ -50,12 +51,13 @@ class Builder {
   FileProgram Run() {
     if (text_.size() >= 0xFFFFFFF0u) return std::move(out_);
     py::Tokenize(text_, {}, &toks_);
-    module_root_ = Cx::List(Head::kSeq);
+    module_text_ = "(";
     frames_.push_back(Frame{});
     for (const py::LogicalLine& l : toks_.lines) Line(l);
     CloseTo(-2, (int)toks_.line_starts.size() + 1);
-    out_.module_body = CxText(module_root_);
-    for (size_t i = 0; i < fn_roots_.size(); ++i) out_.functions[i].body = CxText(fn_roots_[i]);
+    module_text_.push_back(')');
+    out_.module_body = std::move(module_text_);
+    for (size_t i = 0; i < fn_text_.size(); ++i) out_.functions[i].body = std::move(fn_text_[i]);
     return std::move(out_);
   }
 
@@ -66,32 +68,36 @@ class Builder {
   bool Kw(uint32_t i, std::string_view n) const { return i < T().size() && py::IsName(text_, T()[i], n); }
   int LineOf(uint32_t i) const { return T()[i].line; }
 
-  Cx& Root(const Frame& f) { return f.fn < 0 ? module_root_ : fn_roots_[(size_t)f.fn]; }
-  Cx* Body(const Frame& f) {
-    Cx* p = &Root(f);
-    for (uint32_t k : f.path) p = &p->kids[k];
-    return p;
+  std::string& Buf(const Frame& f) { return f.fn < 0 ? module_text_ : fn_text_[(size_t)f.fn]; }
+  // Appends a statement to the innermost block.
+  void Append(const Cx& stmt) {
+    std::string& b = Buf(frames_.back());
+    b.push_back(' ');
+    WriteCx(stmt, &b);
   }
-  // Appends a statement to the innermost frame; returns its path.
-  std::vector<uint32_t> Append(Cx stmt) {
-    Frame& f = frames_.back();
-    Cx* b = Body(f);
-    b->kids.push_back(std::move(stmt));
-    std::vector<uint32_t> p = f.path;
-    p.push_back((uint32_t)b->kids.size() - 1);
-    return p;
-  }
-  Cx* At(const Frame& f, const std::vector<uint32_t>& path) {
-    Cx* p = &Root(f);
-    for (uint32_t k : path) p = &p->kids[k];
-    return p;
+  // Opens a compound statement whose body follows: writes `head` ("(if 3 TEST (") and pushes its block.
+  void Open(int indent, const std::string& head) {
+    std::string& b = Buf(frames_.back());
+    b.push_back(' ');
+    b += head;
+    Frame parent = frames_.back();
+    Frame f;
+    f.indent = indent;
+    f.fn = parent.fn;
+    f.depth = parent.depth + 1;
+    f.close = true;
+    frames_.push_back(f);
   }
 
   void CloseTo(int indent, int line) {
     while (frames_.size() > 1 && frames_.back().indent >= indent) {
       Frame f = frames_.back();
       frames_.pop_back();
-      if (f.fn >= 0 && (frames_.empty() || frames_.back().fn != f.fn)) out_.functions[(size_t)f.fn].end_line = line - 1;
+      if (f.close) Buf(f) += "))";
+      if (f.fn >= 0 && (frames_.empty() || frames_.back().fn != f.fn)) {
+        out_.functions[(size_t)f.fn].end_line = line - 1;
+        fn_text_[(size_t)f.fn].push_back(')');
+      }
     }
     // A compound chain (if/elif/else, try/except) continues only at the same indent.
     for (auto it = chains_.begin(); it != chains_.end();) it = it->first > indent ? chains_.erase(it) : std::next(it);
@@ -128,137 +134,213 @@ class Builder {
     return out;
   }
 
-  Cx Expr(uint32_t b, uint32_t e, bool allow_tuple = true) {
-    if (b >= e) return Cx::Opaque("");
+  // An expression, written as cx text straight from the parser's nodes, and what
+  // the builder asks about it.
+  struct ExprText {
+    std::string text;
+    bool has_call = false;
+    bool inert = false;  // a call of logging or printing
+    std::vector<std::string> add_arguments;  // the text of each X.add_argument(...) call inside
+  };
+
+  // Tokens [b, e) as one expression; `callee_only`: a call's callee (what a raise raises).
+  ExprText Expr(uint32_t b, uint32_t e, bool allow_tuple = true, bool callee_only = false) {
+    ExprText x;
+    if (b >= e) {
+      OpaqueText("", &x.text);
+      return x;
+    }
     parser_.Clear();
     size_t pos = b;
     int n = parser_.ParseExpr(T(), &pos, e, allow_tuple);
-    if (n < 0 || pos != e) return Cx::Opaque(text_.substr(T()[b].begin, T()[e - 1].end - T()[b].begin));
-    return Conv(n, 0);
+    if (n < 0 || pos != e) {
+      OpaqueText(text_.substr(T()[b].begin, T()[e - 1].end - T()[b].begin), &x.text);
+      return x;
+    }
+    const py::Node& root = parser_.node(n);
+    if (root.kind == NodeKind::kCall) {
+      int f = root.kids[0];
+      while (parser_.node(f).kind == NodeKind::kAttribute) f = parser_.node(f).kids[0];
+      if (parser_.node(f).kind == NodeKind::kName) {
+        static const char* kInert[] = {"logger", "logging", "log", "LOG", "LOGGER", "print", "warnings", "_logger"};
+        for (const char* w : kInert) x.inert = x.inert || parser_.node(f).str == w;
+      }
+      if (callee_only) n = root.kids[0];
+    }
+    Emit(n, 0, &x);
+    return x;
   }
 
-  Cx Number(std::string_view s) {
+  static void OpaqueText(std::string_view source, std::string* out) {
+    out->append("(? ");
+    WriteCxString(Cx::Opaque(source).text, out);
+    out->push_back(')');
+  }
+
+  void Number(std::string_view s, bool negate, std::string* out) {
     std::string t;
     for (char c : s)
       if (c != '_') t.push_back(c);
-    if (t.empty() || t.back() == 'j' || t.back() == 'J') return Cx::Opaque(s);
+    auto opaque = [&] { OpaqueText(negate ? "-" + std::string(s) : std::string(s), out); };
+    if (t.empty() || t.back() == 'j' || t.back() == 'J') return opaque();
     errno = 0;
     char* end = nullptr;
     if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X' || t[1] == 'o' || t[1] == 'O' || t[1] == 'b' || t[1] == 'B')) {
       int base = (t[1] == 'x' || t[1] == 'X') ? 16 : (t[1] == 'o' || t[1] == 'O') ? 8 : 2;
       long long v = std::strtoll(t.c_str() + 2, &end, base);
-      if (*end || errno) return Cx::Opaque(s);
-      return Cx::Int(v);
+      if (*end || errno) return opaque();
+      WriteCx(Cx::Int(negate ? -v : v), out);
+      return;
     }
     if (t.find_first_of(".eE") != std::string::npos) {
       double v = std::strtod(t.c_str(), &end);
-      if (*end) return Cx::Opaque(s);
-      return Cx::Float(v);
+      if (*end) return opaque();
+      WriteCx(Cx::Float(negate ? -v : v), out);
+      return;
     }
     long long v = std::strtoll(t.c_str(), &end, 10);
-    if (*end || errno) return Cx::Opaque(s);
-    return Cx::Int(v);
+    if (*end || errno || (negate && v == INT64_MIN)) return opaque();
+    WriteCx(Cx::Int(negate ? -v : v), out);
   }
 
-  Cx Conv(int n, int depth) {
+  // The cx text of node `n` (cx.h's grammar), appended to x->text.
+  void Emit(int n, int depth, ExprText* x) {
     const py::Node& nd = parser_.node(n);
-    if (depth > kMaxConvDepth) return Cx::Opaque(parser_.Seg(n));
-    auto kids = [&](Head h, size_t from = 0) {
-      Cx x = Cx::List(h);
-      for (size_t k = from; k < nd.kids.size(); ++k) x.kids.push_back(Conv(nd.kids[k], depth + 1));
-      return x;
+    std::string& out = x->text;
+    if (depth > kMaxConvDepth) return OpaqueText(parser_.Seg(n), &out);
+    auto list = [&](const char* head, size_t from = 0) {
+      out.push_back('(');
+      out.append(head);
+      for (size_t k = from; k < nd.kids.size(); ++k) {
+        out.push_back(' ');
+        Emit(nd.kids[k], depth + 1, x);
+      }
+      out.push_back(')');
     };
     switch (nd.kind) {
-      case NodeKind::kName: return Cx::Name(nd.str);
-      case NodeKind::kNumber: return Number(nd.str);
+      case NodeKind::kName: out.append(nd.str); return;
+      case NodeKind::kNumber: return Number(nd.str, false, &out);
       case NodeKind::kConst:
-        if (nd.str == "None") return Cx::Const(AtomKind::kNoneConst);
-        if (nd.str == "True") return Cx::Const(AtomKind::kTrue);
-        if (nd.str == "False") return Cx::Const(AtomKind::kFalse);
-        if (nd.str == "...") return Cx::Const(AtomKind::kEllipsis);
-        return Cx::Opaque(parser_.Seg(n));
+        if (nd.str == "None") out.append("#none");
+        else if (nd.str == "True") out.append("#true");
+        else if (nd.str == "False") out.append("#false");
+        else if (nd.str == "...") out.append("#ellipsis");
+        else OpaqueText(parser_.Seg(n), &out);
+        return;
       case NodeKind::kStr:
-        if (nd.str.size() > kMaxStrLiteral) return Cx::Opaque(parser_.Seg(n));
-        return Cx::Str(nd.str);
-      case NodeKind::kAttribute: {
-        Cx x = Cx::List(Head::kAttr);
-        x.kids.push_back(Conv(nd.kids[0], depth + 1));
-        x.kids.push_back(Cx::Name(nd.str));
-        return x;
-      }
+        if (nd.str.size() > kMaxStrLiteral) return OpaqueText(parser_.Seg(n), &out);
+        WriteCxString(nd.str, &out);
+        return;
+      case NodeKind::kAttribute:
+        out.append("(. ");
+        Emit(nd.kids[0], depth + 1, x);
+        out.push_back(' ');
+        out.append(nd.str);
+        out.push_back(')');
+        return;
       case NodeKind::kCall: {
-        Cx x = Cx::List(Head::kCall);
-        x.kids.push_back(Conv(nd.kids[0], depth + 1));
+        x->has_call = true;
+        size_t start = out.size();
+        const py::Node& f = parser_.node(nd.kids[0]);
+        out.append("(call ");
+        Emit(nd.kids[0], depth + 1, x);
         for (size_t k = 1; k < nd.kids.size(); ++k) {
           const py::Node& a = parser_.node(nd.kids[k]);
+          out.push_back(' ');
           if (a.kind == NodeKind::kKeyword) {
             if (a.str.empty()) {
-              x.kids.push_back(Cx::List(Head::kStarStar, {Conv(a.kids[0], depth + 1)}));
+              out.append("(** ");
             } else {
-              x.kids.push_back(Cx::List(Head::kKw, {Cx::Name(a.str), Conv(a.kids[0], depth + 1)}));
+              out.append("(kw ");
+              out.append(a.str);
+              out.push_back(' ');
             }
+            Emit(a.kids[0], depth + 1, x);
+            out.push_back(')');
           } else if (a.kind == NodeKind::kStarred) {
-            x.kids.push_back(Cx::List(Head::kStar, {Conv(a.kids[0], depth + 1)}));
+            out.append("(* ");
+            Emit(a.kids[0], depth + 1, x);
+            out.push_back(')');
           } else {
-            x.kids.push_back(Conv(nd.kids[k], depth + 1));
+            Emit(nd.kids[k], depth + 1, x);
           }
         }
-        return x;
+        out.push_back(')');
+        if (f.kind == NodeKind::kAttribute && f.str == "add_argument") x->add_arguments.push_back(out.substr(start));
+        bool import_call = (f.kind == NodeKind::kName && (f.str == "__import__" || f.str == "import_module")) ||
+                           (f.kind == NodeKind::kAttribute && f.str == "import_module");
+        if (import_call && (nd.kids.size() < 2 || parser_.node(nd.kids[1]).kind != NodeKind::kStr)) out_.dynamic_import = true;
+        return;
       }
-      case NodeKind::kStarred: return kids(Head::kStar);
-      case NodeKind::kSubscript: return kids(Head::kSub);
-      case NodeKind::kSlice: {
-        Cx x = Cx::List(Head::kSlice);
-        for (int k : nd.kids) x.kids.push_back(k < 0 ? Cx::Const(AtomKind::kNoneConst) : Conv(k, depth + 1));
-        return x;
-      }
-      case NodeKind::kBinOp: {
-        Cx x = kids(Head::kBin);
-        x.text = nd.str;
-        return x;
-      }
-      case NodeKind::kUnaryOp: {
-        Head h = nd.str == "not" ? Head::kNot : nd.str == "-" ? Head::kNeg : nd.str == "+" ? Head::kPos : Head::kInv;
-        if (h == Head::kNeg && parser_.node(nd.kids[0]).kind == NodeKind::kNumber) {  // -1 is a constant
-          Cx v = Number(parser_.node(nd.kids[0]).str);
-          if (v.IsAtom() && v.atom == AtomKind::kInt && v.i != INT64_MIN) return Cx::Int(-v.i);
-          if (v.IsAtom() && v.atom == AtomKind::kFloat) return Cx::Float(-v.f);
+      case NodeKind::kStarred: return list("*");
+      case NodeKind::kSubscript: return list("[]");
+      case NodeKind::kSlice:
+        out.append("(slice");
+        for (int k : nd.kids) {
+          out.push_back(' ');
+          if (k < 0) out.append("#none");
+          else Emit(k, depth + 1, x);
         }
-        return kids(h);
-      }
-      case NodeKind::kBoolOp: return kids(nd.str == "and" ? Head::kAnd : Head::kOr);
+        out.push_back(')');
+        return;
+      case NodeKind::kBinOp:
+        out.append("(bin ");
+        out.append(nd.str);
+        for (int k : nd.kids) {
+          out.push_back(' ');
+          Emit(k, depth + 1, x);
+        }
+        out.push_back(')');
+        return;
+      case NodeKind::kUnaryOp:
+        if (nd.str == "-" && parser_.node(nd.kids[0]).kind == NodeKind::kNumber)  // -1 is a constant
+          return Number(parser_.node(nd.kids[0]).str, true, &out);
+        return list(nd.str == "not" ? "not" : nd.str == "-" ? "neg" : nd.str == "+" ? "pos" : "inv");
+      case NodeKind::kBoolOp: return list(nd.str == "and" ? "and" : "or");
       case NodeKind::kCompare: {
-        Cx x = kids(Head::kCmp);
-        std::string ops;
+        out.append("(cmp ");
+        Emit(nd.kids[0], depth + 1, x);
         size_t b = 0;
-        while (b <= nd.str.size()) {
+        for (size_t k = 1; k < nd.kids.size(); ++k) {
           size_t e = nd.str.find('\x1f', b);
-          std::string op = nd.str.substr(b, e == std::string::npos ? std::string::npos : e - b);
-          if (op == "not in") op = "notin";
-          else if (op == "is not") op = "isnot";
-          else if (op == "<>") op = "!=";
-          if (!ops.empty()) ops.push_back(' ');
-          ops += op;
-          if (e == std::string::npos) break;
-          b = e + 1;
+          std::string_view op = std::string_view(nd.str).substr(b, e == std::string::npos ? std::string::npos : e - b);
+          b = e == std::string::npos ? nd.str.size() : e + 1;
+          out.push_back(' ');
+          out.append(op == "not in" ? "notin" : op == "is not" ? "isnot" : op == "<>" ? "!=" : op);
+          out.push_back(' ');
+          Emit(nd.kids[k], depth + 1, x);
         }
-        x.text = ops;
-        return x;
+        out.push_back(')');
+        return;
       }
       case NodeKind::kIfExp:
-        return Cx::List(Head::kIfx, {Conv(nd.kids[1], depth + 1), Conv(nd.kids[0], depth + 1), Conv(nd.kids[2], depth + 1)});
-      case NodeKind::kTuple: return kids(Head::kTuple);
-      case NodeKind::kList: return kids(Head::kList);
-      case NodeKind::kSet: return kids(Head::kSet);
-      case NodeKind::kDict: {
+        out.append("(ifx ");
+        Emit(nd.kids[1], depth + 1, x);
+        out.push_back(' ');
+        Emit(nd.kids[0], depth + 1, x);
+        out.push_back(' ');
+        Emit(nd.kids[2], depth + 1, x);
+        out.push_back(')');
+        return;
+      case NodeKind::kTuple: return list("tuple");
+      case NodeKind::kList: return list("list");
+      case NodeKind::kSet: return list("set");
+      case NodeKind::kDict:
         for (int k : nd.kids)
-          if (k < 0) return Cx::Opaque(parser_.Seg(n));
-        return kids(Head::kDict);
-      }
-      case NodeKind::kNamedExpr: return kids(Head::kWalrus);
-      case NodeKind::kAwait: return nd.kids.empty() ? Cx::Opaque(parser_.Seg(n)) : Conv(nd.kids[0], depth + 1);
-      default: return Cx::Opaque(parser_.Seg(n));
+          if (k < 0) return OpaqueText(parser_.Seg(n), &out);
+        return list("dict");
+      case NodeKind::kNamedExpr: return list("walrus");
+      case NodeKind::kAwait:
+        if (nd.kids.empty()) return OpaqueText(parser_.Seg(n), &out);
+        return Emit(nd.kids[0], depth + 1, x);
+      default: return OpaqueText(parser_.Seg(n), &out);
     }
+  }
+
+  static Cx Raw(std::string text) {
+    Cx c = Cx::List(Head::kRaw);
+    c.text = std::move(text);
+    return c;
   }
 
   int SiteFor(int line, bool assert_stmt) {
@@ -273,44 +355,6 @@ class Builder {
       }
     }
     return -1;
-  }
-
-  // Statement-level calls that change nothing check models (logging, printing).
-  bool Inert(const Cx& call) const {
-    if (call.head != Head::kCall || call.kids.empty()) return false;
-    const Cx* f = &call.kids[0];
-    while (f->head == Head::kAttr && !f->kids.empty()) f = &f->kids[0];
-    if (!f->IsName()) return false;
-    static const char* kInert[] = {"logger", "logging", "log", "LOG", "LOGGER", "print", "warnings", "_logger"};
-    for (const char* n : kInert)
-      if (f->text == n) return true;
-    return false;
-  }
-
-  bool HasCall(const Cx& x) const {
-    if (x.head == Head::kCall) return true;
-    for (const Cx& k : x.kids)
-      if (HasCall(k)) return true;
-    return false;
-  }
-
-  void NoteImportCall(const Cx& x) {
-    if (out_.dynamic_import) return;
-    if (x.head == Head::kCall && !x.kids.empty()) {
-      std::string callee = Unparse(x.kids[0], 60);
-      if ((callee == "importlib.import_module" || callee == "import_module" || callee == "__import__") &&
-          (x.kids.size() < 2 || !x.kids[1].IsStr()))
-        out_.dynamic_import = true;
-    }
-    for (const Cx& k : x.kids) NoteImportCall(k);
-  }
-
-  // add_argument calls anywhere in a statement.
-  void NoteAddArgument(const Cx& x, int line) {
-    if (x.head == Head::kCall && !x.kids.empty() && x.kids[0].head == Head::kAttr && x.kids[0].kids.size() == 2 &&
-        x.kids[0].kids[1].text == "add_argument")
-      out_.add_arguments.emplace_back(line, CxText(x));
-    for (const Cx& k : x.kids) NoteAddArgument(k, line);
   }
 
   void Imports(uint32_t b, uint32_t e) {
@@ -373,7 +417,7 @@ class Builder {
       if (w == "pass" || w == "global" || w == "nonlocal" || w == "del") return;
       if (w == "return") {
         Cx s = Cx::List(Head::kRet, {Cx::Int(line)});
-        if (b + 1 < e) s.kids.push_back(Expr(b + 1, e));
+        if (b + 1 < e) s.kids.push_back(Raw(Expr(b + 1, e).text));
         if (keep && fr.cls < 0) Append(std::move(s));
         return;
       }
@@ -382,10 +426,8 @@ class Builder {
         Cx s = Cx::List(Head::kRaise, {Cx::Int(line), Cx::Int(site)});
         if (b + 1 < e) {
           uint32_t from = FindTop(b + 1, e, "from");
-          Cx x = Expr(b + 1, from);
           // Only the class matters to check (for except clauses): keep the callee.
-          if (x.head == Head::kCall && !x.kids.empty()) x = x.kids[0];
-          s.kids.push_back(std::move(x));
+          s.kids.push_back(Raw(Expr(b + 1, from, true, /*callee_only=*/true).text));
         }
         if (keep && fr.cls < 0) Append(std::move(s));
         return;
@@ -393,7 +435,7 @@ class Builder {
       if (w == "assert") {
         int site = SiteFor(line, true);
         uint32_t comma = FindTop(b + 1, e, ",");
-        Cx s = Cx::List(Head::kAssert, {Cx::Int(line), Cx::Int(site), Expr(b + 1, comma, false)});
+        Cx s = Cx::List(Head::kAssert, {Cx::Int(line), Cx::Int(site), Raw(Expr(b + 1, comma, false).text)});
         if (keep && fr.cls < 0) Append(std::move(s));
         return;
       }
@@ -409,25 +451,39 @@ class Builder {
       for (size_t k = 0; k + 1 < parts.size(); ++k) {
         auto [pb, pe] = parts[k];
         uint32_t colon = FindTop(pb, pe, ":");  // x: int = 1
-        s.kids.push_back(Expr(pb, colon, true));
+        s.kids.push_back(Raw(Expr(pb, colon, true).text));
       }
-      Cx value = Expr(parts.back().first, parts.back().second, true);
-      NoteAddArgument(value, line);
-      NoteImportCall(value);
+      ExprText value = Expr(parts.back().first, parts.back().second, true);
+      for (std::string& a : value.add_arguments) out_.add_arguments.emplace_back(line, std::move(a));
       if (fr.cls >= 0 && frames_.back().depth == 0) {
         ClassFacts& c = out_.classes[(size_t)fr.cls];
         auto [pb, pe] = parts[0];
         uint32_t colon = FindTop(pb, pe, ":");
         if (pb + 1 == colon || pb + 1 == pe) {
           std::string name(Text(pb));
-          c.attrs.emplace_back(name, CxText(value));
+          c.attrs.emplace_back(name, value.text);
           if (colon < pe) c.annotated.push_back(name);
         }
         return;
       }
-      s.kids.push_back(std::move(value));
+      s.kids.push_back(Raw(std::move(value.text)));
       if (keep && fr.cls < 0) Append(std::move(s));
       return;
+    }
+    // Expression statements: only calls can matter; docstrings and logging are dropped unparsed.
+    bool paren = false, aug = false;
+    for (uint32_t i = b; i < e; ++i)
+      if (T()[i].kind == TokenKind::kOp) {
+        std::string_view op = Text(i);
+        paren = paren || op == "(";
+        aug = aug || (op.size() >= 2 && op.back() == '=' && op != "==" && op != "!=" && op != "<=" && op != ">=");
+      }
+    bool assign = FindTop(b, e, "=") < e;
+    if (!aug && !assign && !paren && FindTop(b, e, ":") >= e) return;  // no call, no assignment, no annotation
+    if (!aug && !assign && T()[b].kind == TokenKind::kName && b + 1 < e && (Op(b + 1, ".") || Op(b + 1, "("))) {
+      static const char* kInert[] = {"logger", "logging", "log", "LOG", "LOGGER", "print", "warnings", "_logger"};
+      for (const char* w : kInert)
+        if (Text(b) == w) return;
     }
     for (uint32_t i = b; i < e; ++i) {
       const Token& t = T()[i];
@@ -435,7 +491,7 @@ class Builder {
       std::string_view op = Text(i);
       if (op.size() >= 2 && op.back() == '=' && op != "==" && op != "!=" && op != "<=" && op != ">=" && op != ":=" &&
           FindTop(b, e, op) == i) {
-        Cx s = Cx::List(Head::kAug, {Cx::Int(line), Expr(b, i, true), Expr(i + 1, e, true)});
+        Cx s = Cx::List(Head::kAug, {Cx::Int(line), Raw(Expr(b, i, true).text), Raw(Expr(i + 1, e, true).text)});
         s.text = std::string(op.substr(0, op.size() - 1));
         if (keep && fr.cls < 0) Append(std::move(s));
         return;
@@ -450,11 +506,10 @@ class Builder {
       }
       return;
     }
-    Cx x = Expr(b, e, true);
-    NoteAddArgument(x, line);
-    NoteImportCall(x);
-    if (!HasCall(x) || Inert(x)) return;
-    if (keep && fr.cls < 0) Append(Cx::List(Head::kExpr, {Cx::Int(line), std::move(x)}));
+    ExprText x = Expr(b, e, true);
+    for (std::string& a : x.add_arguments) out_.add_arguments.emplace_back(line, std::move(a));
+    if (!x.has_call || x.inert) return;
+    if (keep && fr.cls < 0) Append(Cx::List(Head::kExpr, {Cx::Int(line), Raw(std::move(x.text))}));
   }
 
   void Simples(uint32_t b, uint32_t e) {
@@ -514,7 +569,7 @@ class Builder {
         if (i >= t || T()[i].kind != TokenKind::kName) continue;  // bare * or /
         f.params.push_back(prefix + std::string(Text(i)));
         uint32_t eq = FindTop(i, t, "=");
-        f.defaults.push_back(eq < t ? CxText(Expr(eq + 1, t, false)) : "");
+        f.defaults.push_back(eq < t ? Expr(eq + 1, t, false).text : "");
         uint32_t colon = FindTop(i, eq, ":");
         std::string ann;
         for (uint32_t j = colon + 1; j < eq && ann.size() < 80; ++j) ann += Text(j);
@@ -522,7 +577,7 @@ class Builder {
       }
     }
     out_.functions.push_back(std::move(f));
-    fn_roots_.push_back(Cx::List(Head::kSeq));
+    fn_text_.push_back("(");
     Frame fr;
     fr.indent = indent;
     fr.fn = (int)out_.functions.size() - 1;
@@ -556,32 +611,22 @@ class Builder {
     fr.indent = indent;
     fr.fn = frames_.back().fn;
     fr.cls = (int)out_.classes.size() - 1;
-    fr.path = frames_.back().path;
     fr.dropped = true;  // class-body statements are attributes, not code check runs
     frames_.push_back(fr);
   }
 
-  // Opens a block whose statements go into the seq at `body_path` (relative to the frame's root).
-  void Push(int indent, std::vector<uint32_t> body_path) {
-    Frame parent = frames_.back();
-    Frame fr;
-    fr.indent = indent;
-    fr.fn = parent.fn;
-    fr.cls = parent.cls >= 0 ? parent.cls : -1;
-    fr.depth = parent.depth + 1;
-    fr.path = std::move(body_path);
-    fr.dropped = parent.dropped || fr.depth > kMaxBlockDepth;
-    if (parent.cls >= 0) fr.dropped = true;
-    frames_.push_back(std::move(fr));
-  }
-  // A block whose statements are not kept (under a dropped frame).
+  // A block whose statements are not kept (under a dropped frame, a class body's blocks).
   void PushDropped(int indent) {
     Frame fr = frames_.back();
     fr.indent = indent;
     fr.depth += 1;
     fr.dropped = true;
+    fr.close = false;
     frames_.push_back(std::move(fr));
   }
+
+  // What may follow a compound statement at the same indent (chains_).
+  enum Chain : char { kIfChain = 'i', kLoopChain = 'l', kTryChain = 't', kTryElse = 'e' };
 
   void Line(const py::LogicalLine& l) {
     uint32_t b = l.first, e = l.last;
@@ -621,120 +666,76 @@ class Builder {
       return;
     }
     decorators_.clear();
-    Frame& cur = frames_.back();
-    if (cur.dropped) {
+    auto chain_it = chains_.find(l.indent);
+    char chain = chain_it == chains_.end() ? 0 : chain_it->second;
+    bool continues = w == "elif" || w == "else" || w == "except" || w == "finally";
+    bool valid = !continues || (w == "elif" && chain == kIfChain) ||
+                 (w == "else" && (chain == kIfChain || chain == kLoopChain || chain == kTryChain)) ||
+                 (w == "except" && chain == kTryChain) || (w == "finally" && (chain == kTryChain || chain == kTryElse));
+    if (frames_.back().dropped || !valid) {
+      // Under a dropped block, or elif/except/... without their head (malformed code).
+      if (!continues) chains_.erase(l.indent);
       PushDropped(l.indent);
       Simples(colon + 1, e);
       return;
     }
-    auto chain = chains_.find(l.indent);
-    std::vector<uint32_t> body;
-    if (w == "if" || w == "while") {
-      Cx s = Cx::List(w == "if" ? Head::kIf : Head::kWhile,
-                      {Cx::Int(line), Expr(k + 1, colon, false), Cx::List(Head::kSeq), Cx::List(Head::kSeq)});
-      NoteImportCall(s.kids[1]);
-      std::vector<uint32_t> p = Append(std::move(s));
-      chains_[l.indent] = p;
-      body = p;
-      body.push_back(2);
-    } else if (w == "elif" && chain != chains_.end() && At(cur, chain->second)->head == Head::kIf) {
-      std::vector<uint32_t> tail = chain->second;
-      Cx* t = At(cur, tail);
-      t->kids[3].kids.push_back(Cx::List(Head::kIf, {Cx::Int(line), Expr(k + 1, colon, false), Cx::List(Head::kSeq), Cx::List(Head::kSeq)}));
-      tail.push_back(3);
-      tail.push_back((uint32_t)t->kids[3].kids.size() - 1);
-      chains_[l.indent] = tail;
-      body = tail;
-      body.push_back(2);
-    } else if (w == "else" && chain != chains_.end()) {
-      Cx* t = At(cur, chain->second);
-      body = chain->second;
-      if (t->head == Head::kIf || t->head == Head::kWhile) body.push_back(3);
-      else if (t->head == Head::kFor) body.push_back(4);
-      else if (t->head == Head::kTry) body.push_back(3);
-      else body.clear();
-      if (t->head != Head::kTry) chains_.erase(l.indent);  // try: a finally may follow
-      if (body.empty()) {
-        PushDropped(l.indent);
-        Simples(colon + 1, e);
-        return;
-      }
+    if (frames_.back().depth + 1 > kMaxBlockDepth) {
+      // Too deep: the block's statements may or may not run, and are not kept.
+      Append(Cx::List(Head::kBlock, {Cx::Int(line), Cx::List(Head::kSeq), Cx::Opaque("too deep")}));
+      chains_.erase(l.indent);
+      PushDropped(l.indent);
+      Simples(colon + 1, e);
+      return;
+    }
+    std::string ln = std::to_string(line);
+    if (w == "if" || w == "elif" || w == "while") {
+      Open(l.indent, "(" + std::string(w) + " " + ln + " " + Expr(k + 1, colon, false).text + " (");
+      chains_[l.indent] = w == "while" ? kLoopChain : kIfChain;
+    } else if (w == "else") {
+      Open(l.indent, "(else " + ln + " (");
+      if (chain == kTryChain) chains_[l.indent] = kTryElse;
+      else chains_.erase(l.indent);
     } else if (w == "for") {
       uint32_t in = k + 1;
       for (; in < colon; ++in)
         if (Kw(in, "in") && FindTop(k + 1, in + 1, "in") == in) break;
-      Cx s = Cx::List(Head::kFor, {Cx::Int(line), Expr(k + 1, in, true), Expr(in + 1, colon, true), Cx::List(Head::kSeq),
-                                   Cx::List(Head::kSeq)});
-      std::vector<uint32_t> p = Append(std::move(s));
-      chains_[l.indent] = p;
-      body = p;
-      body.push_back(3);
+      Open(l.indent, "(for " + ln + " " + Expr(k + 1, in, true).text + " " + Expr(in + 1, colon, true).text + " (");
+      chains_[l.indent] = kLoopChain;
     } else if (w == "try") {
-      std::vector<uint32_t> p = Append(Cx::List(Head::kTry, {Cx::Int(line), Cx::List(Head::kSeq), Cx::List(Head::kSeq),
-                                                            Cx::List(Head::kSeq), Cx::List(Head::kSeq)}));
-      chains_[l.indent] = p;
-      body = p;
-      body.push_back(1);
-    } else if ((w == "except" || w == "finally") && chain != chains_.end() && At(cur, chain->second)->head == Head::kTry) {
-      Cx* t = At(cur, chain->second);
-      body = chain->second;
-      if (w == "finally") {
-        body.push_back(4);
-      } else {
-        uint32_t tb = k + 1;
-        if (Op(tb, "*")) ++tb;
-        uint32_t as = colon;
-        for (uint32_t i = tb; i < colon; ++i)
-          if (Kw(i, "as")) as = i;
-        Cx type = tb < as ? Expr(tb, as, true) : Cx::Const(AtomKind::kNoneConst);
-        Cx name = as + 1 < colon ? Cx::Name(Text(as + 1)) : Cx::Const(AtomKind::kNoneConst);
-        t->kids[2].kids.push_back(Cx::List(Head::kExcept, {Cx::Int(line), std::move(type), std::move(name), Cx::List(Head::kSeq)}));
-        body.push_back(2);
-        body.push_back((uint32_t)t->kids[2].kids.size() - 1);
-        body.push_back(3);
-      }
+      Open(l.indent, "(try " + ln + " (");
+      chains_[l.indent] = kTryChain;
+    } else if (w == "except") {
+      uint32_t tb = k + 1;
+      if (Op(tb, "*")) ++tb;
+      uint32_t as = colon;
+      for (uint32_t i = tb; i < colon; ++i)
+        if (Kw(i, "as")) as = i;
+      std::string type = tb < as ? Expr(tb, as, true).text : "#none";
+      std::string name = as + 1 < colon ? std::string(Text(as + 1)) : "#none";
+      Open(l.indent, "(except " + ln + " " + type + " " + name + " (");
+    } else if (w == "finally") {
+      Open(l.indent, "(finally " + ln + " (");
+      chains_.erase(l.indent);
     } else if (w == "with") {
-      Cx s = Cx::List(Head::kWith, {Cx::Int(line), Cx::List(Head::kSeq)});
+      Open(l.indent, "(with " + ln + " (");
+      chains_.erase(l.indent);
       // `with f() as x`: the call runs; x is unknown.
       for (auto [ib, ie] : SplitTop(k + 1, colon, ",")) {
         uint32_t as = ie;
         for (uint32_t i = ib; i < ie; ++i)
           if (Kw(i, "as") && FindTop(ib, i + 1, "as") == i) as = i;
-        Cx item = Expr(ib, as, false);
-        if (HasCall(item)) s.kids[1].kids.push_back(Cx::List(Head::kExpr, {Cx::Int(line), std::move(item)}));
+        ExprText item = Expr(ib, as, false);
+        if (item.has_call) Append(Cx::List(Head::kExpr, {Cx::Int(line), Raw(std::move(item.text))}));
         if (as < ie)
-          s.kids[1].kids.push_back(Cx::List(Head::kAssign, {Cx::Int(line), Expr(as + 1, ie, true), Cx::Opaque("with-target")}));
+          Append(Cx::List(Head::kAssign, {Cx::Int(line), Raw(Expr(as + 1, ie, true).text), Cx::Opaque("with-target")}));
       }
+    } else {  // match / case: each case body may or may not run
+      Open(l.indent, "(blk " + ln + " (");
       chains_.erase(l.indent);
-      body = Append(std::move(s));
-      body.push_back(1);
-    } else if (w == "match" || w == "case") {
-      // match/case: each case body may or may not run.
       if (w == "match") {
-        Cx x = Expr(k + 1, colon, true);
-        Cx s = Cx::List(Head::kBlock, {Cx::Int(line), Cx::List(Head::kSeq)});
-        if (HasCall(x)) s.kids[1].kids.push_back(Cx::List(Head::kExpr, {Cx::Int(line), std::move(x)}));
-        body = Append(std::move(s));
-        body.push_back(1);
-      } else {
-        body = Append(Cx::List(Head::kBlock, {Cx::Int(line), Cx::List(Head::kSeq)}));
-        body.push_back(1);
+        ExprText x = Expr(k + 1, colon, true);
+        if (x.has_call) Append(Cx::List(Head::kExpr, {Cx::Int(line), Raw(std::move(x.text))}));
       }
-      chains_.erase(l.indent);
-    } else {
-      // elif/except/finally without their head (malformed code): not modelled.
-      PushDropped(l.indent);
-      Simples(colon + 1, e);
-      return;
-    }
-    Push(l.indent, std::move(body));
-    if (frames_.back().dropped && frames_.size() >= 2 && !frames_[frames_.size() - 2].dropped) {
-      // Too deep: the block's statements may or may not run, and are not kept.
-      Frame fr = frames_.back();
-      frames_.pop_back();
-      Cx* seq = At(frames_.back(), fr.path);
-      seq->kids.push_back(Cx::List(Head::kBlock, {Cx::Int(line), Cx::List(Head::kSeq), Cx::Opaque("too deep")}));
-      frames_.push_back(fr);
     }
     Simples(colon + 1, e);
   }
@@ -743,10 +744,10 @@ class Builder {
   py::Tokens toks_;
   py::Parser parser_;
   FileProgram out_;
-  Cx module_root_;
-  std::vector<Cx> fn_roots_;
+  std::string module_text_;
+  std::vector<std::string> fn_text_;
   std::vector<Frame> frames_;
-  std::map<int, std::vector<uint32_t>> chains_;  // indent -> the open if/for/while/try statement's path
+  std::map<int, char> chains_;  // indent -> what the compound statement last opened there allows to follow
   std::vector<std::string> decorators_;
   std::map<int, std::vector<int>> site_at_;
   std::vector<char> used_;
@@ -798,10 +799,25 @@ Result<Cx> ParsePythonExpression(std::string_view text) {
   if (n < 0 || pos != end) return Status::ParseError("not a Python expression: " + src);
   // Reuse the builder's conversion through a one-line file.
   FileProgram p = BuildFileProgram("<assume>", "__check_assume__ = (" + src + ")\n", {});
-  auto body = ParseCx(p.module_body);
+  auto body = ParseBody(p.module_body);
   if (!body.ok() || body->kids.empty() || body->kids[0].head != Head::kAssign || body->kids[0].kids.size() != 3)
     return Status::ParseError("not a Python expression: " + src);
   return body->kids[0].kids[2];
+}
+
+bool IsTestPath(std::string_view rel) {
+  size_t slash = rel.rfind('/');
+  std::string_view base = slash == std::string_view::npos ? rel : rel.substr(slash + 1);
+  if (base.substr(0, 5) == "test_" || base == "conftest.py" || (base.size() >= 8 && base.substr(base.size() - 8) == "_test.py"))
+    return true;
+  size_t p = 0;
+  while (slash != std::string_view::npos && p < slash) {
+    size_t q = rel.find('/', p);
+    std::string_view part = rel.substr(p, q - p);
+    if (part == "tests" || part == "test") return true;
+    p = q + 1;
+  }
+  return false;
 }
 
 bool IsPackagingFile(std::string_view path) {

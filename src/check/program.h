@@ -83,6 +83,10 @@ std::vector<std::pair<std::string, std::string>> ConsoleScripts(std::string_view
 // One Python expression as a cx tree (for --assume); kParseError when it is not one.
 Result<Cx> ParsePythonExpression(std::string_view text);
 
+// Test code (the front end's rule: a tests/ or test/ directory, test_*.py, *_test.py,
+// conftest.py): no launch runs it, so the scan keeps no program facts for it.
+bool IsTestPath(std::string_view path);
+
 // True for the packaging files ConsoleScripts reads.
 bool IsPackagingFile(std::string_view path);
 

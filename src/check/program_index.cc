@@ -75,17 +75,14 @@ void CollectGlobals(const Cx& body, std::set<std::string, std::less<>>* out, int
 }  // namespace
 
 ProgramIndex::ProgramIndex(const Section& s) : s_(s) {
-  size_t n = s_.files.size();
+  size_t n = s_.paths.size();
+  indexed_.assign(n, 0);
   fn_by_qual_.resize(n);
   class_by_qual_.resize(n);
   globals_.resize(n);
-  std::set<std::string> paths;
-  for (const auto& f : s_.files) paths.insert(f.path);
+  std::set<std::string> paths(s_.paths.begin(), s_.paths.end());
   for (size_t i = 0; i < n; ++i) {
-    const Section::File& f = s_.files[i];
-    for (size_t k = 0; k < f.functions.size(); ++k) fn_by_qual_[i].emplace(f.functions[k].qual, (int)k);
-    for (size_t k = 0; k < f.classes.size(); ++k) class_by_qual_[i].emplace(f.classes[k].qual, (int)k);
-    std::string p = f.path;
+    std::string p = s_.paths[i];
     if (!EndsWith(p, ".py")) continue;
     p.resize(p.size() - 3);
     std::vector<std::string> parts = Split(p, '/');
@@ -99,17 +96,19 @@ ProgramIndex::ProgramIndex(const Section& s) : s_(s) {
       for (size_t j = 0; j < k; ++j) dir += (j ? "/" : "") + parts[j];
       if (!paths.count(dir.empty() ? "__init__.py" : dir + "/__init__.py")) module_files_.emplace(dotted, (int)i);
     }
-    auto body = ParseCx(f.module_body);
-    if (body.ok()) CollectGlobals(*body, &globals_[i]);
   }
-  // Settings classes (see header).
+  // Settings classes (see header), among the files that define the flags: those the
+  // flags were generated from, those whose methods call add_argument, and those most of
+  // whose annotated fields are flags. Subclasses: IsSettingsClass.
   std::set<std::string> dests, generated;
+  std::set<int> flag_files;
   for (const auto& fl : s_.flags) {
     dests.insert(fl.dest);
     if (!fl.class_name.empty()) generated.insert(fl.class_name);
+    if (int f = s_.Find(fl.file); f >= 0) flag_files.insert(f);
   }
-  for (int i = 0; i < (int)n; ++i) {
-    const Section::File& f = s_.files[(size_t)i];
+  for (int i : flag_files) {
+    const Section::File& f = file(i);
     for (int c = 0; c < (int)f.classes.size(); ++c) {
       const ClassFacts& cf = f.classes[(size_t)c];
       bool settings = generated.count(cf.name) > 0;
@@ -125,21 +124,31 @@ ProgramIndex::ProgramIndex(const Section& s) : s_(s) {
       if (settings) settings_classes_.insert({i, c});
     }
   }
-  // Subclasses of settings classes.
-  for (bool grew = true; grew;) {
-    grew = false;
-    for (int i = 0; i < (int)n; ++i)
-      for (int c = 0; c < (int)s_.files[(size_t)i].classes.size(); ++c) {
-        ClassRef r{i, c};
-        if (settings_classes_.count(r)) continue;
-        for (ClassRef b : Bases(r))
-          if (settings_classes_.count(b)) {
-            settings_classes_.insert(r);
-            grew = true;
-            break;
-          }
-      }
-  }
+}
+
+const Section::File& ProgramIndex::file(int i) const {
+  const Section::File& f = s_.Get(i);
+  if (i >= 0 && (size_t)i < indexed_.size() && !indexed_[(size_t)i]) IndexFile(i);
+  return f;
+}
+
+void ProgramIndex::IndexFile(int i) const {
+  indexed_[(size_t)i] = 1;
+  const Section::File& f = s_.Get(i);
+  for (size_t k = 0; k < f.functions.size(); ++k) fn_by_qual_[(size_t)i].emplace(f.functions[k].qual, (int)k);
+  for (size_t k = 0; k < f.classes.size(); ++k) class_by_qual_[(size_t)i].emplace(f.classes[k].qual, (int)k);
+  auto body = ParseBody(f.module_body);
+  if (body.ok()) CollectGlobals(*body, &globals_[(size_t)i]);
+}
+
+bool ProgramIndex::IsSettingsClass(ClassRef c) const {
+  if (settings_classes_.count(c)) return true;
+  if (auto it = settings_memo_.find(c); it != settings_memo_.end()) return it->second;
+  settings_memo_[c] = false;  // cycles
+  bool r = false;
+  for (ClassRef b : Bases(c)) r = r || IsSettingsClass(b);
+  settings_memo_[c] = r;
+  return r;
 }
 
 int ProgramIndex::ModuleFile(std::string_view dotted, bool main) const {
@@ -151,7 +160,7 @@ int ProgramIndex::ModuleFile(std::string_view dotted, bool main) const {
   int best = -1;
   for (auto it = b; it != e; ++it) {
     int f = it->second;
-    if (best < 0 || s_.files[(size_t)f].path.size() < s_.files[(size_t)best].path.size()) best = f;
+    if (best < 0 || s_.paths[(size_t)f].size() < s_.paths[(size_t)best].size()) best = f;
   }
   return best;
 }
@@ -160,16 +169,16 @@ int ProgramIndex::ScriptFile(std::string_view path) const {
   std::string p(path);
   while (p.compare(0, 2, "./") == 0) p = p.substr(2);
   int best = -1;
-  for (int i = 0; i < (int)s_.files.size(); ++i) {
-    const std::string& fp = s_.files[(size_t)i].path;
+  for (int i = 0; i < (int)s_.paths.size(); ++i) {
+    const std::string& fp = s_.paths[(size_t)i];
     bool match = fp == p || (EndsWith(p, "/" + fp)) || (EndsWith(fp, "/" + p));
-    if (match && (best < 0 || fp.size() < s_.files[(size_t)best].path.size())) best = i;
+    if (match && (best < 0 || fp.size() < s_.paths[(size_t)best].size())) best = i;
   }
   return best;
 }
 
 std::string ProgramIndex::ModuleName(int file) const {
-  const std::string& path = s_.files[(size_t)file].path;
+  const std::string& path = s_.paths[(size_t)file];
   std::string p = EndsWith(path, ".py") ? path.substr(0, path.size() - 3) : path;
   std::vector<std::string> parts = Split(p, '/');
   if (!parts.empty() && parts.back() == "__init__") parts.pop_back();
@@ -177,9 +186,7 @@ std::string ProgramIndex::ModuleName(int file) const {
   size_t first = parts.empty() ? 0 : parts.size() - 1;
   std::string dir = Dirname(path);
   while (!dir.empty()) {
-    bool has_init = false;
-    for (const auto& f : s_.files)
-      if (f.path == dir + "/__init__.py") has_init = true;
+    bool has_init = s_.Find(dir + "/__init__.py") >= 0;
     if (!has_init || first == 0) break;
     --first;
     dir = Dirname(dir);
@@ -194,16 +201,12 @@ int ProgramIndex::ResolveImport(int file, const ImportFacts& imp, std::string* e
   std::string module = imp.module;
   int target = -1;
   if (imp.level > 0) {
-    std::string base = Dirname(s_.files[(size_t)file].path);
+    std::string base = Dirname(s_.paths[(size_t)file]);
     for (int k = 1; k < imp.level; ++k) base = Dirname(base);
     std::string rel = module;
     std::replace(rel.begin(), rel.end(), '.', '/');
     std::string stem = rel.empty() ? base : (base.empty() ? rel : base + "/" + rel);
-    auto find = [&](const std::string& p) {
-      for (int i = 0; i < (int)s_.files.size(); ++i)
-        if (s_.files[(size_t)i].path == p) return i;
-      return -1;
-    };
+    auto find = [&](const std::string& p) { return s_.Find(p); };
     if (!imp.name.empty()) {
       std::string sub = stem.empty() ? imp.name : stem + "/" + imp.name;
       int f = find(sub + ".py");
@@ -237,8 +240,8 @@ int ProgramIndex::ResolveImport(int file, const ImportFacts& imp, std::string* e
 
 Binding ProgramIndex::Lookup(int file, std::string_view name) const {
   Binding b;
-  if (file < 0 || file >= (int)s_.files.size()) return b;
-  const Section::File& f = s_.files[(size_t)file];
+  if (file < 0 || file >= FileCount()) return b;
+  const Section::File& f = this->file(file);
   if (auto it = fn_by_qual_[(size_t)file].find(name); it != fn_by_qual_[(size_t)file].end()) {
     b.kind = Binding::Kind::kFunction;
     b.fn = {file, it->second};
@@ -284,12 +287,15 @@ Binding ProgramIndex::Lookup(int file, std::string_view name) const {
 }
 
 FnRef ProgramIndex::FunctionByQual(int file, std::string_view qual) const {
-  if (file < 0 || file >= (int)s_.files.size()) return {};
+  if (file < 0 || file >= FileCount()) return {};
+  this->file(file);
   auto it = fn_by_qual_[(size_t)file].find(qual);
   return it == fn_by_qual_[(size_t)file].end() ? FnRef{} : FnRef{file, it->second};
 }
 
 std::optional<ClassRef> ProgramIndex::ClassByName(int file, std::string_view dotted) const {
+  if (file < 0 || file >= FileCount()) return std::nullopt;
+  this->file(file);
   size_t dot = dotted.rfind('.');
   if (auto it = class_by_qual_[(size_t)file].find(dotted); it != class_by_qual_[(size_t)file].end()) return ClassRef{file, it->second};
   if (dot == std::string_view::npos) {
@@ -370,7 +376,7 @@ std::optional<std::pair<ClassRef, std::string>> ProgramIndex::ClassAttr(ClassRef
 }
 
 std::optional<ClassRef> ProgramIndex::ClassOf(FnRef f) const {
-  const std::string& cls = function(f).cls;
+  const std::string& cls = function(f).cls;  // (indexes the file)
   if (cls.empty()) return std::nullopt;
   auto it = class_by_qual_[(size_t)f.file].find(cls);
   if (it == class_by_qual_[(size_t)f.file].end()) return std::nullopt;
@@ -387,7 +393,7 @@ const Cx* ProgramIndex::Body(FnRef f) {
   auto key = std::make_pair(f.file, f.fn);
   auto it = bodies_.find(key);
   if (it != bodies_.end()) return it->second.get();
-  auto parsed = ParseCx(function(f).body);
+  auto parsed = ParseBody(function(f).body);
   std::unique_ptr<Cx> p = parsed.ok() && parsed->head == Head::kSeq ? std::make_unique<Cx>(std::move(parsed.value())) : nullptr;
   const Cx* r = p.get();
   bodies_.emplace(key, std::move(p));
@@ -397,7 +403,7 @@ const Cx* ProgramIndex::Body(FnRef f) {
 const Cx* ProgramIndex::ModuleBody(int file) {
   auto it = module_bodies_.find(file);
   if (it != module_bodies_.end()) return it->second.get();
-  auto parsed = ParseCx(s_.files[(size_t)file].module_body);
+  auto parsed = ParseBody(this->file(file).module_body);
   std::unique_ptr<Cx> p = parsed.ok() && parsed->head == Head::kSeq ? std::make_unique<Cx>(std::move(parsed.value())) : nullptr;
   const Cx* r = p.get();
   module_bodies_.emplace(file, std::move(p));
@@ -406,7 +412,7 @@ const Cx* ProgramIndex::ModuleBody(int file) {
 
 std::vector<int> ProgramIndex::ImportClosure(int root, bool* dynamic) const {
   std::vector<int> order;
-  std::vector<char> seen(s_.files.size(), 0);
+  std::vector<char> seen(s_.paths.size(), 0);
   std::deque<int> queue{root};
   seen[(size_t)root] = 1;
   *dynamic = false;
@@ -414,7 +420,7 @@ std::vector<int> ProgramIndex::ImportClosure(int root, bool* dynamic) const {
     int f = queue.front();
     queue.pop_front();
     order.push_back(f);
-    const Section::File& file = s_.files[(size_t)f];
+    const Section::File& file = this->file(f);
     if (file.dynamic_import) *dynamic = true;
     auto add = [&](int t) {
       if (t >= 0 && !seen[(size_t)t]) {

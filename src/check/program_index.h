@@ -48,10 +48,12 @@ class ProgramIndex {
   explicit ProgramIndex(const Section& s);
 
   const Section& section() const { return s_; }
-  int FileCount() const { return (int)s_.files.size(); }
-  const Section::File& file(int i) const { return s_.files[(size_t)i]; }
-  const FunctionFacts& function(FnRef r) const { return s_.files[(size_t)r.file].functions[(size_t)r.fn]; }
-  const ClassFacts& klass(ClassRef r) const { return s_.files[(size_t)r.file].classes[(size_t)r.cls]; }
+  int FileCount() const { return (int)s_.paths.size(); }
+  const std::string& path(int i) const { return s_.paths[(size_t)i]; }
+  // The file's facts (decoded and indexed on first use).
+  const Section::File& file(int i) const;
+  const FunctionFacts& function(FnRef r) const { return file(r.file).functions[(size_t)r.fn]; }
+  const ClassFacts& klass(ClassRef r) const { return file(r.file).classes[(size_t)r.cls]; }
 
   // The file of a dotted module (`sglang.launch_server` -> .../sglang/launch_server.py or
   // .../launch_server/__init__.py; `pkg` run with -m -> pkg/__main__.py when main=true), -1 when none.
@@ -83,7 +85,7 @@ class ProgramIndex {
 
   // Classes whose instances are the program's settings (see interp.h): flags were generated
   // from their fields, or most of their annotated fields are flag dests; and their subclasses.
-  bool IsSettingsClass(ClassRef c) const { return settings_classes_.count(c) > 0; }
+  bool IsSettingsClass(ClassRef c) const;
   const std::set<ClassRef>& settings_classes() const { return settings_classes_; }
   std::set<std::string> SettingsClassNames() const;
 
@@ -96,12 +98,16 @@ class ProgramIndex {
 
  private:
   int ResolveImport(int file, const ImportFacts& imp, std::string* external, std::string* name_in_module) const;
+  void IndexFile(int i) const;
 
   const Section& s_;
   std::multimap<std::string, int> module_files_;  // every dotted suffix of a file's module path -> file
-  std::vector<std::map<std::string, int, std::less<>>> fn_by_qual_, class_by_qual_;
-  std::vector<std::set<std::string, std::less<>>> globals_;  // names the module body assigns
+  // Per file, filled when it is first used (IndexFile).
+  mutable std::vector<char> indexed_;
+  mutable std::vector<std::map<std::string, int, std::less<>>> fn_by_qual_, class_by_qual_;
+  mutable std::vector<std::set<std::string, std::less<>>> globals_;  // names the module body assigns
   std::set<ClassRef> settings_classes_;
+  mutable std::map<ClassRef, bool> settings_memo_;
   std::map<std::pair<int, int>, std::unique_ptr<Cx>> bodies_;
   std::map<int, std::unique_ptr<Cx>> module_bodies_;
 };

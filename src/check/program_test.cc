@@ -80,8 +80,8 @@ TEST(CheckProgram, BuildsFunctionsClassesImportsAndSites) {
   EXPECT_EQ(c.qual, "ServerArgs");
   EXPECT_EQ(c.decorators, std::vector<std::string>{"dataclass"});
   ASSERT_EQ(c.attrs.size(), 3u);
-  EXPECT_EQ(c.attrs[0], (std::pair<std::string, std::string>{"deepep_mode", "\"auto\""}));
-  EXPECT_EQ(c.attrs[2].second, "(call field (kw default \"auto\"))");
+  EXPECT_EQ(c.attrs[0], (std::pair<std::string, std::string>{"deepep_mode", "'auto'"}));
+  EXPECT_EQ(c.attrs[2].second, "(call field (kw default 'auto'))");
   EXPECT_EQ(c.annotated.size(), 3u);
 
   const FunctionFacts* h = Fn(p, "ServerArgs._handle_a2a_moe");
@@ -89,40 +89,47 @@ TEST(CheckProgram, BuildsFunctionsClassesImportsAndSites) {
   EXPECT_EQ(h->cls, "ServerArgs");
   EXPECT_EQ(h->params, (std::vector<std::string>{"self", "cfg"}));
   EXPECT_EQ(h->line, 16);
-  auto body = ParseCx(h->body);
+  auto body = ParseBody(h->body);
   ASSERT_TRUE(body.ok()) << body.status().ToString() << "\n" << h->body;
+  const std::string folded = CxText(*body);
   // The logging call is dropped; the elif chain nests in the else branch.
-  EXPECT_NE(h->body.find("(= 17 a2a_backend (. cfg moe_a2a_backend))"), std::string::npos) << h->body;
-  EXPECT_EQ(h->body.find("logger"), std::string::npos);
-  EXPECT_NE(h->body.find("(if 21 (cmp (. cfg deepep_mode) == \"auto\") ((= 22 (. self deepep_mode) \"low_latency\")) "
-                         "((if 23 (cmp (. cfg deepep_mode) == \"normal\") ((raise 24 0 ValueError)) ())))"),
+  EXPECT_NE(folded.find("(= 17 a2a_backend (. cfg moe_a2a_backend))"), std::string::npos) << folded;
+  EXPECT_EQ(folded.find("logger"), std::string::npos);
+  EXPECT_NE(folded.find("(if 21 (cmp (. cfg deepep_mode) == 'auto') ((= 22 (. self deepep_mode) 'low_latency')) "
+                         "((if 23 (cmp (. cfg deepep_mode) == 'normal') ((raise 24 0 ValueError)) ())))"),
             std::string::npos)
-      << h->body;
-  EXPECT_NE(h->body.find("(assert 29 1 (cmp (. self tp_size) > 0))"), std::string::npos) << h->body;
-  EXPECT_NE(h->body.find("(for 30 x (list 1 2) ((if 31 x ((brk 31)) ())) ((raise 33 2 RuntimeError)))"), std::string::npos)
-      << h->body;
-  EXPECT_NE(h->body.find("(try 34 ((= 35 y (call int \"3\"))) ((except 36 (tuple ValueError KeyError) e ((raise 37 -1)))) "
+      << folded;
+  EXPECT_NE(folded.find("(assert 29 1 (cmp (. self tp_size) > 0))"), std::string::npos) << folded;
+  EXPECT_NE(folded.find("(for 30 x (list 1 2) ((if 31 x ((brk 31)) ())) ((raise 33 2 RuntimeError)))"), std::string::npos)
+      << folded;
+  EXPECT_NE(folded.find("(try 34 ((= 35 y (call int '3'))) ((except 36 (tuple ValueError KeyError) e ((raise 37 -1)))) "
                          "((aug + 39 y 1)) ((= 41 y 0)))"),
             std::string::npos)
-      << h->body;
-  EXPECT_NE(h->body.find("(with 42 ((e 42 (call open \"f\")) (= 42 fh (? \"with-target\")) (= 43 n 3)))"), std::string::npos)
-      << h->body;
-  EXPECT_NE(h->body.find("(ret 44 (ifx a2a_backend a2a_backend #none))"), std::string::npos) << h->body;
+      << folded;
+  EXPECT_NE(folded.find("(with 42 ((e 42 (call open 'f')) (= 42 fh (? 'with-target')) (= 43 n 3)))"), std::string::npos)
+      << folded;
+  EXPECT_NE(folded.find("(ret 44 (ifx a2a_backend a2a_backend #none))"), std::string::npos) << folded;
 
   const FunctionFacts* m = Fn(p, "main");
   ASSERT_NE(m, nullptr);
+  auto mbody = ParseBody(m->body);
+  ASSERT_TRUE(mbody.ok()) << mbody.status().ToString();
+  const std::string mfolded = CxText(*mbody);
+  auto modbody = ParseBody(p.module_body);
+  ASSERT_TRUE(modbody.ok()) << modbody.status().ToString();
+  const std::string module_folded = CxText(*modbody);
   EXPECT_EQ(m->params, (std::vector<std::string>{"argv", "*args", "flag", "**kw"}));
   EXPECT_EQ(m->defaults[0], "#none");
   EXPECT_EQ(m->defaults[2], "#false");
-  EXPECT_NE(m->body.find("(= 49 args (call (. parser parse_args) argv)) (= 49 x 1)"), std::string::npos) << m->body;
-  EXPECT_NE(m->body.find("(if 50 (or (and (cmp (. args deepep_mode) != \"auto\") (not (cmp (. args x) in (tuple \"a\" \"b\")))) "
+  EXPECT_NE(mfolded.find("(= 49 args (call (. parser parse_args) argv)) (= 49 x 1)"), std::string::npos) << mfolded;
+  EXPECT_NE(mfolded.find("(if 50 (or (and (cmp (. args deepep_mode) != 'auto') (not (cmp (. args x) in (tuple 'a' 'b')))) "
                          "(cmp -1 < (. args n) <= 3)) ((raise 50 3 SystemExit)) ())"),
             std::string::npos)
-      << m->body;
+      << mfolded;
   ASSERT_EQ(p.add_arguments.size(), 1u);
   EXPECT_EQ(p.add_arguments[0].first, 48);
-  EXPECT_NE(p.module_body.find("(if 53 (cmp __name__ == \"__main__\") ((e 54 (call main))) ())"), std::string::npos)
-      << p.module_body;
+  EXPECT_NE(module_folded.find("(if 53 (cmp __name__ == '__main__') ((e 54 (call main))) ())"), std::string::npos)
+      << module_folded;
 
   ASSERT_EQ(p.imports.size(), 6u);
   EXPECT_EQ(p.imports[0].local, "argparse");
@@ -146,25 +153,25 @@ TEST(CheckProgram, SurvivesHostileInput) {
   deep += "def g(:\n  )))\n  elif x:\n    pass\n  except:\n  raise\n" + std::string(3000, '(') + "\n";
   FileProgram p = BuildFileProgram("x.py", deep, {{"id", 202, "raise", "ValueError"}});
   ASSERT_FALSE(p.functions.empty());
-  auto body = ParseCx(p.functions[0].body);
+  auto body = ParseBody(p.functions[0].body);
   ASSERT_TRUE(body.ok()) << body.status().ToString();
   EXPECT_NE(p.functions[0].body.find("(blk "), std::string::npos);
-  for (const auto& f : p.functions) EXPECT_TRUE(ParseCx(f.body).ok()) << f.body;
-  EXPECT_TRUE(ParseCx(p.module_body).ok());
+  for (const auto& f : p.functions) EXPECT_TRUE(ParseBody(f.body).ok()) << f.body;
+  EXPECT_TRUE(ParseBody(p.module_body).ok());
 }
 
 TEST(CheckCx, RoundTripsAndRefusesMalformedText) {
-  for (const char* t : {"(cmp (. cfg deepep_mode) == \"normal\")", "(call f 1 -2 3.5 (kw a #none) (* x) (** y))",
-                        "(? \"a b\")", "((if 1 #true () ()) (ret 2))", "(bin + 1 (neg x))", "\"Ã©\\n\""}) {
+  for (const char* t : {"(cmp (. cfg deepep_mode) == 'normal')", "(call f 1 -2 3.5 (kw a #none) (* x) (** y))",
+                        "(? 'a b')", "((if 1 #true () ()) (ret 2))", "(bin + 1 (neg x))", "'Ã©\\n\\'q'"}) {
     auto x = ParseCx(t);
     ASSERT_TRUE(x.ok()) << t << ": " << x.status().ToString();
     EXPECT_EQ(CxText(*x), t);
   }
-  for (const char* t : {"(", ")", "(cmp a == )", "(nohead 1)", "\"unterminated", "(call f) extra", "#bogus", ""})
+  for (const char* t : {"(", ")", "(cmp a == )", "(nohead 1)", "'unterminated", "(call f) extra", "#bogus", ""})
     EXPECT_FALSE(ParseCx(t).ok()) << t;
   std::string deep(500, '(');
   EXPECT_FALSE(ParseCx(deep).ok());
-  auto x = ParseCx("(or (and (cmp (. a b) notin (list \"x\" \"y\")) (not c)) (cmp x isnot #none))");
+  auto x = ParseCx("(or (and (cmp (. a b) notin (list 'x' 'y')) (not c)) (cmp x isnot #none))");
   ASSERT_TRUE(x.ok());
   EXPECT_EQ(Unparse(*x), "a.b not in ['x', 'y'] and not c or x is not None");
 }

@@ -14,6 +14,7 @@ bool EndsWith(std::string_view s, std::string_view suf) {
 
 void ScanHook::AddFile(size_t slot, std::string_view path, std::string_view text, const std::vector<CatalogLine>& lines) {
   if (slot >= files_.size() || !EndsWith(path, ".py")) return;
+  if (IsTestPath(path)) return;  // no launch runs test code
   std::vector<SiteRef> sites;
   sites.reserve(lines.size());
   for (const CatalogLine& l : lines) {

@@ -2,7 +2,10 @@
 #include "check/section.h"
 
 #include <algorithm>
+#include <cstring>
 #include <nlohmann/json.hpp>
+
+#include "model/record.h"
 
 namespace errdex::check {
 
@@ -60,22 +63,103 @@ doc::EnvVar EnvFrom(const json& o) {
   return e;
 }
 
-json FileJson(const FileProgram& p) {
-  json fns = json::array(), classes = json::array(), imports = json::array(), sites = json::array(), args = json::array();
-  for (const FunctionFacts& f : p.functions)
-    fns.push_back(json::array({f.qual, f.name, f.cls, f.line, f.end_line, f.params, f.defaults, f.decorators, f.body, f.annotations}));
-  for (const ClassFacts& c : p.classes) {
-    json attrs = json::array();
-    for (const auto& [n, v] : c.attrs) attrs.push_back(json::array({n, v}));
-    classes.push_back(json::array({c.qual, c.name, c.line, c.bases, c.decorators, attrs, c.annotated}));
+// Written by hand (nlohmann's DOM costs more than the facts): the same JSON FileFrom reads.
+void AppendStrings(const std::vector<std::string>& v, std::string* out) {
+  out->push_back('[');
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i) out->push_back(',');
+    AppendJsonString(*out, v[i]);
   }
-  for (const ImportFacts& i : p.imports) imports.push_back(json::array({i.local, i.module, i.name, i.level}));
-  for (const SiteRef& s : p.sites) sites.push_back(json::array({s.id, s.line, s.kind, s.error_class}));
-  for (const auto& [line, call] : p.add_arguments) args.push_back(json::array({line, call}));
-  json o = {{"path", p.path}, {"body", p.module_body}, {"fns", fns}, {"classes", classes}, {"imports", imports},
-            {"sites", sites}, {"args", args}};
-  if (p.dynamic_import) o["dyn"] = true;
-  return o;
+  out->push_back(']');
+}
+
+void AppendFileJson(const FileProgram& p, std::string* out) {
+  std::string& o = *out;
+  o += "{\"path\":";
+  AppendJsonString(o, p.path);
+  o += ",\"body\":";
+  AppendJsonString(o, p.module_body);
+  o += ",\"fns\":[";
+  for (size_t i = 0; i < p.functions.size(); ++i) {
+    const FunctionFacts& f = p.functions[i];
+    if (i) o.push_back(',');
+    o.push_back('[');
+    AppendJsonString(o, f.qual);
+    o.push_back(',');
+    AppendJsonString(o, f.name);
+    o.push_back(',');
+    AppendJsonString(o, f.cls);
+    o += "," + std::to_string(f.line) + "," + std::to_string(f.end_line) + ",";
+    AppendStrings(f.params, out);
+    o.push_back(',');
+    AppendStrings(f.defaults, out);
+    o.push_back(',');
+    AppendStrings(f.decorators, out);
+    o.push_back(',');
+    AppendJsonString(o, f.body);
+    o.push_back(',');
+    AppendStrings(f.annotations, out);
+    o.push_back(']');
+  }
+  o += "],\"classes\":[";
+  for (size_t i = 0; i < p.classes.size(); ++i) {
+    const ClassFacts& c = p.classes[i];
+    if (i) o.push_back(',');
+    o.push_back('[');
+    AppendJsonString(o, c.qual);
+    o.push_back(',');
+    AppendJsonString(o, c.name);
+    o += "," + std::to_string(c.line) + ",";
+    AppendStrings(c.bases, out);
+    o.push_back(',');
+    AppendStrings(c.decorators, out);
+    o += ",[";
+    for (size_t k = 0; k < c.attrs.size(); ++k) {
+      if (k) o.push_back(',');
+      o.push_back('[');
+      AppendJsonString(o, c.attrs[k].first);
+      o.push_back(',');
+      AppendJsonString(o, c.attrs[k].second);
+      o.push_back(']');
+    }
+    o += "],";
+    AppendStrings(c.annotated, out);
+    o.push_back(']');
+  }
+  o += "],\"imports\":[";
+  for (size_t i = 0; i < p.imports.size(); ++i) {
+    const ImportFacts& im = p.imports[i];
+    if (i) o.push_back(',');
+    o.push_back('[');
+    AppendJsonString(o, im.local);
+    o.push_back(',');
+    AppendJsonString(o, im.module);
+    o.push_back(',');
+    AppendJsonString(o, im.name);
+    o += "," + std::to_string(im.level) + "]";
+  }
+  o += "],\"sites\":[";
+  for (size_t i = 0; i < p.sites.size(); ++i) {
+    const SiteRef& st = p.sites[i];
+    if (i) o.push_back(',');
+    o.push_back('[');
+    AppendJsonString(o, st.id);
+    o += "," + std::to_string(st.line) + ",";
+    AppendJsonString(o, st.kind);
+    o.push_back(',');
+    AppendJsonString(o, st.error_class);
+    o.push_back(']');
+  }
+  o += "],\"args\":[";
+  for (size_t i = 0; i < p.add_arguments.size(); ++i) {
+    if (i) o.push_back(',');
+    o += "[" + std::to_string(p.add_arguments[i].first) + ",";
+    AppendJsonString(o, p.add_arguments[i].second);
+    o.push_back(']');
+  }
+  o.push_back(']');
+  if (p.dynamic_import) o += ",\"dyn\":true";
+  o.push_back('}');
 }
 
 Section::File FileFrom(const json& o) {
@@ -118,26 +202,6 @@ Section::File FileFrom(const json& o) {
   return f;
 }
 
-// End of the JSON value starting at s[pos] (an object or array), skipping strings; npos when unbalanced.
-size_t ValueEnd(std::string_view s, size_t pos) {
-  int depth = 0;
-  bool in_str = false;
-  for (size_t i = pos; i < s.size(); ++i) {
-    char c = s[i];
-    if (in_str) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_str = false;
-      continue;
-    }
-    if (c == '"') in_str = true;
-    else if (c == '{' || c == '[') ++depth;
-    else if (c == '}' || c == ']') {
-      if (--depth == 0) return i + 1;
-    }
-  }
-  return std::string_view::npos;
-}
-
 }  // namespace
 
 std::string BuildSection(const CheckFacts& facts, const doc::SettingsData* settings) {
@@ -161,7 +225,7 @@ std::string BuildSection(const CheckFacts& facts, const doc::SettingsData* setti
   out += ",\"files\":[";
   for (size_t i = 0; i < files.size(); ++i) {
     if (i) out.push_back(',');
-    out += FileJson(*files[i]).dump(-1, ' ', false, json::error_handler_t::replace);
+    AppendFileJson(*files[i], &out);
   }
   out += "]}";
   return out;
@@ -172,7 +236,9 @@ std::string WithCheckSection(std::string_view knowledge, std::string_view sectio
   while (b < knowledge.size() && (knowledge[b] == ' ' || knowledge[b] == '\n')) ++b;
   std::string out = "{\"check\":";
   out += section;
-  if (b >= knowledge.size() || knowledge[b] != '{' || ValueEnd(knowledge, b) == std::string_view::npos) {
+  size_t e = knowledge.size();
+  while (e > b && (knowledge[e - 1] == ' ' || knowledge[e - 1] == '\n')) --e;
+  if (b >= e || knowledge[b] != '{' || knowledge[e - 1] != '}') {
     out += "}";
     return out;
   }
@@ -184,37 +250,187 @@ std::string WithCheckSection(std::string_view knowledge, std::string_view sectio
   return out;
 }
 
+namespace {
+
+// Skips JSON whitespace from `pos`.
+size_t SkipWs(std::string_view s, size_t pos) {
+  while (pos < s.size() && (s[pos] == ' ' || s[pos] == '\n' || s[pos] == '\t' || s[pos] == '\r')) ++pos;
+  return pos;
+}
+
+// The end of the JSON string starting at s[pos] (a quote), npos when unterminated.
+size_t StringEnd(std::string_view s, size_t pos) {
+  for (size_t i = pos + 1; i < s.size();) {
+    const void* q = std::memchr(s.data() + i, '"', s.size() - i);
+    if (!q) return std::string_view::npos;
+    size_t at = (size_t)((const char*)q - s.data());
+    size_t bs = 0;  // backslashes right before the quote
+    while (at - bs > pos + 1 && s[at - bs - 1] == '\\') ++bs;
+    if (bs % 2 == 0) return at + 1;
+    i = at + 1;
+  }
+  return std::string_view::npos;
+}
+
+// The end of the JSON value (object, array, string, number, literal) at s[pos].
+size_t AnyValueEnd(std::string_view s, size_t pos) {
+  if (pos >= s.size()) return std::string_view::npos;
+  char c = s[pos];
+  if (c == '"') return StringEnd(s, pos);
+  if (c != '{' && c != '[') {
+    size_t e = pos;
+    while (e < s.size() && s[e] != ',' && s[e] != '}' && s[e] != ']' && s[e] != ' ' && s[e] != '\n') ++e;
+    return e;
+  }
+  int depth = 0;
+  for (size_t i = pos; i < s.size();) {
+    char d = s[i];
+    if (d == '"') {
+      i = StringEnd(s, i);
+      if (i == std::string_view::npos) return i;
+      continue;
+    }
+    if (d == '{' || d == '[') ++depth;
+    else if ((d == '}' || d == ']') && --depth == 0) return i + 1;
+    ++i;
+  }
+  return std::string_view::npos;
+}
+
+template <typename T>
+bool ParseInto(std::string_view text, T* out) {
+  json j = json::parse(text.begin(), text.end(), nullptr, false);
+  if (j.is_discarded()) return false;
+  try {
+    *out = j;
+  } catch (const std::exception&) {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+const Section::File& Section::Get(int i) const {
+  static const File kNone;
+  if (i < 0 || (size_t)i >= paths.size()) return kNone;
+  if (cache_.size() < paths.size()) cache_.resize(paths.size());
+  std::unique_ptr<File>& slot = cache_[(size_t)i];
+  if (!slot) {
+    slot = std::make_unique<File>();
+    slot->path = paths[(size_t)i];
+    if ((size_t)i < ranges_.size()) {
+      auto [b, e] = ranges_[(size_t)i];
+      json o = json::parse(text_.begin() + (long)b, text_.begin() + (long)e, nullptr, false);
+      if (!o.is_discarded() && o.is_object()) {
+        try {
+          *slot = FileFrom(o);
+          slot->path = paths[(size_t)i];
+        } catch (const std::exception&) {
+          *slot = File();
+          slot->path = paths[(size_t)i];
+        }
+      }
+    }
+  }
+  return *slot;
+}
+
+int Section::Find(std::string_view path) const {
+  auto it = std::lower_bound(paths.begin(), paths.end(), path, [](const std::string& a, std::string_view b) { return a < b; });
+  return it != paths.end() && *it == path ? (int)(it - paths.begin()) : -1;
+}
+
+size_t Section::decoded() const {
+  size_t n = 0;
+  for (const auto& c : cache_) n += c != nullptr;
+  return n;
+}
+
 Result<Section> ReadSection(std::string_view blob) {
   static constexpr std::string_view kPrefix = "{\"check\":";
-  std::string_view text;
-  json parsed;
-  if (blob.substr(0, kPrefix.size()) == kPrefix) {
-    size_t end = ValueEnd(blob, kPrefix.size());
-    if (end == std::string_view::npos) return Status::ParseError("the catalog's check section is cut short");
-    text = blob.substr(kPrefix.size(), end - kPrefix.size());
-    parsed = json::parse(text.begin(), text.end(), nullptr, false);
-  } else {
+  if (blob.substr(0, kPrefix.size()) != kPrefix) {
+    // Not first in the blob (another writer): find the member by a full parse.
     json whole = json::parse(blob.begin(), blob.end(), nullptr, false);
     if (whole.is_discarded() || !whole.is_object()) return Status::ParseError("the catalog's knowledge blob is not JSON");
     if (!whole.contains("check")) return Status::NotFound("no check section");
-    parsed = std::move(whole["check"]);
+    std::string inner = whole["check"].dump(-1, ' ', false, json::error_handler_t::replace);
+    return ReadSection(std::string(kPrefix) + inner + "}");
   }
-  if (parsed.is_discarded() || !parsed.is_object()) return Status::ParseError("the catalog's check section is not JSON");
-  if (parsed.value("version", 0) != kSectionVersion)
-    return Status::NotFound("the catalog's check section has version " + std::to_string(parsed.value("version", 0)) +
-                            "; this errdex reads version " + std::to_string(kSectionVersion) + " (scan again)");
-  Section s;
-  try {
-    for (const json& f : parsed.value("flags", json::array())) s.flags.push_back(FlagFrom(f));
-    for (const json& e : parsed.value("envs", json::array())) s.envs.push_back(EnvFrom(e));
-    for (const json& a : parsed.value("scripts", json::array()))
-      s.scripts.emplace_back(a.at(0).get<std::string>(), a.at(1).get<std::string>());
-    for (const json& f : parsed.value("files", json::array())) s.files.push_back(FileFrom(f));
-  } catch (const std::exception& e) {
-    return Status::ParseError(std::string("the catalog's check section is malformed: ") + e.what());
+  std::string_view s = blob.substr(kPrefix.size());
+  size_t end = AnyValueEnd(s, 0);
+  if (end == std::string_view::npos || s.empty() || s[0] != '{') return Status::ParseError("the catalog's check section is cut short");
+  s = s.substr(0, end);
+  Section out;
+  int version = 0;
+  // {"key":value,...}: the small members are parsed, "files" is indexed.
+  size_t pos = SkipWs(s, 1);
+  std::vector<std::pair<size_t, size_t>> file_ranges;
+  while (pos < s.size() && s[pos] == '"') {
+    size_t ke = StringEnd(s, pos);
+    if (ke == std::string_view::npos) return Status::ParseError("the catalog's check section is malformed");
+    std::string_view key = s.substr(pos + 1, ke - pos - 2);
+    pos = SkipWs(s, ke);
+    if (pos >= s.size() || s[pos] != ':') return Status::ParseError("the catalog's check section is malformed");
+    pos = SkipWs(s, pos + 1);
+    size_t ve = AnyValueEnd(s, pos);
+    if (ve == std::string_view::npos) return Status::ParseError("the catalog's check section is malformed");
+    std::string_view value = s.substr(pos, ve - pos);
+    bool ok = true;
+    if (key == "version") {
+      ok = ParseInto(value, &version);
+    } else if (key == "flags" || key == "envs" || key == "scripts") {
+      json j = json::parse(value.begin(), value.end(), nullptr, false);
+      ok = !j.is_discarded() && j.is_array();
+      try {
+        for (const json& x : ok ? j : json::array()) {
+          if (key == "flags") out.flags.push_back(FlagFrom(x));
+          else if (key == "envs") out.envs.push_back(EnvFrom(x));
+          else out.scripts.emplace_back(x.at(0).get<std::string>(), x.at(1).get<std::string>());
+        }
+      } catch (const std::exception&) {
+        ok = false;
+      }
+    } else if (key == "files") {
+      if (value.empty() || value[0] != '[') return Status::ParseError("the catalog's check section is malformed");
+      size_t p = SkipWs(value, 1);
+      while (p < value.size() && value[p] == '{') {
+        size_t fe = AnyValueEnd(value, p);
+        if (fe == std::string_view::npos) return Status::ParseError("the catalog's check section is malformed");
+        file_ranges.emplace_back(pos + p, pos + fe);
+        p = SkipWs(value, fe);
+        if (p < value.size() && value[p] == ',') p = SkipWs(value, p + 1);
+      }
+    }
+    if (!ok) return Status::ParseError("the catalog's check section is malformed (" + std::string(key) + ")");
+    pos = SkipWs(s, ve);
+    if (pos < s.size() && s[pos] == ',') pos = SkipWs(s, pos + 1);
   }
-  std::sort(s.files.begin(), s.files.end(), [](const Section::File& a, const Section::File& b) { return a.path < b.path; });
-  return s;
+  if (version != kSectionVersion)
+    return Status::NotFound("the catalog's check section has version " + std::to_string(version) + "; this errdex reads version " +
+                            std::to_string(kSectionVersion) + " (scan again)");
+  // Each file's path is its object's first member ({"path":"...",...}).
+  out.text_.reserve(s.size());
+  std::vector<std::pair<std::string, std::pair<size_t, size_t>>> files;
+  for (auto [b, e] : file_ranges) {
+    std::string_view obj = s.substr(b, e - b);
+    static constexpr std::string_view kPath = "{\"path\":";
+    if (obj.substr(0, kPath.size()) != kPath) return Status::ParseError("the catalog's check section is malformed (a file)");
+    size_t pe = StringEnd(obj, kPath.size());
+    if (pe == std::string_view::npos) return Status::ParseError("the catalog's check section is malformed (a file)");
+    std::string path;
+    if (!ParseInto(obj.substr(kPath.size(), pe - kPath.size()), &path)) return Status::ParseError("the catalog's check section is malformed (a path)");
+    size_t at = out.text_.size();
+    out.text_.append(obj);
+    files.push_back({std::move(path), {at, at + obj.size()}});
+  }
+  std::sort(files.begin(), files.end());
+  for (auto& [path, range] : files) {
+    out.paths.push_back(std::move(path));
+    out.ranges_.push_back(range);
+  }
+  out.cache_.resize(out.paths.size());
+  return out;
 }
 
 }  // namespace errdex::check

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -37,8 +38,12 @@ std::string BuildSection(const CheckFacts& facts, const doc::SettingsData* setti
 // malformed blob becomes {"check":<section>}.
 std::string WithCheckSection(std::string_view knowledge_json, std::string_view section);
 
-// The section read back.
-struct Section {
+// The section read back. Files are decoded on first use (Get): reading a catalog
+// of a large repository costs a scan of its bytes plus the files a check touches
+// (the launch's import closure), not all of them.
+// Thread-compatible: Get decodes lazily (one Section per thread).
+class Section {
+ public:
   struct File {
     std::string path;
     std::string module_body;
@@ -49,10 +54,22 @@ struct Section {
     std::vector<std::pair<int, std::string>> add_arguments;
     bool dynamic_import = false;
   };
-  std::vector<File> files;  // sorted by path
+  std::vector<std::string> paths;  // every file, sorted
   std::vector<std::pair<std::string, std::string>> scripts;
   std::vector<doc::Flag> flags;
   std::vector<doc::EnvVar> envs;
+
+  // The facts of file `i` (a malformed entry gives a File with its path alone).
+  const File& Get(int i) const;
+  // The index of `path`, -1 when the section has no such file.
+  int Find(std::string_view path) const;
+  size_t decoded() const;  // files decoded so far
+
+ private:
+  friend Result<Section> ReadSection(std::string_view knowledge_blob);
+  std::string text_;                              // the files' JSON objects, back to back
+  std::vector<std::pair<size_t, size_t>> ranges_;  // file i's object in text_
+  mutable std::vector<std::unique_ptr<File>> cache_;
 };
 
 // kNotFound when the blob has no check section (a catalog scanned before
