@@ -15,6 +15,8 @@ PACKAGES=(
   # PyTorch / pybind11 headers as a real corpus.
   clang-19 libtorch-dev pybind11-dev
 )
+# errdex check: the catalog keeps each scanned Python file's source, zstd-compressed.
+PACKAGES+=(libzstd-dev)
 # errdex serve: mustache templates; Debian's chromium (+ a font) for the browser
 # test; wrk for bench/serve_bench.sh.
 PACKAGES+=(libkainjow-mustache-dev chromium fonts-dejavu-core wrk)

@@ -25,7 +25,7 @@ Section Build(const std::map<std::string, std::string>& files) {
     std::vector<SiteRef> sites;
     for (const Site& s : ex.sites)
       sites.push_back({path + ":" + std::to_string(s.line), s.line, SiteKindName(s.kind), s.error_class.value_or("")});
-    facts.files.push_back(BuildFileProgram(path, text, sites));
+    facts.files.push_back(StoreFile(path, text, sites));
     knowledge.push_back(CollectFileKnowledge(path, text));
   }
   auto repo = RepoKnowledge::Build(std::move(knowledge));
@@ -261,20 +261,28 @@ TEST(CheckInterp, HostileProgramsEndWithinTheLimits) {
 
 TEST(CheckSection, MalformedSectionsAreErrorsNotCrashes) {
   EXPECT_FALSE(ReadSection("").ok());
-  EXPECT_FALSE(ReadSection("{\"check\":{\"version\":1,\"files\":[{\"path\":3}]}}").ok());
-  EXPECT_FALSE(ReadSection("{\"check\":{\"version\":1,\"files\":[").ok());
+  EXPECT_FALSE(ReadSection("{\"check\":{\"version\":2,\"files\":[{\"path\":3}]}}").ok());
+  EXPECT_FALSE(ReadSection("{\"check\":{\"version\":2,\"files\":[").ok());
   EXPECT_EQ(ReadSection("{\"check\":{\"version\":99}}").status().code(), Status::Code::kNotFound);
   EXPECT_EQ(ReadSection("{\"version\":2,\"settings\":{}}").status().code(), Status::Code::kNotFound);
-  // A function body that does not parse: the function is unknown, check still answers.
-  auto sec = ReadSection(
-      "{\"check\":{\"version\":1,\"flags\":[],\"envs\":[],\"scripts\":[],\"files\":[{\"path\":\"app.py\",\"body\":\"((e 1 "
-      "(call main)))\",\"fns\":[[\"main\",\"main\",\"\",1,3,[],[],[],\"((raise 2\"]],\"classes\":[],\"imports\":[],"
-      "\"sites\":[],\"args\":[]}]}}");
-  ASSERT_TRUE(sec.ok()) << sec.status().ToString();
-  auto c = ParseCommand({"python", "-m", "app"});
-  auto r = Check(*sec, *c, {});
-  ASSERT_TRUE(r.ok());
-  EXPECT_TRUE(r->findings.empty());
+  // Stored sources that do not unpack (bad base64, not zstd, a frame claiming 1 TB): the file is
+  // empty, check still answers.
+  for (const char* src : {"!!!!", "AAAA", "KLUv/QRY////////AAAA"}) {
+    auto sec = ReadSection(std::string("{\"check\":{\"version\":2,\"flags\":[],\"envs\":[],\"scripts\":[],\"files\":[") +
+                           "{\"path\":\"app.py\",\"src\":\"" + src + "\",\"sites\":[]}]}}");
+    ASSERT_TRUE(sec.ok()) << sec.status().ToString();
+    EXPECT_TRUE(sec->Get(0).functions.empty());
+    auto c = ParseCommand({"python", "-m", "app"});
+    auto r = Check(*sec, *c, {});
+    ASSERT_TRUE(r.ok());
+    EXPECT_TRUE(r->findings.empty());
+  }
+  // Files are decoded on first use only.
+  Section big = Build({{"a.py", "def f():\n    raise ValueError('a')\n"}, {"b.py", "x = 1\n"}, {"app.py", "import a\n"}});
+  EXPECT_EQ(big.decoded(), 0u);
+  EXPECT_EQ(big.paths.size(), 3u);
+  EXPECT_EQ(big.Get(big.Find("a.py")).functions.size(), 1u);
+  EXPECT_EQ(big.decoded(), 1u);
   // The knowledge blob keeps its other members after the section.
   std::string blob = WithCheckSection("{\"version\":2,\"settings\":{\"flags\":[]}}", "{\"version\":1}");
   EXPECT_EQ(blob, "{\"check\":{\"version\":1},\"version\":2,\"settings\":{\"flags\":[]}}");

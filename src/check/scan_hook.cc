@@ -21,7 +21,7 @@ void ScanHook::AddFile(size_t slot, std::string_view path, std::string_view text
     if (!l.facts) continue;
     sites.push_back({l.record.id, l.facts->line, SiteKindName(l.facts->kind), l.facts->error_class.value_or("")});
   }
-  files_[slot] = BuildFileProgram(path, text, sites);
+  files_[slot] = StoreFile(path, text, std::move(sites));
   if (IsPackagingFile(path)) file_scripts_[slot] = ConsoleScripts(path, text);
 }
 
@@ -32,7 +32,7 @@ void ScanHook::AddPackagingFile(std::string_view path, std::string_view text) {
 
 std::string ScanHook::Finish(std::string_view knowledge, const RepoKnowledge* repo) {
   CheckFacts facts;
-  for (FileProgram& f : files_)
+  for (StoredFile& f : files_)
     if (!f.path.empty()) facts.files.push_back(std::move(f));
   facts.scripts = std::move(scripts_);
   for (auto& s : file_scripts_) facts.scripts.insert(facts.scripts.end(), s.begin(), s.end());

@@ -1,7 +1,7 @@
 // check/scan_hook: what the scanner calls so that `errdex check` finds its
-// facts in the catalog: each Python file's FileProgram (built on the worker
-// threads, one slot per file), the console scripts of packaging files, and at
-// the end the knowledge blob with the "check" section first (section.h).
+// facts in the catalog: each Python file's source (compressed on the worker
+// threads, one slot per file) and sites, the console scripts of packaging files,
+// and at the end the knowledge blob with the "check" section first (section.h).
 //
 // Thread-safety: AddFile may be called concurrently for distinct slots;
 // AddPackagingFile and Finish from one thread.
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "check/program.h"
+#include "check/section.h"
 #include "model/record.h"
 
 namespace errdex {
@@ -32,7 +33,7 @@ class ScanHook {
   std::string Finish(std::string_view knowledge, const RepoKnowledge* repo);
 
  private:
-  std::vector<FileProgram> files_;
+  std::vector<StoredFile> files_;
   std::vector<std::vector<std::pair<std::string, std::string>>> file_scripts_{files_.size()};
   std::vector<std::pair<std::string, std::string>> scripts_;
 };

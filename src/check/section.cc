@@ -5,6 +5,8 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include <zstd.h>
+
 #include "model/record.h"
 
 namespace errdex::check {
@@ -63,84 +65,58 @@ doc::EnvVar EnvFrom(const json& o) {
   return e;
 }
 
-// Written by hand (nlohmann's DOM costs more than the facts): the same JSON FileFrom reads.
-void AppendStrings(const std::vector<std::string>& v, std::string* out) {
-  out->push_back('[');
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (i) out->push_back(',');
-    AppendJsonString(*out, v[i]);
+constexpr char kB64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+std::string Base64(std::string_view in) {
+  std::string out;
+  out.reserve((in.size() + 2) / 3 * 4);
+  size_t i = 0;
+  for (; i + 2 < in.size(); i += 3) {
+    uint32_t v = ((uint8_t)in[i] << 16) | ((uint8_t)in[i + 1] << 8) | (uint8_t)in[i + 2];
+    out += {kB64[v >> 18], kB64[(v >> 12) & 63], kB64[(v >> 6) & 63], kB64[v & 63]};
   }
-  out->push_back(']');
+  if (i + 1 == in.size()) {
+    uint32_t v = (uint8_t)in[i] << 16;
+    out += {kB64[v >> 18], kB64[(v >> 12) & 63], '=', '='};
+  } else if (i + 2 == in.size()) {
+    uint32_t v = ((uint8_t)in[i] << 16) | ((uint8_t)in[i + 1] << 8);
+    out += {kB64[v >> 18], kB64[(v >> 12) & 63], kB64[(v >> 6) & 63], '='};
+  }
+  return out;
 }
 
-void AppendFileJson(const FileProgram& p, std::string* out) {
+bool Unbase64(std::string_view in, std::string* out) {
+  static int8_t table[256];
+  static bool init = [] {
+    for (int& k = *new int(0); k < 256; ++k) table[k] = -1;
+    for (int k = 0; k < 64; ++k) table[(uint8_t)kB64[k]] = (int8_t)k;
+    return true;
+  }();
+  (void)init;
+  if (in.size() % 4) return false;
+  out->clear();
+  out->reserve(in.size() / 4 * 3);
+  for (size_t i = 0; i < in.size(); i += 4) {
+    int a = table[(uint8_t)in[i]], b = table[(uint8_t)in[i + 1]];
+    int c = in[i + 2] == '=' ? 0 : table[(uint8_t)in[i + 2]], d = in[i + 3] == '=' ? 0 : table[(uint8_t)in[i + 3]];
+    if (a < 0 || b < 0 || c < 0 || d < 0) return false;
+    uint32_t v = (uint32_t)(a << 18 | b << 12 | c << 6 | d);
+    out->push_back((char)(v >> 16));
+    if (in[i + 2] != '=') out->push_back((char)(v >> 8));
+    if (in[i + 3] != '=') out->push_back((char)v);
+  }
+  return true;
+}
+
+void AppendStoredFile(const StoredFile& f, std::string* out) {
   std::string& o = *out;
   o += "{\"path\":";
-  AppendJsonString(o, p.path);
-  o += ",\"body\":";
-  AppendJsonString(o, p.module_body);
-  o += ",\"fns\":[";
-  for (size_t i = 0; i < p.functions.size(); ++i) {
-    const FunctionFacts& f = p.functions[i];
-    if (i) o.push_back(',');
-    o.push_back('[');
-    AppendJsonString(o, f.qual);
-    o.push_back(',');
-    AppendJsonString(o, f.name);
-    o.push_back(',');
-    AppendJsonString(o, f.cls);
-    o += "," + std::to_string(f.line) + "," + std::to_string(f.end_line) + ",";
-    AppendStrings(f.params, out);
-    o.push_back(',');
-    AppendStrings(f.defaults, out);
-    o.push_back(',');
-    AppendStrings(f.decorators, out);
-    o.push_back(',');
-    AppendJsonString(o, f.body);
-    o.push_back(',');
-    AppendStrings(f.annotations, out);
-    o.push_back(']');
-  }
-  o += "],\"classes\":[";
-  for (size_t i = 0; i < p.classes.size(); ++i) {
-    const ClassFacts& c = p.classes[i];
-    if (i) o.push_back(',');
-    o.push_back('[');
-    AppendJsonString(o, c.qual);
-    o.push_back(',');
-    AppendJsonString(o, c.name);
-    o += "," + std::to_string(c.line) + ",";
-    AppendStrings(c.bases, out);
-    o.push_back(',');
-    AppendStrings(c.decorators, out);
-    o += ",[";
-    for (size_t k = 0; k < c.attrs.size(); ++k) {
-      if (k) o.push_back(',');
-      o.push_back('[');
-      AppendJsonString(o, c.attrs[k].first);
-      o.push_back(',');
-      AppendJsonString(o, c.attrs[k].second);
-      o.push_back(']');
-    }
-    o += "],";
-    AppendStrings(c.annotated, out);
-    o.push_back(']');
-  }
-  o += "],\"imports\":[";
-  for (size_t i = 0; i < p.imports.size(); ++i) {
-    const ImportFacts& im = p.imports[i];
-    if (i) o.push_back(',');
-    o.push_back('[');
-    AppendJsonString(o, im.local);
-    o.push_back(',');
-    AppendJsonString(o, im.module);
-    o.push_back(',');
-    AppendJsonString(o, im.name);
-    o += "," + std::to_string(im.level) + "]";
-  }
-  o += "],\"sites\":[";
-  for (size_t i = 0; i < p.sites.size(); ++i) {
-    const SiteRef& st = p.sites[i];
+  AppendJsonString(o, f.path);
+  o += ",\"src\":\"";
+  o += f.source;  // base64: nothing to escape
+  o += "\",\"sites\":[";
+  for (size_t i = 0; i < f.sites.size(); ++i) {
+    const SiteRef& st = f.sites[i];
     if (i) o.push_back(',');
     o.push_back('[');
     AppendJsonString(o, st.id);
@@ -150,64 +126,60 @@ void AppendFileJson(const FileProgram& p, std::string* out) {
     AppendJsonString(o, st.error_class);
     o.push_back(']');
   }
-  o += "],\"args\":[";
-  for (size_t i = 0; i < p.add_arguments.size(); ++i) {
-    if (i) o.push_back(',');
-    o += "[" + std::to_string(p.add_arguments[i].first) + ",";
-    AppendJsonString(o, p.add_arguments[i].second);
-    o.push_back(']');
-  }
-  o.push_back(']');
-  if (p.dynamic_import) o += ",\"dyn\":true";
-  o.push_back('}');
+  o += "]}";
 }
 
-Section::File FileFrom(const json& o) {
+Section::File FromProgram(FileProgram p) {
   Section::File f;
-  f.path = o.at("path").get<std::string>();
-  f.module_body = o.value("body", "");
-  for (const json& a : o.value("fns", json::array())) {
-    FunctionFacts fn;
-    fn.qual = a.at(0).get<std::string>();
-    fn.name = a.at(1).get<std::string>();
-    fn.cls = a.at(2).get<std::string>();
-    fn.line = a.at(3).get<int>();
-    fn.end_line = a.at(4).get<int>();
-    fn.params = a.at(5).get<std::vector<std::string>>();
-    fn.defaults = a.at(6).get<std::vector<std::string>>();
-    fn.decorators = a.at(7).get<std::vector<std::string>>();
-    fn.body = a.at(8).get<std::string>();
-    if (a.size() > 9) fn.annotations = a.at(9).get<std::vector<std::string>>();
+  f.path = std::move(p.path);
+  f.module_body = std::move(p.module_body);
+  f.functions = std::move(p.functions);
+  f.classes = std::move(p.classes);
+  f.imports = std::move(p.imports);
+  f.sites = std::move(p.sites);
+  f.add_arguments = std::move(p.add_arguments);
+  f.dynamic_import = p.dynamic_import;
+  for (auto& fn : f.functions) {
     fn.defaults.resize(fn.params.size());
     fn.annotations.resize(fn.params.size());
-    f.functions.push_back(std::move(fn));
   }
-  for (const json& a : o.value("classes", json::array())) {
-    ClassFacts c;
-    c.qual = a.at(0).get<std::string>();
-    c.name = a.at(1).get<std::string>();
-    c.line = a.at(2).get<int>();
-    c.bases = a.at(3).get<std::vector<std::string>>();
-    c.decorators = a.at(4).get<std::vector<std::string>>();
-    for (const json& kv : a.at(5)) c.attrs.emplace_back(kv.at(0).get<std::string>(), kv.at(1).get<std::string>());
-    c.annotated = a.at(6).get<std::vector<std::string>>();
-    f.classes.push_back(std::move(c));
-  }
-  for (const json& a : o.value("imports", json::array()))
-    f.imports.push_back({a.at(0).get<std::string>(), a.at(1).get<std::string>(), a.at(2).get<std::string>(), a.at(3).get<int>()});
-  for (const json& a : o.value("sites", json::array()))
-    f.sites.push_back({a.at(0).get<std::string>(), a.at(1).get<int>(), a.at(2).get<std::string>(), a.at(3).get<std::string>()});
-  for (const json& a : o.value("args", json::array())) f.add_arguments.emplace_back(a.at(0).get<int>(), a.at(1).get<std::string>());
-  f.dynamic_import = o.value("dyn", false);
   return f;
+}
+
+// A stored file's facts: its source unpacked and built.
+bool BuildStored(const json& o, const std::string& path, Section::File* out) {
+  std::string packed, text;
+  if (!Unbase64(o.at("src").get<std::string>(), &packed)) return false;
+  unsigned long long size = ZSTD_getFrameContentSize(packed.data(), packed.size());
+  if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > kMaxStoredFileBytes) return false;
+  text.resize((size_t)size);
+  size_t got = ZSTD_decompress(text.data(), text.size(), packed.data(), packed.size());
+  if (ZSTD_isError(got) || got != size) return false;
+  std::vector<SiteRef> sites;
+  for (const json& a : o.value("sites", json::array()))
+    sites.push_back({a.at(0).get<std::string>(), a.at(1).get<int>(), a.at(2).get<std::string>(), a.at(3).get<std::string>()});
+  *out = FromProgram(BuildFileProgram(path, text, sites));
+  return true;
 }
 
 }  // namespace
 
+StoredFile StoreFile(std::string_view path, std::string_view text, std::vector<SiteRef> sites) {
+  StoredFile f;
+  f.path = std::string(path);
+  f.sites = std::move(sites);
+  std::string packed(ZSTD_compressBound(text.size()), '\0');
+  size_t n = ZSTD_compress(packed.data(), packed.size(), text.data(), text.size(), 1);
+  if (ZSTD_isError(n)) return f;
+  packed.resize(n);
+  f.source = Base64(packed);
+  return f;
+}
+
 std::string BuildSection(const CheckFacts& facts, const doc::SettingsData* settings) {
-  std::vector<const FileProgram*> files;
-  for (const FileProgram& p : facts.files) files.push_back(&p);
-  std::sort(files.begin(), files.end(), [](const FileProgram* a, const FileProgram* b) { return a->path < b->path; });
+  std::vector<const StoredFile*> files;
+  for (const StoredFile& p : facts.files) files.push_back(&p);
+  std::sort(files.begin(), files.end(), [](const StoredFile* a, const StoredFile* b) { return a->path < b->path; });
   json flags = json::array(), envs = json::array(), scripts = json::array();
   if (settings) {
     for (const doc::Flag& f : settings->flags)
@@ -225,7 +197,7 @@ std::string BuildSection(const CheckFacts& facts, const doc::SettingsData* setti
   out += ",\"files\":[";
   for (size_t i = 0; i < files.size(); ++i) {
     if (i) out.push_back(',');
-    AppendFileJson(*files[i], &out);
+    AppendStoredFile(*files[i], &out);
   }
   out += "]}";
   return out;
@@ -324,12 +296,11 @@ const Section::File& Section::Get(int i) const {
       json o = json::parse(text_.begin() + (long)b, text_.begin() + (long)e, nullptr, false);
       if (!o.is_discarded() && o.is_object()) {
         try {
-          *slot = FileFrom(o);
-          slot->path = paths[(size_t)i];
+          if (!BuildStored(o, paths[(size_t)i], slot.get())) *slot = File();
         } catch (const std::exception&) {
           *slot = File();
-          slot->path = paths[(size_t)i];
         }
+        slot->path = paths[(size_t)i];
       }
     }
   }

@@ -23,11 +23,23 @@
 
 namespace errdex::check {
 
-inline constexpr int kSectionVersion = 1;
+inline constexpr int kSectionVersion = 2;
+inline constexpr size_t kMaxStoredFileBytes = 64u << 20;  // a larger stored source is refused on read
 
-// What the scan gathered for check, before it is written.
+// What the scan gathered for check, before it is written: each file's source
+// (zstd-compressed, base64) and its sites, and the console scripts. Program facts
+// (program.h) are built from the source when a check first needs the file: a
+// launch reaches a small part of a repository, and parsing every file at scan
+// time cost more than the scan's own front end (docs/check.md, "Costs").
+struct StoredFile {
+  std::string path;
+  std::string source;  // base64 of the zstd frame of the file's text
+  std::vector<SiteRef> sites;
+};
+StoredFile StoreFile(std::string_view path, std::string_view text, std::vector<SiteRef> sites);
+
 struct CheckFacts {
-  std::vector<FileProgram> files;                            // any order; written sorted by path
+  std::vector<StoredFile> files;                             // any order; written sorted by path
   std::vector<std::pair<std::string, std::string>> scripts;  // console scripts from packaging files
 };
 
@@ -59,7 +71,8 @@ class Section {
   std::vector<doc::Flag> flags;
   std::vector<doc::EnvVar> envs;
 
-  // The facts of file `i` (a malformed entry gives a File with its path alone).
+  // The facts of file `i`, built from its stored source on first use (a malformed
+  // entry gives a File with its path alone).
   const File& Get(int i) const;
   // The index of `path`, -1 when the section has no such file.
   int Find(std::string_view path) const;
