@@ -203,9 +203,12 @@ Entry ResolveEntry(const ProgramIndex& ix, const Command& c) {
 
 // The program's argument definitions: the settings map's flags found in the entry's
 // import closure, made exact from the add_argument calls the scan kept.
-std::vector<ArgSpec> BuildSpecs(ProgramIndex& ix, Interpreter& in, int entry, std::vector<std::string>* notes) {
+std::vector<ArgSpec> BuildSpecs(ProgramIndex& ix, Interpreter& in, int entry, std::vector<std::string>* notes,
+                                bool* subcommands) {
   bool dynamic = false;
   std::vector<int> closure = ix.ImportClosure(entry, &dynamic);
+  *subcommands = false;
+  for (int f : closure) *subcommands = *subcommands || ix.file(f).subcommands;
   std::map<std::string, int> rank;  // file path -> its place in the closure
   for (size_t k = 0; k < closure.size(); ++k) rank[ix.path(closure[k])] = (int)k;
   auto in_closure = [&](const std::string& path) { return dynamic || rank.count(path) > 0; };
@@ -376,8 +379,17 @@ std::vector<ArgSpec> BuildSpecs(ProgramIndex& ix, Interpreter& in, int entry, st
     specs.push_back(h);
   }
   for (auto& [k, s] : ordered) specs.push_back(std::move(s));
-  if (parser_files.size() > 1) notes->push_back("the program's flags come from " + std::to_string(parser_files.size()) +
-                                                " files; missing required arguments are not reported");
+  if (*subcommands) {
+    // Subparsers are not modelled: every subcommand's options are accepted, none is required,
+    // and bare words are left alone.
+    specs.erase(std::remove_if(specs.begin(), specs.end(), [](const ArgSpec& s) { return s.IsPositional(); }), specs.end());
+    for (ArgSpec& s : specs) s.required = false;
+    notes->push_back("the program has subcommands (argparse subparsers), which check does not model: "
+                     "usage errors are not reported, and what depends on the subcommand is MAY");
+  } else if (parser_files.size() > 1) {
+    notes->push_back("the program's flags come from " + std::to_string(parser_files.size()) +
+                     " files; missing required arguments are not reported");
+  }
   return specs;
 }
 
@@ -425,13 +437,18 @@ Result<Report> Check(const Section& section, const Command& command, const Check
   for (const auto& [k, v] : command.env) env[k] = v;
 
   std::vector<ArgSpec> specs;
+  bool subcommands = false;
   {
     Interpreter pre(ix, {}, env);
-    specs = BuildSpecs(ix, pre, entry.file, &report.notes);
+    specs = BuildSpecs(ix, pre, entry.file, &report.notes, &subcommands);
   }
   report.flags_known = (int)specs.size();
   ParsedArgs parsed = ParseArgv(specs, command.args);
   report.usage_errors = parsed.errors;
+  if (subcommands) {
+    report.usage_errors.clear();
+    report.help = false;
+  }
   report.help = parsed.help;
   std::map<std::string, const ArgSpec*> by_option, by_dest;
   for (const ArgSpec& s : specs) {
@@ -551,8 +568,10 @@ Result<Report> Check(const Section& section, const Command& command, const Check
     }
     report.findings.push_back(std::move(fd));
   }
+  // WILL first, then MAY on the launch's path, then MAY in functions it is not known to call.
   std::stable_sort(report.findings.begin(), report.findings.end(), [](const Finding& a, const Finding& b) {
     if (a.will != b.will) return a.will;
+    if (a.detached != b.detached) return !a.detached;
     return a.order < b.order;
   });
   return report;

@@ -150,14 +150,12 @@ Val Interpreter::FromBinding(const Binding& b, int file, const std::string& name
 
 Val Interpreter::Global(int file, const std::string& name, State& st) {
   if (auto live = live_globals_.find(file); live != live_globals_.end()) {
-    auto it = live->second->find(name);
-    if (it != live->second->end()) return it->second;
+    if (const Val* v = live->second->Get(name)) return *v;
   } else {
     InitModule(file);
     auto g = globals_.find(file);
     if (g != globals_.end()) {
-      auto it = g->second.find(name);
-      if (it != g->second.end()) return it->second;
+      if (const Val* v = g->second.Get(name)) return *v;
     }
   }
   if (name == "__name__") return Val::Of(PyVal::Str(file == entry_file_ ? main_name_ : ix_.ModuleName(file)));
@@ -179,8 +177,7 @@ Val Interpreter::Global(int file, const std::string& name, State& st) {
 }
 
 Val Interpreter::Name(const std::string& n, State& st, Frame& fr) {
-  auto it = st.locals.find(n);
-  if (it != st.locals.end()) return it->second;
+  if (const Val* v = st.locals.Get(n)) return *v;
   if (fr.module_scope) {
     if (n == "__name__") return Val::Of(PyVal::Str(fr.file == entry_file_ ? main_name_ : ix_.ModuleName(fr.file)));
     Binding b = ix_.Lookup(fr.file, n);
@@ -247,8 +244,7 @@ Val Interpreter::Attr(const Val& obj, const std::string& attr, const Cx& x, Stat
       if (attr == "__dict__") return obj;
       for (ClassRef c : ix_.settings_classes())
         if (ix_.Method(c, attr)) return ClassMember(c, {obj}, attr, x, st, fr);
-      auto it = st.heap.find(attr);
-      if (it != st.heap.end()) return it->second;
+      if (const Val* v = st.heap.Get(attr)) return *v;
       for (ClassRef c : ix_.settings_classes())
         if (ix_.ClassAttr(c, attr)) return ClassMember(c, {obj}, attr, x, st, fr);
       if (attr == "parse_args" || attr == "parse_known_args") return Val::Builtin("argparse." + attr);
@@ -990,7 +986,7 @@ Val Interpreter::CallBuiltin(const std::string& name, const Cx& x, const std::ve
         if (auto f = dest_flag_.find(n->s); f != dest_flag_.end()) w.from.push_back(f->second);
         st.heap[n->s] = w;
       } else {
-        for (auto& [k, v] : st.heap) v = Val::Unknow("run-time value", "setattr(" + Unparse(x.kids.size() > 1 ? x.kids[1] : x) + ", ...)");
+        for (auto& [k, v] : st.heap.Mut()) v = Val::Unknow("run-time value", "setattr(" + Unparse(x.kids.size() > 1 ? x.kids[1] : x) + ", ...)");
       }
     }
     return Val::Of(PyVal::None());
@@ -1006,8 +1002,7 @@ Val Interpreter::CallBuiltin(const std::string& name, const Cx& x, const std::ve
   }
   if (name == "super") {
     Val s = Val::Builtin("super");
-    auto self = st.locals.find("self");
-    if (self != st.locals.end()) s.elems = {self->second};
+    if (const Val* self = st.locals.Get("self")) s.elems = {*self};
     return s;
   }
   if (name == "range") {

@@ -34,8 +34,9 @@ void AddUnique(std::vector<std::string>& into, const std::vector<std::string>& f
 }  // namespace
 
 Interpreter::Interpreter(ProgramIndex& index, std::map<std::string, Val> settings, std::map<std::string, std::string> env)
-    : ix_(index), initial_settings_(std::move(settings)), env_(std::move(env)) {
-  for (const auto& [dest, v] : initial_settings_)
+    : ix_(index), env_(std::move(env)) {
+  initial_settings_ = settings;
+  for (const auto& [dest, v] : initial_settings_.map())
     if (!v.from.empty()) dest_flag_[dest] = v.from[0];
 }
 
@@ -46,13 +47,19 @@ std::string Interpreter::Where(const Frame& fr, int line) const {
 
 Interpreter::State Interpreter::Branch(const State& st) const { return st; }
 
-void Interpreter::JoinMaps(std::map<std::string, Val>& into, const std::map<std::string, Val>& other) {
-  for (auto& [k, v] : into) {
-    auto it = other.find(k);
-    if (it != other.end()) v = Join(v, it->second);
+void Interpreter::JoinMaps(CowMap& into, const CowMap& other) {
+  if (into.Shares(other)) return;
+  // Only the entries that differ are written (and only then is the map copied).
+  std::vector<std::pair<std::string, Val>> changes;
+  const CowMap::Map& a = into.map();
+  for (const auto& [k, v] : other.map()) {
+    auto it = a.find(k);
+    if (it == a.end()) changes.emplace_back(k, v);  // bound on one side only: reading it on the other raises
+    else if (!SameVal(it->second, v) || it->second.from != v.from) changes.emplace_back(k, Join(it->second, v));
   }
-  for (const auto& [k, v] : other)
-    if (!into.count(k)) into.emplace(k, v);  // bound on one side only: reading it on the other raises
+  if (changes.empty()) return;
+  CowMap::Map& m = into.Mut();
+  for (auto& [k, v] : changes) m[k] = std::move(v);
 }
 
 void Interpreter::JoinInto(State& into, const State& a, const State& b, Alive before) const {
@@ -158,7 +165,7 @@ void Interpreter::Exec(const Cx& s, State& st, Frame& fr) {
     case Head::kBlock: {
       // Statements that may or may not run (match/case, nesting past the builder's limit).
       if (s.kids.size() >= 3) {  // contents dropped: locals can hold anything after it
-        for (auto& [k, v] : st.locals) v = Val::Unknow("run-time value", k);
+        for (auto& [k, v] : st.locals.Mut()) v = Val::Unknow("run-time value", k);
       }
       if (s.kids.size() < 2) return;
       Alive before = st.alive;
@@ -254,8 +261,10 @@ void Interpreter::ExecLoop(const Cx& s, State& st, Frame& fr) {
       State next;
       JoinInto(next, acc, it, before);
       if (pass == 1) {  // widen what still changes
-        for (auto& [k, v] : next.locals)
-          if (auto o = acc.locals.find(k); o != acc.locals.end() && !SameVal(o->second, v)) v = Val::Unknow("run-time value", k);
+        std::vector<std::string> changed;
+        for (const auto& [k, v] : next.locals.map())
+          if (const Val* o = acc.locals.Get(k); o && !SameVal(*o, v)) changed.push_back(k);
+        for (const auto& k : changed) next.locals[k] = Val::Unknow("run-time value", k);
       }
       acc = std::move(next);
     }
@@ -483,42 +492,46 @@ void Interpreter::SiteReached(int site, const std::string& cls, int line, State&
     return;
   }
   if (site < 0 || site >= (int)ix_.file(fr.file).sites.size()) return;
+  // What this visit says, from path_ without copying it (sites in loops and helpers are
+  // reached many times; the path is copied only into a new or upgraded verdict).
+  bool decided = true;
+  std::vector<std::string> from;
+  std::vector<Unknown> depends;
+  auto scan = [&](const PathStep& p) {
+    AddUnique(from, p.from);
+    if (p.truth != Tri::kTrue) {
+      decided = false;
+      AddUnique(depends, p.why);
+    }
+  };
+  for (const PathStep& p : path_) scan(p);
+  if (extra) scan(*extra);
+  if (st.alive != Alive::kSure || st.may_exit) AddUnique(depends, st.maybe_why);
+  if (caught) depends.push_back({"exception handling", "may be caught by the except clause at " + caught_where});
+  bool will = decided && st.alive == Alive::kSure && !st.may_exit && !caught && !detached_;
+  auto key = std::make_pair(fr.file, site);
+  auto it = verdicts_.find(key);
+  if (it != verdicts_.end() && (it->second.will || !will)) {
+    Verdict& old = it->second;
+    if (!old.will) {
+      AddUnique(old.depends, depends);
+      AddUnique(old.from, from);
+      old.detached = old.detached && detached_;
+    }
+    return;
+  }
   Verdict v;
   v.file = fr.file;
   v.site = site;
-  v.order = ++order_;
+  v.order = it == verdicts_.end() ? ++order_ : it->second.order;
   v.detached = detached_;
   v.path = path_;
   if (extra) v.path.push_back(*extra);
-  bool decided = true;
-  for (const PathStep& p : v.path) {
-    AddUnique(v.from, p.from);
-    if (p.truth != Tri::kTrue) {
-      decided = false;
-      AddUnique(v.depends, p.why);
-    }
-  }
-  if (st.alive != Alive::kSure || st.may_exit) AddUnique(v.depends, st.maybe_why);
-  if (caught) {
-    v.caught_by = caught_where;
-    v.depends.push_back({"exception handling", "may be caught by the except clause at " + caught_where});
-  }
-  v.will = decided && st.alive == Alive::kSure && !st.may_exit && !caught && !detached_;
-  auto key = std::make_pair(fr.file, site);
-  auto it = verdicts_.find(key);
-  if (it == verdicts_.end()) {
-    verdicts_.emplace(key, std::move(v));
-    return;
-  }
-  Verdict& old = it->second;
-  if (v.will && !old.will) {
-    v.order = old.order;
-    old = std::move(v);
-  } else if (!old.will) {
-    AddUnique(old.depends, v.depends);
-    AddUnique(old.from, v.from);
-    old.detached = old.detached && v.detached;
-  }
+  v.from = std::move(from);
+  v.depends = std::move(depends);
+  v.caught_by = caught ? caught_where : "";
+  v.will = will;
+  verdicts_[key] = std::move(v);
 }
 
 void Interpreter::Assign(const Cx& t, const Val& v, State& st, Frame& fr) {
@@ -552,7 +565,7 @@ void Interpreter::Assign(const Cx& t, const Val& v, State& st, Frame& fr) {
       return;
     }
     if (t.kids[0].IsName() && st.locals.count(t.kids[0].text)) {
-      Val& cur = st.locals[t.kids[0].text];
+      Val& cur = st.locals.Mut()[t.kids[0].text];
       const PyVal* d = cur.Single();
       const PyVal* k = key.Single();
       const PyVal* nv = v.Single();
@@ -606,7 +619,7 @@ void Interpreter::InitModule(int file) {
     ExecBody(*body, st, fr);
     live_globals_.erase(file);
   }
-  globals_[file] = std::move(st.locals);
+  globals_[file] = st.locals;
   path_ = std::move(saved_path);
   handlers_ = std::move(saved_handlers);
   detached_ = saved_detached;
@@ -698,7 +711,7 @@ Val Interpreter::Invoke(FnRef fn, std::vector<Val> self, const std::vector<Val>&
   step.text = "calls " + f.qual;
   path_.push_back(step);
   call_stack_.push_back(fn);
-  std::map<std::string, Val>* live = nullptr;
+  CowMap* live = nullptr;
   if (caller.module_scope && !live_globals_.count(caller.file)) live_globals_[caller.file] = live = &st.locals;
   ExecBody(*body, cs, fr);
   if (live) live_globals_.erase(caller.file);
@@ -809,12 +822,12 @@ void Interpreter::Run(const Launch& launch) {
       Invoke(f, {}, {}, {}, false, call, st, fr);
     }
   }
-  final_settings_ = st.heap;
+  final_settings_ = st.heap.map();
 }
 
 void Interpreter::RunDetached(const std::set<int>& files) {
   detached_ = true;
-  std::map<std::string, Val> heap = initial_settings_;
+  std::map<std::string, Val> heap = initial_settings_.map();
   for (const auto& [k, v] : final_settings_) heap[k] = heap.count(k) ? Join(heap[k], v) : v;
   std::set<std::string> settings_names = ix_.SettingsClassNames();
   for (int file : files) {
@@ -856,9 +869,8 @@ void Interpreter::RunDetached(const std::set<int>& files) {
         args.push_back(settings ? Val::Settings() : Val::Unknow("run-time value", "argument " + n + " of " + fn.qual));
       }
       State st;
-      st.alive = Alive::kMaybe;
+      st.alive = Alive::kMaybe;  // the reason is on path_ (the step below)
       st.heap = heap;
-      st.maybe_why.push_back({"reachability", fn.qual + " is not called on the path this launch takes"});
       Frame fr;
       fr.file = file;
       PathStep step;

@@ -32,6 +32,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -48,6 +49,37 @@ inline constexpr int64_t kMaxSteps = 2'000'000;
 inline constexpr int kMaxUnroll = 64;
 
 enum class Alive : uint8_t { kDead, kMaybe, kSure };
+
+// Names to values, shared between the states of branches until one of them writes
+// (copy on write): a branch, a call and a join cost a pointer copy, not the map.
+class CowMap {
+ public:
+  using Map = std::map<std::string, Val>;
+  const Val* Get(const std::string& k) const {
+    if (!m_) return nullptr;
+    auto it = m_->find(k);
+    return it == m_->end() ? nullptr : &it->second;
+  }
+  size_t count(const std::string& k) const { return m_ ? m_->count(k) : 0; }
+  Val& operator[](const std::string& k) { return Mut()[k]; }
+  const Map& map() const {
+    static const Map kEmpty;
+    return m_ ? *m_ : kEmpty;
+  }
+  Map& Mut() {
+    if (!m_) m_ = std::make_shared<Map>();
+    else if (m_.use_count() > 1) m_ = std::make_shared<Map>(*m_);
+    return *m_;
+  }
+  bool Shares(const CowMap& o) const { return m_ == o.m_; }
+  CowMap& operator=(const Map& m) {
+    m_ = std::make_shared<Map>(m);
+    return *this;
+  }
+
+ private:
+  std::shared_ptr<Map> m_;
+};
 
 // One condition on the way to a site.
 struct PathStep {
@@ -102,8 +134,8 @@ class Interpreter {
  private:
   struct State {
     Alive alive = Alive::kSure;       // reached, relative to the program run (see interp.cc)
-    std::map<std::string, Val> locals;
-    std::map<std::string, Val> heap;  // the settings object's attributes
+    CowMap locals;
+    CowMap heap;  // the settings object's attributes
     std::vector<Unknown> maybe_why;   // why alive is kMaybe / may_exit is set
     bool exited = false;              // dead because the program exits (sys.exit) here
     bool may_exit = false;            // the program may have exited before this point
@@ -138,7 +170,7 @@ class Interpreter {
   void SiteReached(int site, const std::string& cls, int line, State& st, Frame& fr, const PathStep* extra);
   State Branch(const State& st) const;  // a copy for one side of a branch
   void JoinInto(State& into, const State& a, const State& b, Alive before) const;
-  static void JoinMaps(std::map<std::string, Val>& into, const std::map<std::string, Val>& other);
+  static void JoinMaps(CowMap& into, const CowMap& other);
 
   // expressions (eval.cc)
   Val Eval(const Cx& x, State& st, Frame& fr);
@@ -169,17 +201,18 @@ class Interpreter {
   void InitModule(int file);
 
   ProgramIndex& ix_;
-  std::map<std::string, Val> initial_settings_, final_settings_;
+  CowMap initial_settings_;
+  std::map<std::string, Val> final_settings_;
   std::map<std::string, std::string> env_;
   std::map<std::string, Val> assume_;
   std::set<std::string> unknown_env_;  // variables the program sets to values check cannot know
-  std::map<int, std::map<std::string, Val>> globals_;  // per file, after its module body ran
+  std::map<int, CowMap> globals_;  // per file, after its module body ran
   std::set<int> initializing_;
   std::vector<PathStep> path_;
   std::vector<Handler> handlers_;
   std::map<std::pair<int, int>, Verdict> verdicts_;
   std::vector<FnRef> call_stack_;
-  std::map<int, std::map<std::string, Val>*> live_globals_;  // module bodies running now
+  std::map<int, CowMap*> live_globals_;  // module bodies running now
   std::set<std::pair<int, int>> visited_fns_;                 // functions the launch entered
   std::set<std::pair<int, int>> reached_sites_;               // sites reached (caught ones too)
   std::map<std::string, std::string> dest_flag_;              // settings attribute -> its flag (provenance)

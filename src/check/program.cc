@@ -267,6 +267,7 @@ class Builder {
         }
         out.push_back(')');
         if (f.kind == NodeKind::kAttribute && f.str == "add_argument") x->add_arguments.push_back(out.substr(start));
+        if (f.kind == NodeKind::kAttribute && (f.str == "add_subparsers" || f.str == "add_parser")) out_.subcommands = true;
         bool import_call = (f.kind == NodeKind::kName && (f.str == "__import__" || f.str == "import_module")) ||
                            (f.kind == NodeKind::kAttribute && f.str == "import_module");
         if (import_call && (nd.kids.size() < 2 || parser_.node(nd.kids[1]).kind != NodeKind::kStr)) out_.dynamic_import = true;

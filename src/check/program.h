@@ -71,6 +71,7 @@ struct FileProgram {
   std::vector<SiteRef> sites;
   std::vector<std::pair<int, std::string>> add_arguments;  // (line, cx text of the call)
   bool dynamic_import = false;  // importlib.import_module / __import__ with a computed name
+  bool subcommands = false;     // argparse subparsers: add_subparsers() / add_parser()
 };
 
 // `sites` are the file's sites with their record ids (same order as ids).

@@ -104,6 +104,7 @@ ProgramIndex::ProgramIndex(const Section& s) : s_(s) {
   std::set<int> flag_files;
   for (const auto& fl : s_.flags) {
     dests.insert(fl.dest);
+    dests_.insert(fl.dest);
     if (!fl.class_name.empty()) generated.insert(fl.class_name);
     if (int f = s_.Find(fl.file); f >= 0) flag_files.insert(f);
   }
@@ -145,7 +146,11 @@ bool ProgramIndex::IsSettingsClass(ClassRef c) const {
   if (settings_classes_.count(c)) return true;
   if (auto it = settings_memo_.find(c); it != settings_memo_.end()) return it->second;
   settings_memo_[c] = false;  // cycles
-  bool r = false;
+  // A dataclass most of whose fields are flags, anywhere (a config built from the namespace).
+  const ClassFacts& cf = klass(c);
+  size_t hits = 0;
+  for (const auto& a : cf.annotated) hits += dests_.count(a);
+  bool r = hits >= 5 && hits * 5 >= cf.annotated.size() * 4;
   for (ClassRef b : Bases(c)) r = r || IsSettingsClass(b);
   settings_memo_[c] = r;
   return r;

@@ -108,6 +108,7 @@ class ProgramIndex {
   mutable std::vector<std::set<std::string, std::less<>>> globals_;  // names the module body assigns
   std::set<ClassRef> settings_classes_;
   mutable std::map<ClassRef, bool> settings_memo_;
+  std::set<std::string> dests_;  // every flag's dest
   std::map<std::pair<int, int>, std::unique_ptr<Cx>> bodies_;
   std::map<int, std::unique_ptr<Cx>> module_bodies_;
 };

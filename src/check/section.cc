@@ -139,6 +139,7 @@ Section::File FromProgram(FileProgram p) {
   f.sites = std::move(p.sites);
   f.add_arguments = std::move(p.add_arguments);
   f.dynamic_import = p.dynamic_import;
+  f.subcommands = p.subcommands;
   for (auto& fn : f.functions) {
     fn.defaults.resize(fn.params.size());
     fn.annotations.resize(fn.params.size());

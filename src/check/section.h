@@ -65,6 +65,7 @@ class Section {
     std::vector<SiteRef> sites;
     std::vector<std::pair<int, std::string>> add_arguments;
     bool dynamic_import = false;
+    bool subcommands = false;
   };
   std::vector<std::string> paths;  // every file, sorted
   std::vector<std::pair<std::string, std::string>> scripts;

@@ -295,13 +295,19 @@ int RunCheck(const CheckFlags& f) {
         out += "      " + p.Dim("then: ") + Printable(r.usage_errors[k]) + "\n";
     }
     if (r.help) out += "\n" + p.Label("note") + ": the command asks for help: the program prints it and exits 0\n";
-    int shown_may = 0, hidden = 0;
+    int shown_may = 0, shown_detached = 0, hidden = 0;
+    bool detached_header = false;
     for (const auto& fd : r.findings) {
-      if (!fd.will && !f.all && shown_may >= 20) {
+      int& shown = fd.detached ? shown_detached : shown_may;
+      if (!fd.will && !f.all && shown >= (fd.detached ? 5 : 20)) {
         ++hidden;
         continue;
       }
-      if (!fd.will) ++shown_may;
+      if (!fd.will) ++shown;
+      if (fd.detached && !detached_header) {
+        detached_header = true;
+        out += "\n" + p.Dim("-- in functions this launch is not known to call (callbacks, other processes, other subcommands):") + "\n";
+      }
       RecordInfo rec = LoadRecord(**store, fd.record_id, scan.scan_id);
       std::string cls = rec.found && !rec.error_class.empty() ? rec.error_class : fd.error_class;
       out += "\n" + (fd.will ? p.Error("WILL") : p.Mark("MAY ")) + "  " + p.Bold(Printable(cls)) +
