@@ -280,7 +280,7 @@ int RunCheck(const CheckFlags& f) {
       if (!rec.example_fix.empty()) data["exampleFix"] = rec.example_fix;
       line(fd.will ? "will" : "may", std::move(data));
     }
-    line("end", {{"will", will ? (int)r.findings.size() - may + (r.usage_errors.empty() ? 0 : 1) : 0}, {"may", may}, {"exit", code}});
+    line("end", {{"will", will}, {"may", may}, {"exit", code}});  // a usage error counts as one WILL
   } else {
     Palette p;
     p.on = UseColor(f.color, 1);
