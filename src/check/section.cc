@@ -2,6 +2,7 @@
 #include "check/section.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -86,13 +87,12 @@ std::string Base64(std::string_view in) {
 }
 
 bool Unbase64(std::string_view in, std::string* out) {
-  static int8_t table[256];
-  static bool init = [] {
-    for (int& k = *new int(0); k < 256; ++k) table[k] = -1;
-    for (int k = 0; k < 64; ++k) table[(uint8_t)kB64[k]] = (int8_t)k;
-    return true;
+  static const std::array<int8_t, 256> table = [] {
+    std::array<int8_t, 256> t;
+    t.fill(-1);
+    for (int k = 0; k < 64; ++k) t[(uint8_t)kB64[k]] = (int8_t)k;
+    return t;
   }();
-  (void)init;
   if (in.size() % 4) return false;
   out->clear();
   out->reserve(in.size() / 4 * 3);
