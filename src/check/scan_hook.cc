@@ -37,7 +37,10 @@ std::string ScanHook::Finish(std::string_view knowledge, const RepoKnowledge* re
   facts.scripts = std::move(scripts_);
   for (auto& s : file_scripts_) facts.scripts.insert(facts.scripts.end(), s.begin(), s.end());
   const doc::KnowledgeIndex* k = repo ? doc::AsIndex(*repo) : nullptr;
-  return WithCheckSection(knowledge, BuildSection(facts, k ? &k->data() : nullptr));
+  std::string section = BuildSection(facts, k ? &k->data() : nullptr);
+  facts = CheckFacts();  // the sources are in `section` now
+  std::vector<StoredFile>().swap(files_);
+  return WithCheckSection(knowledge, section);
 }
 
 }  // namespace errdex::check
