@@ -280,9 +280,32 @@ Segs ApplyBraces(const Segs& format, const std::vector<Segs>& args, Braces diale
                  const std::vector<NamedArg>& named) {
   Segs out;
   size_t next = 0;
+  // Rust's {:?} of a string known in full prints it quoted, with escape_debug.
+  auto append_arg = [&](const Segs& value, bool debug) {
+    if (debug && std::none_of(value.begin(), value.end(), [](const Seg& s) { return s.hole; })) {
+      std::string q = "\"";
+      for (const Seg& s : value) {
+        for (char ch : s.text) {
+          switch (ch) {
+            case '"': q += "\\\""; break;
+            case '\\': q += "\\\\"; break;
+            case '\n': q += "\\n"; break;
+            case '\r': q += "\\r"; break;
+            case '\t': q += "\\t"; break;
+            case '\0': q += "\\0"; break;
+            default: q.push_back(ch);
+          }
+        }
+      }
+      Append(out, Lit(q + "\""));
+      return;
+    }
+    AppendAll(out, value);
+  };
+  bool debug = false;
   auto positional = [&](size_t index, std::string_view as_written) {
     if (index < args.size()) {
-      AppendAll(out, args[index]);
+      append_arg(args[index], debug);
     } else {
       Append(out, Hole(std::string(as_written)));
     }
@@ -357,14 +380,10 @@ Segs ApplyBraces(const Segs& format, const std::vector<Segs>& args, Braces diale
       while (!id.empty() && id.back() == ' ') id.remove_suffix(1);
       Append(out, Lit(std::move(lit)));
       lit.clear();
-      bool debug = dialect == Braces::kRust && !spec.empty() && spec.back() == '?';
+      debug = dialect == Braces::kRust && !spec.empty() && spec.back() == '?';
       if (id.empty()) {
         if (dialect == Braces::kMessageFormat) {
           Append(out, Hole(std::string(whole)));
-        } else if (debug && next < args.size() && !args[next].empty() &&
-                   std::none_of(args[next].begin(), args[next].end(), [](const Seg& s) { return s.hole; })) {
-          Append(out, Lit("\"" + args[next][0].text + "\""));  // {:?} of a string literal prints it quoted
-          ++next;
         } else {
           positional(next++, whole);
         }
@@ -374,7 +393,7 @@ Segs ApplyBraces(const Segs& format, const std::vector<Segs>& args, Braces diale
         bool found = false;
         for (const NamedArg& a : named) {
           if (a.name == id) {
-            AppendAll(out, a.value);
+            append_arg(a.value, debug);
             found = true;
             break;
           }
