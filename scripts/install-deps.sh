@@ -14,6 +14,10 @@ PACKAGES=(
   # C/C++/CUDA differential test (tests/diff/cpp_oracle.py): clang's AST, and the
   # PyTorch / pybind11 headers as a real corpus.
   clang-19 libtorch-dev pybind11-dev
+  # Rust differential test (tests/diff/rust_oracle): Debian's rustc/cargo build the
+  # syn crate offline; the librust-*-dev crates are its corpus.
+  rustc cargo librust-syn-dev librust-tokio-dev librust-hyper-dev librust-clap-dev librust-anyhow-dev
+  librust-thiserror-dev librust-regex-dev librust-serde-json-dev
 )
 # errdex serve: mustache templates; Debian's chromium (+ a font) for the browser
 # test; wrk for bench/serve_bench.sh.

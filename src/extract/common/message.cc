@@ -307,7 +307,9 @@ Segs ApplyBraces(const Segs& format, const std::vector<Segs>& args, Braces diale
     if (index < args.size()) {
       append_arg(args[index], debug);
     } else {
-      Append(out, Hole(std::string(as_written)));
+      // shown as written: {0} / {} / {:?} rather than {{0}}
+      std::string_view inner = as_written.size() >= 2 ? as_written.substr(1, as_written.size() - 2) : as_written;
+      Append(out, Hole(std::string(inner)));
     }
   };
   for (const Seg& seg : format) {

@@ -149,7 +149,9 @@ std::string_view RustWalker::SelfType() const {
     if (!Is(*it, "impl_item")) continue;
     TSNode t = ts_node_child_by_field_name(*it, "type", 4);
     if (Is(t, "generic_type")) t = ts_node_child_by_field_name(t, "type", 4);
-    return Text(t);
+    std::string_view name = Text(t);
+    size_t colons = name.rfind("::");
+    return colons == std::string_view::npos ? name : name.substr(colons + 2);
   }
   return {};
 }
@@ -506,8 +508,8 @@ void RustWalker::HandleMacro(std::string_view name, TSNode tt, TSNode at, TSNode
 }
 
 void RustWalker::HandleErrArg(TSNode err_call, TSNode arg) {
-  TSNode path;
-  TSNode payload;
+  TSNode path{};
+  TSNode payload{};
   if (Is(arg, "call_expression")) {
     path = ts_node_child_by_field_name(arg, "function", 8);
     payload = ts_node_child_by_field_name(arg, "arguments", 9);
@@ -522,7 +524,7 @@ void RustWalker::HandleErrArg(TSNode err_call, TSNode arg) {
     std::string_view variant = Text(ts_node_child_by_field_name(path, "name", 4));
     size_t colons = type.rfind("::");
     std::string_view type_last = colons == std::string_view::npos ? type : type.substr(colons + 2);
-    if (variant.empty() || !IsUpper(variant[0]) || type_last.empty() || !IsUpper(type_last[0])) return;
+    if (!variant.empty() && IsUpper(variant[0]) && !type_last.empty() && IsUpper(type_last[0])) {
     consumed_.insert(reinterpret_cast<uintptr_t>(arg.id));
     Site site = NewSite(SiteKind::kRaise, err_call, err_call);
     site.error_class = std::string(variant);
@@ -538,6 +540,7 @@ void RustWalker::HandleErrArg(TSNode err_call, TSNode arg) {
     }
     Finish(std::move(site));
     return;
+    }
   }
   // Err(format!(..)) / Err("..".to_string()) / Err(String::from("..")): a String error.
   bool stringish = false;

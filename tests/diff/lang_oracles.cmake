@@ -1,0 +1,31 @@
+# Differential tests of the Rust, Go, Java and JavaScript/TypeScript front ends
+# against oracles on each language's own compiler front end (tests/diff/lang_oracle.py).
+# Each oracle is built by a fixture test from what scripts/install-deps.sh installs
+# (Debian packages, the pinned npm lockfile); the corpora are what those packages
+# ship. A short sample runs in the default suite, the whole corpus under `long`.
+# Included from the top-level CMakeLists.txt inside if(ERRDEX_BUILD_TESTS).
+set(_lang_diff "${CMAKE_SOURCE_DIR}/tests/diff")
+set(_lang_py "${Python3_EXECUTABLE}")
+
+# errdex_lang_diff(NAME LANG CORPUS ORACLE_CMD FIXTURE SHORT_FILES [EXTRA_ARGS...]):
+# NAME (a sample of SHORT_FILES files) and NAMEFull (every file, label long).
+function(errdex_lang_diff name lang corpus oracle fixture short_files)
+  set(_common ${_lang_py} ${_lang_diff}/lang_oracle.py ${corpus} --lang ${lang} --errdex $<TARGET_FILE:errdex>
+      --oracle ${oracle} --min-recall 0.99 --min-precision 0.99 --min-pattern 0.99 ${ARGN})
+  add_test(NAME DiffOracle.${name} COMMAND ${_common} --max-files ${short_files})
+  set_tests_properties(DiffOracle.${name} PROPERTIES TIMEOUT 900 FIXTURES_REQUIRED ${fixture})
+  add_test(NAME DiffOracle.${name}Full COMMAND ${_common})
+  set_tests_properties(DiffOracle.${name}Full PROPERTIES TIMEOUT 7200 FIXTURES_REQUIRED ${fixture} LABELS long)
+endfunction()
+
+# Rust: the syn crate (librust-syn-dev), built offline with Debian's cargo and rustc
+# (/usr/bin: a rustup toolchain earlier on PATH would want the network); the corpus
+# is every crate Debian's librust-*-dev packages put in /usr/share/cargo/registry.
+file(GLOB _syn_dirs /usr/share/cargo/registry/syn-1.*)
+if(Python3_FOUND AND EXISTS /usr/bin/cargo AND EXISTS /usr/bin/rustc AND _syn_dirs)
+  set(_ro "${CMAKE_BINARY_DIR}/rust_oracle")
+  add_test(NAME DiffOracle.RustOracleBuild
+           COMMAND sh -c "mkdir -p '${_ro}' && cp -r '${_lang_diff}/rust_oracle/.' '${_ro}/' && cd '${_ro}' && RUSTC=/usr/bin/rustc CARGO_HOME='${_ro}/cargo-home' /usr/bin/cargo build --release --offline --quiet")
+  set_tests_properties(DiffOracle.RustOracleBuild PROPERTIES TIMEOUT 1200 FIXTURES_SETUP rust_oracle)
+  errdex_lang_diff(RustCrates rust /usr/share/cargo/registry "${_ro}/target/release/rust_oracle" rust_oracle 800)
+endif()
