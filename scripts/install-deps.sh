@@ -18,6 +18,8 @@ PACKAGES=(
   # syn crate offline; the librust-*-dev crates are its corpus.
   rustc cargo librust-syn-dev librust-tokio-dev librust-hyper-dev librust-clap-dev librust-anyhow-dev
   librust-thiserror-dev librust-regex-dev librust-serde-json-dev
+  # Go differential test (tests/diff/go_oracle): go/ast, and Go's own sources as corpus.
+  golang-go
 )
 # errdex serve: mustache templates; Debian's chromium (+ a font) for the browser
 # test; wrk for bench/serve_bench.sh.

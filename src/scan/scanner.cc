@@ -21,6 +21,7 @@
 #include "extract/common/binary.h"
 #include "extract/cpp/cpp_extractor.h"
 #include "extract/javascript/js_extractor.h"
+#include "extract/go/go_extractor.h"
 #include "extract/python/python_extractor.h"
 #include "extract/rust/rust_extractor.h"
 #include "model/utf8.h"
@@ -182,6 +183,8 @@ Extractor ExtractorForPath(std::string_view path, const ExtractLimits& limits) {
   ts.limits = limits;
   if (EndsWith(path, ".rs"))
     return [ts](std::string_view p, std::string_view text) { return FromFrontEnd(ExtractRust(p, text, ts)); };
+  if (EndsWith(path, ".go"))
+    return [ts](std::string_view p, std::string_view text) { return FromFrontEnd(ExtractGo(p, text, ts)); };
 #endif
   return nullptr;
 }

@@ -29,3 +29,17 @@ if(Python3_FOUND AND EXISTS /usr/bin/cargo AND EXISTS /usr/bin/rustc AND _syn_di
   set_tests_properties(DiffOracle.RustOracleBuild PROPERTIES TIMEOUT 1200 FIXTURES_SETUP rust_oracle)
   errdex_lang_diff(RustCrates rust /usr/share/cargo/registry "${_ro}/target/release/rust_oracle" rust_oracle 800)
 endif()
+
+# Go: go/parser + go/ast of Debian's golang-go (no modules, no network); the corpus is
+# Go's own standard library and commands (GOROOT/src, ~5,500 files).
+find_program(ERRDEX_GO go PATHS /usr/bin NO_DEFAULT_PATH)
+if(Python3_FOUND AND ERRDEX_GO)
+  execute_process(COMMAND ${ERRDEX_GO} env GOROOT OUTPUT_VARIABLE _goroot OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  if(_goroot AND EXISTS "${_goroot}/src/fmt")
+    set(_go "${CMAKE_BINARY_DIR}/go_oracle")
+    add_test(NAME DiffOracle.GoOracleBuild
+             COMMAND sh -c "mkdir -p '${_go}' && cd '${_lang_diff}/go_oracle' && GOCACHE='${_go}/cache' GOPATH='${_go}/gopath' GOPROXY=off GOFLAGS=-mod=mod GOTOOLCHAIN=local '${ERRDEX_GO}' build -o '${_go}/go_oracle' .")
+    set_tests_properties(DiffOracle.GoOracleBuild PROPERTIES TIMEOUT 600 FIXTURES_SETUP go_oracle)
+    errdex_lang_diff(GoStdlib go "${_goroot}/src" "${_go}/go_oracle" go_oracle 1500)
+  endif()
+endif()

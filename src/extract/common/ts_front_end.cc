@@ -271,6 +271,20 @@ void TsWalker::TakeInto(TsExtractResult& result) {
   result.sites_left_out = sites_left_out_;
 }
 
+std::vector<TSNode> NamedChildren(TSNode n) {
+  std::vector<TSNode> out;
+  if (ts_node_is_null(n)) return out;
+  TSTreeCursor c = ts_tree_cursor_new(n);
+  if (ts_tree_cursor_goto_first_child(&c)) {
+    do {
+      TSNode ch = ts_tree_cursor_current_node(&c);
+      if (ts_node_is_named(ch)) out.push_back(ch);
+    } while (ts_tree_cursor_goto_next_sibling(&c));
+  }
+  ts_tree_cursor_delete(&c);
+  return out;
+}
+
 // ---------------------------------------------------------------------------
 // String escapes.
 

@@ -124,6 +124,10 @@ class TsWalker {
   TSPoint first_error_{0, 0};
 };
 
+// The named children of `n` (comments included), in O(children): ts_node_named_child(n, i)
+// walks from the first child each time, quadratic on a node with thousands of them.
+std::vector<TSNode> NamedChildren(TSNode n);
+
 // Decodes the escapes of a C-family string body (between the quotes): \n \t \r
 // \0 \\ \" \' \xHH \u{...} (Rust) / \uXXXX \UXXXXXXXX \ooo (Go, Java), and in
 // Rust a backslash-newline that skips the next line's leading whitespace.

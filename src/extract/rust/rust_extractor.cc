@@ -128,13 +128,18 @@ class RustWalker : public TsWalker {
   void HandleErrArg(TSNode err_call, TSNode arg);
   void HandleConstruction(TSNode node, TSNode path, TSNode at);
   void HandleTuple(TSNode tuple);
-  void HandleErrorAttribute(TSNode attr_item, TSNode attribute);
+  // A #[error("...")] attribute of `item` (an enum variant or a struct).
+  void HandleErrorAttribute(TSNode attr_item, TSNode item);
   void SetMessage(Site& site, const Segs& segs, std::string expr);
   // The composed message of a construction E::V(args) / E::V{fields}; nullopt
   // when V is not a variant with a template in this file.
   std::optional<Segs> Compose(std::string_view type, std::string_view variant, TSNode args_or_body, int depth);
   const ErrorVariant* FindVariant(std::string_view type, std::string_view variant) const;
-  bool PrecededByAttribute(TSNode item, std::string_view needle) const;
+  bool HasAttribute(const std::vector<TSNode>& attrs, std::string_view needle) const;
+
+  // The attribute items seen, per depth, since the last item at that depth: the
+  // attributes of the next item (siblings: no O(n) prev_sibling walks).
+  std::vector<std::vector<TSNode>> attrs_at_depth_;
 
   std::unordered_map<std::string, std::unordered_map<std::string, ErrorVariant>> error_types_;
   // The type of the innermost enclosing impl (what Self names), or "".
@@ -305,12 +310,9 @@ void RustWalker::SetMessage(Site& site, const Segs& segs, std::string expr) {
   if (site.error_message) site.message_resolution = "literal";
 }
 
-bool RustWalker::PrecededByAttribute(TSNode item, std::string_view needle) const {
-  for (TSNode p = ts_node_prev_sibling(item); !ts_node_is_null(p); p = ts_node_prev_sibling(p)) {
-    if (Is(p, "line_comment") || Is(p, "block_comment")) continue;
-    if (!Is(p, "attribute_item")) break;
-    if (Text(p).find(needle) != std::string_view::npos) return true;
-  }
+bool RustWalker::HasAttribute(const std::vector<TSNode>& attrs, std::string_view needle) const {
+  for (TSNode a : attrs)
+    if (Text(a).find(needle) != std::string_view::npos) return true;
   return false;
 }
 
@@ -323,14 +325,19 @@ void RustWalker::CollectErrorTypes(TSNode root) {
   while (!lists.empty()) {
     TSNode list = lists.back();
     lists.pop_back();
-    uint32_t n = ts_node_named_child_count(list);
-    std::vector<std::pair<TSNode, std::string>> pending_attrs;  // #[error] before a struct
-    for (uint32_t i = 0; i < n; ++i) {
-      TSNode item = ts_node_named_child(list, i);
+    std::vector<TSNode> attrs;  // the attribute items before the next item
+    for (TSNode item : NamedChildren(list)) {
       if (Is(item, "mod_item")) {
         TSNode body = ts_node_child_by_field_name(item, "body", 4);
         if (!ts_node_is_null(body)) lists.push_back(body);
       }
+      if (Is(item, "attribute_item")) {
+        attrs.push_back(item);
+        continue;
+      }
+      if (Is(item, "line_comment") || Is(item, "block_comment")) continue;
+      std::vector<TSNode> item_attrs = std::move(attrs);
+      attrs.clear();
       bool is_enum = Is(item, "enum_item");
       bool is_struct = Is(item, "struct_item");
       if (!is_enum && !is_struct) continue;
@@ -354,17 +361,15 @@ void RustWalker::CollectErrorTypes(TSNode root) {
         return true;
       };
       if (is_struct) {
-        for (TSNode p = ts_node_prev_sibling(item); Is(p, "attribute_item"); p = ts_node_prev_sibling(p)) {
+        for (TSNode p : item_attrs) {
           ErrorVariant v;
           if (read_attr(p, v)) error_types_[type][type] = std::move(v);
         }
         continue;
       }
       TSNode body = ts_node_child_by_field_name(item, "body", 4);
-      uint32_t m = ts_node_named_child_count(body);
       std::optional<ErrorVariant> attr;
-      for (uint32_t k = 0; k < m; ++k) {
-        TSNode ch = ts_node_named_child(body, k);
+      for (TSNode ch : NamedChildren(body)) {
         if (Is(ch, "attribute_item")) {
           ErrorVariant v;
           if (read_attr(ch, v)) attr = std::move(v);
@@ -392,9 +397,7 @@ std::optional<Segs> RustWalker::Compose(std::string_view type, std::string_view 
   if (!v) return std::nullopt;
   std::vector<Segs> positional;
   std::vector<msg::NamedArg> named;
-  uint32_t n = ts_node_is_null(args_or_body) ? 0 : ts_node_named_child_count(args_or_body);
-  for (uint32_t i = 0; i < n; ++i) {
-    TSNode a = ts_node_named_child(args_or_body, i);
+  for (TSNode a : NamedChildren(args_or_body)) {
     if (Is(a, "field_initializer")) {
       named.push_back({std::string(Text(ts_node_child_by_field_name(a, "field", 5))),
                        EvalExpr(ts_node_child_by_field_name(a, "value", 5), depth + 1)});
@@ -664,18 +667,15 @@ void RustWalker::HandleTuple(TSNode tuple) {
   Finish(std::move(site));
 }
 
-void RustWalker::HandleErrorAttribute(TSNode attr_item, TSNode attribute) {
+void RustWalker::HandleErrorAttribute(TSNode attr_item, TSNode item) {
+  TSNode attribute = ts_node_named_child(attr_item, 0);
+  if (!Is(attribute, "attribute")) return;
   TSNode id = ts_node_named_child(attribute, 0);
   if (Text(id) != "error") return;
   TSNode tt = ts_node_child_by_field_name(attribute, "arguments", 9);
   if (!Is(tt, "token_tree")) return;
   std::vector<Tokens> args = SplitTokenTree(tt);
   if (args.empty() || args[0].size() != 1 || !IsStringLiteral(args[0][0])) return;
-  // The item it describes: the next enum_variant / struct_item sibling.
-  TSNode item = ts_node_next_named_sibling(attr_item);
-  while (Is(item, "attribute_item") || Is(item, "line_comment") || Is(item, "block_comment"))
-    item = ts_node_next_named_sibling(item);
-  if (!Is(item, "enum_variant") && !Is(item, "struct_item")) return;
   Site site = NewSite(SiteKind::kRaise, attr_item, attr_item);
   site.error_class = std::string(Text(ts_node_child_by_field_name(item, "name", 4)));
   site.error_class_expr = "#[error]";
@@ -709,21 +709,28 @@ bool RustWalker::Enter(TSNode node, std::string_view field) {
                 std::string(Text(ts_node_child_by_field_name(parent, "pattern", 7))));
     }
   }
+  // Attributes belong to the next named item at the same depth.
+  size_t depth = ancestors().size();
+  attrs_at_depth_.resize(depth + 1);  // deeper levels belonged to a finished subtree
+  std::vector<TSNode> attrs;
+  if (ts_node_is_named(node)) {
+    if (std::strcmp(type, "attribute_item") == 0) {
+      attrs_at_depth_[depth].push_back(node);
+      return false;
+    }
+    if (std::strcmp(type, "line_comment") != 0 && std::strcmp(type, "block_comment") != 0)
+      attrs.swap(attrs_at_depth_[depth]);
+  }
+  if (!attrs.empty() && (std::strcmp(type, "enum_variant") == 0 || std::strcmp(type, "struct_item") == 0))
+    for (TSNode a : attrs) HandleErrorAttribute(a, node);
   switch (type[0]) {
-    case 'a':
-      if (std::strcmp(type, "attribute_item") == 0) {
-        TSNode attr = ts_node_named_child(node, 0);
-        if (Is(attr, "attribute")) HandleErrorAttribute(node, attr);
-        return false;
-      }
-      break;
     case 'c':
       if (std::strcmp(type, "call_expression") == 0) HandleCall(node);
       break;
     case 'f':
       if (std::strcmp(type, "function_item") == 0) {
         PushFunction(std::string(Text(ts_node_child_by_field_name(node, "name", 4))));
-        if (PrecededByAttribute(node, "test")) PushTests();
+        if (HasAttribute(attrs, "test")) PushTests();
       }
       break;
     case 'i':
@@ -740,7 +747,7 @@ bool RustWalker::Enter(TSNode node, std::string_view field) {
         TSNode tt = ts_node_named_child(node, ts_node_named_child_count(node) - 1);
         HandleMacro(Text(name), tt, node, node);
       } else if (std::strcmp(type, "mod_item") == 0) {
-        if (PrecededByAttribute(node, "test")) PushTests();
+        if (HasAttribute(attrs, "test")) PushTests();
       } else if (std::strcmp(type, "macro_definition") == 0) {
         return false;  // macro_rules! bodies are patterns, not code
       }
