@@ -20,6 +20,9 @@ PACKAGES=(
   librust-thiserror-dev librust-regex-dev librust-serde-json-dev
   # Go differential test (tests/diff/go_oracle): go/ast, and Go's own sources as corpus.
   golang-go
+  # Java differential test (tests/diff/JavaOracle.java): javac's parser; the JDK's
+  # own sources (src.zip) as corpus.
+  openjdk-17-jdk-headless openjdk-17-source unzip
 )
 # errdex serve: mustache templates; Debian's chromium (+ a font) for the browser
 # test; wrk for bench/serve_bench.sh.

@@ -22,6 +22,7 @@
 #include "extract/cpp/cpp_extractor.h"
 #include "extract/javascript/js_extractor.h"
 #include "extract/go/go_extractor.h"
+#include "extract/java/java_extractor.h"
 #include "extract/python/python_extractor.h"
 #include "extract/rust/rust_extractor.h"
 #include "model/utf8.h"
@@ -185,6 +186,8 @@ Extractor ExtractorForPath(std::string_view path, const ExtractLimits& limits) {
     return [ts](std::string_view p, std::string_view text) { return FromFrontEnd(ExtractRust(p, text, ts)); };
   if (EndsWith(path, ".go"))
     return [ts](std::string_view p, std::string_view text) { return FromFrontEnd(ExtractGo(p, text, ts)); };
+  if (EndsWith(path, ".java"))
+    return [ts](std::string_view p, std::string_view text) { return FromFrontEnd(ExtractJava(p, text, ts)); };
 #endif
   return nullptr;
 }

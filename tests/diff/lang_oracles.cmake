@@ -43,3 +43,19 @@ if(Python3_FOUND AND ERRDEX_GO)
     errdex_lang_diff(GoStdlib go "${_goroot}/src" "${_go}/go_oracle" go_oracle 1500)
   endif()
 endif()
+
+# Java: javac's own parser (JavacTask.parse, com.sun.source) of the installed JDK;
+# the corpus is the JDK's own sources (openjdk-17-source's src.zip: java.base and
+# five more modules, ~3,700 files).
+find_program(ERRDEX_JAVAC javac)
+find_program(ERRDEX_JAVA java)
+find_program(ERRDEX_UNZIP unzip)
+file(GLOB _jdk_src /usr/lib/jvm/java-17-openjdk-*/lib/src.zip)
+if(Python3_FOUND AND ERRDEX_JAVAC AND ERRDEX_JAVA AND ERRDEX_UNZIP AND _jdk_src)
+  list(GET _jdk_src 0 _jdk_zip)
+  set(_jo "${CMAKE_BINARY_DIR}/java_oracle")
+  add_test(NAME DiffOracle.JavaOracleBuild
+           COMMAND sh -c "rm -rf '${_jo}' && mkdir -p '${_jo}/classes' '${_jo}/jdk' && '${ERRDEX_JAVAC}' -d '${_jo}/classes' '${_lang_diff}/JavaOracle.java' && cd '${_jo}/jdk' && '${ERRDEX_UNZIP}' -q '${_jdk_zip}' 'java.base/*' 'java.logging/*' 'java.sql/*' 'java.net.http/*' 'jdk.httpserver/*' 'java.management/*'")
+  set_tests_properties(DiffOracle.JavaOracleBuild PROPERTIES TIMEOUT 600 FIXTURES_SETUP java_oracle)
+  errdex_lang_diff(JavaJdk java "${_jo}/jdk" "${ERRDEX_JAVA} -cp ${_jo}/classes JavaOracle" java_oracle 500)
+endif()
