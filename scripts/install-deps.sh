@@ -55,4 +55,13 @@ if [ -f tests/web/package-lock.json ]; then
     touch tests/web/node_modules
   fi
 fi
+# The JavaScript/TypeScript differential test's oracle (tests/diff/ts_oracle): the
+# TypeScript compiler, exactly as pinned by its lockfile.
+if [ -f tests/diff/ts_oracle/package-lock.json ]; then
+  if [ ! -d tests/diff/ts_oracle/node_modules ] || [ tests/diff/ts_oracle/package-lock.json -nt tests/diff/ts_oracle/node_modules ]; then
+    echo "install-deps: npm ci (tests/diff/ts_oracle)"
+    (cd tests/diff/ts_oracle && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+    touch tests/diff/ts_oracle/node_modules
+  fi
+fi
 echo "install-deps: ok"

@@ -7,7 +7,7 @@ JavaOracle.java: javac's com.sun.source tree; ts_oracle.js: the TypeScript compi
 API) apply the site and message rules of src/extract/<lang>/ a second time, written
 independently, on that language's own syntax tree. Each prints one JSON line per
 site: {"file", "line", "kind", "class", "segs"} (segs: the message as
-[[is_hole, text], ...], null when unknown), or {"file", "error"} for a file it
+[[is_hole, text], ...], null when unknown; or "alts", a list of such messages), or {"file", "error"} for a file it
 cannot parse.
 
 This script copies a deterministic sample of CORPUS's files (by the hash of their
@@ -42,6 +42,7 @@ EXTS = {
     'ts': ('.js', '.mjs', '.cjs', '.jsx', '.ts', '.mts', '.cts', '.tsx'),
 }
 SKIP = {'ts': ('.min.js', '.d.ts')}
+SKIP_DIRS = {'__pycache__', 'node_modules'}
 
 
 def escape(t):
@@ -104,7 +105,8 @@ def main():
     exclude = re.compile(a.exclude) if a.exclude else None
     files = []
     for d, dirs, names in os.walk(root):
-        dirs[:] = sorted(x for x in dirs if not x.startswith('.'))
+        # the directories errdex does not read (extract/common/file_source.cc)
+        dirs[:] = sorted(x for x in dirs if not x.startswith('.') and x not in SKIP_DIRS)
         for nm in names:
             if not nm.endswith(EXTS[a.lang]) or nm.endswith(SKIP.get(a.lang, ('\0',))):
                 continue
@@ -171,7 +173,7 @@ def main():
             continue
         okeys, ekeys = {}, {}
         for s in theirs.get(f, []):
-            s['pattern'] = pattern_of(s.get('segs'))
+            s['pattern'] = pattern_of_alts(s['alts']) if s.get('alts') else pattern_of(s.get('segs'))
             okeys.setdefault((s['line'], s.get('class')), []).append(s)
             if dump:
                 dump.write(json.dumps({'side': 'oracle', 'file': f, 'line': s['line'], 'class': s.get('class'),

@@ -59,3 +59,16 @@ if(Python3_FOUND AND ERRDEX_JAVAC AND ERRDEX_JAVA AND ERRDEX_UNZIP AND _jdk_src)
   set_tests_properties(DiffOracle.JavaOracleBuild PROPERTIES TIMEOUT 600 FIXTURES_SETUP java_oracle)
   errdex_lang_diff(JavaJdk java "${_jo}/jdk" "${ERRDEX_JAVA} -cp ${_jo}/classes JavaOracle" java_oracle 500)
 endif()
+
+# JavaScript/TypeScript: the TypeScript compiler's own parser (npm typescript, pinned
+# by tests/diff/ts_oracle/package-lock.json, installed by scripts/install-deps.sh);
+# the corpus is the JS/TS sources of tests/web's pinned node_modules (puppeteer-core,
+# the MCP SDK, @redocly/cli and their dependencies, ~3,300 files).
+find_program(ERRDEX_NODE node)
+if(Python3_FOUND AND ERRDEX_NODE AND EXISTS "${CMAKE_SOURCE_DIR}/tests/web/package-lock.json")
+  add_test(NAME DiffOracle.TsOracleReady
+           COMMAND ${ERRDEX_NODE} -e "require('${_lang_diff}/ts_oracle/node_modules/typescript'); require('fs').statSync('${CMAKE_SOURCE_DIR}/tests/web/node_modules')")
+  set_tests_properties(DiffOracle.TsOracleReady PROPERTIES TIMEOUT 60 FIXTURES_SETUP ts_oracle)
+  errdex_lang_diff(TsNodeModules ts "${CMAKE_SOURCE_DIR}/tests/web/node_modules"
+                   "${ERRDEX_NODE} ${_lang_diff}/ts_oracle/ts_oracle.js" ts_oracle 1500)
+endif()
