@@ -27,7 +27,7 @@ if(Python3_FOUND AND EXISTS /usr/bin/cargo AND EXISTS /usr/bin/rustc AND _syn_di
   add_test(NAME DiffOracle.RustOracleBuild
            COMMAND sh -c "mkdir -p '${_ro}' && cp -r '${_lang_diff}/rust_oracle/.' '${_ro}/' && cd '${_ro}' && RUSTC=/usr/bin/rustc CARGO_HOME='${_ro}/cargo-home' /usr/bin/cargo build --release --offline --quiet")
   set_tests_properties(DiffOracle.RustOracleBuild PROPERTIES TIMEOUT 1200 FIXTURES_SETUP rust_oracle)
-  errdex_lang_diff(RustCrates rust /usr/share/cargo/registry "${_ro}/target/release/rust_oracle" rust_oracle 800)
+  errdex_lang_diff(RustCrates rust /usr/share/cargo/registry "${_ro}/target/release/rust_oracle" rust_oracle 600)
 endif()
 
 # Go: go/parser + go/ast of Debian's golang-go (no modules, no network); the corpus is
@@ -40,7 +40,7 @@ if(Python3_FOUND AND ERRDEX_GO)
     add_test(NAME DiffOracle.GoOracleBuild
              COMMAND sh -c "mkdir -p '${_go}' && cd '${_lang_diff}/go_oracle' && GOCACHE='${_go}/cache' GOPATH='${_go}/gopath' GOPROXY=off GOFLAGS=-mod=mod GOTOOLCHAIN=local '${ERRDEX_GO}' build -o '${_go}/go_oracle' .")
     set_tests_properties(DiffOracle.GoOracleBuild PROPERTIES TIMEOUT 600 FIXTURES_SETUP go_oracle)
-    errdex_lang_diff(GoStdlib go "${_goroot}/src" "${_go}/go_oracle" go_oracle 1500)
+    errdex_lang_diff(GoStdlib go "${_goroot}/src" "${_go}/go_oracle" go_oracle 1000)
   endif()
 endif()
 
@@ -70,5 +70,5 @@ if(Python3_FOUND AND ERRDEX_NODE AND EXISTS "${CMAKE_SOURCE_DIR}/tests/web/packa
            COMMAND ${ERRDEX_NODE} -e "require('${_lang_diff}/ts_oracle/node_modules/typescript'); require('fs').statSync('${CMAKE_SOURCE_DIR}/tests/web/node_modules')")
   set_tests_properties(DiffOracle.TsOracleReady PROPERTIES TIMEOUT 60 FIXTURES_SETUP ts_oracle)
   errdex_lang_diff(TsNodeModules ts "${CMAKE_SOURCE_DIR}/tests/web/node_modules"
-                   "${ERRDEX_NODE} ${_lang_diff}/ts_oracle/ts_oracle.js" ts_oracle 1500)
+                   "${ERRDEX_NODE} ${_lang_diff}/ts_oracle/ts_oracle.js" ts_oracle 800)
 endif()

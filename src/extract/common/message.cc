@@ -133,6 +133,37 @@ Seg AsHole(const Segs& arg) {
   return Hole(t);
 }
 
+// Go's strconv.Quote of a string known in full (ASCII escapes; UTF-8 kept).
+std::string GoQuote(const Segs& value) {
+  std::string q = "\"";
+  for (const Seg& s : value) {
+    for (char ch : s.text) {
+      unsigned char c = static_cast<unsigned char>(ch);
+      switch (ch) {
+        case '"': q += "\\\""; break;
+        case '\\': q += "\\\\"; break;
+        case '\n': q += "\\n"; break;
+        case '\r': q += "\\r"; break;
+        case '\t': q += "\\t"; break;
+        case '\a': q += "\\a"; break;
+        case '\b': q += "\\b"; break;
+        case '\f': q += "\\f"; break;
+        case '\v': q += "\\v"; break;
+        default:
+          if (c < 0x20 || c == 0x7f) {
+            static const char kHex[] = "0123456789abcdef";
+            q += "\\x";
+            q.push_back(kHex[c >> 4]);
+            q.push_back(kHex[c & 15]);
+          } else {
+            q.push_back(ch);
+          }
+      }
+    }
+  }
+  return q + "\"";
+}
+
 // Conversions that print a string argument as it is.
 bool PrintsAsIs(char conv, Printf dialect) {
   switch (dialect) {
@@ -253,6 +284,10 @@ Segs ApplyPrintf(const Segs& format, const std::vector<Segs>& args, Printf diale
       const Segs* arg = take(index);
       if (!arg) {
         Append(out, Hole(t.substr(i, j - i)));
+      } else if (dialect == Printf::kGo && conv == 'q' && std::none_of(arg->begin(), arg->end(), [](const Seg& s) {
+                   return s.hole;
+                 })) {
+        Append(out, Lit(GoQuote(*arg)));  // %q of a known string: strconv.Quote
       } else if (PrintsAsIs(conv, dialect)) {
         AppendAll(out, *arg);
       } else {

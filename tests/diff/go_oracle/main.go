@@ -172,6 +172,12 @@ func printf(f segs, args []segs) segs {
 			next = idx + 1
 			if idx >= len(args) {
 				out = out.add(seg{true, t[i:j]})
+			} else if verb == 'q' && args[idx].allLit() {
+				text := ""
+				for _, x := range args[idx] {
+					text += x.text
+				}
+				out = out.add(seg{false, strconv.Quote(text)})
 			} else if verb == 's' || verb == 'v' || verb == 'd' {
 				out = out.addAll(args[idx])
 			} else if len(args[idx]) == 1 && args[idx][0].hole {
