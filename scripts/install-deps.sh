@@ -24,6 +24,8 @@ PACKAGES=(
   # own sources (src.zip) as corpus.
   openjdk-17-jdk-headless openjdk-17-source unzip
 )
+# errdex check: the catalog keeps each scanned Python file's source, zstd-compressed.
+PACKAGES+=(libzstd-dev)
 # errdex serve: mustache templates; Debian's chromium (+ a font) for the browser
 # test; wrk for bench/serve_bench.sh.
 PACKAGES+=(libkainjow-mustache-dev chromium fonts-dejavu-core wrk)
