@@ -3,6 +3,7 @@
 #include "match/explain.h"
 
 #include "match/evidence.h"
+#include "match/foreign_traces.h"
 #include "match/python_repr.h"
 
 #include <algorithm>
@@ -457,6 +458,10 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
     l.needed = l.escape = true;
   }
 
+  // Rust panics, Go panics, Java stack traces, C++ terminate reports (foreign_traces.h).
+  for (size_t b : ForeignTraceLines(text))
+    if (b < cut) lines[b].needed = true;
+
   auto remember_query = [&](std::string_view q, std::string_view cls, uint64_t b, uint64_t e) {
     if (confident_hits_ > 0 || !opt_.fuzzy || q.empty()) return;
     std::string packed = std::to_string(b) + '\0' + std::to_string(e) + '\0' + std::string(cls) + '\0' +
@@ -524,6 +529,19 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
   std::vector<bool> consumed(m, false);
   std::vector<TracebackFrame> orphans;
   std::vector<ExceptionSection> sections = ParseTracebacks(L, opt_.max_message_lines, consumed, &orphans);
+  {
+    // Rust, Go, Java, C++ (foreign_traces.h): each section a chain of its own, in
+    // input order (a Java trace prints the exception thrown first, its causes after).
+    size_t python_sections = sections.size();
+    size_t next_chain = 0;
+    for (const ExceptionSection& sec : sections) next_chain = std::max(next_chain, sec.chain_id + 1);
+    ParseForeignTraces(L, opt_.max_message_lines, consumed, sections);
+    for (size_t k = python_sections; k < sections.size(); ++k) {
+      sections[k].chain_id = next_chain++;
+      sections[k].chain_pos = 0;
+      sections[k].chain_len = 1;
+    }
+  }
   auto remember_frames = [&](const std::vector<TracebackFrame>& fs) {
     for (const TracebackFrame& f : fs) {
       if (paste_frames_.size() >= kMaxPasteFrames) paste_frames_.erase(paste_frames_.begin());
@@ -586,6 +604,15 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
     me.kind = loc->whole_text ? MessageEvidence::Kind::kFull : MessageEvidence::Kind::kPartial;
     me.literal = db.literal_chars(pattern);
     size_t len = TrimmedLength(text);
+    // A message of several lines whose first lines the template matches whole (a
+    // C++ what() followed by the shell's "Aborted" line, a message with detail lines
+    // after it): the lines it covers are the message it explains.
+    if (!loc->whole_text && text.find('\n') != std::string_view::npos &&
+        (loc->begin == 0 || text[loc->begin - 1] == '\n') &&
+        (loc->end >= TrimmedLength(text) || text[loc->end] == '\n' || text[loc->end] == '\r')) {
+      me.kind = MessageEvidence::Kind::kFull;
+      len = loc->end - loc->begin;
+    }
     me.explained = len == 0 ? 1.0 : std::min(1.0, static_cast<double>(me.literal) / static_cast<double>(len));
     for (uint32_t entry : m_.EntriesOfPattern(pattern)) {
       if (!accept(entry)) continue;
@@ -873,6 +900,17 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
     std::string_view printed = ec.ok ? t.substr(ec.class_begin, ec.class_end - ec.class_begin) : std::string_view();
     std::string_view msg = ec.ok ? t.substr(ec.message_begin, ec.message_end - ec.message_begin) : t;
     size_t msg_base = ec.ok ? ec.message_begin : 0;
+    if (!ec.ok) {
+      // "error: route request: ...", "fatal: ...": a lowercase label a program prints
+      // before its error (Go's log.Fatalf("error: %v", err)) is the class the line shows.
+      size_t k = 0;
+      while (k < t.size() && k < 12 && std::isalpha(static_cast<unsigned char>(t[k]))) ++k;
+      if (k >= 3 && k + 2 < t.size() && t[k] == ':' && t[k + 1] == ' ' && std::islower(static_cast<unsigned char>(t[0]))) {
+        printed = t.substr(0, k);
+        msg_base = k + 2;
+        msg = t.substr(msg_base);
+      }
+    }
     reset_candidates();
     SmallSet done;
     for (auto [p, end] : pats) {
