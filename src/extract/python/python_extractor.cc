@@ -2123,12 +2123,16 @@ bool FileExtractor::BindClassTemplate(Site& site, int call, const Pending& p, co
     args.positional.push_back(EvOrHole(ev, a, 0, ev.pos));
   }
   for (int k : Keywords(call)) {
-    const Node& kn = parser_.node(k);
-    if (kn.str.empty()) {
+    // Copies, not a reference to the node: evaluating the value may parse more and
+    // grow (reallocate) the parser's node table.
+    std::string name = parser_.node(k).str;
+    if (name.empty()) {
       args.star = true;
       continue;
     }
-    args.keywords.emplace_back(kn.str, EvOrHole(ev, kn.kids[0], 0, ev.pos));
+    int value = parser_.node(k).kids[0];
+    Segs v = EvOrHole(ev, value, 0, ev.pos);
+    args.keywords.emplace_back(std::move(name), std::move(v));
   }
   MaybeSegs segs = py::BindClassMessage(*t, args);
   if (!segs) return false;
