@@ -2,6 +2,8 @@
 // the store. Tested by catalog_test.cc.
 #include "catalog/catalog.h"
 
+#include "match/evidence.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -16,7 +18,7 @@ namespace errdex {
 namespace {
 
 constexpr char kBlobKey[] = "match.matcher";
-constexpr char kBlobMagic[8] = {'E', 'R', 'R', 'D', 'X', 'C', 'A', '1'};
+constexpr char kBlobMagic[8] = {'E', 'R', 'R', 'D', 'X', 'C', 'A', '2'};
 
 double MillisSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -78,6 +80,22 @@ std::map<std::string, int64_t> LatestScanPerRepo(const std::vector<ScanInfo>& sc
   return out;
 }
 
+// The record's own source line (its lineNumber in its sourceCode excerpt), hashed
+// as a traceback's printed code line is (CodeLineHash); 0 when the excerpt lacks it.
+uint32_t SiteCodeHash(const Record& r) {
+  long index = static_cast<long>(r.line_number) - r.source_code_start;
+  if (r.source_code.empty() || index < 0) return 0;
+  std::string_view src = r.source_code;
+  size_t pos = 0;
+  for (long k = 0; k < index; ++k) {
+    size_t nl = src.find('\n', pos);
+    if (nl == std::string_view::npos) return 0;
+    pos = nl + 1;
+  }
+  size_t nl = src.find('\n', pos);
+  return CodeLineHash(src.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
+}
+
 size_t Indent(std::string_view l) {
   size_t i = 0;
   while (i < l.size() && (l[i] == ' ' || l[i] == '\t')) ++i;
@@ -135,6 +153,18 @@ Status Catalog::BuildFromLines(const std::vector<StoredLine>& lines, const std::
   // Newest version of each record id represents it; entries sorted by id (deterministic).
   std::map<std::string, const StoredLine*> newest;
   for (const StoredLine* l : order) newest.emplace(l->line.record.id, l);
+  // An entry absent from the newest scan of its repo loses ties to one that is there.
+  std::map<std::string, int64_t> latest_scan;
+  {
+    std::map<std::string, std::pair<std::string, int64_t>> best;
+    for (const StoredLine& l : lines) {
+      const std::string repo = l.line.record.repo.value_or("");
+      auto rec = recency(l.scan_id);
+      auto it = best.find(repo);
+      if (it == best.end() || rec > it->second) best[repo] = rec;
+    }
+    for (auto& [repo, rec] : best) latest_scan[repo] = rec.second;
+  }
   std::unordered_map<std::string, int> pattern_index;
   // The entries' text lives here (a deque never moves its strings).
   auto arena = std::make_shared<std::deque<std::string>>();
@@ -154,6 +184,11 @@ Status Catalog::BuildFromLines(const std::vector<StoredLine>& lines, const std::
     }
     ids_.push_back(keep(id));
     repos_.push_back(keep(r.repo.value_or("")));
+    e.repo = repos_.back();
+    e.flags = PathFlags(r.file_path);
+    auto lt = latest_scan.find(r.repo.value_or(""));
+    if (lt != latest_scan.end() && lt->second != l->scan_id) e.flags |= kEntryOlderOnly;
+    e.code_hash = SiteCodeHash(r);
     entries_.push_back(e);
   }
   storage_ = std::move(arena);
@@ -205,6 +240,8 @@ std::string Catalog::SerializeBlob(const std::string& version, const std::string
     PutStr(o, e.message);
     PutU32(o, static_cast<uint32_t>(e.line));
     PutU32(o, static_cast<uint32_t>(e.pattern));
+    PutU32(o, e.code_hash);
+    o.push_back(static_cast<char>(e.flags));
   }
   PutU64(o, db_bytes.size());
   o += db_bytes;
@@ -241,6 +278,10 @@ Status Catalog::LoadBlob(std::shared_ptr<const std::string> blob, const std::str
     e.message = r.View();
     e.line = static_cast<int>(r.U32());
     e.pattern = static_cast<int>(r.U32());
+    e.code_hash = r.U32();
+    std::string_view flags = r.Bytes(1);
+    e.flags = flags.empty() ? 0 : static_cast<uint8_t>(flags[0]);
+    e.repo = repos.back();
     if (e.pattern >= static_cast<int>(patterns.size())) return Status::InvalidArgument("corrupt matcher blob");
     entries.push_back(e);
   }

@@ -39,7 +39,7 @@ struct ExplainFlags {
   bool json = false;
   size_t top = 3;
   std::string color = "auto";
-  std::string input = "-";
+  std::vector<std::string> inputs;  // files ('-' = stdin); none = stdin
   uint64_t max_input = 0;
   bool no_fuzzy = false;
   bool rebuild = false;
@@ -92,13 +92,40 @@ class HitPrinter {
     if (!ok_) return;
     auto details = catalog_.Details(h.entry);
     std::string out = json_ ? Json(h, details) : Text(h, details);
+    ++printed_;
     if (!WriteAll(fd_, out)) ok_ = false;
+  }
+  uint64_t printed() const { return printed_; }
+  // Around each input when several are given. false when the output is gone.
+  bool Begin(const std::string& input) {
+    using nlohmann::json;
+    std::string out = json_ ? json{{"type", "begin"}, {"data", {{"input", input}}}}.dump(-1, ' ', false, json::error_handler_t::replace) + "\n"
+                            : p_.Wrap("1", "==> " + Printable(input) + " <==") + "\n";
+    seen_.clear();  // "same entry as above" never points into another input's answer
+    if (ok_ && !WriteAll(fd_, out)) ok_ = false;
+    return ok_;
+  }
+  bool End(const std::string& input, uint64_t hits) {
+    using nlohmann::json;
+    std::string out = json_ ? json{{"type", "end"}, {"data", {{"input", input}, {"hits", hits}}}}.dump(-1, ' ', false, json::error_handler_t::replace) + "\n"
+                            : std::string(hits == 0 ? "(no catalog entry matched)\n\n" : "");
+    if (ok_ && !out.empty() && !WriteAll(fd_, out)) ok_ = false;
+    return ok_;
   }
 
  private:
   std::string Json(const ExplainHit& h, const Result<EntryDetails>& d) {
     using nlohmann::json;
-    json line = {{"type", "hit"}, {"data", ExplainHitJson(catalog_, h, d.ok() ? &d.value() : nullptr)}};
+    json data = ExplainHitJson(catalog_, h, d.ok() ? &d.value() : nullptr);
+    // The equal sites' lines in every version the catalog holds (the first few).
+    for (size_t i = 0; i < h.equal_entries.size() && i < 8 && i < data["alsoAt"].size(); ++i) {
+      auto ed = catalog_.Details(h.equal_entries[i]);
+      if (!ed.ok()) continue;
+      json lines = json::array();
+      for (const RecordVersion& v : ed->versions) lines.push_back(v.line);
+      data["alsoAt"][i]["versionLines"] = lines;
+    }
+    json line = {{"type", "hit"}, {"data", std::move(data)}};
     return line.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
   }
 
@@ -129,11 +156,24 @@ class HitPrinter {
     bool again = !seen_.insert(id).second;
     char score[32];
     std::snprintf(score, sizeof score, "%.1f", h.score);
-    std::string label = h.approximate
-                            ? p_.Wrap("1;35", h.kind == ExplainHit::Kind::kFuzzy ? "APPROXIMATE (fuzzy)"
-                                                                                : "APPROXIMATE (frame)")
-                            : p_.Wrap("1;32", h.kind == ExplainHit::Kind::kFrame ? "EXACT (frame)"
-                                                                                 : h.full ? "EXACT" : "EXACT (partial)");
+    std::string label;
+    switch (h.kind) {
+      case ExplainHit::Kind::kPattern:
+        label = h.approximate ? p_.Wrap("1;35", "APPROXIMATE (partial)") : p_.Wrap("1;32", h.full ? "EXACT" : "EXACT (partial)");
+        break;
+      case ExplainHit::Kind::kFrame:
+        label = h.approximate ? p_.Wrap("1;35", "APPROXIMATE (frame)") : p_.Wrap("1;32", "EXACT (frame)");
+        break;
+      case ExplainHit::Kind::kNormalized: label = p_.Wrap("1;35", "NEAR-EXACT (case/spacing/markdown differ)"); break;
+      case ExplainHit::Kind::kClass: label = p_.Wrap("1;35", "APPROXIMATE (class)"); break;
+      case ExplainHit::Kind::kFuzzy: label = p_.Wrap("1;35", "APPROXIMATE (fuzzy)"); break;
+    }
+    if (!h.equal_entries.empty())
+      label += " " + p_.Wrap("1;33", std::to_string(h.equal_entries.size() + 1) + " SITES MATCH EQUALLY");
+    if (h.chain_len > 1)
+      label += " " + p_.Wrap("2", h.chain_pos + 1 == h.chain_len ? "[final exception of a chain of " + std::to_string(h.chain_len) + "]"
+                                                              : std::string(h.chain_direct_cause ? "[its cause, " : "[raised before it, ") +
+                                                                    std::to_string(h.chain_pos + 1) + " of " + std::to_string(h.chain_len) + "]");
     if (!d.ok()) {
       o += label + " " + id + "  score " + score + "  (" + d.status().message() + ")\n";
       return o;
@@ -149,6 +189,17 @@ class HitPrinter {
     o += "  " + Highlighted(h) + "\n";
     if (h.kind == ExplainHit::Kind::kFuzzy && r.error_message) o += "  catalog message: " + Printable(*r.error_message) + "\n";
     if (r.github_url) o += "  " + p_.Wrap("4", Printable(*r.github_url)) + "\n";
+    if (!h.equal_entries.empty()) {
+      o += "  equally: ";
+      const auto& entries = catalog_.matcher().entries();
+      for (size_t i = 0; i < h.equal_entries.size() && i < 8; ++i) {
+        const MatchEntry& e = entries[h.equal_entries[i]];
+        if (i) o += ", ";
+        o += Printable(std::string(e.file_path)) + ":" + std::to_string(e.line);
+      }
+      if (h.equal_entries.size() > 8) o += ", ... " + std::to_string(h.equal_entries.size() - 8) + " more";
+      o += "\n";
+    }
     if (!d->versions.empty()) {
       o += "  in: ";
       for (size_t i = 0; i < d->versions.size() && i < 8; ++i) {
@@ -175,6 +226,7 @@ class HitPrinter {
   int fd_;
   Palette p_;
   bool ok_ = true;
+  uint64_t printed_ = 0;
   std::set<std::string> seen_;
 };
 
@@ -205,23 +257,10 @@ void ReportRejected(const Catalog& c) {
   if (shown > 5) PrintWarning(std::to_string(shown - 5) + " more patterns not used for matching");
 }
 
-int RunExplain(const ExplainFlags& f) {
-  auto cat = OpenCatalog(f);
-  if (!cat.ok()) {
-    PrintError(cat.status().message());
-    return 2;
-  }
-  Catalog& c = **cat;
-  ReportRejected(c);
-  int in_fd = 0;
-  if (f.input != "-") {
-    in_fd = ::open(f.input.c_str(), O_RDONLY | O_CLOEXEC);
-    if (in_fd < 0) {
-      PrintError(f.input + ": " + std::strerror(errno));
-      return 2;
-    }
-  }
-  HitPrinter printer(c, f, 1, UseColor(f.color, 1));
+// Explains one input (fd) in its own session. 0 hits found, 1 none, 2 error; *closed
+// when our stdout went away (not an error: stop quietly).
+int ExplainInput(Catalog& c, const ExplainFlags& f, HitPrinter& printer, int in_fd, const std::string& name,
+                 bool* closed) {
   ExplainSession session(c.matcher(), MakeOptions(f, c), c.Fuzzy());
   HitSink sink = [&](const ExplainHit& h) { printer.Print(h); };
   std::vector<char> buf(256 * 1024);
@@ -230,13 +269,16 @@ int RunExplain(const ExplainFlags& f) {
     ssize_t n = ::read(in_fd, buf.data(), buf.size());
     if (n < 0) {
       if (errno == EINTR) continue;
-      PrintError((f.input == "-" ? std::string("stdin") : f.input) + ": " + std::strerror(errno));
+      PrintError(name + ": " + std::strerror(errno));
       rc = 2;
       break;
     }
     if (n == 0) break;
     Status s = session.Feed(std::string_view(buf.data(), static_cast<size_t>(n)), sink);
-    if (!printer.ok()) return 0;  // closed pipe: not an error
+    if (!printer.ok()) {
+      *closed = true;
+      return 0;
+    }
     if (s.code() == Status::Code::kLimitExceeded) {
       PrintWarning(s.message());
       break;
@@ -246,15 +288,56 @@ int RunExplain(const ExplainFlags& f) {
       return 2;
     }
   }
-  if (in_fd > 0) ::close(in_fd);
   Status s = session.Finish(sink);
-  if (!printer.ok()) return 0;
+  if (!printer.ok()) {
+    *closed = true;
+    return 0;
+  }
   if (!s.ok()) {
     PrintError(s.message());
     return 2;
   }
   if (rc) return rc;
   return session.hit_count() > 0 ? 0 : 1;
+}
+
+int RunExplain(const ExplainFlags& f) {
+  auto cat = OpenCatalog(f);
+  if (!cat.ok()) {
+    PrintError(cat.status().message());
+    return 2;
+  }
+  Catalog& c = **cat;
+  ReportRejected(c);
+  std::vector<std::string> inputs = f.inputs.empty() ? std::vector<std::string>{"-"} : f.inputs;
+  // Several inputs: each is explained on its own, between a begin and an end record
+  // (JSON) or after a "==> name <==" header (people), as head(1) does.
+  const bool several = inputs.size() > 1;
+  HitPrinter printer(c, f, 1, UseColor(f.color, 1));
+  bool found = false, error = false;
+  for (const std::string& input : inputs) {
+    const std::string name = input == "-" ? std::string("stdin") : input;
+    int in_fd = 0;
+    if (input != "-") {
+      in_fd = ::open(input.c_str(), O_RDONLY | O_CLOEXEC);
+      if (in_fd < 0) {
+        PrintError(input + ": " + std::strerror(errno));
+        error = true;
+        continue;
+      }
+    }
+    if (several && !printer.Begin(input)) return 0;
+    bool closed = false;
+    uint64_t before = printer.printed();
+    int rc = ExplainInput(c, f, printer, in_fd, name, &closed);
+    if (in_fd > 0) ::close(in_fd);
+    if (closed) return 0;  // closed pipe: not an error
+    if (several && !printer.End(input, printer.printed() - before)) return 0;
+    found = found || rc == 0;
+    error = error || rc == 2;
+  }
+  if (error) return 2;
+  return found ? 0 : 1;
 }
 
 // Keeps the last `cap` bytes written to it.
@@ -386,7 +469,7 @@ void RegisterExplainCommands(CLI::App& app, CommandTable& table) {
   CLI::App* ex = app.add_subcommand("explain", "find the catalog entries behind a pasted error, traceback or log");
   AddCatalogFlags(ex, f.get());
   ex->add_option("--max-input", f->max_input, "read at most BYTES of input (default 0 = no limit)");
-  ex->add_option("input", f->input, "file to read ('-' = stdin, the default)");
+  ex->add_option("input", f->inputs, "files to read, each explained on its own ('-' = stdin, the default)");
   table.emplace_back(ex, [f] { return RunExplain(*f); });
 
   auto r = std::make_shared<ExplainFlags>();

@@ -28,6 +28,7 @@ constexpr int kMaxCompileRetries = 32;
 constexpr const char* kMarkerExpressions[] = {
     "Traceback \\(most recent call last\\)",  // kTracebackHeader
     "\\x1b",                                     // kEscape
+    "File \"[^\"\\n]{1,1000}\", line [0-9]",          // kFrameLine
 };
 constexpr size_t kNumMarkers = sizeof kMarkerExpressions / sizeof kMarkerExpressions[0];
 
@@ -171,7 +172,7 @@ const ScanRuntime& ScanRuntimeInUse() {
 uint64_t Fingerprint(const std::vector<std::string>& patterns, const MatcherOptions& o) {
   XXH3_state_t* st = XXH3_createState();
   XXH3_64bits_reset(st);
-  std::string head = "errdex-match-v4|" + std::string(ScanRuntimeInUse().name) + "|" + std::string(hs_version()) +
+  std::string head = "errdex-match-v5|" + std::string(ScanRuntimeInUse().name) + "|" + std::string(hs_version()) +
                      "|" + std::to_string(o.max_patterns) + "|" + std::to_string(o.max_pattern_bytes) + "|" +
                      std::to_string(o.min_literal_chars) + "|";
   XXH3_64bits_update(st, head.data(), head.size());

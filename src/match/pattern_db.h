@@ -115,6 +115,7 @@ class PatternDatabase {
   enum class Marker : uint8_t {
     kTracebackHeader,  // "Traceback (most recent call last)"
     kEscape,           // an ANSI escape byte
+    kFrameLine,        // 'File "x.py", line 12' (a traceback's frame, maybe without its header)
   };
 
   // Appends (pattern index, end offset of its first match on that line) for every

@@ -370,6 +370,34 @@ Result<ScanResult> Scan(const ScanOptions& options) {
           return FromFrontEnd(ExtractCpp(path, text, table.get()));
         };
     }
+    // Python: messages built by exception classes (a template in one module, raises
+    // in others; extract/python/class_messages.h).
+    std::vector<size_t> py_files;
+    for (size_t i = 0; i < work.size(); ++i)
+      if (EndsWith(work[i].path, ".py")) py_files.push_back(i);
+    if (!py_files.empty()) {
+      std::vector<std::vector<py::ClassMessage>> classes(py_files.size());
+      ParallelFor(
+          py_files.size(), jobs,
+          [&](size_t k) {
+            size_t i = py_files[k];
+            auto text = rs.source->Read(work[i].path);
+            if (!text.ok()) return;
+            files[i].text = std::move(text.value());
+            preread[i] = 1;
+            classes[k] = CollectPythonClassMessages(rs.prefix + work[i].path, files[i].text);
+          },
+          nullptr);
+      auto table = std::make_shared<py::ClassMessageTable>();
+      for (auto& c : classes) table->Add(std::move(c));
+      if (table->size() > 0) {
+        ExtractLimits limits = options.limits;
+        for (size_t i : py_files)
+          work[i].extractor = [table, limits](std::string_view path, std::string_view text) {
+            return FromFrontEnd(ExtractPython(path, text, limits, table.get()));
+          };
+      }
+    }
   }
   check::ScanHook check_hook(options.document ? work.size() : 0);
   for (const std::string& p : packaging)

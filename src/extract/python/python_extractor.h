@@ -13,6 +13,7 @@
 
 #include "extract/common/diagnostic.h"
 #include "extract/common/limits.h"
+#include "extract/python/class_messages.h"
 #include "model/site.h"
 
 namespace errdex {
@@ -27,7 +28,15 @@ struct PythonExtractResult {
 // `path` is the repo-relative path recorded in each Site; `text` the file's bytes
 // (UTF-8 expected; invalid bytes are tolerated, never crash). Each site is kept
 // within `limits` (guards: the innermost max_guards, each cut to max_guard_bytes).
+// `classes`, when given, holds the message templates of the repository's exception
+// classes (class_messages.h): a raise of such a class gets the message the class
+// builds from its arguments.
 PythonExtractResult ExtractPython(std::string_view path, std::string_view text,
-                                  const ExtractLimits& limits = ExtractLimits{});
+                                  const ExtractLimits& limits = ExtractLimits{},
+                                  const py::ClassMessageTable* classes = nullptr);
+
+// The exception classes of one file and how each builds its message, for a
+// repository's ClassMessageTable. Cheap for files that define none.
+std::vector<py::ClassMessage> CollectPythonClassMessages(std::string_view path, std::string_view text);
 
 }  // namespace errdex
