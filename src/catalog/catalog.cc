@@ -7,9 +7,12 @@
 #include <cstring>
 #include <deque>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
+
+#include "store/import.h"
 
 namespace errdex {
 
@@ -295,35 +298,23 @@ Result<std::unique_ptr<Catalog>> Catalog::FromJsonLines(const std::vector<std::s
                                                        const CatalogOptions& options) {
   auto t0 = std::chrono::steady_clock::now();
   std::unique_ptr<Catalog> c(new Catalog());
-  std::vector<StoredLine> lines;
-  std::map<std::pair<std::string, std::string>, int64_t> scan_ids;  // (repo, sha) -> synthetic scan id
+  // Read exactly as `errdex import` reads (store/import.h): a file import rejects
+  // is rejected here too, with the same message.
+  JsonLinesImport import("", "");
+  import.set_pattern_check([&options](std::string_view p) { return CheckPattern(p, options.matcher); });
   for (const std::string& path : paths) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return Status::NotFound(path + ": cannot open");
-    std::string text;
-    size_t lineno = 0;
-    while (std::getline(in, text)) {
-      ++lineno;
-      if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-      auto parsed = ParseCatalogLine(text);
-      if (!parsed.ok()) return Status::ParseError(path + ":" + std::to_string(lineno) + ": " + parsed.status().message());
-      const Record& r = parsed->record;
-      auto key = std::make_pair(r.repo.value_or(""), r.analyzed_sha.value_or(""));
-      auto [it, inserted] = scan_ids.emplace(key, static_cast<int64_t>(scan_ids.size() + 1));
-      if (inserted) {
-        ScanInfo si;
-        si.scan_id = it->second;
-        si.repo = key.first;
-        si.sha = key.second;
-        si.dataset_version = parsed->dataset_version;
-        si.source = path;
-        c->scans_.push_back(si);
-      } else {
-        ScanInfo& si = c->scans_[it->second - 1];
-        si.dataset_version = std::max(si.dataset_version, parsed->dataset_version);
-      }
-      lines.push_back(StoredLine{it->second, std::move(parsed).value()});
-    }
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) return Status::IoError(path + ": read error");
+    if (Status st = import.AddFile(path, text); !st.ok()) return st;
+  }
+  std::vector<StoredLine> lines;
+  for (ScanBatch& b : import.TakeBatches()) {
+    ScanInfo si = std::move(b.info);
+    si.scan_id = static_cast<int64_t>(c->scans_.size() + 1);  // synthetic
+    for (CatalogLine& l : b.lines) lines.push_back(StoredLine{si.scan_id, std::move(l)});
+    c->scans_.push_back(std::move(si));
   }
   c->scans_loaded_ = true;
   Status s = c->BuildFromLines(lines, c->scans_);

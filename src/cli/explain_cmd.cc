@@ -191,7 +191,10 @@ ExplainOptions MakeOptions(const ExplainFlags& f, Catalog& c) {
   return o;
 }
 
-void ReportRejected(const Catalog& c) {
+// Patterns the matcher left out, said once: when the matcher is compiled (not on
+// every explain that loads it from the catalog's cache), and not with -q.
+void ReportRejected(const Catalog& c, bool quiet) {
+  if (quiet || c.open_info().from_cache) return;
   const auto& rej = c.rejected();
   size_t shown = 0;
   for (const RejectedEntry& r : rej) {
@@ -212,7 +215,7 @@ int RunExplain(const ExplainFlags& f) {
     return 2;
   }
   Catalog& c = **cat;
-  ReportRejected(c);
+  ReportRejected(c, f.quiet);
   int in_fd = 0;
   if (f.input != "-") {
     in_fd = ::open(f.input.c_str(), O_RDONLY | O_CLOEXEC);
@@ -376,7 +379,8 @@ void AddCatalogFlags(CLI::App* sub, ExplainFlags* f) {
   sub->add_option("--color", f->color, "auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));
   sub->add_flag("--no-fuzzy", f->no_fuzzy, "no approximate matches when nothing matched exactly");
   sub->add_flag("--rebuild", f->rebuild, "recompile the matcher instead of loading the one cached in the catalog");
-  sub->add_flag("-q,--quiet", f->quiet, "no progress line while a catalog's matcher is compiled (first open)");
+  sub->add_flag("-q,--quiet", f->quiet,
+                "no progress line while a catalog's matcher is compiled (first open), no warnings about its patterns");
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 
 #include "cli/commands.h"
 #include "cli/terminal.h"
+#include "match/pattern_db.h"
 #include "model/record.h"
 #include "store/catalog_store.h"
 #include "store/import.h"
@@ -170,12 +171,15 @@ struct ImportOptions {
 
 int RunImport(const ImportOptions& o) {
   JsonLinesImport import(o.repo, o.sha);
+  import.set_pattern_check([](std::string_view p) { return CheckPattern(p); });
   for (const std::string& f : o.files) {
     auto text = ReadWholeFile(f);
     if (!text.ok()) return Fail(text.status());
     if (Status st = import.AddFile(f, *text); !st.ok()) return Fail(st);
   }
   int64_t lines = import.line_count();
+  const int64_t unmatchable = import.unmatchable_patterns();
+  const std::string first_unmatchable = import.first_unmatchable();
   std::vector<ScanBatch> batches = import.TakeBatches();
   std::vector<int64_t> ids;
   if (!batches.empty()) {
@@ -195,7 +199,7 @@ int RunImport(const ImportOptions& o) {
              ",\"sha\":" + JsonStr(batches[i].info.sha) + ",\"lines\":" + std::to_string(batches[i].lines.size()) +
              "}";
     }
-    out += "]}}\n";
+    out += "],\"unmatchablePatterns\":" + std::to_string(unmatchable) + "}}\n";
   } else {
     out = "imported " + std::to_string(lines) + (lines == 1 ? " line" : " lines") + " from " +
           std::to_string(o.files.size()) + (o.files.size() == 1 ? " file" : " files") + " into " +
@@ -209,6 +213,11 @@ int RunImport(const ImportOptions& o) {
       out += ")";
     }
     out += " in " + o.db + "\n";
+    // Not an error (bare asserts have such patterns), but explain will not match these by message.
+    if (unmatchable > 0)
+      std::fprintf(stderr, "errdex: note: %lld record(s) have a messagePattern explain does not match by (%s%s)\n",
+                   static_cast<long long>(unmatchable), Printable(first_unmatchable).c_str(),
+                   unmatchable > 1 ? ", ..." : "");
   }
   return WriteStdout(out);
 }
