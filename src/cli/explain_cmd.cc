@@ -25,8 +25,10 @@
 #include "catalog/catalog.h"
 #include "catalog/explain_json.h"
 #include "cli/commands.h"
+#include "cli/output_file.h"
 #include "cli/progress.h"
 #include "cli/terminal.h"
+#include "model/utf8.h"
 
 namespace errdex::cli {
 
@@ -49,21 +51,9 @@ struct ExplainFlags {
   size_t tail = 1024 * 1024;
 };
 
-void PrintError(const std::string& msg) { std::fprintf(stderr, "errdex: error: %s\n", msg.c_str()); }
-void PrintWarning(const std::string& msg) { std::fprintf(stderr, "errdex: warning: %s\n", msg.c_str()); }
-
-// Writes all of `s` to fd. false on a write error (EPIPE included).
-bool WriteAll(int fd, std::string_view s) {
-  while (!s.empty()) {
-    ssize_t n = ::write(fd, s.data(), s.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    s.remove_prefix(static_cast<size_t>(n));
-  }
-  return true;
-}
+// Messages quote catalog records and patterns: never raw terminal controls.
+void PrintError(const std::string& msg) { std::fprintf(stderr, "errdex: error: %s\n", Printable(msg).c_str()); }
+void PrintWarning(const std::string& msg) { std::fprintf(stderr, "errdex: warning: %s\n", Printable(msg).c_str()); }
 
 Result<std::unique_ptr<Catalog>> OpenCatalog(const ExplainFlags& f) {
   CatalogOptions opts;
@@ -86,13 +76,14 @@ class HitPrinter {
       : catalog_(catalog), json_(f.json), fd_(fd) {
     p_.on = color && !f.json;
   }
-  bool ok() const { return ok_; }
+  bool ok() const { return write_error_ == 0; }
+  int write_error() const { return write_error_; }  // errno of the failed write, 0 if none
 
   void Print(const ExplainHit& h) {
-    if (!ok_) return;
+    if (write_error_) return;
     auto details = catalog_.Details(h.entry);
     std::string out = json_ ? Json(h, details) : Text(h, details);
-    if (!WriteAll(fd_, out)) ok_ = false;
+    write_error_ = WriteFd(fd_, out);
   }
 
  private:
@@ -110,16 +101,20 @@ class HitPrinter {
       b = 0;
       e = m.size();
     }
+    // The pasted text is untrusted too (a log may carry escape sequences): each
+    // piece is made Printable before it is highlighted, and cut before that.
+    const bool cut = e > b + 2000;
+    if (cut) e = b + Utf8CutPoint(m.substr(b), 2000);
     std::string out;
     size_t pos = b;
     for (const ExplainCapture& c : h.captures) {
       if (c.message_begin < pos || c.message_end > e) continue;
-      out += m.substr(pos, c.message_begin - pos);
-      out += p_.Wrap("1;33", m.substr(c.message_begin, c.message_end - c.message_begin));
+      out += Printable(m.substr(pos, c.message_begin - pos));
+      out += p_.Wrap("1;33", Printable(m.substr(c.message_begin, c.message_end - c.message_begin)));
       pos = c.message_end;
     }
-    out += m.substr(pos, e - pos);
-    if (out.size() > 2000) out = out.substr(0, 2000) + "...";
+    out += Printable(m.substr(pos, e - pos));
+    if (cut) out += "...";
     return out;
   }
 
@@ -174,7 +169,7 @@ class HitPrinter {
   bool json_;
   int fd_;
   Palette p_;
-  bool ok_ = true;
+  int write_error_ = 0;
   std::set<std::string> seen_;
 };
 
@@ -239,7 +234,7 @@ int RunExplain(const ExplainFlags& f) {
     }
     if (n == 0) break;
     Status s = session.Feed(std::string_view(buf.data(), static_cast<size_t>(n)), sink);
-    if (!printer.ok()) return 0;  // closed pipe: not an error
+    if (!printer.ok()) return StdoutWriteFailed(printer.write_error(), 0);  // a closed pipe is not an error
     if (s.code() == Status::Code::kLimitExceeded) {
       PrintWarning(s.message());
       break;
@@ -251,7 +246,7 @@ int RunExplain(const ExplainFlags& f) {
   }
   if (in_fd > 0) ::close(in_fd);
   Status s = session.Finish(sink);
-  if (!printer.ok()) return 0;
+  if (!printer.ok()) return StdoutWriteFailed(printer.write_error(), 0);
   if (!s.ok()) {
     PrintError(s.message());
     return 2;
@@ -319,7 +314,7 @@ int RunRun(const ExplainFlags& f) {
   struct pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
   int open_fds = 2;
   std::vector<char> buf(64 * 1024);
-  bool stdout_ok = true;
+  int stdout_error = 0;  // errno of the first failed write of the child's output
   while (open_fds > 0) {
     int r = ::poll(fds, 2, -1);
     if (r < 0) {
@@ -337,8 +332,8 @@ int RunRun(const ExplainFlags& f) {
         continue;
       }
       std::string_view chunk(buf.data(), static_cast<size_t>(n));
-      if (k == 0 && stdout_ok) stdout_ok = WriteAll(1, chunk);  // keep reading even if our stdout closed
-      if (k == 1) WriteAll(2, chunk);
+      if (k == 0 && !stdout_error) stdout_error = WriteFd(1, chunk);  // keep reading even if our stdout closed
+      if (k == 1) WriteFd(2, chunk);
       tail.Add(chunk);
     }
   }
@@ -346,6 +341,9 @@ int RunRun(const ExplainFlags& f) {
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   int code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 2;
+  // The child's output could not be passed through (a full disk, a closed stdout):
+  // that is errdex failing, whatever the child did. A closed pipe is not.
+  if (stdout_error && stdout_error != EPIPE) return StdoutWriteFailed(stdout_error, code);
   if (code == 0) return 0;
   auto cat = OpenCatalog(f);
   if (!cat.ok()) {
@@ -356,14 +354,14 @@ int RunRun(const ExplainFlags& f) {
   bool color = UseColor(f.color, 2);
   std::string header = "\n" + std::string(color ? "\x1b[1m" : "") + "errdex: `" + f.command[0] + "` exited with status " +
                        std::to_string(code) + "; what the catalog knows about its output:" + (color ? "\x1b[0m" : "") + "\n";
-  if (!f.json) WriteAll(2, header);
+  if (!f.json) WriteFd(2, header);
   HitPrinter printer(c, f, 2, color);
   ExplainSession session(c.matcher(), MakeOptions(f, c), c.Fuzzy());
   HitSink sink = [&](const ExplainHit& h) { printer.Print(h); };
   Status s = session.Feed(tail.Get(), sink);
   if (s.ok()) s = session.Finish(sink);
   if (!s.ok()) PrintError(s.message());
-  if (session.hit_count() == 0 && !f.json) WriteAll(2, "errdex: no catalog entry matched the output\n");
+  if (session.hit_count() == 0 && !f.json) WriteFd(2, "errdex: no catalog entry matched the output\n");
   return code;
 }
 

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/output_file.h"
 #include "cli/terminal.h"
 #include "model/record.h"
 #include "scan/scanner.h"
@@ -53,101 +54,19 @@ struct ScanFlags {
 class Printer {
  public:
   explicit Printer(bool color) : color_(color) {}
+  // Messages can quote a scanned repository's paths: Printable (terminal.h).
   int Error(const std::string& what) const {
     std::fprintf(stderr, "errdex: %serror:%s %s\n", color_ ? "\033[1;31m" : "", color_ ? "\033[0m" : "",
-                 what.c_str());
+                 Printable(what).c_str());
     return 2;
   }
   void Warning(const std::string& what) const {
     std::fprintf(stderr, "errdex: %swarning:%s %s\n", color_ ? "\033[1;33m" : "", color_ ? "\033[0m" : "",
-                 what.c_str());
+                 Printable(what).c_str());
   }
 
  private:
   bool color_;
-};
-
-// A file written under a temporary name in the target's directory, renamed
-// over the target by Commit(); removed if never committed. A target that exists
-// and is not a regular file (/dev/null, a FIFO, a terminal) is written directly:
-// renaming over it would replace the device. A symlink is resolved first so the
-// link stays a link.
-class AtomicFile {
- public:
-  ~AtomicFile() {
-    if (file_ != nullptr) std::fclose(file_);
-    if (!tmp_.empty()) unlink(tmp_.c_str());
-  }
-  // Creates the temporary file now, so an unwritable target fails before any work.
-  bool Open(const std::string& target, std::string* err) {
-    target_ = target;
-    struct stat st;
-    mode_t mode = 0;
-    if (stat(target.c_str(), &st) == 0) {
-      if (S_ISDIR(st.st_mode)) {
-        *err = "cannot write " + target + ": is a directory";
-        return false;
-      }
-      if (!S_ISREG(st.st_mode)) {
-        file_ = std::fopen(target.c_str(), "w");
-        if (file_ == nullptr) {
-          *err = "cannot write " + target + ": " + std::strerror(errno);
-          return false;
-        }
-        return true;
-      }
-      mode = st.st_mode & 07777;
-      if (char* real = realpath(target.c_str(), nullptr)) {
-        target_ = real;
-        std::free(real);
-      }
-    }
-    size_t slash = target_.rfind('/');
-    std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : target_.substr(0, slash));
-    std::string base = slash == std::string::npos ? target_ : target_.substr(slash + 1);
-    std::string tmpl = dir + "/." + base + ".tmp-XXXXXX";
-    int fd = mkstemp(tmpl.data());
-    if (fd < 0) {
-      *err = "cannot write " + target + ": " + std::strerror(errno);
-      return false;
-    }
-    tmp_ = tmpl;
-    if (mode == 0) {
-      mode_t mask = umask(0);
-      umask(mask);
-      mode = 0666 & ~mask;
-    }
-    fchmod(fd, mode);
-    file_ = fdopen(fd, "w");
-    if (file_ == nullptr) {
-      close(fd);
-      *err = "cannot write " + target + ": " + std::strerror(errno);
-      return false;
-    }
-    return true;
-  }
-  FILE* file() const { return file_; }
-  bool Commit(std::string* err) {
-    bool ok = std::fflush(file_) == 0 && !std::ferror(file_);
-    int e = errno;
-    ok = (std::fclose(file_) == 0) && ok;
-    file_ = nullptr;
-    if (!ok) {
-      *err = "cannot write " + target_ + ": " + std::strerror(e ? e : errno);
-      return false;
-    }
-    if (tmp_.empty()) return true;  // written in place (not a regular file)
-    if (rename(tmp_.c_str(), target_.c_str()) != 0) {
-      *err = "cannot rename " + tmp_ + " to " + target_ + ": " + std::strerror(errno);
-      return false;
-    }
-    tmp_.clear();
-    return true;
-  }
-
- private:
-  std::string target_, tmp_;
-  FILE* file_ = nullptr;
 };
 
 // Writes the JSON Lines (serialized by the scan's workers); false on a write
@@ -279,11 +198,12 @@ int RunScan(const ScanFlags& f) {
       return printer.Error("--repo must be OWNER/NAME, got '" + f.repo + "'");
   }
 
-  // Fail on unwritable outputs before doing any work.
-  AtomicFile out_file;
+  // Fail on unwritable or refused outputs (the catalog itself) before doing any work.
+  std::unique_ptr<OutputFile> out_file;
   if (!to_stdout && !f.output.empty()) {
-    std::string err;
-    if (!out_file.Open(f.output, &err)) return printer.Error(err);
+    auto opened = OutputFile::Open(f.output, {f.db});
+    if (!opened.ok()) return printer.Error(opened.status().message());
+    out_file = std::move(opened).value();
   }
   std::unique_ptr<CatalogStore> store;
   if (!f.db.empty()) {
@@ -326,8 +246,9 @@ int RunScan(const ScanFlags& f) {
 
   if (f.verbose) {
     for (const Diagnostic& d : r.diagnostics) {
-      if (d.line > 0) std::fprintf(stderr, "%s:%d:%d: %s\n", d.path.c_str(), d.line, d.column, d.message.c_str());
-      else std::fprintf(stderr, "%s: %s\n", d.path.c_str(), d.message.c_str());
+      const std::string path = Printable(d.path), message = Printable(d.message);  // a repository's file names
+      if (d.line > 0) std::fprintf(stderr, "%s:%d:%d: %s\n", path.c_str(), d.line, d.column, message.c_str());
+      else std::fprintf(stderr, "%s: %s\n", path.c_str(), message.c_str());
     }
   }
   const size_t soft = r.diagnostics.size() + static_cast<size_t>(r.stats.files_skipped);
@@ -338,14 +259,10 @@ int RunScan(const ScanFlags& f) {
 
   auto tw = Clock::now();
   if (to_stdout) {
-    if (!WriteLines(stdout, r)) {
-      if (errno == EPIPE) return 0;  // a closed pipe (| head) is not an error
-      return printer.Error(std::string("cannot write to stdout: ") + std::strerror(errno));
-    }
+    if (!WriteLines(stdout, r)) return StdoutWriteFailed(errno, 0);  // a closed pipe (| head) is not an error
   } else if (!f.output.empty()) {
-    std::string err;
-    if (!WriteLines(out_file.file(), r)) return printer.Error("cannot write " + f.output + ": " + std::strerror(errno));
-    if (!out_file.Commit(&err)) return printer.Error(err);
+    if (!WriteLines(out_file->file(), r)) return printer.Error("cannot write " + f.output + ": " + std::strerror(errno));
+    if (Status st = out_file->Commit(); !st.ok()) return printer.Error(st.message());
   }
   long long scan_id = -1;
   if (store) {

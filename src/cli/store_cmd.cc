@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/output_file.h"
 #include "cli/terminal.h"
 #include "match/pattern_db.h"
 #include "model/record.h"
@@ -28,24 +29,16 @@ namespace errdex::cli {
 namespace {
 
 int Fail(const std::string& msg) {
-  std::fprintf(stderr, "errdex: error: %s\n", msg.c_str());
+  // Messages quote imported records and paths: never raw terminal controls.
+  std::fprintf(stderr, "errdex: error: %s\n", Printable(msg).c_str());
   return 2;
 }
 int Fail(const Status& st) { return Fail(st.message()); }
 
 // Writes all of `text` to stdout. A closed pipe (EPIPE) is not an error (exit 0).
 int WriteStdout(const std::string& text) {
-  size_t off = 0;
-  while (off < text.size()) {
-    ssize_t n = ::write(STDOUT_FILENO, text.data() + off, text.size() - off);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      if (errno == EPIPE) return 0;
-      return Fail(std::string("cannot write to stdout: ") + std::strerror(errno));
-    }
-    off += static_cast<size_t>(n);
-  }
-  return 0;
+  int err = WriteFd(STDOUT_FILENO, text);
+  return err ? StdoutWriteFailed(err, 0) : 0;
 }
 
 Result<std::string> ReadWholeFile(const std::string& path) {
@@ -63,63 +56,6 @@ Result<std::string> ReadWholeFile(const std::string& path) {
   ss << in.rdbuf();
   if (in.bad()) return Status::IoError(path + ": read error");
   return ss.str();
-}
-
-Status WriteAll(int fd, const std::string& text) {
-  size_t off = 0;
-  while (off < text.size()) {
-    ssize_t n = ::write(fd, text.data() + off, text.size() - off);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return Status::IoError(std::strerror(errno));
-    off += static_cast<size_t>(n);
-  }
-  return Status::Ok();
-}
-
-// Writes `text` to `path` through a temporary file in the same directory and a
-// rename, so a reader never sees a half-written file. A symlink is followed (the
-// file it names is replaced, the link stays); a path that exists and is not a
-// regular file (/dev/null, a FIFO) is written in place, never renamed over.
-Status WriteFileAtomically(const std::string& requested, const std::string& text) {
-  std::string path = requested;
-  struct stat st;
-  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-    if (char* real = ::realpath(path.c_str(), nullptr)) {
-      path = real;
-      std::free(real);
-    }
-  }
-  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-    if (S_ISDIR(st.st_mode)) return Status::InvalidArgument(requested + ": is a directory");
-    int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
-    if (fd < 0) return Status::IoError(requested + ": cannot open: " + std::strerror(errno));
-    Status w = WriteAll(fd, text);
-    ::close(fd);
-    if (!w.ok()) return Status::IoError(requested + ": write failed: " + w.message());
-    return Status::Ok();
-  }
-  std::string tmp = path + ".tmp.XXXXXX";
-  int fd = ::mkstemp(tmp.data());
-  if (fd < 0) return Status::IoError(path + ": cannot create a temporary file: " + std::strerror(errno));
-  mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask);
-  if (Status w = WriteAll(fd, text); !w.ok()) {
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    return Status::IoError(requested + ": write failed: " + w.message());
-  }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    std::string err = std::strerror(errno);
-    ::unlink(tmp.c_str());
-    return Status::IoError(path + ": write failed: " + err);
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::string err = std::strerror(errno);
-    ::unlink(tmp.c_str());
-    return Status::IoError(path + ": cannot rename the temporary file into place: " + err);
-  }
-  return Status::Ok();
 }
 
 std::string JsonStr(std::string_view s) {
@@ -250,7 +186,10 @@ int RunExport(const ExportOptions& o) {
     std::fprintf(stderr, "errdex: warning: no stored lines match%s%s%s%s\n", o.repo.empty() ? "" : " --repo ",
                  o.repo.c_str(), o.sha.empty() ? "" : " --sha ", o.sha.c_str());
   if (o.output == "-") return WriteStdout(out);
-  if (Status st = WriteFileAtomically(o.output, out); !st.ok()) return Fail(st);
+  auto file = OutputFile::Open(o.output, {o.db});  // never over the catalog (M4)
+  if (!file.ok()) return Fail(file.status());
+  if (Status st = (*file)->Write(out); !st.ok()) return Fail(st);
+  if (Status st = (*file)->Commit(); !st.ok()) return Fail(st);
   return 0;
 }
 
