@@ -34,6 +34,9 @@ namespace errdex::cli {
 
 namespace {
 
+// A limit on time, not memory (the input is read in windows): a runaway pipe ends.
+constexpr uint64_t kDefaultMaxInput = uint64_t{1} << 30;
+
 struct ExplainFlags {
   std::string db;
   std::vector<std::string> catalogs;
@@ -42,7 +45,7 @@ struct ExplainFlags {
   size_t top = 3;
   std::string color = "auto";
   std::string input = "-";
-  uint64_t max_input = 0;
+  uint64_t max_input = kDefaultMaxInput;
   bool no_fuzzy = false;
   bool rebuild = false;
   bool quiet = false;
@@ -235,8 +238,9 @@ int RunExplain(const ExplainFlags& f) {
     if (n == 0) break;
     Status s = session.Feed(std::string_view(buf.data(), static_cast<size_t>(n)), sink);
     if (!printer.ok()) return StdoutWriteFailed(printer.write_error(), 0);  // a closed pipe is not an error
-    if (s.code() == Status::Code::kLimitExceeded) {
-      PrintWarning(s.message());
+    if (s.code() == Status::Code::kLimitExceeded) {  // what was read is still explained
+      PrintWarning("limits hit: --max-input " + std::to_string(f.max_input) + ": only the first " +
+                   std::to_string(f.max_input) + " bytes were read (--max-input 0 reads everything)");
       break;
     }
     if (!s.ok()) {
@@ -387,7 +391,8 @@ void RegisterExplainCommands(CLI::App& app, CommandTable& table) {
   auto f = std::make_shared<ExplainFlags>();
   CLI::App* ex = app.add_subcommand("explain", "find the catalog entries behind a pasted error, traceback or log");
   AddCatalogFlags(ex, f.get());
-  ex->add_option("--max-input", f->max_input, "read at most BYTES of input (default 0 = no limit)");
+  ex->add_option("--max-input", f->max_input,
+                 "read at most BYTES of input, say so when the rest is left (default 1073741824 = 1 GiB; 0 = no limit)");
   ex->add_option("input", f->input, "file to read ('-' = stdin, the default)");
   table.emplace_back(ex, [f] { return RunExplain(*f); });
 

@@ -109,6 +109,9 @@ std::string LimitsText(const ScanResult& r, const ScanFlags& f) {
   if (!l.any()) return "";
   std::string out;
   auto add = [&](const std::string& part) { out += (out.empty() ? "limits hit: " : "; ") + part; };
+  if (l.files_too_large)
+    add("--max-file-size " + std::to_string(f.max_file_size) + " skipped " + std::to_string(l.files_too_large) +
+        " file(s)");
   if (l.files_sites_cut)
     add("--max-sites-per-file " + std::to_string(f.limits.max_sites) + " in " + std::to_string(l.files_sites_cut) +
         " file(s), " + std::to_string(l.sites_left_out) + " site(s) left out");
@@ -119,7 +122,9 @@ std::string LimitsText(const ScanResult& r, const ScanFlags& f) {
     add("--max-guards " + std::to_string(f.limits.max_guards) + " / --max-guard-bytes " +
         std::to_string(f.limits.max_guard_bytes) + " cut the guards of " + std::to_string(l.sites_guards_cut) +
         " site(s)");
-  return out + " (--facts shows what each record lost under \"truncated\")";
+  if (l.files_sites_cut || l.sites_excerpts_cut || l.sites_guards_cut)
+    out += " (--facts shows what each record lost under \"truncated\")";
+  return out;
 }
 
 std::string SummaryJson(const ScanResult& r, const ScanFlags& f, double write_seconds, double total_seconds,
@@ -170,7 +175,8 @@ std::string SummaryJson(const ScanResult& r, const ScanFlags& f, double write_se
   o += "},";
   num("bytes", static_cast<double>(s.bytes), true);
   o += "\"limits\":{";
-  o += "\"filesSitesCut\":" + std::to_string(s.limits.files_sites_cut) +
+  o += "\"filesTooLarge\":" + std::to_string(s.limits.files_too_large) +
+       ",\"filesSitesCut\":" + std::to_string(s.limits.files_sites_cut) +
        ",\"sitesLeftOut\":" + std::to_string(s.limits.sites_left_out) +
        ",\"sitesExcerptsCut\":" + std::to_string(s.limits.sites_excerpts_cut) +
        ",\"sitesGuardsCut\":" + std::to_string(s.limits.sites_guards_cut) + "},";
@@ -311,8 +317,11 @@ void RegisterScanCommands(CLI::App& app, CommandTable& table) {
   sub->add_flag("--facts", f->facts, "add each site's facts object beside the record (extended export)");
   sub->add_flag("--no-docs", f->no_docs, "skip the document stage (prose fields stay null)");
   sub->add_option("-j,--jobs", f->jobs, "worker threads (default: hardware concurrency)")->check(CLI::NonNegativeNumber);
-  sub->add_option("--max-file-size", f->max_file_size, "skip files larger than BYTES (default 67108864 = 64 MiB)");
-  // Resource limits (extract/common/limits.h): ordinary code never reaches them.
+  // Resource limits (extract/common/limits.h): ordinary code never reaches them;
+  // when one is hit the summary says which, and how often.
+  sub->add_option("--max-file-size", f->max_file_size,
+                  "skip files larger than BYTES, with a diagnostic (default 16777216 = 16 MiB)")
+      ->check(CLI::PositiveNumber);
   sub->add_option("--max-sites-per-file", f->limits.max_sites,
                   "keep the first N sites of a file, count the rest (default 5000)")
       ->check(CLI::PositiveNumber);

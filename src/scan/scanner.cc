@@ -90,6 +90,7 @@ struct FileResult {
   uint64_t bytes = 0;
   size_t sites_left_out = 0;
   bool skipped = false;
+  bool too_large = false;  // skipped by --max-file-size
 };
 
 struct ResolvedSource {
@@ -386,6 +387,7 @@ Result<ScanResult> Scan(const ScanOptions& options) {
           if (!text.ok()) {
             fr.diagnostics.push_back({path, 0, 0, text.status().message()});
             fr.skipped = true;
+            fr.too_large = text.status().code() == Status::Code::kLimitExceeded;
             done.fetch_add(1);
             return;
           }
@@ -511,6 +513,7 @@ Result<ScanResult> Scan(const ScanOptions& options) {
   for (FileResult& fr : files) {
     result.stats.bytes += fr.bytes;
     if (fr.skipped) ++result.stats.files_skipped;
+    if (fr.too_large) ++result.stats.limits.files_too_large;
     for (Diagnostic& d : fr.diagnostics) result.diagnostics.push_back(std::move(d));
     if (!fr.jsonl.empty()) result.jsonl_chunks.push_back(std::move(fr.jsonl));
     if (fr.sites_left_out > 0) {

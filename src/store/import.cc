@@ -35,6 +35,9 @@ Status JsonLinesImport::AddFile(std::string_view name, std::string_view text) {
     if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
     if (raw.find_first_not_of(" \t") == std::string_view::npos) continue;
     std::string where = std::string(name) + ":" + std::to_string(line_no);
+    if (raw.size() > kMaxLineBytes)
+      return Status::LimitExceeded(where + ": the line is " + std::to_string(raw.size()) + " bytes, more than " +
+                                   std::to_string(kMaxLineBytes) + " (no record is that large)");
     auto line = ParseCatalogLine(raw);
     if (!line.ok()) return Status::ParseError(where + ": " + line.status().message());
     const Record& r = line->record;

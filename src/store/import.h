@@ -49,6 +49,10 @@ class JsonLinesImport {
   JsonLinesImport(std::string default_repo, std::string default_sha)
       : default_repo_(std::move(default_repo)), default_sha_(std::move(default_sha)) {}
 
+  // A longer line is an error (a record errdex writes is a few KB; its texts are
+  // cut at --max-excerpt-bytes): parsing it would take ~10x its size in memory.
+  static constexpr size_t kMaxLineBytes = size_t{64} << 20;
+
   // Parses `text` (the contents of file `name`): one catalog line per '\n'-ended
   // line, the last one may lack its '\n'; empty lines are skipped. On the first bad
   // line returns kParseError/kInvalidArgument "name:LINE: reason" (nothing is kept

@@ -153,5 +153,18 @@ TEST(JsonLinesImport, BrokenPatternsAreRejectedUnusableOnesCounted) {
   EXPECT_EQ(import.first_unmatchable(), "generic.jsonl:1: too generic");
 }
 
+// A line longer than kMaxLineBytes is refused before it is parsed (parsing takes
+// about ten times its size).
+TEST(JsonLinesImport, AHugeLineIsRefusedBeforeParsing) {
+  std::string huge = CatalogLineToJson(MakeLine("o/a", "s1", 0, "m0"));
+  huge.insert(huge.find("\"sourceCode\":\"") + 14, std::string(JsonLinesImport::kMaxLineBytes, 'x'));
+  JsonLinesImport import("", "");
+  Status st = import.AddFile("huge.jsonl", CatalogLineToJson(MakeLine("o/a", "s1", 1, "m1")) + "\n" + huge);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.code(), Status::Code::kLimitExceeded);
+  EXPECT_EQ(st.message().rfind("huge.jsonl:2: the line is ", 0), 0u) << st.message();
+  EXPECT_EQ(import.line_count(), 0);
+}
+
 }  // namespace
 }  // namespace errdex
