@@ -310,7 +310,8 @@ std::unique_ptr<RepoKnowledge> RepoKnowledge::Build(std::vector<FileKnowledgePtr
   all.class_bases.clear();
   std::map<std::string, std::map<std::string, std::string>> file_class_bases;
   for (auto& [name, defs] : definitions) {
-    bool agree = std::all_of(defs.begin(), defs.end(), [&](const auto& d) { return d.second == defs[0].second; });
+    const std::string& first_base = defs[0].second;  // (clang 14 cannot capture a structured binding)
+    bool agree = std::all_of(defs.begin(), defs.end(), [&](const auto& d) { return d.second == first_base; });
     if (agree) all.class_bases.emplace(name, defs[0].second);
     else
       for (auto& [file, base] : defs) file_class_bases[file].emplace(name, base);
