@@ -15,6 +15,8 @@ PACKAGES=(
   # PyTorch / pybind11 headers as a real corpus.
   clang-19 libtorch-dev pybind11-dev
 )
+# fuzz/ (-DERRDEX_FUZZ=ON, .ci/run): clang 14 and its libFuzzer + sanitizer runtimes.
+PACKAGES+=(clang-14 libclang-rt-14-dev)
 # errdex serve: mustache templates; Debian's chromium (+ a font) for the browser
 # test; wrk for bench/serve_bench.sh.
 PACKAGES+=(libkainjow-mustache-dev chromium fonts-dejavu-core wrk)
