@@ -12,6 +12,7 @@
 #include "document/file_index.h"
 #include "document/py_tokens.h"
 #include "document/text.h"
+#include "model/json_bounded.h"
 
 namespace errdex {
 
@@ -324,7 +325,7 @@ std::unique_ptr<RepoKnowledge> RepoKnowledge::Deserialize(std::string_view text)
   doc::SettingsData d;
   std::map<std::string, std::map<std::string, std::string>> fcb;
   std::map<std::string, SiteContext, std::less<>> sites;
-  json j = json::parse(text.begin(), text.end(), nullptr, false);
+  json j = ParseJsonBounded(text);  // nesting bounded: copies and dumps below recurse
   if (!j.is_discarded() && j.is_object() && j.value("version", 0) == 2) {
     try {
       const json& s = j.at("settings");
