@@ -60,6 +60,22 @@ def read(p):
         return f.read()
 
 
+CHUNK = 3 * 1024  # small seeds: many more executions per CPU second
+
+
+def chunks(data, needle):
+    """Pieces of at most CHUNK bytes, cut at line ends, that contain `needle`."""
+    out, cur = [], b""
+    for line in data.splitlines(keepends=True):
+        if len(cur) + len(line) > CHUNK and cur:
+            out.append(cur)
+            cur = b""
+        cur += line[:CHUNK]
+    if cur:
+        out.append(cur)
+    return [c for c in out if needle in c][:2]
+
+
 TRACEBACK_PROGRAMS = [
     "import json; json.loads('{')",
     "int('abc')",
@@ -97,35 +113,40 @@ def main():
 
     py = files_under(stdlib, (".py",), 400, rng, 24 * 1024, must_contain=b"raise ")
     for i, p in enumerate(py):
-        b = read(p)
-        put(out, "python_tokenizer", b)
-        put(out, "python_extractor", b, selector=i % 256)
-        if i < 150:
-            put(out, "document_file", b, selector=(i * 8) % 256 & ~7 | (3 if i % 5 == 0 else 0))
+        for b in chunks(read(p), b"raise "):
+            put(out, "python_tokenizer", b)
+            put(out, "python_extractor", b, selector=i % 256)
+            if i < 150:
+                put(out, "document_file", b, selector=(i * 8) % 256 & ~7 | (3 if i % 5 == 0 else 0))
 
     nm = os.path.join(ROOT, "tests", "web", "node_modules")
-    for i, p in enumerate(files_under(nm, (".js", ".mjs"), 150, rng, 16 * 1024)):
-        put(out, "js_extractor", read(p), selector=(i % 2) << 2)
-        if i < 20:
-            put(out, "document_file", read(p), selector=4)
-    for i, p in enumerate(files_under(nm, (".ts", ".tsx"), 100, rng, 16 * 1024)):
+    for i, p in enumerate(files_under(nm, (".js", ".mjs"), 150, rng, 64 * 1024, must_contain=b"throw ")):
+        for b in chunks(read(p), b"throw "):
+            put(out, "js_extractor", b, selector=(i % 2) << 2)
+            if i < 20:
+                put(out, "document_file", b, selector=4)
+    for i, p in enumerate(files_under(nm, (".ts", ".tsx"), 100, rng, 64 * 1024, must_contain=b"throw ")):
         if p.endswith(".d.ts"):
             continue
-        put(out, "js_extractor", read(p), selector=(2 + i % 2) << 2)
-        if i < 20:
-            put(out, "document_file", read(p), selector=5)
+        for b in chunks(read(p), b"throw "):
+            put(out, "js_extractor", b, selector=(2 + i % 2) << 2)
+            if i < 20:
+                put(out, "document_file", b, selector=5)
 
-    cpp = files_under("/usr/include/c10", (".h",), 120, rng, 16 * 1024) + \
-        files_under("/usr/include/pybind11", (".h",), 60, rng, 16 * 1024)
+    cpp = files_under("/usr/include/c10", (".h",), 120, rng, 64 * 1024, must_contain=b"TORCH_CHECK") + \
+        files_under("/usr/include/pybind11", (".h",), 60, rng, 64 * 1024, must_contain=b"throw ")
     for i, p in enumerate(cpp):
-        put(out, "cpp_extractor", read(p), selector=i % 8)
-        if i < 20:
-            put(out, "document_file", read(p), selector=7)
+        data = read(p)
+        for b in chunks(data, b"TORCH_CHECK" if b"TORCH_CHECK" in data else b"throw")[:1]:
+            put(out, "cpp_extractor", b, selector=i % 8)
+            if i < 20:
+                put(out, "document_file", b, selector=7)
     gen = tempfile.mkdtemp()
     subprocess.run([sys.executable, os.path.join(ROOT, "tests", "diff", "gen_cpp_corpus.py"), gen, "--files", "30"],
                    check=True, capture_output=True)
     for i, p in enumerate(files_under(gen, (".cu", ".cc", ".h", ".cuh", ".cpp"), 30, rng)):
-        put(out, "cpp_extractor", read(p), selector=2 if p.endswith((".cu", ".cuh")) else 0)
+        for b in chunks(read(p), b"")[:2]:
+            put(out, "cpp_extractor", b, selector=2 if p.endswith((".cu", ".cuh")) else 0)
 
     # Format strings and messages: the string literals of stdlib raises.
     formats = []

@@ -18,7 +18,7 @@ dict=()
 [ -f "$here/dict/$target.dict" ] && dict=(-dict="$here/dict/$target.dict")
 log="$work/$target.log"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  nice -n 19 "$bin" -timeout=25 -rss_limit_mb=2560 -max_len=65536 -print_final_stats=1 \
+  nice -n 19 "$bin" -timeout=25 -rss_limit_mb=2560 -max_len=16384 -print_final_stats=1 \
   -artifact_prefix="$work/" "${dict[@]}" "$work/$target" "$here/corpus/$target" "$@" >"$log" 2>&1 &
 pid=$!
 ticks=$(getconf CLK_TCK)
