@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "catalog/catalog.h"
@@ -84,12 +85,23 @@ class HitPrinter {
 
   void Print(const ExplainHit& h) {
     if (write_error_) return;
-    auto details = catalog_.Details(h.entry);
+    const Result<EntryDetails>& details = DetailsOf(h.entry);
     std::string out = json_ ? Json(h, details) : Text(h, details);
     write_error_ = WriteFd(fd_, out);
   }
 
  private:
+  // An entry's record and versions, read from the catalog once per entry (a log of
+  // thousands of tracebacks hits the same few entries again and again: each hit
+  // read and parsed the record anew, 0.5 MB/s). At most kMaxCached entries kept.
+  const Result<EntryDetails>& DetailsOf(uint32_t entry) {
+    static constexpr size_t kMaxCached = 4096;
+    auto it = details_.find(entry);
+    if (it != details_.end()) return it->second;
+    if (details_.size() >= kMaxCached) details_.clear();
+    return details_.emplace(entry, catalog_.Details(entry)).first->second;
+  }
+
   std::string Json(const ExplainHit& h, const Result<EntryDetails>& d) {
     using nlohmann::json;
     json line = {{"type", "hit"}, {"data", ExplainHitJson(catalog_, h, d.ok() ? &d.value() : nullptr)}};
@@ -174,6 +186,7 @@ class HitPrinter {
   Palette p_;
   int write_error_ = 0;
   std::set<std::string> seen_;
+  std::unordered_map<uint32_t, Result<EntryDetails>> details_;
 };
 
 ExplainOptions MakeOptions(const ExplainFlags& f, Catalog& c) {
