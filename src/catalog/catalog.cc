@@ -2,7 +2,12 @@
 // the store. Tested by catalog_test.cc.
 #include "catalog/catalog.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <deque>
@@ -262,6 +267,34 @@ Status Catalog::LoadBlob(std::shared_ptr<const std::string> blob, const std::str
   return Status::Ok();
 }
 
+namespace {
+
+// An exclusive flock on a file, released on destruction.
+class CompileLock {
+ public:
+  ~CompileLock() {
+    if (fd_ >= 0) ::close(fd_);  // releases the lock
+  }
+  // Waits for the lock; false when the file cannot be opened or locked (then
+  // nothing is serialized: the caller compiles anyway).
+  bool Acquire(const std::string& path) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) return false;
+    while (::flock(fd_, LOCK_EX) != 0) {
+      if (errno == EINTR) continue;
+      ::close(fd_);
+      fd_ = -1;
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace
+
 Result<std::unique_ptr<Catalog>> Catalog::OpenStore(const std::string& path, const CatalogOptions& options) {
   auto t0 = std::chrono::steady_clock::now();
   auto store = CatalogStore::Open(path, /*create=*/false);
@@ -270,14 +303,25 @@ Result<std::unique_ptr<Catalog>> Catalog::OpenStore(const std::string& path, con
   c->store_ = std::move(store).value();
   auto version = c->store_->ContentVersion();
   if (!version.ok()) return version.status();
-  if (options.use_cache) {
+  auto load_cached = [&]() {
     auto blob = c->store_->GetBlob(kBlobKey);
-    if (blob.ok() && blob->has_value() &&
-        c->LoadBlob(std::make_shared<const std::string>(std::move(**blob)), *version, options.matcher).ok()) {
-      c->info_.from_cache = true;
-      c->info_.millis = MillisSince(t0);
-      return c;
-    }
+    if (!blob.ok() || !blob->has_value()) return false;
+    if (!c->LoadBlob(std::make_shared<const std::string>(std::move(**blob)), *version, options.matcher).ok())
+      return false;
+    c->info_.from_cache = true;
+    c->info_.millis = MillisSince(t0);
+    return true;
+  };
+  if (options.use_cache && load_cached()) return c;
+  // Compiling takes seconds to minutes: one process compiles, the others that open
+  // the same catalog meanwhile wait for it and load what it cached (M8: each
+  // compiled its own copy). An advisory lock on the catalog file itself (flock does
+  // not meet SQLite's fcntl locks), so a read-only directory needs nothing new.
+  CompileLock lock;
+  if (options.use_cache && !options.read_only && lock.Acquire(path)) {
+    version = c->store_->ContentVersion();
+    if (!version.ok()) return version.status();
+    if (load_cached()) return c;
   }
   auto scans = c->store_->ListScans();
   if (!scans.ok()) return scans.status();
