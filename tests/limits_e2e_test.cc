@@ -33,7 +33,7 @@ TEST(Limits, HelpStatesEachLimitAndItsDefault) {
   Outcome scan = Errdex(t, "scan --help");
   ASSERT_EQ(scan.code, 0);
   for (const char* s : {"--max-file-size", "16777216 = 16 MiB", "--max-sites-per-file", "(default 5000)",
-                        "--max-excerpt-bytes", "(default 16384)", "--max-guards", "(default 64)", "--max-guard-bytes",
+                        "--max-excerpt-bytes", "(default 8192)", "--max-guards", "(default 64)", "--max-guard-bytes",
                         "(default 4096)"})
     EXPECT_NE(scan.out.find(s), std::string::npos) << s << "\n" << scan.out;
   Outcome explain = Errdex(t, "explain --help");

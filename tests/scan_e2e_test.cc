@@ -537,7 +537,7 @@ TEST(ScanBadInput, OneLineBundleIsCutByTheExcerptLimit) {
     ASSERT_NE(l.record.source_code.find(*l.record.error_message), std::string::npos) << *l.record.error_message;
   }
   EXPECT_LT(fs::file_size(t / "out.jsonl"), 3000 * (max + 4096)) << "every record bounded";
-  EXPECT_NE(r.err.find("limits hit: --max-excerpt-bytes 16384 cut texts of 3000 site(s)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("limits hit: --max-excerpt-bytes 8192 cut texts of 3000 site(s)"), std::string::npos) << r.err;
 
   // The limits are options: a larger excerpt limit keeps more, --max-sites-per-file fewer sites.
   RunResult opts = Errdex(Quote(t / "repo") + " -o - --no-docs --max-excerpt-bytes 300000 --max-sites-per-file 100 --verbose");

@@ -326,7 +326,7 @@ void RegisterScanCommands(CLI::App& app, CommandTable& table) {
                   "keep the first N sites of a file, count the rest (default 5000)")
       ->check(CLI::PositiveNumber);
   sub->add_option("--max-excerpt-bytes", f->limits.max_excerpt_bytes,
-                  "cut sourceCode, messages and every other text copied into a record to BYTES (default 16384)")
+                  "cut sourceCode, messages and every other text copied into a record to BYTES (default 8192)")
       ->check(CLI::Range(size_t{64}, size_t{1} << 30));
   sub->add_option("--max-guards", f->limits.max_guards, "keep the innermost N guards of a site (default 64)");
   sub->add_option("--max-guard-bytes", f->limits.max_guard_bytes, "cut each guard to BYTES (default 4096)")

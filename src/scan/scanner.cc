@@ -165,7 +165,10 @@ Extractor ExtractorForPath(std::string_view path, const ExtractLimits& limits) {
   if (EndsWith(path, ".py")) {
     return [limits](std::string_view p, std::string_view text) { return FromFrontEnd(ExtractPython(p, text, limits)); };
   }
-  if (IsCppPath(path)) return [](std::string_view p, std::string_view text) { return FromFrontEnd(ExtractCpp(p, text)); };
+  if (IsCppPath(path))
+    return [limits](std::string_view p, std::string_view text) {
+      return FromFrontEnd(ExtractCpp(p, text, nullptr, limits));
+    };
 #ifdef ERRDEX_HAVE_TREE_SITTER
   // tree-sitter front end. Minified bundles and type declarations raise nothing a
   // user can map back to a line worth reading, and would dominate the scan time.
@@ -353,8 +356,8 @@ Result<ScanResult> Scan(const ScanOptions& options) {
           nullptr);
       std::shared_ptr<const cpp::MacroTable> table = BuildCppMacroTable(std::move(defines));
       for (size_t i : cpp_files)
-        work[i].extractor = [table](std::string_view path, std::string_view text) {
-          return FromFrontEnd(ExtractCpp(path, text, table.get()));
+        work[i].extractor = [table, limits = options.limits](std::string_view path, std::string_view text) {
+          return FromFrontEnd(ExtractCpp(path, text, table.get(), limits));
         };
     }
   }

@@ -171,6 +171,32 @@ TEST(CppExtractor, HostileInputIsSafe) {
   EXPECT_TRUE(big.failed);
 }
 
+// Issue 15: a 669 KB file whose 20,000 TORCH_CHECKs use a macro expanding to a
+// 60 KB literal made 7 GB of sites (the front end ignored the extraction limits;
+// the scanner cut them only afterwards). Every site is within the limits as it is
+// made, and past max_sites the rest is counted.
+TEST(CppExtractor, LimitsBoundSitesAndTheirTextsAsTheyAreMade) {
+  std::string text = "#define BIG \"" + std::string(60000, 'x') + "\"\nvoid f(int x) {\n";
+  for (int i = 0; i < 3000; ++i) text += "  TORCH_CHECK(x > " + std::to_string(i) + ", BIG);\n";
+  text += "}\n";
+  ExtractLimits limits;
+  limits.max_sites = 100;
+  limits.max_excerpt_bytes = 1000;
+  CppExtractResult r = ExtractCpp("k.cc", text, nullptr, limits);
+  ASSERT_EQ(r.sites.size(), 100u);
+  EXPECT_EQ(r.sites_left_out, 2900u);
+  EXPECT_EQ(r.sites.front().line, 3);  // the first ones in the file are kept
+  for (const Site& s : r.sites) {
+    ASSERT_TRUE(s.error_message.has_value());
+    EXPECT_LE(s.error_message->size(), 1000u);
+    EXPECT_LE(s.message_pattern.value_or("").size(), 1000u);
+    EXPECT_LE(s.message_expr.value_or("").size(), 1000u);
+    bool recorded = false;
+    for (const auto& [field, before] : s.truncated) recorded |= field == "errorMessage" && before >= 60000;
+    EXPECT_TRUE(recorded);
+  }
+}
+
 TEST(CppExtractor, PathsAndLanguage) {
   EXPECT_TRUE(IsCppPath("a/b.cu"));
   EXPECT_TRUE(IsCppPath("a/b.hpp"));
