@@ -269,16 +269,22 @@ Status Catalog::LoadBlob(std::shared_ptr<const std::string> blob, const std::str
 
 namespace {
 
-// An exclusive flock on a file, released on destruction.
+// An exclusive flock on the directory holding a catalog, released on destruction.
+// Not on the catalog file itself: closing any descriptor of a file drops every
+// POSIX lock this process holds on it, SQLite's included (a serve reloading its
+// catalog then failed reads with "disk I/O error"). Catalogs sharing a directory
+// compile one after the other.
 class CompileLock {
  public:
   ~CompileLock() {
     if (fd_ >= 0) ::close(fd_);  // releases the lock
   }
-  // Waits for the lock; false when the file cannot be opened or locked (then
+  // Waits for the lock; false when the directory cannot be opened or locked (then
   // nothing is serialized: the caller compiles anyway).
-  bool Acquire(const std::string& path) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  bool Acquire(const std::string& catalog_path) {
+    size_t slash = catalog_path.rfind('/');
+    std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : catalog_path.substr(0, slash));
+    fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd_ < 0) return false;
     while (::flock(fd_, LOCK_EX) != 0) {
       if (errno == EINTR) continue;
@@ -315,8 +321,8 @@ Result<std::unique_ptr<Catalog>> Catalog::OpenStore(const std::string& path, con
   if (options.use_cache && load_cached()) return c;
   // Compiling takes seconds to minutes: one process compiles, the others that open
   // the same catalog meanwhile wait for it and load what it cached (M8: each
-  // compiled its own copy). An advisory lock on the catalog file itself (flock does
-  // not meet SQLite's fcntl locks), so a read-only directory needs nothing new.
+  // compiled its own copy). An advisory lock on the catalog's directory: nothing
+  // new is created, so a read-only directory is fine.
   CompileLock lock;
   if (options.use_cache && !options.read_only && lock.Acquire(path)) {
     version = c->store_->ContentVersion();
