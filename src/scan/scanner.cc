@@ -580,8 +580,9 @@ Result<int64_t> StoreScan(CatalogStore& store, const ScanResult& result) {
     auto id = store.PutScan(info, result.lines);
     if (!id.ok()) return id.status();
     scan_id = *id;
-    if (result.knowledge.empty()) return Status::Ok();
-    return store.PutBlob("knowledge:" + info.repo + "@" + info.sha, result.knowledge);
+    // Always written: an empty blob (--no-docs) replaces the knowledge of the scan
+    // this one replaced, which described other code.
+    return store.PutBlob(KnowledgeBlobKey(info), result.knowledge);
   });
   if (!s.ok()) return s;
   return scan_id;

@@ -152,7 +152,7 @@ std::string_view IdMessageKey(const Site& site);
 std::string CatalogLineJson(const CatalogLine& line, bool with_facts);
 
 // Adds the scan to a catalog: PutScan (replacing the same repo+sha+location), then
-// the repository knowledge as blob "knowledge:<repo>@<sha>" when there is some.
+// the repository knowledge as blob KnowledgeBlobKey(scan) when there is some.
 Result<int64_t> StoreScan(CatalogStore& store, const ScanResult& result);
 
 }  // namespace errdex
