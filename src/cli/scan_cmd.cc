@@ -38,6 +38,7 @@ struct ScanFlags {
   std::string db;
   bool facts = false;
   bool no_docs = false;
+  bool replace = false;  // --replace: store even over a scan of the same key that read more files
   int jobs = 0;
   uint64_t max_file_size = kDefaultMaxFileSize;
   ExtractLimits limits;
@@ -250,6 +251,23 @@ int RunScan(const ScanFlags& f) {
   if (!scanned.ok()) return printer.Error(scanned.status().message());
   const ScanResult& r = scanned.value();
 
+  // A scan replaces the stored one of its key (repo+commit, or directory). One of
+  // other files -- a subdirectory scanned with the repository's --repo/--sha --
+  // would delete the records of every file it did not read: refused, unless
+  // --replace says so.
+  if (store && !f.replace) {
+    auto scans = store->ListScans();
+    if (!scans.ok()) return printer.Error("cannot read catalog " + f.db + ": " + scans.status().message());
+    for (const ScanInfo& s : scans.value()) {
+      if (s.repo != r.repo.value_or("") || s.sha != r.sha.value_or("") || s.location != r.location) continue;
+      if (s.source == r.source || s.files <= r.stats.files_scanned) continue;
+      return printer.Error("not stored: " + f.db + " holds " + ScanKeyText(r) + " scanned from " + s.source + " (" +
+                           std::to_string(s.files) + " files, " + std::to_string(s.sites) + " records); this scan of " +
+                           r.source + " read " + std::to_string(r.stats.files_scanned) +
+                           " files and would delete the records of the others. Scan the same tree, or pass --replace");
+    }
+  }
+
   if (f.verbose) {
     for (const Diagnostic& d : r.diagnostics) {
       const std::string path = Printable(d.path), message = Printable(d.message);  // a repository's file names
@@ -314,6 +332,9 @@ void RegisterScanCommands(CLI::App& app, CommandTable& table) {
   sub->add_option("--db", f->db,
                   "add the scan to this SQLite catalog; a scan of the same repo+commit (without a commit: of the "
                   "same directory) is replaced");
+  sub->add_flag("--replace", f->replace,
+                "with --db: replace the stored scan of the same key even when it read files this scan does not "
+                "(refused otherwise: it would delete their records)");
   sub->add_flag("--facts", f->facts, "add each site's facts object beside the record (extended export)");
   sub->add_flag("--no-docs", f->no_docs, "skip the document stage (prose fields stay null)");
   sub->add_option("-j,--jobs", f->jobs, "worker threads (default: hardware concurrency)")->check(CLI::NonNegativeNumber);
