@@ -17,6 +17,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "check/scan_hook.h"
 #include "document/documenter.h"
 #include "extract/common/binary.h"
 #include "extract/cpp/cpp_extractor.h"
@@ -327,7 +328,9 @@ Result<ScanResult> Scan(const ScanOptions& options) {
     Extractor extractor;
   };
   std::vector<Work> work;
+  std::vector<std::string> packaging;  // pyproject.toml / setup.cfg: console scripts for `errdex check`
   for (std::string& p : listing->paths) {
+    if (options.document && check::IsPackagingFile(p) && !EndsWith(p, ".py")) packaging.push_back(p);
     Extractor ex = options.extractor ? options.extractor : ExtractorForPath(p, options.limits);
     if (ex) work.push_back({std::move(p), std::move(ex)});
   }
@@ -372,6 +375,9 @@ Result<ScanResult> Scan(const ScanOptions& options) {
         };
     }
   }
+  check::ScanHook check_hook(options.document ? work.size() : 0);
+  for (const std::string& p : packaging)
+    if (auto text = rs.source->Read(p); text.ok()) check_hook.AddPackagingFile(rs.prefix + p, *text);
   std::atomic<int64_t> done{0}, sites{0}, documented{0};
   std::atomic<bool> documenting{false};
   std::atomic<uint64_t> bytes{0};
@@ -469,6 +475,7 @@ Result<ScanResult> Scan(const ScanOptions& options) {
             FileFacts ff = CollectFileFacts(path, fr.text, file_sites);
             fr.knowledge = std::move(ff.knowledge);
             fr.contexts = std::move(ff.contexts);
+            check_hook.AddFile(i, path, fr.text, fr.lines);
           } catch (const std::exception& e) {
             fr.diagnostics.push_back({path, 0, 0, std::string("internal error in the document stage: ") + e.what()});
           }
@@ -516,7 +523,7 @@ Result<ScanResult> Scan(const ScanOptions& options) {
     std::vector<std::pair<std::string, const SiteContext*>> contexts;
     for (size_t i : with_sites)
       for (size_t j = 0; j < files[i].lines.size(); ++j) contexts.emplace_back(files[i].lines[j].record.id, &files[i].contexts[j]);
-    result.knowledge = repo_knowledge->Serialize(contexts);
+    result.knowledge = check_hook.Finish(repo_knowledge->Serialize(contexts), repo_knowledge.get());
     result.stats.document_seconds = SecondsSince(t2);
   }
 
