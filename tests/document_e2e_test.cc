@@ -251,6 +251,14 @@ TEST(DocumentE2E, DocumentAfterNoDocsEqualsTheScansOwnDocumentStage) {
   EXPECT_NE(c.err.find("changed since it was scanned"), std::string::npos) << c.err;
   EXPECT_NE(ByLine(Export(dir, changed), 7677)->trigger_scenarios, std::nullopt);
 
+  // Imported records have no tree to read again: documented quietly from their excerpts.
+  ASSERT_EQ(Errdex(dir, "export --db " + full + " -o " + (dir / "all.jsonl")).rc, 0);
+  RunOut imp = Errdex(dir, "import " + (dir / "all.jsonl") + " --db " + (dir / "imported.db"));
+  ASSERT_EQ(imp.rc, 0) << imp.err;
+  RunOut di = Errdex(dir, "document --db " + (dir / "imported.db"));
+  EXPECT_EQ(di.rc, 0) << di.err;
+  EXPECT_EQ(di.err, "");
+
   // Two plain directories (no repo, no sha) in one catalog: each keeps its knowledge.
   std::string plain = dir / "plain.db";
   WriteFile(dir / "a/a.py", "import os\nif os.environ.get('ONLY_IN_A'):\n    raise ValueError('a fired')\n");

@@ -62,7 +62,8 @@ int ReadMissingKnowledge(CatalogStore& store, const DocumentArgs& a, std::vector
       o.path = info.source.substr(0, at);
       o.rev = info.source.substr(at + 1);
     } else {
-      notes->push_back(info.source + ": not found; its records are documented from their stored excerpts");
+      if (info.source.rfind("import ", 0) != 0)  // an imported scan has no tree to read: nothing to say
+        notes->push_back(info.source + ": not found; its records are documented from their stored excerpts");
       continue;
     }
     if (!info.repo.empty()) o.repo = info.repo;
