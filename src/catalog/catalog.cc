@@ -2,16 +2,23 @@
 // the store. Tested by catalog_test.cc.
 #include "catalog/catalog.h"
 
-#include "match/evidence.h"
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <deque>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
+
+#include "match/evidence.h"
+#include "store/import.h"
 
 namespace errdex {
 
@@ -300,6 +307,40 @@ Status Catalog::LoadBlob(std::shared_ptr<const std::string> blob, const std::str
   return Status::Ok();
 }
 
+namespace {
+
+// An exclusive flock on the directory holding a catalog, released on destruction.
+// Not on the catalog file itself: closing any descriptor of a file drops every
+// POSIX lock this process holds on it, SQLite's included (a serve reloading its
+// catalog then failed reads with "disk I/O error"). Catalogs sharing a directory
+// compile one after the other.
+class CompileLock {
+ public:
+  ~CompileLock() {
+    if (fd_ >= 0) ::close(fd_);  // releases the lock
+  }
+  // Waits for the lock; false when the directory cannot be opened or locked (then
+  // nothing is serialized: the caller compiles anyway).
+  bool Acquire(const std::string& catalog_path) {
+    size_t slash = catalog_path.rfind('/');
+    std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : catalog_path.substr(0, slash));
+    fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd_ < 0) return false;
+    while (::flock(fd_, LOCK_EX) != 0) {
+      if (errno == EINTR) continue;
+      ::close(fd_);
+      fd_ = -1;
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace
+
 Result<std::unique_ptr<Catalog>> Catalog::OpenStore(const std::string& path, const CatalogOptions& options) {
   auto t0 = std::chrono::steady_clock::now();
   auto store = CatalogStore::Open(path, /*create=*/false);
@@ -308,14 +349,25 @@ Result<std::unique_ptr<Catalog>> Catalog::OpenStore(const std::string& path, con
   c->store_ = std::move(store).value();
   auto version = c->store_->ContentVersion();
   if (!version.ok()) return version.status();
-  if (options.use_cache) {
+  auto load_cached = [&]() {
     auto blob = c->store_->GetBlob(kBlobKey);
-    if (blob.ok() && blob->has_value() &&
-        c->LoadBlob(std::make_shared<const std::string>(std::move(**blob)), *version, options.matcher).ok()) {
-      c->info_.from_cache = true;
-      c->info_.millis = MillisSince(t0);
-      return c;
-    }
+    if (!blob.ok() || !blob->has_value()) return false;
+    if (!c->LoadBlob(std::make_shared<const std::string>(std::move(**blob)), *version, options.matcher).ok())
+      return false;
+    c->info_.from_cache = true;
+    c->info_.millis = MillisSince(t0);
+    return true;
+  };
+  if (options.use_cache && load_cached()) return c;
+  // Compiling takes seconds to minutes: one process compiles, the others that open
+  // the same catalog meanwhile wait for it and load what it cached (M8: each
+  // compiled its own copy). An advisory lock on the catalog's directory: nothing
+  // new is created, so a read-only directory is fine.
+  CompileLock lock;
+  if (options.use_cache && !options.read_only && lock.Acquire(path)) {
+    version = c->store_->ContentVersion();
+    if (!version.ok()) return version.status();
+    if (load_cached()) return c;
   }
   auto scans = c->store_->ListScans();
   if (!scans.ok()) return scans.status();
@@ -336,35 +388,23 @@ Result<std::unique_ptr<Catalog>> Catalog::FromJsonLines(const std::vector<std::s
                                                        const CatalogOptions& options) {
   auto t0 = std::chrono::steady_clock::now();
   std::unique_ptr<Catalog> c(new Catalog());
-  std::vector<StoredLine> lines;
-  std::map<std::pair<std::string, std::string>, int64_t> scan_ids;  // (repo, sha) -> synthetic scan id
+  // Read exactly as `errdex import` reads (store/import.h): a file import rejects
+  // is rejected here too, with the same message.
+  JsonLinesImport import("", "");
+  import.set_pattern_check([&options](std::string_view p) { return CheckPattern(p, options.matcher); });
   for (const std::string& path : paths) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return Status::NotFound(path + ": cannot open");
-    std::string text;
-    size_t lineno = 0;
-    while (std::getline(in, text)) {
-      ++lineno;
-      if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-      auto parsed = ParseCatalogLine(text);
-      if (!parsed.ok()) return Status::ParseError(path + ":" + std::to_string(lineno) + ": " + parsed.status().message());
-      const Record& r = parsed->record;
-      auto key = std::make_pair(r.repo.value_or(""), r.analyzed_sha.value_or(""));
-      auto [it, inserted] = scan_ids.emplace(key, static_cast<int64_t>(scan_ids.size() + 1));
-      if (inserted) {
-        ScanInfo si;
-        si.scan_id = it->second;
-        si.repo = key.first;
-        si.sha = key.second;
-        si.dataset_version = parsed->dataset_version;
-        si.source = path;
-        c->scans_.push_back(si);
-      } else {
-        ScanInfo& si = c->scans_[it->second - 1];
-        si.dataset_version = std::max(si.dataset_version, parsed->dataset_version);
-      }
-      lines.push_back(StoredLine{it->second, std::move(parsed).value()});
-    }
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) return Status::IoError(path + ": read error");
+    if (Status st = import.AddFile(path, text); !st.ok()) return st;
+  }
+  std::vector<StoredLine> lines;
+  for (ScanBatch& b : import.TakeBatches()) {
+    ScanInfo si = std::move(b.info);
+    si.scan_id = static_cast<int64_t>(c->scans_.size() + 1);  // synthetic
+    for (CatalogLine& l : b.lines) lines.push_back(StoredLine{si.scan_id, std::move(l)});
+    c->scans_.push_back(std::move(si));
   }
   c->scans_loaded_ = true;
   Status s = c->BuildFromLines(lines, c->scans_);

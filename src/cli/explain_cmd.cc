@@ -20,17 +20,23 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "catalog/catalog.h"
 #include "catalog/explain_json.h"
 #include "cli/commands.h"
+#include "cli/output_file.h"
 #include "cli/progress.h"
 #include "cli/terminal.h"
+#include "model/utf8.h"
 
 namespace errdex::cli {
 
 namespace {
+
+// A limit on time, not memory (the input is read in windows): a runaway pipe ends.
+constexpr uint64_t kDefaultMaxInput = uint64_t{1} << 30;
 
 struct ExplainFlags {
   std::string db;
@@ -40,7 +46,7 @@ struct ExplainFlags {
   size_t top = 3;
   std::string color = "auto";
   std::vector<std::string> inputs;  // files ('-' = stdin); none = stdin
-  uint64_t max_input = 0;
+  uint64_t max_input = kDefaultMaxInput;
   bool no_fuzzy = false;
   bool rebuild = false;
   bool quiet = false;
@@ -49,21 +55,9 @@ struct ExplainFlags {
   size_t tail = 1024 * 1024;
 };
 
-void PrintError(const std::string& msg) { std::fprintf(stderr, "errdex: error: %s\n", msg.c_str()); }
-void PrintWarning(const std::string& msg) { std::fprintf(stderr, "errdex: warning: %s\n", msg.c_str()); }
-
-// Writes all of `s` to fd. false on a write error (EPIPE included).
-bool WriteAll(int fd, std::string_view s) {
-  while (!s.empty()) {
-    ssize_t n = ::write(fd, s.data(), s.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    s.remove_prefix(static_cast<size_t>(n));
-  }
-  return true;
-}
+// Messages quote catalog records and patterns: never raw terminal controls.
+void PrintError(const std::string& msg) { std::fprintf(stderr, "errdex: error: %s\n", Printable(msg).c_str()); }
+void PrintWarning(const std::string& msg) { std::fprintf(stderr, "errdex: warning: %s\n", Printable(msg).c_str()); }
 
 Result<std::unique_ptr<Catalog>> OpenCatalog(const ExplainFlags& f) {
   CatalogOptions opts;
@@ -86,14 +80,15 @@ class HitPrinter {
       : catalog_(catalog), json_(f.json), fd_(fd) {
     p_.on = color && !f.json;
   }
-  bool ok() const { return ok_; }
+  bool ok() const { return write_error_ == 0; }
+  int write_error() const { return write_error_; }  // errno of the failed write, 0 if none
 
   void Print(const ExplainHit& h) {
-    if (!ok_) return;
-    auto details = catalog_.Details(h.entry);
+    if (write_error_) return;
+    const Result<EntryDetails>& details = DetailsOf(h.entry);
     std::string out = json_ ? Json(h, details) : Text(h, details);
     ++printed_;
-    if (!WriteAll(fd_, out)) ok_ = false;
+    write_error_ = WriteFd(fd_, out);
   }
   uint64_t printed() const { return printed_; }
   // Around each input when several are given. false when the output is gone.
@@ -102,18 +97,29 @@ class HitPrinter {
     std::string out = json_ ? json{{"type", "begin"}, {"data", {{"input", input}}}}.dump(-1, ' ', false, json::error_handler_t::replace) + "\n"
                             : p_.Wrap("1", "==> " + Printable(input) + " <==") + "\n";
     seen_.clear();  // "same entry as above" never points into another input's answer
-    if (ok_ && !WriteAll(fd_, out)) ok_ = false;
-    return ok_;
+    if (!write_error_) write_error_ = WriteFd(fd_, out);
+    return ok();
   }
   bool End(const std::string& input, uint64_t hits) {
     using nlohmann::json;
     std::string out = json_ ? json{{"type", "end"}, {"data", {{"input", input}, {"hits", hits}}}}.dump(-1, ' ', false, json::error_handler_t::replace) + "\n"
                             : std::string(hits == 0 ? "(no catalog entry matched)\n\n" : "");
-    if (ok_ && !out.empty() && !WriteAll(fd_, out)) ok_ = false;
-    return ok_;
+    if (!write_error_ && !out.empty()) write_error_ = WriteFd(fd_, out);
+    return ok();
   }
 
  private:
+  // An entry's record and versions, read from the catalog once per entry (a log of
+  // thousands of tracebacks hits the same few entries again and again: each hit
+  // read and parsed the record anew, 0.5 MB/s). At most kMaxCached entries kept.
+  const Result<EntryDetails>& DetailsOf(uint32_t entry) {
+    static constexpr size_t kMaxCached = 4096;
+    auto it = details_.find(entry);
+    if (it != details_.end()) return it->second;
+    if (details_.size() >= kMaxCached) details_.clear();
+    return details_.emplace(entry, catalog_.Details(entry)).first->second;
+  }
+
   std::string Json(const ExplainHit& h, const Result<EntryDetails>& d) {
     using nlohmann::json;
     json data = ExplainHitJson(catalog_, h, d.ok() ? &d.value() : nullptr);
@@ -137,16 +143,20 @@ class HitPrinter {
       b = 0;
       e = m.size();
     }
+    // The pasted text is untrusted too (a log may carry escape sequences): each
+    // piece is made Printable before it is highlighted, and cut before that.
+    const bool cut = e > b + 2000;
+    if (cut) e = b + Utf8CutPoint(m.substr(b), 2000);
     std::string out;
     size_t pos = b;
     for (const ExplainCapture& c : h.captures) {
       if (c.message_begin < pos || c.message_end > e) continue;
-      out += m.substr(pos, c.message_begin - pos);
-      out += p_.Wrap("1;33", m.substr(c.message_begin, c.message_end - c.message_begin));
+      out += Printable(m.substr(pos, c.message_begin - pos));
+      out += p_.Wrap("1;33", Printable(m.substr(c.message_begin, c.message_end - c.message_begin)));
       pos = c.message_end;
     }
-    out += m.substr(pos, e - pos);
-    if (out.size() > 2000) out = out.substr(0, 2000) + "...";
+    out += Printable(m.substr(pos, e - pos));
+    if (cut) out += "...";
     return out;
   }
 
@@ -225,9 +235,10 @@ class HitPrinter {
   bool json_;
   int fd_;
   Palette p_;
-  bool ok_ = true;
+  int write_error_ = 0;
   uint64_t printed_ = 0;
   std::set<std::string> seen_;
+  std::unordered_map<uint32_t, Result<EntryDetails>> details_;
 };
 
 ExplainOptions MakeOptions(const ExplainFlags& f, Catalog& c) {
@@ -243,7 +254,10 @@ ExplainOptions MakeOptions(const ExplainFlags& f, Catalog& c) {
   return o;
 }
 
-void ReportRejected(const Catalog& c) {
+// Patterns the matcher left out, said once: when the matcher is compiled (not on
+// every explain that loads it from the catalog's cache), and not with -q.
+void ReportRejected(const Catalog& c, bool quiet) {
+  if (quiet || c.open_info().from_cache) return;
   const auto& rej = c.rejected();
   size_t shown = 0;
   for (const RejectedEntry& r : rej) {
@@ -279,8 +293,10 @@ int ExplainInput(Catalog& c, const ExplainFlags& f, HitPrinter& printer, int in_
       *closed = true;
       return 0;
     }
-    if (s.code() == Status::Code::kLimitExceeded) {
-      PrintWarning(s.message());
+    if (s.code() == Status::Code::kLimitExceeded) {  // what was read is still explained
+      PrintWarning("limits hit: --max-input " + std::to_string(f.max_input) + ": only the first " +
+                   std::to_string(f.max_input) + " bytes of " + name +
+                   " were read (--max-input 0 reads everything)");
       break;
     }
     if (!s.ok()) {
@@ -308,7 +324,7 @@ int RunExplain(const ExplainFlags& f) {
     return 2;
   }
   Catalog& c = **cat;
-  ReportRejected(c);
+  ReportRejected(c, f.quiet);
   std::vector<std::string> inputs = f.inputs.empty() ? std::vector<std::string>{"-"} : f.inputs;
   // Several inputs: each is explained on its own, between a begin and an end record
   // (JSON) or after a "==> name <==" header (people), as head(1) does.
@@ -326,13 +342,15 @@ int RunExplain(const ExplainFlags& f) {
         continue;
       }
     }
-    if (several && !printer.Begin(input)) return 0;
+    // Our stdout went away: a closed pipe is not an error, a full disk is.
+    if (several && !printer.Begin(input)) return StdoutWriteFailed(printer.write_error(), 0);
     bool closed = false;
     uint64_t before = printer.printed();
     int rc = ExplainInput(c, f, printer, in_fd, name, &closed);
     if (in_fd > 0) ::close(in_fd);
-    if (closed) return 0;  // closed pipe: not an error
-    if (several && !printer.End(input, printer.printed() - before)) return 0;
+    if (closed) return StdoutWriteFailed(printer.write_error(), 0);
+    if (several && !printer.End(input, printer.printed() - before))
+      return StdoutWriteFailed(printer.write_error(), 0);
     found = found || rc == 0;
     error = error || rc == 2;
   }
@@ -399,7 +417,7 @@ int RunRun(const ExplainFlags& f) {
   struct pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
   int open_fds = 2;
   std::vector<char> buf(64 * 1024);
-  bool stdout_ok = true;
+  int stdout_error = 0;  // errno of the first failed write of the child's output
   while (open_fds > 0) {
     int r = ::poll(fds, 2, -1);
     if (r < 0) {
@@ -417,8 +435,8 @@ int RunRun(const ExplainFlags& f) {
         continue;
       }
       std::string_view chunk(buf.data(), static_cast<size_t>(n));
-      if (k == 0 && stdout_ok) stdout_ok = WriteAll(1, chunk);  // keep reading even if our stdout closed
-      if (k == 1) WriteAll(2, chunk);
+      if (k == 0 && !stdout_error) stdout_error = WriteFd(1, chunk);  // keep reading even if our stdout closed
+      if (k == 1) WriteFd(2, chunk);
       tail.Add(chunk);
     }
   }
@@ -426,6 +444,9 @@ int RunRun(const ExplainFlags& f) {
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   int code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 2;
+  // The child's output could not be passed through (a full disk, a closed stdout):
+  // that is errdex failing, whatever the child did. A closed pipe is not.
+  if (stdout_error && stdout_error != EPIPE) return StdoutWriteFailed(stdout_error, code);
   if (code == 0) return 0;
   auto cat = OpenCatalog(f);
   if (!cat.ok()) {
@@ -436,14 +457,14 @@ int RunRun(const ExplainFlags& f) {
   bool color = UseColor(f.color, 2);
   std::string header = "\n" + std::string(color ? "\x1b[1m" : "") + "errdex: `" + f.command[0] + "` exited with status " +
                        std::to_string(code) + "; what the catalog knows about its output:" + (color ? "\x1b[0m" : "") + "\n";
-  if (!f.json) WriteAll(2, header);
+  if (!f.json) WriteFd(2, header);
   HitPrinter printer(c, f, 2, color);
   ExplainSession session(c.matcher(), MakeOptions(f, c), c.Fuzzy());
   HitSink sink = [&](const ExplainHit& h) { printer.Print(h); };
   Status s = session.Feed(tail.Get(), sink);
   if (s.ok()) s = session.Finish(sink);
   if (!s.ok()) PrintError(s.message());
-  if (session.hit_count() == 0 && !f.json) WriteAll(2, "errdex: no catalog entry matched the output\n");
+  if (session.hit_count() == 0 && !f.json) WriteFd(2, "errdex: no catalog entry matched the output\n");
   return code;
 }
 
@@ -459,7 +480,8 @@ void AddCatalogFlags(CLI::App* sub, ExplainFlags* f) {
   sub->add_option("--color", f->color, "auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));
   sub->add_flag("--no-fuzzy", f->no_fuzzy, "no approximate matches when nothing matched exactly");
   sub->add_flag("--rebuild", f->rebuild, "recompile the matcher instead of loading the one cached in the catalog");
-  sub->add_flag("-q,--quiet", f->quiet, "no progress line while a catalog's matcher is compiled (first open)");
+  sub->add_flag("-q,--quiet", f->quiet,
+                "no progress line while a catalog's matcher is compiled (first open), no warnings about its patterns");
 }
 
 }  // namespace
@@ -468,7 +490,9 @@ void RegisterExplainCommands(CLI::App& app, CommandTable& table) {
   auto f = std::make_shared<ExplainFlags>();
   CLI::App* ex = app.add_subcommand("explain", "find the catalog entries behind a pasted error, traceback or log");
   AddCatalogFlags(ex, f.get());
-  ex->add_option("--max-input", f->max_input, "read at most BYTES of input (default 0 = no limit)");
+  ex->add_option("--max-input", f->max_input,
+                 "read at most BYTES of each input, say so when the rest is left (default 1073741824 = 1 GiB; 0 = no "
+                 "limit)");
   ex->add_option("input", f->inputs, "files to read, each explained on its own ('-' = stdin, the default)");
   table.emplace_back(ex, [f] { return RunExplain(*f); });
 

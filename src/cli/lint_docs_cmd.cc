@@ -57,7 +57,7 @@ int Run(const LintArgs& a) {
     for (const auto& l : loaded.value()) used.insert(l.scan_id);
     for (const auto& s : scans.value()) {
       if (!used.count(s.scan_id)) continue;
-      auto blob = store.value()->GetBlob("knowledge:" + s.repo + "@" + s.sha);
+      auto blob = store.value()->GetBlob(KnowledgeBlobKey(s));
       if (!blob.ok() || !blob.value()) continue;
       auto k = RepoKnowledge::Deserialize(*blob.value());
       if (const doc::KnowledgeIndex* idx = doc::AsIndex(*k))

@@ -18,7 +18,9 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/output_file.h"
 #include "cli/terminal.h"
+#include "match/pattern_db.h"
 #include "model/record.h"
 #include "store/catalog_store.h"
 #include "store/import.h"
@@ -27,24 +29,16 @@ namespace errdex::cli {
 namespace {
 
 int Fail(const std::string& msg) {
-  std::fprintf(stderr, "errdex: error: %s\n", msg.c_str());
+  // Messages quote imported records and paths: never raw terminal controls.
+  std::fprintf(stderr, "errdex: error: %s\n", Printable(msg).c_str());
   return 2;
 }
 int Fail(const Status& st) { return Fail(st.message()); }
 
 // Writes all of `text` to stdout. A closed pipe (EPIPE) is not an error (exit 0).
 int WriteStdout(const std::string& text) {
-  size_t off = 0;
-  while (off < text.size()) {
-    ssize_t n = ::write(STDOUT_FILENO, text.data() + off, text.size() - off);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      if (errno == EPIPE) return 0;
-      return Fail(std::string("cannot write to stdout: ") + std::strerror(errno));
-    }
-    off += static_cast<size_t>(n);
-  }
-  return 0;
+  int err = WriteFd(STDOUT_FILENO, text);
+  return err ? StdoutWriteFailed(err, 0) : 0;
 }
 
 Result<std::string> ReadWholeFile(const std::string& path) {
@@ -62,63 +56,6 @@ Result<std::string> ReadWholeFile(const std::string& path) {
   ss << in.rdbuf();
   if (in.bad()) return Status::IoError(path + ": read error");
   return ss.str();
-}
-
-Status WriteAll(int fd, const std::string& text) {
-  size_t off = 0;
-  while (off < text.size()) {
-    ssize_t n = ::write(fd, text.data() + off, text.size() - off);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return Status::IoError(std::strerror(errno));
-    off += static_cast<size_t>(n);
-  }
-  return Status::Ok();
-}
-
-// Writes `text` to `path` through a temporary file in the same directory and a
-// rename, so a reader never sees a half-written file. A symlink is followed (the
-// file it names is replaced, the link stays); a path that exists and is not a
-// regular file (/dev/null, a FIFO) is written in place, never renamed over.
-Status WriteFileAtomically(const std::string& requested, const std::string& text) {
-  std::string path = requested;
-  struct stat st;
-  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-    if (char* real = ::realpath(path.c_str(), nullptr)) {
-      path = real;
-      std::free(real);
-    }
-  }
-  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-    if (S_ISDIR(st.st_mode)) return Status::InvalidArgument(requested + ": is a directory");
-    int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
-    if (fd < 0) return Status::IoError(requested + ": cannot open: " + std::strerror(errno));
-    Status w = WriteAll(fd, text);
-    ::close(fd);
-    if (!w.ok()) return Status::IoError(requested + ": write failed: " + w.message());
-    return Status::Ok();
-  }
-  std::string tmp = path + ".tmp.XXXXXX";
-  int fd = ::mkstemp(tmp.data());
-  if (fd < 0) return Status::IoError(path + ": cannot create a temporary file: " + std::strerror(errno));
-  mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask);
-  if (Status w = WriteAll(fd, text); !w.ok()) {
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    return Status::IoError(requested + ": write failed: " + w.message());
-  }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    std::string err = std::strerror(errno);
-    ::unlink(tmp.c_str());
-    return Status::IoError(path + ": write failed: " + err);
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::string err = std::strerror(errno);
-    ::unlink(tmp.c_str());
-    return Status::IoError(path + ": cannot rename the temporary file into place: " + err);
-  }
-  return Status::Ok();
 }
 
 std::string JsonStr(std::string_view s) {
@@ -170,12 +107,15 @@ struct ImportOptions {
 
 int RunImport(const ImportOptions& o) {
   JsonLinesImport import(o.repo, o.sha);
+  import.set_pattern_check([](std::string_view p) { return CheckPattern(p); });
   for (const std::string& f : o.files) {
     auto text = ReadWholeFile(f);
     if (!text.ok()) return Fail(text.status());
     if (Status st = import.AddFile(f, *text); !st.ok()) return Fail(st);
   }
   int64_t lines = import.line_count();
+  const int64_t unmatchable = import.unmatchable_patterns();
+  const std::string first_unmatchable = import.first_unmatchable();
   std::vector<ScanBatch> batches = import.TakeBatches();
   std::vector<int64_t> ids;
   if (!batches.empty()) {
@@ -195,7 +135,7 @@ int RunImport(const ImportOptions& o) {
              ",\"sha\":" + JsonStr(batches[i].info.sha) + ",\"lines\":" + std::to_string(batches[i].lines.size()) +
              "}";
     }
-    out += "]}}\n";
+    out += "],\"unmatchablePatterns\":" + std::to_string(unmatchable) + "}}\n";
   } else {
     out = "imported " + std::to_string(lines) + (lines == 1 ? " line" : " lines") + " from " +
           std::to_string(o.files.size()) + (o.files.size() == 1 ? " file" : " files") + " into " +
@@ -209,6 +149,11 @@ int RunImport(const ImportOptions& o) {
       out += ")";
     }
     out += " in " + o.db + "\n";
+    // Not an error (bare asserts have such patterns), but explain will not match these by message.
+    if (unmatchable > 0)
+      std::fprintf(stderr, "errdex: note: %lld record(s) have a messagePattern explain does not match by (%s%s)\n",
+                   static_cast<long long>(unmatchable), Printable(first_unmatchable).c_str(),
+                   unmatchable > 1 ? ", ..." : "");
   }
   return WriteStdout(out);
 }
@@ -241,7 +186,10 @@ int RunExport(const ExportOptions& o) {
     std::fprintf(stderr, "errdex: warning: no stored lines match%s%s%s%s\n", o.repo.empty() ? "" : " --repo ",
                  o.repo.c_str(), o.sha.empty() ? "" : " --sha ", o.sha.c_str());
   if (o.output == "-") return WriteStdout(out);
-  if (Status st = WriteFileAtomically(o.output, out); !st.ok()) return Fail(st);
+  auto file = OutputFile::Open(o.output, {o.db});  // never over the catalog (M4)
+  if (!file.ok()) return Fail(file.status());
+  if (Status st = (*file)->Write(out); !st.ok()) return Fail(st);
+  if (Status st = (*file)->Commit(); !st.ok()) return Fail(st);
   return 0;
 }
 

@@ -63,8 +63,8 @@ Result<DocumentCatalogStats> DocumentCatalog(CatalogStore& store, const Document
     ++stats.scans;
     const ScanInfo& info = scan_by_id[l.scan_id];
     std::unique_ptr<RepoKnowledge> k;
-    auto blob = store.GetBlob("knowledge:" + info.repo + "@" + info.sha);
-    if (blob.ok() && blob.value()) k = RepoKnowledge::Deserialize(*blob.value());
+    auto blob = store.GetBlob(KnowledgeBlobKey(info));
+    if (blob.ok() && blob.value() && !blob.value()->empty()) k = RepoKnowledge::Deserialize(*blob.value());  // empty: --no-docs
     has_blob[l.scan_id] = k != nullptr;
     if (!k) k = RepoKnowledge::Build({});
     knowledge[l.scan_id] = std::move(k);

@@ -12,6 +12,7 @@
 #include "document/file_index.h"
 #include "document/py_tokens.h"
 #include "document/text.h"
+#include "model/json_bounded.h"
 
 namespace errdex {
 
@@ -310,7 +311,8 @@ std::unique_ptr<RepoKnowledge> RepoKnowledge::Build(std::vector<FileKnowledgePtr
   all.class_bases.clear();
   std::map<std::string, std::map<std::string, std::string>> file_class_bases;
   for (auto& [name, defs] : definitions) {
-    bool agree = std::all_of(defs.begin(), defs.end(), [&](const auto& d) { return d.second == defs[0].second; });
+    const std::string& first_base = defs[0].second;  // (clang 14 cannot capture a structured binding)
+    bool agree = std::all_of(defs.begin(), defs.end(), [&](const auto& d) { return d.second == first_base; });
     if (agree) all.class_bases.emplace(name, defs[0].second);
     else
       for (auto& [file, base] : defs) file_class_bases[file].emplace(name, base);
@@ -323,7 +325,7 @@ std::unique_ptr<RepoKnowledge> RepoKnowledge::Deserialize(std::string_view text)
   doc::SettingsData d;
   std::map<std::string, std::map<std::string, std::string>> fcb;
   std::map<std::string, SiteContext, std::less<>> sites;
-  json j = json::parse(text.begin(), text.end(), nullptr, false);
+  json j = ParseJsonBounded(text);  // nesting bounded: copies and dumps below recurse
   if (!j.is_discarded() && j.is_object() && j.value("version", 0) == 2) {
     try {
       const json& s = j.at("settings");

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "document/http_client.h"
+#include "model/json_bounded.h"
 
 namespace errdex {
 
@@ -113,13 +114,8 @@ std::string Join(const std::vector<std::string>& v) {
 // Merges the model's answer into `r`; returns the number of fields taken and
 // adds the kept ones to *kept. false when `content` is not a JSON object.
 bool Merge(const std::string& content, Record* r, int* taken, int* kept) {
-  json a;
-  try {
-    a = json::parse(content);
-  } catch (const std::exception&) {
-    return false;
-  }
-  if (!a.is_object()) return false;
+  json a = ParseJsonBounded(content);  // a model's answer: not trusted, nesting bounded
+  if (a.is_discarded() || !a.is_object()) return false;
   auto text_field = [&](const char* key, std::optional<std::string>* field, bool doc) {
     if (!a.contains(key)) return;
     const json& v = a[key];
@@ -193,7 +189,8 @@ Result<std::string> Ask(Shared& sh, const std::string& body) {
     }
     if (st < 200 || st >= 300) return Status::InvalidArgument("HTTP " + std::to_string(st) + ": " + resp->body.substr(0, 200));
     try {
-      json j = json::parse(resp->body);
+      json j = ParseJsonBounded(resp->body);
+      if (j.is_discarded()) return Status::ParseError("malformed answer: not JSON (or nested too deep)");
       const json& content = j.at("choices").at(0).at("message").at("content");
       if (!content.is_string()) return Status::ParseError("no message content in the answer");
       return content.get<std::string>();

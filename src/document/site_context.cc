@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/record.h"
+#include "model/json_bounded.h"
 
 namespace errdex {
 namespace {
@@ -119,7 +120,7 @@ std::string SiteContextToJson(const SiteContext& c) {
 SiteContext SiteContextFromJson(std::string_view text) {
   using nlohmann::json;
   SiteContext c;
-  json j = json::parse(text.begin(), text.end(), nullptr, false);
+  json j = ParseJsonBounded(text);  // nesting bounded: copies below recurse
   if (j.is_discarded() || !j.is_object()) return c;
   try {
     auto pairs = [](const json& a) {

@@ -474,6 +474,23 @@ TEST(Explain, AcceptFiltersEntries) {
 TEST(TokenSimilarity, Basics) {
   EXPECT_GT(TokenSimilarity("unknown quantization method", "unknown quantization {name}"), 0.6);
   EXPECT_LT(TokenSimilarity("disk full", "unknown quantization {name}"), 0.1);
+  EXPECT_GT(TokenSimilarity("Timeout", "timeout"), 0.9);  // a one-word message is its word
+}
+
+// Issue 15, L6: benign text got an approximate hit (and exit 0) by sharing only
+// stop words, or one word with a template that has little else.
+TEST(TokenSimilarity, StopWordsAndOneSharedWordAreNotSimilar) {
+  EXPECT_EQ(TokenSimilarity("The value is 5", "The qkvLayout is not supported."), 0);
+  EXPECT_EQ(TokenSimilarity("got:hello-stdin", "{requirement}, got {type(value).__name__}"), 0);
+  EXPECT_EQ(TokenSimilarity("got:hello-stdin", "rank {r} got {results[r]}"), 0);
+  EXPECT_EQ(TokenSimilarity("it is not in the", "{x} is not in the list of {y}"), 0);
+  EXPECT_GT(TokenSimilarity("qkvLayout is not supported", "The qkvLayout is not supported."), 0.9);
+}
+
+TEST(Explain, BenignTextGetsNoFuzzyHit) {
+  auto m = MakeMatcher(kCatalog);
+  EXPECT_TRUE(Explain(*m, "The value is 5\n", ExplainOptions{}).empty());
+  EXPECT_TRUE(Explain(*m, "got:hello-stdin\n", ExplainOptions{}).empty());
 }
 
 TEST(Traceback, InterleavedRanksAreFollowedSeparately) {

@@ -22,14 +22,25 @@ namespace errdex {
 
 namespace {
 
-// Lower-cased alphanumeric runs of 2+ bytes (bytes >= 0x80 count as letters);
-// "{expr}" placeholders of a template are left out when drop_placeholders.
+// Words that say nothing about which error it is: shared only they made "The
+// value is 5" an approximate hit for "The qkvLayout is not supported." (issue 15, L6).
+bool IsStopWord(std::string_view w) {
+  static const std::unordered_set<std::string_view> kStop = {
+      "the", "a", "an", "is", "are", "was", "were", "be", "been", "not", "no", "of", "to", "in", "on", "at",
+      "for", "with", "by", "and", "or", "but", "it", "its", "this", "that", "as", "if", "got", "has", "have",
+      "can", "cannot", "must", "should", "will", "from", "into", "than", "then", "there", "when", "which"};
+  return kStop.count(w) > 0;
+}
+
+// Lower-cased alphanumeric runs of 2+ bytes (bytes >= 0x80 count as letters),
+// stop words left out; "{expr}" placeholders of a template are left out when
+// drop_placeholders.
 std::unordered_set<std::string> Tokens(std::string_view s, bool drop_placeholders) {
   std::unordered_set<std::string> out;
   std::string cur;
   int brace = 0;
   auto flush = [&] {
-    if (cur.size() >= 2) out.insert(cur);
+    if (cur.size() >= 2 && !IsStopWord(cur)) out.insert(cur);
     cur.clear();
   };
   for (char ch : s) {
@@ -59,6 +70,9 @@ double SimilarityToTokens(const std::unordered_set<std::string>& q, std::string_
   if (q.empty() || t.empty()) return 0;
   size_t inter = 0;
   for (const auto& x : t) inter += q.count(x);
+  // One shared word is chance ("got:hello-stdin" and "{x}, got {y}"), unless each
+  // side is that one word.
+  if (inter < 2 && !(inter == 1 && q.size() == 1 && t.size() == 1)) return 0;
   double jaccard = static_cast<double>(inter) / static_cast<double>(q.size() + t.size() - inter);
   double containment = static_cast<double>(inter) / static_cast<double>(t.size());
   return 0.5 * jaccard + 0.5 * containment;

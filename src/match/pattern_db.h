@@ -170,4 +170,11 @@ class PatternDatabase {
 // groups, holes and regex operators as none). Exposed for ranking and tests.
 int CountLiteralChars(std::string_view pattern);
 
+// Build's own checks of one pattern, without compiling a database (for an
+// importer): Ok, or kLimitExceeded (longer than max_pattern_bytes), kParseError
+// (not a regular expression PCRE2 accepts: the record is broken) or
+// kInvalidArgument (too generic: fewer than min_literal_chars literal
+// characters). Vectorscan's own refusals are not checked (they need a compile).
+Status CheckPattern(std::string_view pattern, const MatcherOptions& options = MatcherOptions{});
+
 }  // namespace errdex

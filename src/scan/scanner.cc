@@ -94,6 +94,7 @@ struct FileResult {
   uint64_t bytes = 0;
   size_t sites_left_out = 0;
   bool skipped = false;
+  bool too_large = false;  // skipped by --max-file-size
 };
 
 struct ResolvedSource {
@@ -168,7 +169,10 @@ Extractor ExtractorForPath(std::string_view path, const ExtractLimits& limits) {
   if (EndsWith(path, ".py")) {
     return [limits](std::string_view p, std::string_view text) { return FromFrontEnd(ExtractPython(p, text, limits)); };
   }
-  if (IsCppPath(path)) return [](std::string_view p, std::string_view text) { return FromFrontEnd(ExtractCpp(p, text)); };
+  if (IsCppPath(path))
+    return [limits](std::string_view p, std::string_view text) {
+      return FromFrontEnd(ExtractCpp(p, text, nullptr, limits));
+    };
 #ifdef ERRDEX_HAVE_TREE_SITTER
   // tree-sitter front end. Minified bundles and type declarations raise nothing a
   // user can map back to a line worth reading, and would dominate the scan time.
@@ -366,8 +370,8 @@ Result<ScanResult> Scan(const ScanOptions& options) {
           nullptr);
       std::shared_ptr<const cpp::MacroTable> table = BuildCppMacroTable(std::move(defines));
       for (size_t i : cpp_files)
-        work[i].extractor = [table](std::string_view path, std::string_view text) {
-          return FromFrontEnd(ExtractCpp(path, text, table.get()));
+        work[i].extractor = [table, limits = options.limits](std::string_view path, std::string_view text) {
+          return FromFrontEnd(ExtractCpp(path, text, table.get(), limits));
         };
     }
     // Python: messages built by exception classes (a template in one module, raises
@@ -431,6 +435,7 @@ Result<ScanResult> Scan(const ScanOptions& options) {
           if (!text.ok()) {
             fr.diagnostics.push_back({path, 0, 0, text.status().message()});
             fr.skipped = true;
+            fr.too_large = text.status().code() == Status::Code::kLimitExceeded;
             done.fetch_add(1);
             return;
           }
@@ -557,6 +562,7 @@ Result<ScanResult> Scan(const ScanOptions& options) {
   for (FileResult& fr : files) {
     result.stats.bytes += fr.bytes;
     if (fr.skipped) ++result.stats.files_skipped;
+    if (fr.too_large) ++result.stats.limits.files_too_large;
     for (Diagnostic& d : fr.diagnostics) result.diagnostics.push_back(std::move(d));
     if (!fr.jsonl.empty()) result.jsonl_chunks.push_back(std::move(fr.jsonl));
     if (fr.sites_left_out > 0) {
@@ -609,8 +615,9 @@ Result<int64_t> StoreScan(CatalogStore& store, const ScanResult& result) {
     auto id = store.PutScan(info, result.lines);
     if (!id.ok()) return id.status();
     scan_id = *id;
-    if (result.knowledge.empty()) return Status::Ok();
-    return store.PutBlob("knowledge:" + info.repo + "@" + info.sha, result.knowledge);
+    // Always written: an empty blob (--no-docs) replaces the knowledge of the scan
+    // this one replaced, which described other code.
+    return store.PutBlob(KnowledgeBlobKey(info), result.knowledge);
   });
   if (!s.ok()) return s;
   return scan_id;

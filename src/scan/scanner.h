@@ -78,11 +78,12 @@ struct ScanOptions {
 
 // How often a resource limit was hit (the CLI's summary line names each one).
 struct LimitStats {
+  int64_t files_too_large = 0;     // files skipped: larger than ScanOptions::max_file_size
   int64_t files_sites_cut = 0;     // files with more than max_sites sites
   int64_t sites_left_out = 0;      // the sites those files did not contribute
   int64_t sites_excerpts_cut = 0;  // sites with a text cut by max_excerpt_bytes
   int64_t sites_guards_cut = 0;    // sites with guards cut by max_guards or max_guard_bytes
-  bool any() const { return files_sites_cut || sites_excerpts_cut || sites_guards_cut; }
+  bool any() const { return files_too_large || files_sites_cut || sites_excerpts_cut || sites_guards_cut; }
 };
 
 struct ScanStats {
@@ -151,7 +152,7 @@ std::string_view IdMessageKey(const Site& site);
 std::string CatalogLineJson(const CatalogLine& line, bool with_facts);
 
 // Adds the scan to a catalog: PutScan (replacing the same repo+sha+location), then
-// the repository knowledge as blob "knowledge:<repo>@<sha>" when there is some.
+// the repository knowledge as blob KnowledgeBlobKey(scan) when there is some.
 Result<int64_t> StoreScan(CatalogStore& store, const ScanResult& result);
 
 }  // namespace errdex

@@ -35,6 +35,13 @@ struct ScanInfo {
   int64_t sites = 0;              // lines stored
 };
 
+// The key of a scan's repository-knowledge blob (the document stage's input):
+// "knowledge:<repo>@<sha>", plus "@<location>" for a scan without a commit, so
+// two plain directories in one catalog keep their own.
+inline std::string KnowledgeBlobKey(const ScanInfo& s) {
+  return "knowledge:" + s.repo + "@" + s.sha + (s.location.empty() ? std::string() : "@" + s.location);
+}
+
 // Which lines to load. Empty fields match everything.
 struct ScanFilter {
   std::string repo;
