@@ -577,5 +577,17 @@ TEST(PyTokens, StringsAndBracketsFromTheFrontEndsTokenizer) {
   EXPECT_EQ(t.line(t.MatchBracket(open)), 3);
 }
 
+// The blob's enums survive the round trip (reading them once iterated a destroyed
+// temporary and crashed `errdex lint-docs` and `errdex document` on any repo with an Enum).
+TEST(Knowledge, EnumsRoundTripThroughTheBlob) {
+  auto k = Knowledge({{"pkg/modes.py", "import enum\nclass Mode(enum.Enum):\n    FAST = \"fast\"\n    SLOW = \"slow\"\n"}});
+  auto back = RepoKnowledge::Deserialize(k->Serialize());
+  const doc::KnowledgeIndex* idx = doc::AsIndex(*back);
+  ASSERT_TRUE(idx);
+  ASSERT_EQ(idx->data().enums.count("Mode"), 1u);
+  EXPECT_EQ(idx->data().enums.at("Mode").size(), 2u);
+  EXPECT_EQ(back->Serialize(), k->Serialize());
+}
+
 }  // namespace
 }  // namespace errdex
