@@ -382,6 +382,64 @@ std::string HelpOf(const Toks& t, size_t b, size_t e) {
   return "";
 }
 
+// `Annotated[T, meta...]` (or any alias: sglang's `A[T, ...]`): a bare string is the
+// help; a call's help=/description=/choices=/aliases=/cli_name=/action=/no_cli= keywords
+// are the flag's metadata (sglang's Arg(...), pydantic's Field(...)). Anything else
+// (Dict[str, int], NS("x") alone) is no metadata.
+void ReadAnnotation(const Toks& t, size_t b, size_t e, ConfigField* f) {
+  if (e < b + 4 || !t.IsKind(b, TokenKind::kName)) return;
+  size_t open = b + 1;
+  while (open + 1 < e && t.IsOp(open, ".") && t.IsKind(open + 1, TokenKind::kName)) open += 2;
+  if (!t.IsOp(open, "[") || t.MatchBracket(open) != e - 1) return;
+  auto parts = t.SplitTopLevel(open + 1, e - 1);
+  if (parts.size() < 2 || parts[0].first >= parts[0].second) return;
+  bool meta = false;
+  for (size_t p = 1; p < parts.size(); ++p) {
+    auto [pb, pe] = parts[p];
+    if (pb >= pe) continue;
+    std::string v;
+    if (t.StringValue(pb, pe, &v)) {
+      if (f->help.empty()) f->help = v;
+      meta = true;
+      continue;
+    }
+    size_t q = pb;
+    while (q + 2 < pe && t.IsKind(q, TokenKind::kName) && t.IsOp(q + 1, ".")) q += 2;
+    if (!t.IsKind(q, TokenKind::kName) || !t.IsOp(q + 1, "(") || t.MatchBracket(q + 1) != pe - 1) continue;
+    Call c = ParseCall(t, q + 1);
+    for (const char* hk : {"help", "description"})
+      if (auto* k = c.Kw(hk); k && f->help.empty() && t.StringValue(k->first, k->second, &f->help)) meta = true;
+    if (auto* k = c.Kw("choices")) {
+      meta = true;
+      if (t.StringList(k->first, k->second, &f->choices)) f->choices_from = "choices";
+      else f->choices_expr = SpanStr(t, *k);
+    }
+    if (auto* k = c.Kw("aliases")) meta = true, t.StringList(k->first, k->second, &f->aliases);
+    if (auto* k = c.Kw("cli_name")) meta = true, t.StringValue(k->first, k->second, &f->cli_name);
+    if (auto* k = c.Kw("action")) {
+      meta = true;
+      if (!t.StringValue(k->first, k->second, &f->action)) f->action = LastComponent(SpanStr(t, *k));
+    }
+    if (auto* k = c.Kw("no_cli"); k && t.Text(k->first) == "True") meta = true, f->no_cli = true;
+  }
+  if (!meta) return;
+  f->has_meta = true;
+  f->inner_type = OneLine(t.Span(parts[0].first, parts[0].second));
+}
+
+// The value type of an annotation: Optional[X] / X | None / Annotated[X, ...] -> X.
+std::string BareType(std::string ty) {
+  ty = Trim(OneLine(ty));
+  for (int n = 0; n < 4; ++n) {
+    if (StartsWith(ty, "Optional[") && EndsWith(ty, "]")) ty = Trim(ty.substr(9, ty.size() - 10));
+    else if (EndsWith(ty, "| None")) ty = Trim(ty.substr(0, ty.size() - 6));
+    else if (StartsWith(ty, "None |")) ty = Trim(ty.substr(6));
+    else if (StartsWith(ty, "Annotated[") && ty.find(',') != std::string::npos) ty = Trim(ty.substr(10, ty.find(',') - 10));
+    else break;
+  }
+  return ty;
+}
+
 struct Scope {
   int indent = 0;
   bool is_class = false;
@@ -429,6 +487,11 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
   // Quick tests of what the file can hold (each collector needs its word).
   bool has_typer = Has(text, "typer");
   bool has_click = Has(text, "click") || has_typer;
+  // A field walker needs add_argument and a "--" name built from a field name.
+  bool file_walks = Has(text, "add_argument") &&
+                    (Has(text, "\"--\"") || Has(text, "'--'") || Has(text, "f\"--") || Has(text, "f'--") ||
+                     Has(text, "\"--%s") || Has(text, "\"--{}"));
+  bool file_kebab = Has(text, "replace(\"_\", \"-\")") || Has(text, "replace('_', '-')");
   std::vector<Scope> stack;
   std::string pending_decorators;
   const auto& lines = t.lines();
@@ -436,30 +499,34 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
     while (!stack.empty() && stack.back().indent >= indent) {
       Scope s = stack.back();
       stack.pop_back();
-      if (!s.is_class && s.first_tok < next_tok) {
-        // A field walker: a function that walks dataclass fields and adds f"--{...}" flags.
+      if (!s.is_class && s.first_tok < next_tok && file_walks) {
+        // A field walker: a function that walks dataclass fields and adds the
+        // flags they name (the "--" name may be built by another function of the file).
         std::string_view body = text.substr(t[s.first_tok].begin, t[std::min(next_tok, t.size() - 1)].begin - t[s.first_tok].begin);
-        bool walks = Has(body, "fields(") || Has(body, "__dataclass_fields__");
-        bool dynamic_flag = Has(body, "f\"--") || Has(body, "f'--") || Has(body, "\"--\" +") || Has(body, "'--' +") ||
-                            Has(body, "\"--\"+") || Has(body, "'--'+") || Has(body, "\"--%s\"") || Has(body, "\"--{}\"");
-        if (walks && dynamic_flag && Has(body, "add_argument")) {
+        bool walks = Has(body, "fields(") || Has(body, "__dataclass_fields__") || Has(body, "model_fields");
+        if (walks && Has(body, "add_argument")) {
           FieldWalker w;
           w.file = std::string(path);
-          w.kebab = Has(body, ".replace(\"_\", \"-\")") || Has(body, ".replace('_', '-')") || Has(body, "kebab");
+          w.kebab = file_kebab || Has(body, "kebab");
           w.boolean_optional = Has(body, "BooleanOptionalAction");
-          // fields(ClassName) names the class; fields(cls/self) the enclosing class.
-          for (size_t j = s.first_tok; j + 3 < next_tok && j + 3 < t.size(); ++j)
-            if (t.IsName(j, "fields") && t.IsOp(j + 1, "(") && t.IsKind(j + 2, TokenKind::kName) && t.IsOp(j + 3, ")")) {
-              std::string c(t.Text(j + 2));
-              if (c == "cls" || c == "self") {
-                for (auto it = stack.rbegin(); it != stack.rend(); ++it)
-                  if (it->is_class) {
-                    c = it->name;
-                    break;
-                  }
-              }
-              if (!c.empty() && std::isupper((unsigned char)c[0])) w.classes.push_back(c);
+          // fields(ClassName) names the class; fields(cls/self) the enclosing class; fields(x)
+          // of a parameter: the classes the repository passes to this function.
+          for (size_t j = s.first_tok; j + 3 < next_tok && j + 3 < t.size(); ++j) {
+            if (!(t.IsKind(j, TokenKind::kName) && EndsWith(t.Text(j), "fields") && t.IsOp(j + 1, "(") &&
+                  t.IsKind(j + 2, TokenKind::kName) && t.IsOp(j + 3, ")")))
+              continue;
+            std::string c(t.Text(j + 2));
+            if (c == "cls" || c == "self") {
+              // A method's class (a module-level function's `cls` is a parameter).
+              for (auto it = stack.rbegin(); it != stack.rend(); ++it)
+                if (it->is_class) {
+                  c = it->name;
+                  break;
+                }
             }
+            if (std::isupper((unsigned char)c[0])) w.classes.push_back(c);
+            else w.function = s.name;
+          }
           d->walkers.push_back(std::move(w));
         }
       }
@@ -511,9 +578,16 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
           break;
         }
         if (!first.empty() && first != s.name) d->class_bases.emplace(s.name, first);
+        // Every base (a dataclass composed of field classes: `class ServerArgs(Parallel, Model)`).
+        for (auto [pb, pe] : t.SplitTopLevel(k + 3, close)) {
+          size_t q = pb;
+          while (q + 2 < pe && t.IsKind(q, TokenKind::kName) && t.IsOp(q + 1, ".")) q += 2;
+          if (q + 1 == pe && t.IsKind(q, TokenKind::kName) && t.Text(q) != s.name && d->all_bases[s.name].size() < 16)
+            d->all_bases[s.name].emplace_back(t.Text(q));
+        }
       }
       s.dataclass = Has(pending_decorators, "dataclass") || Has(pending_decorators, "attr.s") ||
-                    Has(pending_decorators, "define") || Has(pending_decorators, "attrs");
+                    Has(pending_decorators, "define") || Has(pending_decorators, "attrs") || HasWord(bases, "Struct");
       s.enum_class = Has(bases, "Enum") || Has(bases, "IntFlag") || (HasWord(bases, "Flag") && Has(text, "enum"));
       s.settings_class = Has(bases, "BaseSettings");
       s.pydantic = s.settings_class || Has(bases, "BaseModel");
@@ -552,6 +626,7 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
         size_t j = b + 2;
         while (j < e && !(t.IsOp(j, "=") && t.depth(j) == t.depth(b))) ++j;
         f.type = std::string(t.Span(b + 2, j));
+        ReadAnnotation(t, b + 2, j, &f);
         if (j < e) {
           std::string dv = std::string(t.Span(j + 1, e));
           // field(default=..., metadata={"help": ...}) / Field(default, description=...)
@@ -573,10 +648,12 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
             f.default_value = dv;
           }
         }
-        f.help = HelpOf(t, b + 2, e);
-        std::string from;
-        f.choices = ChoicesOfType(f.type, *d, &from);
-        f.choices_from = from;
+        if (f.help.empty()) f.help = HelpOf(t, b + 2, e);
+        if (f.choices.empty() && f.choices_expr.empty()) {
+          std::string from;
+          f.choices = ChoicesOfType(f.has_meta ? f.inner_type : f.type, *d, &from);
+          f.choices_from = from;
+        }
         f.file = std::string(path);
         f.line = t.line(b);
         d->fields.push_back(std::move(f));
@@ -648,6 +725,14 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
     if (tok.kind != TokenKind::kName) continue;
     std::string_view w = t.Text(i);
     if (w == "add_argument" && t.IsOp(i + 1, "(")) CollectArgparse(path, t, i, d);
+    else if (t.IsOp(i + 1, "(") && d->class_calls.size() < 64 && std::islower((unsigned char)w[0]) &&
+             (Has(w, "arg") || Has(w, "cli") || Has(w, "field") || Has(w, "parser") || Has(w, "dataclass"))) {
+      // add_cli_args_from_dataclass(parser, ServerArgs): which classes a field walker is given.
+      Call c = ParseCall(t, i + 1);
+      for (auto [pb, pe] : c.positional)
+        if (pe == pb + 1 && t.IsKind(pb, TokenKind::kName) && std::isupper((unsigned char)t.Text(pb)[0]))
+          d->class_calls.emplace_back(std::string(w), std::string(t.Text(pb)));
+    }
     else if (w == "HfArgumentParser" && t.IsOp(i + 1, "(")) {
       FieldWalker hw;
       hw.file = std::string(path);
@@ -667,30 +752,33 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
 
 namespace {
 
-void ResolveChoices(Flag* f, const SettingsData& all) {
-  if (!f->choices.empty() || f->choices_expr.empty()) return;
-  // choices=NAME, list(Mode), [m.value for m in Mode], get_args(Alias): the first name that resolves.
-  Toks t = Toks::Expression(f->choices_expr);
+// choices=NAME, list(Mode), [m.value for m in Mode], get_args(Alias): the first name that resolves.
+void ResolveChoicesExpr(const std::string& expr, const SettingsData& all, std::vector<std::string>* choices,
+                        std::string* from) {
+  if (!choices->empty() || expr.empty() || expr.size() > 4000) return;
+  Toks t = Toks::Expression(expr);
   for (size_t j = 0; j < t.size(); ++j) {
     if (!t.IsKind(j, TokenKind::kName)) continue;
     std::string n(t.Text(j));
     if (auto it = all.list_constants.find(n); it != all.list_constants.end()) {
-      f->choices = it->second;
-      f->choices_from = "choices";
+      *choices = it->second;
+      *from = "choices";
       return;
     }
     if (auto it = all.literal_aliases.find(n); it != all.literal_aliases.end()) {
-      f->choices = it->second;
-      f->choices_from = "Literal";
+      *choices = it->second;
+      *from = "Literal";
       return;
     }
     if (auto it = all.enums.find(n); it != all.enums.end()) {
-      for (auto& [m, v] : it->second) f->choices.push_back(v);
-      f->choices_from = "Enum:" + n;
+      for (auto& [m, v] : it->second) choices->push_back(v);
+      *from = "Enum:" + n;
       return;
     }
   }
 }
+
+void ResolveChoices(Flag* f, const SettingsData& all) { ResolveChoicesExpr(f->choices_expr, all, &f->choices, &f->choices_from); }
 
 std::string BoolText(const std::optional<std::string>& d) { return d ? Trim(*d) : ""; }
 
@@ -711,39 +799,90 @@ SettingsData MergeSettings(std::vector<const SettingsData*> files) {
     for (const auto& [k, v] : f->class_bases) all.class_bases.emplace(k, v);
     all.settings_classes.insert(all.settings_classes.end(), f->settings_classes.begin(), f->settings_classes.end());
     all.mentioned_flags.insert(all.mentioned_flags.end(), f->mentioned_flags.begin(), f->mentioned_flags.end());
+    for (const auto& [k, v] : f->all_bases) all.all_bases.emplace(k, v);
+    all.class_calls.insert(all.class_calls.end(), f->class_calls.begin(), f->class_calls.end());
   }
-  // Field choices that name an alias or an Enum of another file.
-  for (auto& fd : all.fields)
-    if (fd.choices.empty()) fd.choices = ChoicesOfType(fd.type, all, &fd.choices_from);
+  // Field choices that name a constant, an alias or an Enum of another file.
+  for (auto& fd : all.fields) {
+    ResolveChoicesExpr(fd.choices_expr, all, &fd.choices, &fd.choices_from);
+    if (fd.choices.empty()) fd.choices = ChoicesOfType(fd.has_meta ? fd.inner_type : fd.type, all, &fd.choices_from);
+  }
+  // Defaults written as another class's field (`x: int = ParallelConfig.x`): that field's default.
+  {
+    std::map<std::pair<std::string, std::string>, const ConfigField*> by_class;
+    for (const auto& fd : all.fields) by_class.emplace(std::make_pair(fd.class_name, fd.name), &fd);
+    for (auto& fd : all.fields) {
+      for (int depth = 0; depth < 4 && fd.default_value; ++depth) {
+        std::string dv = Trim(*fd.default_value);
+        size_t dot = dv.rfind('.');
+        if (!IsDotted(dv) || dot == std::string::npos) break;
+        auto it = by_class.find({LastComponent(dv.substr(0, dot)), dv.substr(dot + 1)});
+        if (it == by_class.end() || it->second == &fd || !it->second->default_value) break;
+        fd.default_value = it->second->default_value;
+      }
+    }
+  }
   std::set<std::string> dests;
   for (const auto& f : all.flags) dests.insert(f.dest);
-  // Field walkers: the fields of their classes become flags.
+  // Field walkers: the fields of their classes (and of those classes' bases) become flags.
+  std::set<std::string> options_defined;
+  for (const auto& f : all.flags)
+    for (const auto& o : f.options) options_defined.insert(o);
+  std::map<std::string, std::vector<std::string>> passed;  // walker function -> classes given to it
+  for (const auto& [fn, cls] : all.class_calls) passed[fn].push_back(cls);
+  std::set<std::string> field_classes;
+  std::map<std::string, bool> class_has_meta;
+  for (const ConfigField& fd : all.fields) {
+    field_classes.insert(fd.class_name);
+    if (fd.has_meta) class_has_meta[fd.class_name] = true;
+  }
   for (const FieldWalker& w : all.walkers) {
     std::set<std::string> classes(w.classes.begin(), w.classes.end());
+    if (!w.function.empty())
+      if (auto it = passed.find(w.function); it != passed.end()) classes.insert(it->second.begin(), it->second.end());
+    bool by_file = classes.empty() && w.function.empty();
+    if (classes.empty() && !by_file) continue;  // a helper nobody calls with a class
+    std::vector<std::string> queue(classes.begin(), classes.end());
+    for (size_t qi = 0; qi < queue.size() && qi < 256; ++qi)
+      if (auto it = all.all_bases.find(queue[qi]); it != all.all_bases.end())
+        for (const auto& b : it->second)
+          if (field_classes.count(b) && classes.insert(b).second) queue.push_back(b);
     for (const ConfigField& fd : all.fields) {
-      bool mine = classes.empty() ? fd.file == w.file : classes.count(fd.class_name) > 0;
-      if (!mine || dests.count(fd.name) || StartsWith(fd.name, "_")) continue;
+      bool mine = by_file ? fd.file == w.file : classes.count(fd.class_name) > 0;
+      if (!mine || dests.count(fd.name) || StartsWith(fd.name, "_") || fd.no_cli) continue;
       if (StartsWith(Trim(fd.type), "ClassVar")) continue;
+      if (class_has_meta.count(fd.class_name) && !fd.has_meta) continue;  // the helper skips fields without metadata
       Flag f;
       f.origin = w.origin;
       f.dest = fd.name;
       f.class_name = fd.class_name;
       std::string kebab = fd.name;
       std::replace(kebab.begin(), kebab.end(), '_', '-');
-      if (w.kebab) f.options.push_back("--" + kebab);
+      if (!fd.cli_name.empty()) f.options.push_back(fd.cli_name);
+      else if (w.kebab) f.options.push_back("--" + kebab);
       else f.options.push_back("--" + fd.name);
       if (w.underscore_alias && kebab != fd.name) f.options.push_back("--" + kebab);
+      for (const auto& a : fd.aliases)
+        if (StartsWith(a, "-") && std::find(f.options.begin(), f.options.end(), a) == f.options.end()) f.options.push_back(a);
       f.choices = fd.choices;
       f.choices_from = fd.choices_from;
       f.help = fd.help;
-      std::string ty = OneLine(fd.type);
-      if (ty == "bool" || StartsWith(ty, "Annotated[bool")) {
+      std::string ty = BareType(fd.has_meta ? fd.inner_type : fd.type);
+      if (!fd.action.empty()) {
+        f.action = fd.action;
+        if (fd.action == "BooleanOptionalAction") {
+          f.type = "bool";
+          f.negative = "--no-" + f.options[0].substr(f.options[0].find_first_not_of('-'));
+        } else if (fd.action == "store_true" || fd.action == "store_false") {
+          f.type = "bool";
+        }
+      } else if (ty == "bool") {
         f.type = "bool";
         if (w.boolean_optional) {
           f.action = "BooleanOptionalAction";
           f.negative = "--no-" + f.options[0].substr(2);
         } else {
-          f.action = BoolText(fd.default_value) == "True" ? "store_false" : "store_true";
+          f.action = !fd.has_meta && BoolText(fd.default_value) == "True" ? "store_false" : "store_true";
         }
       } else {
         f.type = ty;
@@ -755,6 +894,7 @@ SettingsData MergeSettings(std::vector<const SettingsData*> files) {
       f.file = fd.file;
       f.line = fd.line;
       dests.insert(f.dest);
+      for (const auto& o : f.options) options_defined.insert(o);
       all.flags.push_back(std::move(f));
     }
   }
@@ -816,7 +956,7 @@ SettingsData MergeSettings(std::vector<const SettingsData*> files) {
   for (const auto& [opt, line] : all.mentioned_flags) {
     std::string dest = opt.substr(2);
     std::replace(dest.begin(), dest.end(), '-', '_');
-    if (dest.size() < 3 || dests.count(dest)) continue;
+    if (dest.size() < 3 || dests.count(dest) || options_defined.count(opt)) continue;
     if (StartsWith(dest, "no_")) continue;
     Flag f;
     f.origin = "mentioned";
@@ -827,6 +967,8 @@ SettingsData MergeSettings(std::vector<const SettingsData*> files) {
     all.flags.push_back(std::move(f));
   }
   all.mentioned_flags.clear();
+  all.class_calls.clear();
+  all.all_bases.clear();
   return all;
 }
 
