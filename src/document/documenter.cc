@@ -43,12 +43,16 @@ std::optional<std::string> WithoutRepeats(std::optional<std::string> situations,
 void DocumentRecord(const Site& site_in, const SiteContext& context, const RepoKnowledge& repo, Record* r, DocDeps* deps) {
   const doc::KnowledgeIndex* k = doc::AsIndex(repo);
   const Site* site = &site_in;
-  Site js;
-  if (site_in.language == "javascript" || site_in.language == "typescript") {
-    // JS/TS guards are read through the same parser in their Python form.
-    js = site_in;
-    for (auto& g : js.guards) g = doc::NormalizeJsGuard(g.size() > 20000 ? std::string_view(g).substr(0, 20000) : g);
-    site = &js;
+  Site foreign;
+  if (site_in.language != "python") {
+    // Other languages' conditions are read through the same parser in their Python form.
+    foreign = site_in;
+    auto norm = [&](const std::string& g) {
+      return doc::NormalizeGuard(g.size() > 20000 ? std::string_view(g).substr(0, 20000) : std::string_view(g), site_in.language);
+    };
+    for (auto& g : foreign.guards) g = norm(g);
+    if (foreign.assert_condition) foreign.assert_condition = norm(*foreign.assert_condition);
+    site = &foreign;
   }
   doc::SiteFacts sf = doc::BuildSiteFacts(*site, context, k, deps);
   r->background_tag = sf.background_tag;

@@ -223,7 +223,9 @@ TEST(DocumenterSeed, Seed001Nvfp4OnlineAllowedRunners) {
   // auto is resolved by the sibling branch.
   EXPECT_TRUE(Has(r.trigger_scenarios, "sets moe_runner_backend to `flashinfer_trtllm`"));
   EXPECT_TRUE(AnyHas(r.solutions, "one of the supported values: `flashinfer_trtllm`, `flashinfer_trtllm_routed` or `flashinfer_cutedsl`"));
-  EXPECT_TRUE(AnyHas(r.solutions, "Set `--moe-runner-backend` to one of `flashinfer_trtllm`, `flashinfer_trtllm_routed` or `flashinfer_cutedsl`, or leave it at `auto`"));
+  EXPECT_TRUE(AnyHas(r.solutions, "Set `--moe-runner-backend` to one of the supported values: `flashinfer_trtllm`, `flashinfer_trtllm_routed` or `flashinfer_cutedsl`, or leave it at `auto`"));
+  // The message's list and the tested list are one solution, not two.
+  EXPECT_EQ(r.solutions->size(), 2u);
   EXPECT_TRUE(AnyHas(r.solutions, "Change `--quantization` from `nvfp4_online`"));
   EXPECT_EQ(*r.example_fix,
             "# before\n--quantization nvfp4_online --moe-runner-backend deep_gemm\n"
@@ -257,7 +259,9 @@ TEST(DocumenterSeed, TwoSitesInOneFileGetDistinctDocumentation) {
   EXPECT_EQ(rb.severity, "critical");
   EXPECT_TRUE(Has(rb.trigger_scenarios, "`--quantization nvfp4_online`"));
   EXPECT_TRUE(Has(rb.trigger_scenarios, "`is_sm100_supported()` is False"));
-  EXPECT_TRUE(AnyHas(rb.solutions, "Run on a machine where `is_sm100_supported()` is True"));
+  EXPECT_TRUE(AnyHas(rb.solutions, "Run it on an NVIDIA Blackwell data-center GPU (SM100/SM103) (the check is `is_sm100_supported()`)"));
+  // No arbitrary one of the 7 other quantizations: the optional flag is left out.
+  EXPECT_EQ(rb.example_fix.value_or(""), "# before\n--quantization nvfp4_online\n# after\n# (without `--quantization`)");
   EXPECT_TRUE(Has(rb.type_guard, "is_sm100_supported()"));
 }
 
@@ -429,9 +433,9 @@ TEST(DocumenterCode, TypeGuardOnAParameter) {
   Record r = DocumentCode("json/__init__.py", file, 3, "TypeError", "the JSON object must be str", "loads", {"not isinstance(s, str)"});
   SCOPED_TRACE(Dump(r));
   EXPECT_TRUE(AnyHas(r.solutions, "Pass `s` to `loads` as an instance of `str`."));
-  EXPECT_TRUE(Has(r.trigger_scenarios, "Calling `loads` with `s` is not an instance of `str`"));
+  EXPECT_TRUE(Has(r.trigger_scenarios, "Calling `loads` with `s` that is not an instance of `str`"));
   EXPECT_FALSE(AnyHas(r.prevention_tips, "launch scripts"));  // a library type check is no launch setting
-  EXPECT_EQ(r.example_fix.value_or(""), "# before\nloads(s=value)  # not an instance of str\n# after\nloads(s=\"text\")  # a str");
+  EXPECT_EQ(r.example_fix.value_or(""), "# before\nloads(s=value)  # not an instance of str\n# after\nloads(s=\"text\")  # an instance of str");
   ExpectNoRestatedGuard(r, {"not isinstance(s, str)"});
 }
 

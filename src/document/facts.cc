@@ -28,6 +28,7 @@ std::vector<std::string> NameWords(std::string_view s) {
 
 bool IsHardwareWord(std::string_view s) {
   for (const std::string& w : NameWords(s)) {
+    if (Has(w, "graph") || Has(w, "kernel") || Has(w, "stream")) return false;  // cudagraphs, hip_kernel: software
     static const char* const kWords[] = {"cuda", "hip", "rocm", "npu", "xpu", "gpu", "mps", "tpu", "hpu", "musa", "hopper",
                                          "blackwell", "ampere", "ada", "cpu", "arch", "device", "capability", "nvidia",
                                          "amd", "intel", "ascend", "sm", "gfx", "cc", "mlu", "ipu", "neuron", "tegra",
@@ -219,7 +220,7 @@ class Resolver {
         return s;
       }
     }
-    if (VersionLike(x) || VersionLike(a.rhs)) {
+    if ((VersionLike(x) || VersionLike(a.rhs)) && !Has(x, "{") && !Has(a.rhs, "{")) {
       s.kind = SubjectKind::kVersion;
       s.pred = Show(a.Code());
       s.missing = true;
@@ -284,6 +285,8 @@ class Resolver {
         return s;
       }
     }
+    if (Tensor(a, x, &s)) return s;
+    if (Request(x, &s)) return s;
     auto shapey = [](std::string_view t) {
       return Has(t, "len(") || Has(t, ".shape") || Has(t, ".ndim") || Has(t, ".dim()") || Has(t, ".size(") || Has(t, ".numel()");
     };
@@ -315,10 +318,75 @@ class Resolver {
       s.param_info = p;
       return s;
     }
+    // self.<attr> of a class that is not a settings class: the object's state.
+    if (StartsWith(x, "self.") && IsIdent(x.substr(5)) && !SettingsHolder("self", ctx_)) {
+      s.kind = SubjectKind::kSelfState;
+      s.attr = x.substr(5);
+      return s;
+    }
     return s;
   }
 
  private:
+  // x.dtype != torch.float16, x.scalar_type() == at.kHalf, not x.is_contiguous(), x.device.type != "cuda",
+  // not x.is_cuda(): a property of a tensor the caller passes.
+  bool Tensor(const Atom& a, const std::string& x, Subject* s) const {
+    std::string base, prop;
+    auto strip = [&](const char* suffix, const char* what) {
+      if (!EndsWith(x, suffix) || x.size() <= std::char_traits<char>::length(suffix)) return false;
+      base = x.substr(0, x.size() - std::char_traits<char>::length(suffix));
+      prop = what;
+      return true;
+    };
+    bool truth = a.op.empty();
+    bool ok = (!truth && (strip(".dtype", "dtype") || strip(".dtype()", "dtype") || strip(".scalar_type()", "dtype") ||
+                          strip(".device.type", "device") || strip(".device().type()", "device"))) ||
+              (truth && (strip(".is_contiguous()", "contiguous") || strip(".is_cuda", "cuda") || strip(".is_cuda()", "cuda") ||
+                         strip(".device().is_cuda()", "cuda") || strip(".is_cpu", "cpu") || strip(".is_cpu()", "cpu")));
+    if (!ok || !IsDotted(base)) return false;
+    s->kind = SubjectKind::kTensor;
+    s->tensor = base;
+    s->pred = prop;
+    s->missing = truth ? a.falsy : false;
+    if (const ParamInfo* p = Param(base)) s->param = p->name, s->param_info = p;
+    else if (!ctx_.known && IsIdent(base)) s->param = base;  // another language: no signature read
+    return true;
+  }
+
+  // request.json["x"], request.args.get("x"), request.form["x"], request.headers.get("X"),
+  // request.query_params.get("x"), req.body.x, req.query.x, req.params.x, req.headers["x"].
+  bool Request(const std::string& x, Subject* s) const {
+    static const std::pair<const char*, const char*> kPy[] = {
+        {"request.json", "body"},     {"request.get_json()", "body"}, {"request.args", "query"},
+        {"request.form", "form"},     {"request.values", "query"},    {"request.headers", "header"},
+        {"request.cookies", "cookie"}, {"request.query_params", "query"}, {"request.path_params", "path"},
+        {"req.body", "body"},         {"req.query", "query"},         {"req.params", "path"},
+        {"req.headers", "header"},    {"req.cookies", "cookie"},      {"request.body", "body"},
+        {"request.query", "query"},   {"request.params", "path"},     {"ctx.request.body", "body"},
+        {"ctx.query", "query"},       {"ctx.params", "path"}};
+    for (const auto& [prefix, where] : kPy) {
+      if (!StartsWith(x, prefix)) continue;
+      std::string rest = x.substr(std::char_traits<char>::length(prefix));
+      std::string field;
+      if (StartsWith(rest, ".get(")) {
+        auto args = CallArgs(rest, 4);
+        if (args.empty() || !StringLit(args[0], &field)) return false;
+      } else if (StartsWith(rest, "[") && EndsWith(rest, "]")) {
+        if (!StringLit(rest.substr(1, rest.size() - 2), &field)) return false;
+      } else if (StartsWith(rest, ".") && IsIdent(rest.substr(1))) {
+        field = rest.substr(1);
+      } else {
+        return false;
+      }
+      if (field.empty() || field.size() > 80) return false;
+      s->kind = SubjectKind::kRequest;
+      s->module = where;
+      s->attr = field;
+      return true;
+    }
+    return false;
+  }
+
   static bool VersionLike(std::string_view t) {
     auto call = [&](std::string_view fn) {
       for (size_t p = t.find(fn); p != std::string_view::npos; p = t.find(fn, p + 1))
@@ -388,6 +456,8 @@ std::string Subject::Key() const {
     case SubjectKind::kField: return "field:" + field->name;
     case SubjectKind::kEnv: return "env:" + env;
     case SubjectKind::kParam: return "param:" + param;
+    case SubjectKind::kRequest: return "req:" + module + ":" + attr;
+    case SubjectKind::kTensor: return "tensor:" + tensor + ":" + pred;
     default: return "expr:" + expr;
   }
 }
@@ -439,6 +509,34 @@ Fact Positive(const Fact& f) {
   if (p.atom.op.empty()) p.atom.falsy = !f.atom.falsy;
   if (!p.disjunction) p.code = Clip(OneLine(p.atom.Code()), kMaxExpr);
   return p;
+}
+
+void StateMethods(const SiteFacts& sf, const Fact& f, std::vector<std::string>* setters, std::vector<std::string>* resetters) {
+  if (f.subj.kind != SubjectKind::kSelfState || f.disjunction) return;
+  const Atom& a = f.atom;
+  std::string rhs = Trim(a.rhs);
+  auto truthy = [](const std::string& v) {
+    return !(v == "None" || v == "False" || v == "0" || v == "\"\"" || v == "''" || v == "[]" || v == "{}" || v == "()");
+  };
+  // Does the atom hold when self.<attr> is `v` ("" = some object)?
+  auto holds = [&](const std::string& v, bool* known) {
+    *known = true;
+    if (a.op.empty()) return a.falsy ? !truthy(v) : truthy(v);
+    if ((a.op == "is" || a.op == "==") && rhs == "None") return v == "None";
+    if ((a.op == "is not" || a.op == "!=") && rhs == "None") return v != "None";
+    if ((a.op == "is" || a.op == "==") && (rhs == "True" || rhs == "False")) return !v.empty() && v == rhs;
+    if ((a.op == "is not" || a.op == "!=") && (rhs == "True" || rhs == "False")) return v.empty() || v != rhs;
+    *known = false;
+    return false;
+  };
+  for (const auto& w : sf.ctx->writes) {
+    if (w.attr != f.subj.attr) continue;
+    bool known;
+    bool fails = holds(w.value, &known);
+    if (!known) return;
+    auto& dst = fails ? *resetters : *setters;
+    if (std::find(dst.begin(), dst.end(), w.method) == dst.end()) dst.push_back(w.method);
+  }
 }
 
 bool AbstractMethod(const SiteFacts& sf) {
@@ -518,6 +616,34 @@ std::string UserTerm(const SiteFacts& sf, const Fact& f) {
     case SubjectKind::kType:
       if (s.flag) return BT(s.flag->Primary()) + (s.missing ? " given a value that is not " : " given ") + "a " + BT(s.pred);
       return s.missing ? BT(s.expr) + " is not an instance of " + BT(s.pred) : BT(s.expr) + " is an instance of " + BT(s.pred);
+    case SubjectKind::kTensor: {
+      std::string x = BT(s.tensor);
+      if (s.pred == "contiguous") return s.missing ? x + " is not contiguous" : x + " is contiguous";
+      if (s.pred == "cuda") return s.missing ? x + " is not on a CUDA device" : x + " is on a CUDA device";
+      if (s.pred == "cpu") return s.missing ? x + " is not on the CPU" : x + " is on the CPU";
+      std::string what = s.pred == "dtype" ? "the dtype of " + x : "the device of " + x;
+      if (a.op == "!=") return what + " is not " + BT(Show(a.rhs));
+      if (a.op == "==") return what + " is " + BT(Show(a.rhs));
+      if (a.op == "not in") return what + " is none of " + BT(Show(a.rhs));
+      if (a.op == "in") return what + " is one of " + BT(Show(a.rhs));
+      return BT(f.code);
+    }
+    case SubjectKind::kSelfState: {
+      std::string x = BT("self." + s.attr);
+      if ((a.op == "is" && Trim(a.rhs) == "None") || (a.op.empty() && a.falsy)) return x + " is not set yet" + (a.op.empty() ? " (false or empty)" : " (None)");
+      return BT(f.code);
+    }
+    case SubjectKind::kRequest: {
+      std::string where = s.module == "body" ? "the request body" : s.module == "query" ? "the query string"
+                          : s.module == "header" ? "the request headers" : s.module == "form" ? "the submitted form"
+                          : s.module == "cookie" ? "the request cookies" : "the URL path";
+      if ((a.op == "is" && Trim(a.rhs) == "None") || (a.op.empty() && a.falsy)) return where + " has no " + BT(s.attr);
+      if (a.op.empty()) return where + " has " + BT(s.attr);
+      if (a.rhs_strings && (a.op == "not in" || a.op == "!="))
+        return BT(s.attr) + " in " + where + " is not " + JoinSome(Ticked(a.values), "or", 8);
+      if (a.rhs_strings && (a.op == "in" || a.op == "==")) return BT(s.attr) + " in " + where + " is " + JoinSome(Ticked(a.values), "or", 8);
+      return BT(s.attr) + " in " + where + " " + a.op + " " + BT(Show(a.rhs));
+    }
     default:
       return BT(f.code);
   }
@@ -549,6 +675,25 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
     }
     ParseGuard(g, (int)i, &clauses);
   }
+  // Earlier exiting ifs of the site's block: each test is false here (an else-fact).
+  int next_guard = (int)site.guards.size();
+  sf.exit_branches.reserve(ctx.exits.size());
+  for (const auto& [line, test] : ctx.exits) {
+    if (test.size() > 4096) continue;
+    BranchInfo b;
+    b.guard = next_guard++;
+    b.line = line;
+    b.test = test;
+    b.returns = true;
+    sf.exit_branches.push_back(b);
+    ParseGuard("not (" + test + ")", b.guard, &clauses);
+  }
+  // A condition that must hold (assert, TORCH_CHECK, CHECK, ensure!): its negation is the innermost fact.
+  if (site.assert_condition && !site.assert_condition->empty() && site.assert_condition->size() <= 4096) {
+    size_t before = clauses.size();
+    ParseCondition(*site.assert_condition, true, next_guard++, &clauses);
+    sf.checked_condition = clauses.size() > before;
+  }
   std::vector<Fact> facts;
   for (auto& c : clauses) {
     Fact f;
@@ -556,9 +701,23 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
     f.from_else = c.from_else;
     if (c.any_of.size() == 1) {
       f.atom = c.any_of[0];
-      if (f.atom.op.empty() && IsConstantExpr(f.atom.lhs)) {
+      if ((f.atom.op.empty() && IsConstantExpr(f.atom.lhs)) ||
+          (!f.atom.op.empty() && IsConstantExpr(f.atom.lhs) && IsConstantExpr(f.atom.rhs))) {
         sf.constant_guard = true;  // `while True`, `if 1`: no condition at all
         continue;
+      }
+      if (k && !f.atom.rhs_strings && (f.atom.op == "in" || f.atom.op == "not in")) {
+        // `x not in SUPPORTED` / `x not in MODES.keys()`: the constant's values.
+        std::string r = Trim(f.atom.rhs);
+        if (EndsWith(r, ".keys()")) r = r.substr(0, r.size() - 7);
+        if (IsDotted(r)) {
+          auto it = k->data().list_constants.find(LastComponent(r));
+          if (it != k->data().list_constants.end() && !it->second.empty()) {
+            f.atom.values = it->second;
+            f.atom.rhs_strings = true;
+            f.atom_constant = r;
+          }
+        }
       }
       f.subj = res.Resolve(f.atom);
       f.code = Clip(OneLine(f.atom.Code()), kMaxExpr);
@@ -568,9 +727,12 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
       f.code = Clip(JoinCode(c.any_of), kMaxExpr);
       f.atom.lhs = "(" + f.code + ")";
     }
-    if (f.from_else)
+    if (f.from_else) {
       for (const auto& b : ctx.branches)
         if (!b.own && b.guard == f.guard) f.branch = &b;
+      for (const auto& b : sf.exit_branches)
+        if (b.guard == f.guard) f.branch = &b;
+    }
     facts.push_back(std::move(f));
   }
   // The same test twice (nested ifs) is one fact.
@@ -623,14 +785,37 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
   for (auto& f : facts)
     if (!f.implied) sf.facts.push_back(f);
   for (const auto& f : sf.facts)
-    if (f.subj.kind != SubjectKind::kCode && f.subj.kind != SubjectKind::kShape) sf.any_user_subject = true;
+    if (f.subj.kind != SubjectKind::kCode && f.subj.kind != SubjectKind::kShape && f.subj.kind != SubjectKind::kSelfState)
+      sf.any_user_subject = true;
 
   sf.hints = ReadHints(site, k, deps);
 
+  // Earlier exiting ifs of the site's own block: one sentence for them all.
+  {
+    std::vector<std::string> tests;
+    for (const auto& b : sf.exit_branches) {
+      if (tests.size() >= 4) break;
+      // In the user's terms when the exit tests one setting/argument.
+      std::string term = BT(Clip(b.test, kMaxExpr));
+      int atoms = 0;
+      const Fact* only = nullptr;
+      for (const auto& f : facts)
+        if (f.guard == b.guard) ++atoms, only = &f;
+      if (atoms == 1 && !only->disjunction && only->subj.kind != SubjectKind::kCode && only->subj.kind != SubjectKind::kShape &&
+          only->merged_lines.size() <= 1)
+        term = UserTerm(sf, Positive(*only));
+      tests.push_back(term + " (line " + std::to_string(b.line) + ")");
+    }
+    if (!tests.empty())
+      sf.sibling_notes.push_back("Earlier checks in " + BT(Clip(site.function, 120)) + " leave first when " + JoinSome(tests, "or", 4) +
+                                 (sf.exit_branches.size() > 4 ? " (and " + std::to_string(sf.exit_branches.size() - 4) + " more)" : "") +
+                                 "; only what none of them catches reaches this " + KindWord(site) + ".");
+  }
   // Earlier branches: what they do and which values they take away.
   std::set<int> noted;
   for (const auto& f : facts) {
     if (!f.from_else || !f.branch || noted.count(f.guard)) continue;
+    if (f.guard >= (int)site.guards.size()) continue;  // an exit: said above
     noted.insert(f.guard);
     const BranchInfo& b = *f.branch;
     std::vector<std::string> does;

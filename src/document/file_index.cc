@@ -93,6 +93,10 @@ FileIndex::FileIndex(const Toks& t) : t_(t) {
           while (eq < L.last && !(t.IsOp(eq, "=") && t.depth(eq) == t.depth(L.first))) ++eq;
         }
         if (eq < L.last && t.IsOp(eq, "=")) assigns_[t.Text(L.first)].push_back(li);
+        // self.attr = ... / self.attr: T = ...
+        if (t.IsName(L.first, "self") && t.IsOp(L.first + 1, ".") && t.IsKind(L.first + 2, TokenKind::kName) &&
+            (t.IsOp(L.first + 3, "=") || t.IsOp(L.first + 3, ":")))
+          self_assigns_[t.Text(L.first + 2)].push_back(li);
       }
       if (w == "import" || w == "from") {
         // import a.b -> a; import a as b -> b; from x import a, b as c -> a, c
@@ -236,6 +240,120 @@ std::vector<ParamInfo> FileIndex::Params(const Block& def) const {
   return out;
 }
 
+bool FileIndex::AlwaysExits(int bi) const {
+  const Block& b = blocks_[bi];
+  const LogLine& head = ll_[b.ll];
+  auto exit_word = [&](uint32_t tok) {
+    return t_.IsName(tok, "return") || t_.IsName(tok, "raise") || t_.IsName(tok, "continue") || t_.IsName(tok, "break");
+  };
+  if (b.body_b < head.last) return exit_word(b.body_b);  // a one-liner: `if x: return`
+  int last = -1;
+  for (int k = b.ll + 1, n = 0; k < (int)ll_.size() && ll_[k].start <= b.end && n < 4096; ++k, ++n)
+    if (ll_[k].block == bi) last = k;
+  if (last < 0) return false;
+  if (ll_[last].opens >= 0) return false;  // ends in a nested block: not followed
+  return exit_word(ll_[last].first);
+}
+
+void FileIndex::Exits(int li, int inner, SiteContext* c) const {
+  const LogLine& site_line = ll_[li];
+  if (site_line.block != inner || site_line.opens >= 0) return;  // the site sits in its own branch
+  int lo = inner >= 0 ? blocks_[inner].ll : -1;
+  std::vector<std::pair<int, std::string>> found;  // nearest first
+  std::vector<int> chain;                          // branches of the chain being read, last first
+  bool has_else = false;
+  for (int k = li - 1, n = 0; k > lo && n < 400 && found.size() < 8; --k, ++n) {
+    const LogLine& l = ll_[k];
+    if (l.block != inner || l.opens < 0) continue;
+    const Block& b = blocks_[l.opens];
+    if (b.kind == kElse) {
+      has_else = true;
+      chain.clear();
+      continue;
+    }
+    if (b.kind != kIf && b.kind != kElif) {
+      has_else = false;
+      chain.clear();
+      continue;
+    }
+    chain.push_back(l.opens);
+    if (b.kind == kElif) continue;
+    // The chain is complete (its `if`): it implies something only when every branch exits.
+    bool all_exit = !has_else;
+    for (int bi : chain) all_exit = all_exit && AlwaysExits(bi);
+    if (all_exit)
+      for (int bi : chain) {
+        const Block& cb = blocks_[bi];
+        std::string test = OneLine(t_.Span(cb.test_b, cb.test_e));
+        if (!test.empty() && test.size() <= kMaxContextText) found.emplace_back(cb.start, test);
+      }
+    chain.clear();
+    has_else = false;
+  }
+  for (auto it = found.rbegin(); it != found.rend(); ++it) c->exits.push_back(*it);
+}
+
+void FileIndex::Setters(const Site& site, int def, SiteContext* c) const {
+  if (def < 0 || c->class_name.empty()) return;
+  int cls = blocks_[def].parent;
+  if (cls < 0 || blocks_[cls].kind != kClass) return;
+  std::vector<std::string> attrs;
+  for (const std::string& g : site.guards) {
+    if (g.size() > 4096) continue;
+    for (size_t p = g.find("self."); p != std::string::npos && attrs.size() < 4; p = g.find("self.", p + 5)) {
+      if (p > 0 && (IsWordChar(g[p - 1]) || g[p - 1] == '.')) continue;
+      size_t e = p + 5;
+      while (e < g.size() && IsWordChar(g[e])) ++e;
+      if (e < g.size() && g[e] == '(') continue;  // a method call
+      std::string a = g.substr(p + 5, e - p - 5);
+      if (!a.empty() && std::find(attrs.begin(), attrs.end(), a) == attrs.end()) attrs.push_back(a);
+    }
+  }
+  for (const std::string& a : attrs) {
+    auto it = self_assigns_.find(a);
+    if (it == self_assigns_.end()) continue;
+    int found = 0;
+    for (int ai : it->second) {
+      if (found >= 4 || (int)c->writes.size() >= 12) break;
+      int d = DefOf(ll_[ai].block);
+      if (d < 0 || d == def || blocks_[d].parent != cls || blocks_[d].name == "__init__") continue;
+      std::string rhs = RhsOf(ai);
+      if (rhs.empty()) continue;
+      std::string value = IsConstantExpr(rhs) || rhs == "[]" || rhs == "{}" || rhs == "()" ? rhs : "";
+      StateWrite w{a, std::string(blocks_[d].name), value};
+      if (std::find(c->writes.begin(), c->writes.end(), w) != c->writes.end()) continue;
+      c->writes.push_back(std::move(w));
+      ++found;
+    }
+  }
+}
+
+void FileIndex::Route(const Block& def, SiteContext* c) const {
+  for (int k = def.ll - 1, n = 0; k >= 0 && n < 8 && t_.IsOp(ll_[k].first, "@"); --k, ++n) {
+    const LogLine& l = ll_[k];
+    uint32_t open = l.first + 1;
+    while (open < l.last && !t_.IsOp(open, "(")) ++open;
+    if (open >= l.last || open < l.first + 2) continue;
+    std::string verb(t_.Text(open - 1));
+    static const char* const kVerbs[] = {"get", "post", "put", "delete", "patch", "head", "options", "route", "api_route"};
+    bool route = false;
+    for (const char* v : kVerbs) route = route || verb == v;
+    if (!route || !t_.IsOp(open - 2, ".")) continue;
+    std::string path;
+    if (!t_.StringAt(open + 1, &path) || path.empty() || path[0] != '/') continue;
+    c->route = Clip(path, 200);
+    c->route_method = verb == "route" || verb == "api_route" ? "GET" : Upper(verb);
+    // methods=["POST"]: the first method.
+    for (uint32_t j = open; j + 3 < l.last; ++j)
+      if (t_.IsName(j, "methods") && t_.IsOp(j + 1, "=")) {
+        std::vector<std::string> ms;
+        size_t close = t_.IsOp(j + 2, "[") || t_.IsOp(j + 2, "(") ? t_.MatchBracket(j + 2) : j + 2;
+        if (t_.StringList(j + 2, close + 1, &ms) && !ms.empty()) c->route_method = Upper(ms[0]);
+      }
+    return;
+  }
+}
+
 SiteContext FileIndex::Gather(const Site& site) const {
   SiteContext c;
   c.known = true;
@@ -254,6 +372,8 @@ SiteContext FileIndex::Gather(const Site& site) const {
       dec = dec.substr(0, dec.find('('));
       c.decorators.push_back(LastComponent(Trim(dec)));
     }
+    Route(d, &c);
+    Setters(site, def, &c);
   } else {
     for (int b = inner, depth = 0; b >= 0 && depth < 256; b = blocks_[b].parent, ++depth)
       if (blocks_[b].kind == kClass) {
@@ -391,6 +511,8 @@ SiteContext FileIndex::Gather(const Site& site) const {
       break;
     }
   }
+
+  Exits(li, inner, &c);
 
   // Callers in this file: calls of the function's name (a constructor: the class's).
   std::string callee = c.def_name == "__init__" ? c.class_name : c.def_name;

@@ -427,6 +427,21 @@ void ReadAnnotation(const Toks& t, size_t b, size_t e, ConfigField* f) {
   f->inner_type = OneLine(t.Span(parts[0].first, parts[0].second));
 }
 
+// {"a": x, "b": y} at `open`: its string keys (all keys must be strings; at most 64).
+bool DictKeys(const Toks& t, size_t open, std::vector<std::string>* out) {
+  size_t close = t.MatchBracket(open);
+  std::vector<std::string> keys;
+  for (auto [pb, pe] : t.SplitTopLevel(open + 1, close)) {
+    if (pb >= pe) continue;
+    std::string k;
+    if (pe < pb + 3 || !t.StringAt(pb, &k) || !t.IsOp(pb + 1, ":") || keys.size() >= 64) return false;
+    keys.push_back(std::move(k));
+  }
+  if (keys.empty()) return false;
+  *out = std::move(keys);
+  return true;
+}
+
 // The value type of an annotation: Optional[X] / X | None / Annotated[X, ...] -> X.
 std::string BareType(std::string ty) {
   ty = Trim(OneLine(ty));
@@ -689,8 +704,10 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
         }
       }
     }
-    // Module-level constants: NAME = ["a", "b"], NAME = Literal["a", "b"].
-    if (stack.empty() && L.indent == 0 && t.IsKind(b, TokenKind::kName)) {
+    // Constants of the module (and UPPER_CASE ones of class bodies): NAME = ["a", "b"],
+    // NAME = Literal["a", "b"], NAME = {"a": ..., "b": ...} (its keys).
+    bool module_level = stack.empty() && L.indent == 0;
+    if ((module_level || (cls && IsUpperName(t.Text(b)))) && t.IsKind(b, TokenKind::kName)) {
       size_t eq = b + 1;
       if (t.IsOp(eq, ":")) {  // NAME: TypeAlias = ...
         while (eq < e && !t.IsOp(eq, "=")) ++eq;
@@ -702,6 +719,8 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
           d->list_constants.emplace(std::string(t.Text(b)), std::move(vals));
         else if (t.IsName(eq + 1, "Literal") && t.IsOp(eq + 2, "[") && t.StringList(eq + 3, t.MatchBracket(eq + 2), &vals))
           d->literal_aliases.emplace(std::string(t.Text(b)), std::move(vals));
+        else if (t.IsOp(eq + 1, "{") && t.MatchBracket(eq + 1) == e - 1 && DictKeys(t, eq + 1, &vals))
+          d->list_constants.emplace(std::string(t.Text(b)), std::move(vals));
       }
     }
   }

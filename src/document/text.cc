@@ -76,6 +76,12 @@ std::string Lower(std::string_view s) {
   return o;
 }
 
+std::string Upper(std::string_view s) {
+  std::string o(s);
+  for (char& c : o) c = (char)std::toupper((unsigned char)c);
+  return o;
+}
+
 std::string Kebab(std::string_view s) {
   std::string o;
   for (size_t i = 0; i < s.size(); ++i) {

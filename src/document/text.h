@@ -24,6 +24,7 @@ std::vector<std::string> Ticked(const std::vector<std::string>& xs);
 // Shows at most `max` items, then "and N more".
 std::string JoinSome(const std::vector<std::string>& xs, std::string_view last, size_t max);
 std::string Lower(std::string_view s);
+std::string Upper(std::string_view s);
 std::string Kebab(std::string_view s);  // DeepEP_Mode -> deep-ep-mode; a_b -> a-b
 bool IsIdent(std::string_view s);
 bool IsDotted(std::string_view s);  // a.b.c

@@ -76,13 +76,24 @@ bool IsParamLike(const Fact& f) { return !f.subj.param.empty(); }
 // The condition of a code fact, in words where the code allows.
 std::string CodeCondition(const Fact& f) {
   const Atom& a = f.atom;
-  if (!f.disjunction && a.op.empty()) return BT(Clip(OneLine(Trim(a.lhs)), 160)) + (a.falsy ? " is false or empty" : " is true");
+  std::string lhs = Trim(a.lhs);
+  // A JavaScript `switch (x)` default branch.
+  if (!f.disjunction && a.op.empty() && StartsWith(lhs, "switch (") && EndsWith(lhs, "): default"))
+    return BT(lhs.substr(8, lhs.size() - 18)) + " matched none of the `case`s of its `switch`";
+  if (!f.disjunction && a.op.empty()) return BT(Clip(OneLine(lhs), 160)) + (a.falsy ? " is false or empty" : " is true");
   return CodeTerm(f);
 }
 
 std::string TermOf(const SiteFacts& sf, const Fact& f) {
   if (f.subj.kind == SubjectKind::kCode || f.subj.kind == SubjectKind::kShape) return CodeCondition(f);
   return UserTerm(sf, f);
+}
+
+// "`s` is not an instance of `str`" -> "`s` that is not an instance of `str`" after "with".
+std::string WithForm(const std::string& term) {
+  size_t p = term.find("` is ");
+  if (p == std::string::npos || StartsWith(term, "argument ")) return term;
+  return term.substr(0, p + 1) + " that" + term.substr(p + 1);
 }
 
 }  // namespace
@@ -136,7 +147,7 @@ std::string WriteDocumentation(const SiteFacts& sf) {
 
 std::string WriteTriggers(const SiteFacts& sf) {
   const Site& site = *sf.site;
-  std::vector<std::string> launch, env, caps, params, other;
+  std::vector<std::string> launch, env, caps, params, request, other;
   for (const auto& f : sf.facts) {
     switch (f.subj.kind) {
       case SubjectKind::kFlag:
@@ -148,9 +159,12 @@ std::string WriteTriggers(const SiteFacts& sf) {
       case SubjectKind::kVersion: caps.push_back(UserTerm(sf, f)); break;
       case SubjectKind::kParam: params.push_back(UserTerm(sf, f)); break;
       case SubjectKind::kType:
-        if (IsParamLike(f)) params.push_back(UserTerm(sf, f));
+      case SubjectKind::kTensor:
+        if (IsParamLike(f)) params.push_back(WithForm(UserTerm(sf, f)));
         else other.push_back(UserTerm(sf, f));
         break;
+      case SubjectKind::kRequest: request.push_back(UserTerm(sf, f)); break;
+      case SubjectKind::kSelfState: other.push_back(UserTerm(sf, f)); break;
       default: other.push_back(CodeCondition(f));
     }
   }
@@ -159,6 +173,9 @@ std::string WriteTriggers(const SiteFacts& sf) {
   if (!env.empty()) trig.push_back("Running with " + JoinSome(env, "and", 6) + " in the environment.");
   if (!caps.empty()) trig.push_back("Running where " + JoinSome(caps, "and", 6) + ".");
   if (!params.empty()) trig.push_back("Calling " + BT(CallName(sf)) + " with " + JoinSome(params, "and", 6) + ".");
+  if (!request.empty())
+    trig.push_back((sf.ctx->route.empty() ? std::string("A request where ") : "A " + sf.ctx->route_method + " " + BT(sf.ctx->route) + " request where ") +
+                   JoinSome(request, "and", 6) + ".");
   if (!other.empty()) trig.push_back("Reaching " + BT(Clip(site.function, 120)) + " while " + JoinSome(other, "and", 6) + ".");
   if (sf.facts.empty()) {
     if (site.kind == SiteKind::kAssert && site.assert_condition)
@@ -232,6 +249,20 @@ std::optional<std::string> WriteSituations(const SiteFacts& sf) {
     if (s.kind == SubjectKind::kParam && f.atom.op == "is" && Trim(f.atom.rhs) == "None" && s.param_info &&
         s.param_info->default_value == "None")
       out.push_back("Relying on the default " + BT(s.param + "=None") + " of " + BT(CallName(sf)));
+    if (s.kind == SubjectKind::kTensor && s.pred == "contiguous")
+      out.push_back("Passing a view such as a transposed, permuted or strided slice of a tensor, which is not contiguous in memory");
+    if (s.kind == SubjectKind::kTensor && (s.pred == "cuda" || s.pred == "device"))
+      out.push_back("A tensor created or loaded on the CPU and not moved to the GPU before the call");
+    if (s.kind == SubjectKind::kTensor && s.pred == "dtype")
+      out.push_back("A tensor left in the dtype of the checkpoint or of an earlier step (e.g. float32) instead of the one this kernel takes");
+    if (s.kind == SubjectKind::kRequest)
+      out.push_back("A client, form or script that builds the request without " + BT(s.attr) + " or with an old value");
+    if (s.kind == SubjectKind::kSelfState && !sf.ctx->def_name.empty()) {
+      std::vector<std::string> set, reset;
+      StateMethods(sf, f, &set, &reset);
+      if (!set.empty()) out.push_back("Calling " + BT(sf.ctx->def_name) + " on a new object, before " + JoinWords(Ticked(set), "or") + " has run");
+      if (!reset.empty()) out.push_back("Calling " + BT(sf.ctx->def_name) + " after " + JoinWords(Ticked(reset), "or") + ", e.g. on an object already closed or shut down");
+    }
   }
   if (site.except_context && out.empty())
     out.push_back("An underlying error caught by " + BT(Clip(*site.except_context, 120)) + " in " + BT(Clip(site.function, 120)) +
