@@ -6,6 +6,7 @@
 #include <set>
 
 #include "document/text.h"
+#include "document/values.h"
 
 namespace errdex::doc {
 namespace {
@@ -123,7 +124,8 @@ class Resolver {
     return IsKnownPackage(first, {}) || first == "np" || first == "torch_npu" || first == "sys" || first == "os";
   }
 
-  Subject Resolve(const Atom& a) const {
+  // May normalize the atom's values (a device constant becomes its name).
+  Subject Resolve(Atom& a) const {
     Subject s;
     std::string expr = Trim(a.lhs);
     std::string v;
@@ -318,10 +320,18 @@ class Resolver {
       s.param_info = p;
       return s;
     }
-    // self.<attr> of a class that is not a settings class: the object's state.
+    // self.<attr> of a class that is not a settings class: the object's state -- or,
+    // when __init__ stored a parameter there, that constructor argument.
     if (StartsWith(x, "self.") && IsIdent(x.substr(5)) && !SettingsHolder("self", ctx_)) {
-      s.kind = SubjectKind::kSelfState;
       s.attr = x.substr(5);
+      for (const auto& w : ctx_.writes)
+        if (w.attr == s.attr && w.method == "__init__" && StartsWith(w.value, "param:") && !ctx_.class_name.empty()) {
+          s.kind = SubjectKind::kParam;
+          s.param = w.value.substr(6);
+          s.ctor = true;
+          return s;
+        }
+      s.kind = SubjectKind::kSelfState;
       return s;
     }
     return s;
@@ -330,7 +340,7 @@ class Resolver {
  private:
   // x.dtype != torch.float16, x.scalar_type() == at.kHalf, not x.is_contiguous(), x.device.type != "cuda",
   // not x.is_cuda(): a property of a tensor the caller passes.
-  bool Tensor(const Atom& a, const std::string& x, Subject* s) const {
+  bool Tensor(Atom& a, const std::string& x, Subject* s) const {
     std::string base, prop;
     auto strip = [&](const char* suffix, const char* what) {
       if (!EndsWith(x, suffix) || x.size() <= std::char_traits<char>::length(suffix)) return false;
@@ -339,10 +349,25 @@ class Resolver {
       return true;
     };
     bool truth = a.op.empty();
+    long n;
+    bool int_rhs = !truth && IntLiteral(a.rhs, &n);
     bool ok = (!truth && (strip(".dtype", "dtype") || strip(".dtype()", "dtype") || strip(".scalar_type()", "dtype") ||
                           strip(".device.type", "device") || strip(".device().type()", "device"))) ||
+              (int_rhs && (strip(".dim()", "dim") || strip(".ndim", "dim") || strip(".ndimension()", "dim"))) ||
               (truth && (strip(".is_contiguous()", "contiguous") || strip(".is_cuda", "cuda") || strip(".is_cuda()", "cuda") ||
-                         strip(".device().is_cuda()", "cuda") || strip(".is_cpu", "cpu") || strip(".is_cpu()", "cpu")));
+                         strip(".device().is_cuda()", "cuda") || strip(".is_cpu", "cpu") || strip(".is_cpu()", "cpu") ||
+                         strip(".device().is_cpu()", "cpu")));
+    if (ok && prop == "device" && !a.rhs_strings) {
+      // at::kCPU / c10::kCUDA / torch.kCUDA / DeviceType::CUDA: a device name.
+      std::string d = Lower(LastComponent(Trim(a.rhs)));
+      if (StartsWith(d, "k")) d = d.substr(1);
+      if (d == "cpu" || d == "cuda" || d == "xpu" || d == "mps" || d == "hip" || d == "meta") {
+        a.values = {d};  // the device's name as a string value (read by the writers)
+        a.rhs_strings = true;
+      } else {
+        return false;
+      }
+    }
     if (!ok || !IsDotted(base)) return false;
     s->kind = SubjectKind::kTensor;
     s->tensor = base;
@@ -482,6 +507,7 @@ std::string SettingRef(const Subject& s) {
   if (s.kind == SubjectKind::kFlag) return BT(s.flag->Primary());
   if (s.kind == SubjectKind::kField) return "the " + BT(s.field->name) + " setting of " + BT(s.field->class_name);
   if (s.kind == SubjectKind::kEnv) return "environment variable " + BT(s.env);
+  if (s.kind == SubjectKind::kParam && s.ctor) return "the " + BT(s.param) + " the object was built with";
   if (s.kind == SubjectKind::kParam) return "argument " + BT(s.param);
   return BT(s.expr);
 }
@@ -552,7 +578,7 @@ bool AbstractMethod(const SiteFacts& sf) {
     if (Has(c.class_name, w)) return true;
   std::string msg = Lower(site.error_message.value_or(""));
   if (msg.empty()) return true;
-  return Has(msg, "subclass") || Has(msg, "override") || Has(msg, "must implement") || Has(msg, "should implement") ||
+  return Has(msg, "subclass") || Has(msg, "overrid") || Has(msg, "must implement") || Has(msg, "should implement") ||
          Has(msg, "must be implemented") || Has(msg, "should be implemented") || Has(msg, "abstract");
 }
 
@@ -621,9 +647,13 @@ std::string UserTerm(const SiteFacts& sf, const Fact& f) {
       if (s.pred == "contiguous") return s.missing ? x + " is not contiguous" : x + " is contiguous";
       if (s.pred == "cuda") return s.missing ? x + " is not on a CUDA device" : x + " is on a CUDA device";
       if (s.pred == "cpu") return s.missing ? x + " is not on the CPU" : x + " is on the CPU";
+      if (s.pred == "dim") return x + " has " + (a.op == "!=" ? "not " + Trim(a.rhs) : a.op + " " + Trim(a.rhs)) + " dimensions";
+      if (s.pred == "device" && a.rhs_strings && !a.values.empty())
+        return x + (a.op == "!=" || a.op == "not in" ? " is not on the " : " is on the ") + Upper(a.values[0]) + " device";
       std::string what = s.pred == "dtype" ? "the dtype of " + x : "the device of " + x;
-      if (a.op == "!=") return what + " is not " + BT(Show(a.rhs));
-      if (a.op == "==") return what + " is " + BT(Show(a.rhs));
+      std::string named = s.pred == "dtype" && !TorchDtype(a.rhs).empty() ? TorchDtype(a.rhs) : Show(a.rhs);
+      if (a.op == "!=") return what + " is not " + BT(named);
+      if (a.op == "==") return what + " is " + BT(named);
       if (a.op == "not in") return what + " is none of " + BT(Show(a.rhs));
       if (a.op == "in") return what + " is one of " + BT(Show(a.rhs));
       return BT(f.code);
@@ -702,7 +732,8 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
     if (c.any_of.size() == 1) {
       f.atom = c.any_of[0];
       if ((f.atom.op.empty() && IsConstantExpr(f.atom.lhs)) ||
-          (!f.atom.op.empty() && IsConstantExpr(f.atom.lhs) && IsConstantExpr(f.atom.rhs))) {
+          (!f.atom.op.empty() && IsConstantExpr(f.atom.lhs) && IsConstantExpr(f.atom.rhs)) ||
+          (Trim(f.atom.lhs) == "__name__" && f.atom.op == "==")) {  // run as a script: no condition a user meets
         sf.constant_guard = true;  // `while True`, `if 1`: no condition at all
         continue;
       }

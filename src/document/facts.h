@@ -51,6 +51,7 @@ struct Subject {
   std::string module, attr;   // kMissingAttr / kMissingModule; kRequest: location (body, query,
                               // path, header, form, cookie) and field; kSelfState: attr
   std::string tensor;         // kTensor: the tensor expression (param holds it when it is one)
+  bool ctor = false;          // kParam from `self.x` that __init__ set from its parameter: the class's call
   std::string pred;           // kHardware: the predicate; kType: the type; kVersion: the comparison;
                               // kTensor: dtype, device or contiguous
   std::string expr;           // the tested expression after substitution (one line, clipped)

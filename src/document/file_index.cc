@@ -316,10 +316,18 @@ void FileIndex::Setters(const Site& site, int def, SiteContext* c) const {
     for (int ai : it->second) {
       if (found >= 4 || (int)c->writes.size() >= 12) break;
       int d = DefOf(ll_[ai].block);
-      if (d < 0 || d == def || blocks_[d].parent != cls || blocks_[d].name == "__init__") continue;
+      if (d < 0 || d == def || blocks_[d].parent != cls) continue;
       std::string rhs = RhsOf(ai);
       if (rhs.empty()) continue;
       std::string value = IsConstantExpr(rhs) || rhs == "[]" || rhs == "{}" || rhs == "()" ? rhs : "";
+      if (blocks_[d].name == "__init__") {
+        // self.x = x of a constructor parameter: the caller chooses it when it builds the object.
+        if (!IsIdent(rhs)) continue;
+        bool param = false;
+        for (const auto& p : Params(blocks_[d])) param = param || (p.name == rhs && !p.star);
+        if (!param) continue;
+        value = "param:" + rhs;
+      }
       StateWrite w{a, std::string(blocks_[d].name), value};
       if (std::find(c->writes.begin(), c->writes.end(), w) != c->writes.end()) continue;
       c->writes.push_back(std::move(w));

@@ -9,6 +9,7 @@
 #include <set>
 #include <nlohmann/json.hpp>
 
+#include "document/brace_context.h"
 #include "document/file_index.h"
 #include "document/py_tokens.h"
 #include "document/text.h"
@@ -30,7 +31,18 @@ FileFacts CollectFileFacts(std::string_view path, std::string_view text, const s
   out.knowledge.reset(new FileKnowledge());
   out.knowledge->path = std::string(path);
   out.contexts.resize(sites.size());
-  if (!IsPythonPath(path) || text.size() >= 0xFFFFFFF0u) return out;
+  if (text.size() >= 0xFFFFFFF0u) return out;
+  if (!IsPythonPath(path)) {
+    // Other languages: the context of each site from the text around it (brace_context.h).
+    if (sites.empty()) return out;
+    std::unique_ptr<doc::BraceFile> file;
+    for (size_t i = 0; i < sites.size(); ++i) {
+      if (!sites[i] || sites[i]->language == "python") continue;
+      if (!file) file = std::make_unique<doc::BraceFile>(text, sites[i]->language);
+      out.contexts[i] = file->Gather(*sites[i]);
+    }
+    return out;
+  }
   doc::Toks toks = doc::Toks::File(text);
   doc::CollectSettings(path, toks, &out.knowledge->data);
   if (!sites.empty()) {

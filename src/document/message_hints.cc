@@ -213,6 +213,22 @@ Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
         h.env_sets.push_back(s.substr(b, e - b));
     }
   }
+  // Every `--flag value` of the message (its context: "--quantization nvfp4_online supports only ...").
+  for (size_t p = msg.find("--"); p != std::string::npos && h.named_flags.size() < 8; p = msg.find("--", p + 2)) {
+    if (p > 0 && (IsWordChar(msg[p - 1]) || msg[p - 1] == '-')) continue;
+    size_t q = p + 2;
+    while (q < msg.size() && (std::islower((unsigned char)msg[q]) || std::isdigit((unsigned char)msg[q]) || msg[q] == '-' || msg[q] == '_')) ++q;
+    if (q == p + 2 || q >= msg.size() || msg[q] != ' ') continue;
+    size_t v = q + 1, ve = v;
+    while (ve < msg.size() && ValueChar(msg[ve])) ++ve;
+    while (ve > v && (msg[ve - 1] == '.' || msg[ve - 1] == ',')) --ve;
+    if (ve == v || msg[v] == '-') continue;
+    std::string flag = msg.substr(p, q - p), value = msg.substr(v, ve - v);
+    const Flag* fi = k ? k->FindFlag(flag, deps) : nullptr;
+    if (fi && !fi->choices.empty() && std::find(fi->choices.begin(), fi->choices.end(), value) == fi->choices.end()) continue;
+    if (!fi && value.find('_') == std::string::npos && value.find('-') == std::string::npos) continue;  // "--x is" is prose
+    h.named_flags.emplace_back(flag, value);
+  }
   std::string lower = Lower(msg);
   // Allowed values.
   static const char* const kAllowed[] = {"supports only", "only supports", "only support", "only supported on",

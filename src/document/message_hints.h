@@ -26,6 +26,9 @@ struct Hints {
   std::string pip;                     // "pip install X"
   std::vector<std::string> env_sets;   // "set X=1" -> X=1
   std::string replacement, replaced;   // "use Y instead (of X)"
+  // "--quantization nvfp4_online supports only ...": every `--flag value` the message
+  // names (a value must be one of the flag's choices when they are known).
+  std::vector<std::pair<std::string, std::string>> named_flags;
 };
 
 // The message analysed is at most kMaxHintBytes of errorMessage.

@@ -41,7 +41,8 @@ struct BranchInfo {
 };
 
 // `self.<attr> = <value>` in method `method`; value is the constant written (None,
-// True, False, 0, "") or "" for anything else.
+// True, False, 0, ""), "param:<p>" for __init__'s `self.x = p` of its parameter p, or
+// "" for anything else.
 struct StateWrite {
   std::string attr, method, value;
   bool operator==(const StateWrite& o) const { return attr == o.attr && method == o.method && value == o.value; }
@@ -69,7 +70,8 @@ struct SiteContext {
   // A site that runs after earlier `if T: return/raise/continue/break` statements of its
   // own block (no else) is reached only when each T is false: (line, T), nearest last.
   std::vector<std::pair<int, std::string>> exits;
-  // self.<attr> tests: the other methods of the class that assign <attr> (not __init__).
+  // self.<attr> tests: the other methods of the class that assign <attr> (__init__: only
+  // from one of its parameters).
   std::vector<StateWrite> writes;
   // A web route around the def: @app.get("/items/{id}") -> ("GET", "/items/{id}").
   std::string route_method, route;

@@ -257,4 +257,15 @@ bool IsConstantExpr(std::string_view s) {
   return false;
 }
 
+bool IntLiteral(const std::string& s, long* v) {
+  std::string t = Trim(s);
+  if (t.empty() || t.size() > 12) return false;
+  size_t i = t[0] == '-' ? 1 : 0;
+  if (i >= t.size()) return false;
+  for (size_t k = i; k < t.size(); ++k)
+    if (!std::isdigit((unsigned char)t[k])) return false;
+  *v = std::stol(t);
+  return true;
+}
+
 }  // namespace errdex::doc

@@ -50,6 +50,9 @@ std::vector<std::string> Sentences(std::string_view msg);
 // holes are skipped.
 std::vector<std::string> Words(std::string_view s);
 
+// An integer literal (optionally negative, at most 12 characters).
+bool IntLiteral(const std::string& s, long* v);
+
 // Is `s` a Python literal constant (True, False, None, a number, "..." , ...)?
 bool IsConstantExpr(std::string_view s);
 

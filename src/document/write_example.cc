@@ -39,8 +39,8 @@ std::optional<std::string> SettingsFix(const SiteFacts& sf) {
   for (auto it = settings.rbegin(); it != settings.rend() && !flip; ++it) {
     const Fact* f = *it;
     std::string v = FixValue(sf, *f);
-    if (!v.empty() || (f->atom.op.empty() && (IsBoolFlag(f->subj) || f->subj.kind == SubjectKind::kEnv ||
-                                              (f->subj.kind == SubjectKind::kFlag && f->atom.falsy)))) {
+    bool given_test = f->subj.kind == SubjectKind::kFlag && (f->atom.op.empty() || Trim(f->atom.rhs) == "None");
+    if (!v.empty() || (f->atom.op.empty() && (IsBoolFlag(f->subj) || f->subj.kind == SubjectKind::kEnv)) || given_test) {
       flip = f;
       flip_to = v;
     }
@@ -57,6 +57,7 @@ std::optional<std::string> SettingsFix(const SiteFacts& sf) {
   }
   if (!flip) return std::nullopt;
   std::vector<std::string> before, after;
+  std::string tail;  // a comment after the "before" line
   std::set<std::string> seen;
   for (const auto* f : settings) {
     std::string key = f->subj.Key();
@@ -65,15 +66,31 @@ std::optional<std::string> SettingsFix(const SiteFacts& sf) {
     for (const auto* g : settings)
       if (g->subj.Key() == key && !g->from_else) use = g;
     seen.insert(key);
-    std::string b = TriggerValue(sf, *use);
-    if (b.empty() && !use->atom.op.empty()) continue;
-    std::string bform = SettingForm(use->subj, b, use->atom);
-    if (bform.empty() && !(flip->subj.Key() == key && use->atom.op.empty())) continue;
+    const Subject& us = use->subj;
+    const Atom& ua = use->atom;
+    bool is_flip = flip->subj.Key() == key;
+    std::string bform, aform;
+    if (us.kind == SubjectKind::kFlag && !IsBoolFlag(us) && (ua.op.empty() || Trim(ua.rhs) == "None")) {
+      // A flag that takes a value, tested for being given (`if args.x:` / `x is not None`).
+      bool given_fails = ua.op.empty() ? !ua.falsy : ua.op == "is not";
+      std::string with = us.flag->Primary() + " " + Upper(us.flag->dest);
+      bform = given_fails ? with : "";
+      aform = given_fails ? "" : with;
+    } else {
+      std::string b = TriggerValue(sf, *use);
+      if (b.empty() && is_flip && us.kind == SubjectKind::kFlag && ua.rhs_strings && (ua.op == "not in" || ua.op == "!=")) {
+        // No known choice that fails: the flag with argparse's metavar, and what it must not be.
+        b = Upper(us.flag->dest);
+        tail = "  # not " + JoinSome(ua.values, "or", 6);
+      }
+      if (b.empty() && !ua.op.empty()) continue;
+      bform = SettingForm(us, b, ua);
+      if (bform.empty() && !(is_flip && ua.op.empty())) continue;
+      aform = ua.op.empty() ? NegatedForm(us, ua) : SettingForm(us, flip_to, ua);
+    }
     if (!bform.empty()) before.push_back(bform);
-    if (flip->subj.Key() == key) {
-      if (drop) continue;
-      std::string aform = use->atom.op.empty() ? NegatedForm(use->subj, use->atom) : SettingForm(use->subj, flip_to, use->atom);
-      if (!aform.empty()) after.push_back(aform);
+    if (is_flip) {
+      if (!drop && !aform.empty()) after.push_back(aform);
     } else if (!bform.empty()) {
       after.push_back(bform);
     }
@@ -94,6 +111,7 @@ std::optional<std::string> SettingsFix(const SiteFacts& sf) {
   }
   std::string left_out = SettingRef(flip->subj);
   if (b.empty()) b = "# (without " + left_out + ")";
+  else b += tail;
   if (Trim(a).empty() || a == "()" || EndsWith(a, "()")) a = fields ? a : "# (without " + left_out + ")";
   std::string fx = Fix(b, a);
   if (fx.empty()) return std::nullopt;
@@ -136,6 +154,25 @@ std::optional<std::string> HintFix(const SiteFacts& sf) {
       if (!tested) return "# before\n# (launched without " + flag + ")\n# after\n" + flag + " " + vals[0];
     }
   for (const auto& e : h.env_sets) return "# before\n# (" + e.substr(0, e.find('=')) + " not set)\n# after\nexport " + e;
+  // "--quantization nvfp4_online supports only --moe-runner-backend a or b": the flags
+  // the message names, then the allowed flag at its first value.
+  if (!h.allowed_flag.empty() && !h.allowed.empty() && StartsWith(h.allowed_flag, "--")) {
+    std::string context;
+    for (const auto& [flag, value] : h.named_flags)
+      if (flag != h.allowed_flag) context += flag + " " + value + " ";
+    std::string bad;
+    if (sf.k)
+      if (const Flag* fl = sf.k->FindFlag(h.allowed_flag))
+        for (const auto& c : fl->choices)
+          if (std::find(h.allowed.begin(), h.allowed.end(), c) == h.allowed.end() && c != "auto") {
+            bad = c;
+            break;
+          }
+    std::string before = context + (bad.empty() ? "" : h.allowed_flag + " " + bad);
+    if (Trim(before).empty()) before = "# (launched without " + h.allowed_flag + ")";
+    std::string fx = Fix(Trim(before), context + h.allowed_flag + " " + h.allowed[0]);
+    if (!fx.empty()) return fx;
+  }
   if (!h.replacement.empty() && !h.replaced.empty() && h.replaced != h.replacement)
     return "# before\n" + h.replaced + "\n# after\n" + h.replacement;
   return std::nullopt;
@@ -163,14 +200,18 @@ std::string PublicCallName(const SiteFacts& sf, const std::string& param) {
 
 // The call form `f(x=v)` / `obj.f(x=v)` / `C(x=v)`; `f(..., v, ...)` when the
 // parameter's place is unknown (another language).
-std::string CallWith(const SiteFacts& sf, const std::string& param, const std::string& value, const std::string& note) {
-  std::string call = PublicCallName(sf, param);
+std::string CallWith(const SiteFacts& sf, const std::string& param, const std::string& value, const std::string& note,
+                     bool ctor = false) {
+  std::string call = ctor ? sf.ctx->class_name : PublicCallName(sf, param);
   int others = 0;
   bool known = sf.ctx->known;
   for (const auto& p : sf.ctx->params)
     if (p.name != "self" && p.name != "cls" && p.name != param && !p.star) ++others;
-  std::string args = !known ? "..., " + value + ", ..." : param + "=" + value;
-  (void)others;
+  // Python: by keyword; another language (a kernel reached through its binding): by position.
+  std::string args = !known                            ? "..., " + value + ", ..."
+                     : sf.site->language == "python" ? param + "=" + value
+                     : others == 0                     ? value
+                                                       : "..., " + value + ", ...";
   return call + "(" + args + ")" + (note.empty() ? "" : "  # " + note);
 }
 
@@ -236,11 +277,21 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
     const std::string& x = s.param;
     std::string bad, good;
     long b, g;
+    auto CallWith = [&](const SiteFacts& sfx, const std::string& p, const std::string& v, const std::string& note) {
+      return doc::CallWith(sfx, p, v, note, s.ctor);
+    };
     if (s.kind == SubjectKind::kTensor) {
       std::string t = s.tensor;
       if (s.pred == "contiguous" && s.missing) bad = CallWith(sf, x, t, t + " is not contiguous"), good = CallWith(sf, x, t + ".contiguous()", "");
       else if (s.pred == "cuda" && s.missing) bad = CallWith(sf, x, t, t + " is on the CPU"), good = CallWith(sf, x, t + ".cuda()", "");
       else if (s.pred == "cpu" && s.missing) bad = CallWith(sf, x, t, t + " is on the GPU"), good = CallWith(sf, x, t + ".cpu()", "");
+      else if (s.pred == "device" && a.rhs_strings && !a.values.empty() && (a.op == "!=" || a.op == "not in"))
+        bad = CallWith(sf, x, t, t + " is not on " + a.values[0]), good = CallWith(sf, x, t + (a.values[0] == "cpu" ? ".cpu()" : a.values[0] == "cuda" ? ".cuda()" : ".to(\"" + a.values[0] + "\")"), "");
+      else if (s.pred == "dim" && a.op == "!=" && (Trim(a.rhs) == "1" || Trim(a.rhs) == "2")) {
+        bool one = Trim(a.rhs) == "1";
+        bad = CallWith(sf, x, t, t + " has " + (one ? "more than 1 dimension" : "a batch of extra dimensions"));
+        good = CallWith(sf, x, t + (one ? ".reshape(-1)" : ".reshape(-1, " + t + ".shape[-1])"), "");
+      }
       else if (s.pred == "dtype" && (a.op == "!=" || a.op == "not in")) {
         std::string r = Trim(a.rhs), d;
         if (a.op == "!=") d = TorchDtype(r);

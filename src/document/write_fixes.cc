@@ -107,7 +107,7 @@ std::string CallRef(const SiteFacts& sf) { return BT(CallName(sf)); }
 std::string FlipParam(const SiteFacts& sf, const Fact& f) {
   const Subject& s = f.subj;
   const Atom& a = f.atom;
-  std::string call = CallRef(sf);
+  std::string call = s.ctor ? BT(sf.ctx->class_name) : CallRef(sf);
   std::string p = BT(s.param);
   if (s.kind == SubjectKind::kType)
     return s.missing ? "Pass " + p + " to " + call + " as an instance of " + BT(s.pred) + "."
@@ -145,8 +145,17 @@ std::string FlipTensor(const SiteFacts& sf, const Fact& f) {
   if (s.pred == "contiguous" && s.missing) return "Pass a contiguous " + x + call + ": " + BT(s.tensor + ".contiguous()") + ".";
   if (s.pred == "cuda" && s.missing) return "Move " + x + " to the GPU before the call: " + BT(s.tensor + ".cuda()") + ".";
   if (s.pred == "cpu" && s.missing) return "Move " + x + " to the CPU before the call: " + BT(s.tensor + ".cpu()") + ".";
+  if (s.pred == "dim" && a.op == "!=") {
+    long n;
+    if (IntLiteral(a.rhs, &n) && (n == 1 || n == 2))
+      return "Pass " + x + call + " with " + std::to_string(n) + " dimension" + (n == 1 ? "" : "s") + ": " +
+             BT(s.tensor + (n == 1 ? ".reshape(-1)" : ".reshape(-1, " + s.tensor + ".shape[-1])")) + ".";
+    if (IntLiteral(a.rhs, &n)) return "Pass " + x + call + " with exactly " + std::to_string(n) + " dimensions.";
+    return "";
+  }
   if (s.pred == "device" && a.rhs_strings && !a.values.empty() && (a.op == "!=" || a.op == "not in"))
-    return "Move " + x + " to " + BT(a.values[0]) + " before the call: " + BT(s.tensor + ".to(\"" + a.values[0] + "\")") + ".";
+    return "Move " + x + " to the " + Upper(a.values[0]) + " device before the call: " +
+           BT(s.tensor + (a.values[0] == "cpu" ? ".cpu()" : a.values[0] == "cuda" ? ".cuda()" : ".to(\"" + a.values[0] + "\")")) + ".";
   if (s.pred == "dtype" && (a.op == "!=" || a.op == "not in")) {
     std::vector<std::string> ok;
     std::string r = Trim(a.rhs);
@@ -292,16 +301,6 @@ bool Covered(const std::vector<std::string>& sols, const std::string& sentence) 
 
 }  // namespace
 
-bool IntLiteral(const std::string& s, long* v) {
-  std::string t = Trim(s);
-  if (t.empty() || t.size() > 12) return false;
-  size_t i = t[0] == '-' ? 1 : 0;
-  if (i >= t.size()) return false;
-  for (size_t k = i; k < t.size(); ++k)
-    if (!std::isdigit((unsigned char)t[k])) return false;
-  *v = std::stol(t);
-  return true;
-}
 
 std::string IntBoundPhrase(const std::string& op, const std::string& n) {
   // The values that make `x <op> n` false.

@@ -147,7 +147,7 @@ std::string WriteDocumentation(const SiteFacts& sf) {
 
 std::string WriteTriggers(const SiteFacts& sf) {
   const Site& site = *sf.site;
-  std::vector<std::string> launch, env, caps, params, request, other;
+  std::vector<std::string> launch, env, caps, params, built, request, other;
   for (const auto& f : sf.facts) {
     switch (f.subj.kind) {
       case SubjectKind::kFlag:
@@ -157,7 +157,16 @@ std::string WriteTriggers(const SiteFacts& sf) {
       case SubjectKind::kMissingModule:
       case SubjectKind::kHardware:
       case SubjectKind::kVersion: caps.push_back(UserTerm(sf, f)); break;
-      case SubjectKind::kParam: params.push_back(UserTerm(sf, f)); break;
+      case SubjectKind::kParam:
+        if (f.subj.ctor) {
+          Fact plain = f;
+          plain.subj.ctor = false;
+          std::string t = UserTerm(sf, plain);
+          built.push_back(StartsWith(t, "argument ") ? t.substr(9) : t);
+        } else {
+          params.push_back(UserTerm(sf, f));
+        }
+        break;
       case SubjectKind::kType:
       case SubjectKind::kTensor:
         if (IsParamLike(f)) params.push_back(WithForm(UserTerm(sf, f)));
@@ -173,6 +182,7 @@ std::string WriteTriggers(const SiteFacts& sf) {
   if (!env.empty()) trig.push_back("Running with " + JoinSome(env, "and", 6) + " in the environment.");
   if (!caps.empty()) trig.push_back("Running where " + JoinSome(caps, "and", 6) + ".");
   if (!params.empty()) trig.push_back("Calling " + BT(CallName(sf)) + " with " + JoinSome(params, "and", 6) + ".");
+  if (!built.empty()) trig.push_back("Building " + BT(sf.ctx->class_name) + " with " + JoinSome(built, "and", 6) + ".");
   if (!request.empty())
     trig.push_back((sf.ctx->route.empty() ? std::string("A request where ") : "A " + sf.ctx->route_method + " " + BT(sf.ctx->route) + " request where ") +
                    JoinSome(request, "and", 6) + ".");
@@ -251,8 +261,13 @@ std::optional<std::string> WriteSituations(const SiteFacts& sf) {
       out.push_back("Relying on the default " + BT(s.param + "=None") + " of " + BT(CallName(sf)));
     if (s.kind == SubjectKind::kTensor && s.pred == "contiguous")
       out.push_back("Passing a view such as a transposed, permuted or strided slice of a tensor, which is not contiguous in memory");
-    if (s.kind == SubjectKind::kTensor && (s.pred == "cuda" || s.pred == "device"))
-      out.push_back("A tensor created or loaded on the CPU and not moved to the GPU before the call");
+    if (s.kind == SubjectKind::kTensor && (s.pred == "cuda" || s.pred == "device")) {
+      bool wants_cpu = s.pred == "device" && !f.atom.values.empty() && f.atom.values[0] == "cpu";
+      out.push_back(wants_cpu ? "A tensor left on the GPU when this CPU kernel is called"
+                              : "A tensor created or loaded on the CPU and not moved to the GPU before the call");
+    }
+    if (s.kind == SubjectKind::kTensor && s.pred == "cpu")
+      out.push_back("A tensor left on the GPU when this CPU kernel is called");
     if (s.kind == SubjectKind::kTensor && s.pred == "dtype")
       out.push_back("A tensor left in the dtype of the checkpoint or of an earlier step (e.g. float32) instead of the one this kernel takes");
     if (s.kind == SubjectKind::kRequest)
