@@ -514,9 +514,9 @@ std::string SettingRef(const Subject& s) {
 
 std::string SettingValue(const Subject& s, const std::string& v) {
   if (s.kind == SubjectKind::kFlag) return s.flag->Primary() + " " + v;
-  if (s.kind == SubjectKind::kField) return s.field->name + "=" + PyQuote(v);
+  if (s.kind == SubjectKind::kField) return s.field->name + "=" + QuoteIfText(v);
   if (s.kind == SubjectKind::kEnv) return s.env + "=" + v;
-  if (s.kind == SubjectKind::kParam) return s.param + "=" + PyQuote(v);
+  if (s.kind == SubjectKind::kParam) return s.param + "=" + QuoteIfText(v);
   return s.expr + " == " + PyQuote(v);
 }
 
@@ -741,7 +741,16 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
         // `x not in SUPPORTED` / `x not in MODES.keys()`: the constant's values.
         std::string r = Trim(f.atom.rhs);
         if (EndsWith(r, ".keys()")) r = r.substr(0, r.size() - 7);
-        if (IsDotted(r)) {
+        if (EndsWith(r, ".__members__")) {
+          // `x not in Mode.__members__`: the Enum's member names.
+          auto en = k->data().enums.find(LastComponent(r.substr(0, r.size() - 12)));
+          if (en != k->data().enums.end() && !en->second.empty()) {
+            f.atom.values.clear();
+            for (const auto& [m, v] : en->second) f.atom.values.push_back(m);
+            f.atom.rhs_strings = true;
+            f.atom_constant = r;
+          }
+        } else if (IsDotted(r)) {
           auto it = k->data().list_constants.find(LastComponent(r));
           if (it != k->data().list_constants.end() && !it->second.empty()) {
             f.atom.values = it->second;

@@ -128,6 +128,20 @@ class Parser {
     n.atom.rhs = std::move(rhs);
     n.atom.op = neg ? FlipOp(op) : op;
     n.atom.rhs_strings = t_.StringList(rb, re, &n.atom.values);
+    if (!n.atom.rhs_strings && (op == "in" || op == "not in") && re > rb + 2 &&
+        (t_.IsOp(rb, "[") || t_.IsOp(rb, "(") || t_.IsOp(rb, "{")) && t_.MatchBracket(rb) == re - 1) {
+      // `x in (32, 64)`: a list of integers.
+      std::vector<std::string> nums;
+      bool ok = true;
+      for (auto [pb, pe] : t_.SplitTopLevel(rb + 1, re - 1)) {
+        if (pb >= pe) continue;
+        std::string v(t_.Span(pb, pe));
+        long k;
+        if (!IntLiteral(v, &k) || nums.size() >= 64) ok = false;
+        else nums.push_back(v);
+      }
+      if (ok && !nums.empty()) n.atom.values = std::move(nums), n.atom.rhs_strings = n.atom.rhs_numbers = true;
+    }
     return n;
   }
 

@@ -18,7 +18,8 @@ struct Atom {
   std::string rhs;   // source text ("" for a truth test)
   bool falsy = false;                // truth test: true means "lhs is false"
   std::vector<std::string> values;   // rhs as string literal(s) / list of string literals
-  bool rhs_strings = false;          // values holds the string literal(s) of rhs
+  bool rhs_strings = false;          // values holds the literal(s) of rhs (strings, or numbers: rhs_numbers)
+  bool rhs_numbers = false;          // `x in (32, 64)`: values are the numbers' text
   std::string Code() const;          // code form: `a == "x"`, `not f()`, `x`
 };
 

@@ -333,10 +333,25 @@ Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
     while (!x.empty() && (x.back() == '.' || x.back() == '`' || x.back() == '\'')) x.pop_back();
     size_t after = e;
     while (after < msg.size() && (msg[after] == '`' || msg[after] == '\'' || msg[after] == ' ')) ++after;
+    bool deprecated = Has(lower, "deprecated");
     if (!x.empty() && (x.find('.') != std::string::npos || x.find('_') != std::string::npos || StartsWith(x, "--") ||
                        x.find('(') != std::string::npos) &&
-        lower.compare(after, 7, "instead") == 0) {
+        (lower.compare(after, 7, "instead") == 0 || deprecated)) {
       h.replacement = x;
+      if (deprecated && lower.compare(after, 7, "instead") != 0) {
+        // "a.b is deprecated; use c.d": what is deprecated is the name before " is deprecated".
+        size_t d = lower.find(" is deprecated");
+        if (d != std::string::npos && d < p) {
+          size_t b2 = d;
+          while (b2 > 0 && (IsWordChar(msg[b2 - 1]) || msg[b2 - 1] == '.' || msg[b2 - 1] == '-' || msg[b2 - 1] == '`')) --b2;
+          std::string old_name = msg.substr(b2, d - b2);
+          while (!old_name.empty() && old_name.front() == '`') old_name.erase(old_name.begin());
+          while (!old_name.empty() && old_name.back() == '`') old_name.pop_back();
+          if (old_name.find('.') != std::string::npos || old_name.find('_') != std::string::npos || StartsWith(old_name, "--"))
+            h.replaced = old_name;
+        }
+        break;
+      }
       size_t of = lower.find("instead of ", after);
       if (of != std::string::npos) {
         size_t rb = of + 11, re = rb;
@@ -346,6 +361,19 @@ Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
       }
       break;
     }
+  }
+  // "X must be called first" / "X must be called before ..." / "call X first".
+  for (const char* w : {" must be called first", " must be called before", " should be called first", " needs to be called first"}) {
+    size_t p = lower.find(w);
+    if (p == std::string::npos) continue;
+    size_t e = p;
+    while (e > 0 && msg[e - 1] == '`') --e;
+    size_t b = e;
+    while (b > 0 && (IsWordChar(msg[b - 1]) || msg[b - 1] == '.' || msg[b - 1] == '(' || msg[b - 1] == ')')) --b;
+    std::string name = msg.substr(b, e - b);
+    if (EndsWith(name, "()")) name = name.substr(0, name.size() - 2);
+    if (!name.empty() && IsDotted(name) && name.size() < 80 && Has(name, "_")) h.call_first = name;
+    break;
   }
   (void)Ci;
   return h;

@@ -29,6 +29,7 @@ struct Hints {
   // "--quantization nvfp4_online supports only ...": every `--flag value` the message
   // names (a value must be one of the flag's choices when they are known).
   std::vector<std::pair<std::string, std::string>> named_flags;
+  std::string call_first;              // "register_pool must be called first": the call to make first
 };
 
 // The message analysed is at most kMaxHintBytes of errorMessage.

@@ -90,6 +90,13 @@ std::string TriggerValue(const SiteFacts& sf, const Fact& f) {
   if (IntBound(a, &bad, &good)) return std::to_string(bad);
   if (a.op.empty() || !a.rhs_strings || a.values.empty()) return "";
   if (a.op == "==" || a.op == "in") return a.values[0];
+  if (a.rhs_numbers && (a.op == "not in" || a.op == "!=")) {
+    // A number outside the allowed ones.
+    long m = 0, k;
+    for (auto& v : a.values)
+      if (IntLiteral(v, &k)) m = std::max(m, k);
+    return std::to_string(m + 1);
+  }
   auto rw = sf.rewrites.find(f.subj.Key());
   for (auto& c : ChoicesOf(f.subj)) {
     if (rw != sf.rewrites.end() && c == rw->second.from) continue;

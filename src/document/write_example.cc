@@ -175,6 +175,13 @@ std::optional<std::string> HintFix(const SiteFacts& sf) {
   }
   if (!h.replacement.empty() && !h.replaced.empty() && h.replaced != h.replacement)
     return "# before\n" + h.replaced + "\n# after\n" + h.replacement;
+  // "register_pool must be called first": that call before this one.
+  if (!h.call_first.empty() && !sf.ctx->def_name.empty() && LastComponent(h.call_first) != sf.ctx->def_name) {
+    bool method = !sf.ctx->class_name.empty() && !sf.ctx->params.empty() && sf.ctx->params[0].name == "self";
+    std::string first = (method && h.call_first.find('.') == std::string::npos ? "obj." : "") + h.call_first + "(...)";
+    std::string me = CallName(sf) + "(...)";
+    return "# before\n" + me + "\n# after\n" + first + "\n" + me;
+  }
   return std::nullopt;
 }
 
@@ -329,15 +336,22 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
       good = CallWith(sf, x, smp, "");
     } else if (a.rhs_strings && !a.values.empty() && (a.op == "not in" || a.op == "!=")) {
       std::vector<std::string> q;
-      for (auto& v : a.values) q.push_back(PyQuote(v));
-      std::string bad_v = "\"other\"";
-      for (const char* cand : {"\"other\"", "\"unknown\"", "\"x\""})
-        if (std::find(q.begin(), q.end(), cand) == q.end()) {
-          bad_v = cand;
-          break;
-        }
+      for (auto& v : a.values) q.push_back(a.rhs_numbers ? v : PyQuote(v));
+      std::string bad_v = a.rhs_numbers ? "" : "\"other\"";
+      if (a.rhs_numbers) {
+        long m = 0, k;
+        for (auto& v : a.values)
+          if (IntLiteral(v, &k)) m = std::max(m, k);
+        bad_v = std::to_string(m + 1);
+      } else {
+        for (const char* cand : {"\"other\"", "\"unknown\"", "\"x\""})
+          if (std::find(q.begin(), q.end(), cand) == q.end()) {
+            bad_v = cand;
+            break;
+          }
+      }
       bad = CallWith(sf, x, bad_v, "not " + JoinSome(q, "or", 6));
-      good = CallWith(sf, x, PyQuote(a.values[0]), "");
+      good = CallWith(sf, x, q[0], "");
     } else if (a.op.empty()) {
       auto def = DefaultOf(s);
       if (def && (*def == "True" || *def == "False")) {

@@ -372,6 +372,8 @@ std::optional<std::vector<std::string>> WriteSolutions(const SiteFacts& sf) {
   if (!h.pip.empty()) add("Run " + BT("pip install " + h.pip) + " as the message says.");
   if (!h.replacement.empty())
     add("Use " + BT(h.replacement) + (h.replaced.empty() ? "" : " instead of " + BT(h.replaced)) + ", as the message says.");
+  if (!h.call_first.empty() && !sf.ctx->def_name.empty())
+    add("Call " + BT(h.call_first + "(...)") + " before " + BT(CallName(sf) + "(...)") + ", as the message says.");
 
   // 2. One user-side change per subject, innermost first. A code condition inside an
   // argument test makes the argument test context, not the cause: no change of it.
