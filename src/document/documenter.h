@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "document/site_context.h"
+#include "extract/python/tokenizer.h"
 #include "model/record.h"
 #include "model/site.h"
 
@@ -42,7 +43,10 @@ struct FileFacts {
 // `sites` are sites of this file (their guards name what to look up). Python
 // files are tokenized once for both; other languages give empty knowledge and
 // contexts with known = false. Never fails: bad input gives empty facts.
-FileFacts CollectFileFacts(std::string_view path, std::string_view text, const std::vector<const Site*>& sites);
+// `tokens`, when given, are the Python front end's tokens of `text` (one tokenization
+// for both stages); they are consumed.
+FileFacts CollectFileFacts(std::string_view path, std::string_view text, const std::vector<const Site*>& sites,
+                           py::Tokens* tokens = nullptr);
 FileKnowledgePtr CollectFileKnowledge(std::string_view path, std::string_view text);
 
 // Which repository-knowledge entries a record's prose consulted: (kind, name)

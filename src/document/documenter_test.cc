@@ -593,5 +593,36 @@ TEST(Knowledge, EnumsRoundTripThroughTheBlob) {
   EXPECT_EQ(back->Serialize(), k->Serialize());
 }
 
+// The scan hands the front end's tokens to the document stage (one tokenization):
+// the facts are the same as from tokenizing again.
+TEST(Knowledge, FrontEndTokensGiveTheSameFacts) {
+  std::string file =
+      "import os\n"
+      "MODES = [\"a\", \"b\"]\n"
+      "def pick(mode, n=1):\n"
+      "    if mode == \"a\":\n"
+      "        return 1\n"
+      "    if os.environ.get(\"X_FAST\") == \"1\" and n < 0:\n"
+      "        raise ValueError(\"bad\")\n"
+      "    raise ValueError(f\"unknown mode {mode}\")\n";
+  Site a = RaiseSite("m.py", 7, "ValueError", "bad", "pick");
+  a.guards = {"os.environ.get(\"X_FAST\") == \"1\" and n < 0"};
+  Site b = RaiseSite("m.py", 8, "ValueError", "unknown mode {mode}", "pick");
+  std::vector<const Site*> sites = {&a, &b};
+  FileFacts again = CollectFileFacts("m.py", file, sites);
+  py::Tokens tokens;
+  py::Tokenize(file, py::TokenizeOptions{}, &tokens);
+  FileFacts shared = CollectFileFacts("m.py", file, sites, &tokens);
+  ASSERT_EQ(again.contexts.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) EXPECT_EQ(SiteContextToJson(again.contexts[i]), SiteContextToJson(shared.contexts[i]));
+  std::vector<FileKnowledgePtr> k1, k2;
+  k1.push_back(std::move(again.knowledge));
+  k2.push_back(std::move(shared.knowledge));
+  EXPECT_EQ(RepoKnowledge::Build(std::move(k1))->Serialize(), RepoKnowledge::Build(std::move(k2))->Serialize());
+  // The fall-through raise is reached only when neither earlier `if` left (return, raise).
+  ASSERT_EQ(shared.contexts[1].exits.size(), 2u);
+  EXPECT_EQ(shared.contexts[1].exits[0].second, "mode == \"a\"");
+}
+
 }  // namespace
 }  // namespace errdex

@@ -2,6 +2,7 @@
 #include "document/file_index.h"
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
 #include <set>
 
@@ -12,7 +13,37 @@ namespace errdex::doc {
 
 using py::TokenKind;
 
-FileIndex::FileIndex(const Toks& t) : t_(t) {
+FileIndex::Wanted FileIndex::WantedBy(const std::vector<const Site*>& sites) {
+  Wanted w;
+  auto idents = [&](std::string_view g) {
+    for (size_t i = 0; i < g.size();) {
+      if (std::isalpha((unsigned char)g[i]) || g[i] == '_') {
+        size_t e = i;
+        while (e < g.size() && IsWordChar(g[e])) ++e;
+        w.names.insert(g.substr(i, e - i));
+        i = e;
+      } else {
+        ++i;
+      }
+    }
+  };
+  for (const Site* s : sites) {
+    if (!s) continue;
+    std::string_view f = s->function;
+    size_t dot = f.rfind('.');
+    std::string_view last = dot == std::string_view::npos ? f : f.substr(dot + 1);
+    w.callees.insert(last);
+    if (last == "__init__" && dot != std::string_view::npos) {
+      std::string_view cls = f.substr(0, dot);
+      size_t d2 = cls.rfind('.');
+      w.callees.insert(d2 == std::string_view::npos ? cls : cls.substr(d2 + 1));
+    }
+    for (const auto& g : s->guards) idents(std::string_view(g).substr(0, 4096));
+  }
+  return w;
+}
+
+FileIndex::FileIndex(const Toks& t, const Wanted* wanted) : t_(t) {
   const auto& lines = t.lines();
   ll_.reserve(lines.size());
   std::vector<int> stack;
@@ -47,13 +78,13 @@ FileIndex::FileIndex(const Toks& t) : t_(t) {
       for (const auto& [kw, kd] : kKw)
         if (w == kw) kind = kd;
       // `match` / `case` are soft keywords: only as a statement ending in ':'.
-      if ((kind == kMatch || kind == kCase) && !t.IsOp(L.last - 1, ":")) kind = -1;
+      if ((kind == kMatch || kind == kCase) && !t.IsOp1(L.last - 1, ':')) kind = -1;
     }
     uint32_t colon = 0;
     if (kind >= 0) {
       int base = t.depth(k);
       for (uint32_t j = k + 1; j < L.last; ++j)
-        if (t.depth(j) == base && t.IsOp(j, ":")) {
+        if (t.depth(j) == base && t.IsOp1(j, ':')) {
           colon = j;
           break;
         }
@@ -89,13 +120,14 @@ FileIndex::FileIndex(const Toks& t) : t_(t) {
       // name = ..., name: T = ...
       if (t.IsKind(L.first, TokenKind::kName)) {
         uint32_t eq = L.first + 1;
-        if (t.IsOp(eq, ":")) {
-          while (eq < L.last && !(t.IsOp(eq, "=") && t.depth(eq) == t.depth(L.first))) ++eq;
+        if (t.IsOp1(eq, ':')) {
+          while (eq < L.last && !(t.IsOp1(eq, '=') && t.depth(eq) == t.depth(L.first))) ++eq;
         }
-        if (eq < L.last && t.IsOp(eq, "=")) assigns_[t.Text(L.first)].push_back(li);
+        if (eq < L.last && t.IsOp1(eq, '=') && (!wanted || wanted->names.count(t.Text(L.first))))
+          assigns_[t.Text(L.first)].push_back(li);
         // self.attr = ... / self.attr: T = ...
-        if (t.IsName(L.first, "self") && t.IsOp(L.first + 1, ".") && t.IsKind(L.first + 2, TokenKind::kName) &&
-            (t.IsOp(L.first + 3, "=") || t.IsOp(L.first + 3, ":")))
+        if (t.IsName(L.first, "self") && t.IsOp1(L.first + 1, '.') && t.IsKind(L.first + 2, TokenKind::kName) &&
+            (t.IsOp1(L.first + 3, '=') || t.IsOp1(L.first + 3, ':')) && (!wanted || wanted->names.count(t.Text(L.first + 2))))
           self_assigns_[t.Text(L.first + 2)].push_back(li);
       }
       if (w == "import" || w == "from") {
@@ -107,7 +139,7 @@ FileIndex::FileIndex(const Toks& t) : t_(t) {
           ++j;
         }
         for (auto [pb, pe] : t.SplitTopLevel(j, L.last)) {
-          while (pb < pe && t.IsOp(pb, "(")) ++pb;
+          while (pb < pe && t.IsOp1(pb, '(')) ++pb;
           if (pb >= pe) continue;
           uint32_t as = pb;
           while (as < pe && !t.IsName(as, "as")) ++as;
@@ -117,8 +149,8 @@ FileIndex::FileIndex(const Toks& t) : t_(t) {
       }
     }
     for (uint32_t j = L.first; j + 1 < L.last; ++j)
-      if (t.IsKind(j, TokenKind::kName) && t.IsOp(j + 1, "(") && !(j > L.first && (t.IsName(j - 1, "def") || t.IsName(j - 1, "class"))))
-        calls_[t.Text(j)].push_back(j);
+      if (t.IsKind(j, TokenKind::kName) && t.IsOp1(j + 1, '(') && !(j > L.first && (t.IsName(j - 1, "def") || t.IsName(j - 1, "class"))))
+        if (!wanted || wanted->callees.count(t.Text(j))) calls_[t.Text(j)].push_back(j);
     ll_.push_back(l);
   }
   close_to(INT_MIN);
@@ -179,7 +211,7 @@ int FileIndex::MinIndent(int from, int to) const {
 std::string FileIndex::RhsOf(int li) const {
   const LogLine& l = ll_[li];
   uint32_t eq = l.first + 1;
-  while (eq < l.last && !(t_.IsOp(eq, "=") && t_.depth(eq) == t_.depth(l.first))) ++eq;
+  while (eq < l.last && !(t_.IsOp1(eq, '=') && t_.depth(eq) == t_.depth(l.first))) ++eq;
   if (eq + 1 >= l.last) return "";
   return Clip(OneLine(t_.Span(eq + 1, l.last)), kMaxContextText);
 }
@@ -193,16 +225,16 @@ void FileIndex::Summarize(const Block& b, int until_line, BranchInfo* out) const
     if (tk.kind != TokenKind::kName) continue;
     std::string_view w = t_.Text(i);
     std::string v;
-    if (t_.IsOp(i + 1, "=") && t_.StringAt(i + 2, &v) && out->sets.size() < 4) {
+    if (t_.IsOp1(i + 1, '=') && t_.StringAt(i + 2, &v) && out->sets.size() < 4) {
       std::pair<std::string, std::string> p{std::string(w), Clip(v, 80)};
       if (std::find(out->sets.begin(), out->sets.end(), p) == out->sets.end()) out->sets.push_back(std::move(p));
     }
-    if ((w == "warning" || w == "warn") && i > 0 && t_.IsOp(i - 1, ".") && t_.IsOp(i + 1, "(")) out->warns = true;
+    if ((w == "warning" || w == "warn") && i > 0 && t_.IsOp1(i - 1, '.') && t_.IsOp1(i + 1, '(')) out->warns = true;
     if (w == "return") out->returns = true;
     if (w == "raise" && out->raises.empty() && t_.IsKind(i + 1, TokenKind::kName)) {
       size_t j = i + 1;
       std::string r(t_.Text(j));
-      while (t_.IsOp(j + 1, ".") && t_.IsKind(j + 2, TokenKind::kName)) {
+      while (t_.IsOp1(j + 1, '.') && t_.IsKind(j + 2, TokenKind::kName)) {
         r += "." + std::string(t_.Text(j + 2));
         j += 2;
       }
@@ -215,7 +247,7 @@ std::vector<ParamInfo> FileIndex::Params(const Block& def) const {
   std::vector<ParamInfo> out;
   const LogLine& l = ll_[def.ll];
   uint32_t open = l.first;
-  while (open < l.last && !t_.IsOp(open, "(")) ++open;
+  while (open < l.last && !t_.IsOp1(open, '(')) ++open;
   if (open >= l.last) return out;
   size_t close = t_.MatchBracket(open);
   for (auto [pb, pe] : t_.SplitTopLevel(open + 1, close)) {
@@ -230,8 +262,8 @@ std::vector<ParamInfo> FileIndex::Params(const Block& def) const {
     size_t colon = 0, eq = 0;
     for (size_t j = pb + 1; j < pe; ++j) {
       if (t_.depth(j) != t_.depth(pb)) continue;
-      if (!colon && !eq && t_.IsOp(j, ":")) colon = j;
-      if (!eq && t_.IsOp(j, "=")) eq = j;
+      if (!colon && !eq && t_.IsOp1(j, ':')) colon = j;
+      if (!eq && t_.IsOp1(j, '=')) eq = j;
     }
     if (colon) p.annotation = Clip(OneLine(t_.Span(colon + 1, eq ? eq : pe)), 120);
     if (eq) p.default_value = Clip(OneLine(t_.Span(eq + 1, pe)), 120);
@@ -337,25 +369,25 @@ void FileIndex::Setters(const Site& site, int def, SiteContext* c) const {
 }
 
 void FileIndex::Route(const Block& def, SiteContext* c) const {
-  for (int k = def.ll - 1, n = 0; k >= 0 && n < 8 && t_.IsOp(ll_[k].first, "@"); --k, ++n) {
+  for (int k = def.ll - 1, n = 0; k >= 0 && n < 8 && t_.IsOp1(ll_[k].first, '@'); --k, ++n) {
     const LogLine& l = ll_[k];
     uint32_t open = l.first + 1;
-    while (open < l.last && !t_.IsOp(open, "(")) ++open;
+    while (open < l.last && !t_.IsOp1(open, '(')) ++open;
     if (open >= l.last || open < l.first + 2) continue;
     std::string verb(t_.Text(open - 1));
     static const char* const kVerbs[] = {"get", "post", "put", "delete", "patch", "head", "options", "route", "api_route"};
     bool route = false;
     for (const char* v : kVerbs) route = route || verb == v;
-    if (!route || !t_.IsOp(open - 2, ".")) continue;
+    if (!route || !t_.IsOp1(open - 2, '.')) continue;
     std::string path;
     if (!t_.StringAt(open + 1, &path) || path.empty() || path[0] != '/') continue;
     c->route = Clip(path, 200);
     c->route_method = verb == "route" || verb == "api_route" ? "GET" : Upper(verb);
     // methods=["POST"]: the first method.
     for (uint32_t j = open; j + 3 < l.last; ++j)
-      if (t_.IsName(j, "methods") && t_.IsOp(j + 1, "=")) {
+      if (t_.IsName(j, "methods") && t_.IsOp1(j + 1, '=')) {
         std::vector<std::string> ms;
-        size_t close = t_.IsOp(j + 2, "[") || t_.IsOp(j + 2, "(") ? t_.MatchBracket(j + 2) : j + 2;
+        size_t close = t_.IsOp1(j + 2, '[') || t_.IsOp1(j + 2, '(') ? t_.MatchBracket(j + 2) : j + 2;
         if (t_.StringList(j + 2, close + 1, &ms) && !ms.empty()) c->route_method = Upper(ms[0]);
       }
     return;
@@ -375,7 +407,7 @@ SiteContext FileIndex::Gather(const Site& site) const {
     c.def_name = std::string(d.name);
     if (d.parent >= 0 && blocks_[d.parent].kind == kClass) c.class_name = std::string(blocks_[d.parent].name);
     c.params = Params(d);
-    for (int k = d.ll - 1, n = 0; k >= 0 && n < 8 && t_.IsOp(ll_[k].first, "@"); --k, ++n) {
+    for (int k = d.ll - 1, n = 0; k >= 0 && n < 8 && t_.IsOp1(ll_[k].first, '@'); --k, ++n) {
       std::string dec(t_.Span(ll_[k].first + 1, ll_[k].last));
       dec = dec.substr(0, dec.find('('));
       c.decorators.push_back(LastComponent(Trim(dec)));
@@ -394,7 +426,7 @@ SiteContext FileIndex::Gather(const Site& site) const {
     if (blocks_[b].kind != kClass || blocks_[b].name != c.class_name) continue;
     const LogLine& l = ll_[blocks_[b].ll];
     uint32_t open = l.first;
-    while (open < l.last && !t_.IsOp(open, "(")) ++open;
+    while (open < l.last && !t_.IsOp1(open, '(')) ++open;
     if (open < l.last)
       for (auto [pb, pe] : t_.SplitTopLevel(open + 1, t_.MatchBracket(open)))
         if (pb < pe && c.class_bases.size() < 8) c.class_bases.push_back(Clip(OneLine(t_.Span(pb, pe)), 80));
@@ -533,7 +565,7 @@ SiteContext FileIndex::Gather(const Site& site) const {
                     (c.params[0].name == "self" || c.params[0].name == "cls");
       for (uint32_t tok : it->second) {
         // A method is called as obj.name(...); a function or class by its bare name.
-        bool dotted = tok > 0 && t_.IsOp(tok - 1, ".");
+        bool dotted = tok > 0 && t_.IsOp1(tok - 1, '.');
         if (method != dotted) continue;
         int line = t_.line(tok);
         if (line >= own_start && line <= own_end) continue;  // recursion

@@ -25,8 +25,16 @@ inline constexpr size_t kMaxGuards = 12;  // innermost guards a site's prose con
 
 class FileIndex {
  public:
-  // REQUIRES: `toks` outlives the index.
-  explicit FileIndex(const Toks& toks);
+  // What the sites of the file will ask about: the names their functions are called
+  // by, and the identifiers their guards use (locals, self attributes). Only these
+  // are indexed (a file with few sites costs little); null indexes everything.
+  struct Wanted {
+    std::unordered_set<std::string_view> callees, names;
+  };
+  // REQUIRES: `toks` (and `wanted`'s strings) outlive the index.
+  explicit FileIndex(const Toks& toks, const Wanted* wanted = nullptr);
+  // The Wanted of `sites` (views into the sites' strings).
+  static Wanted WantedBy(const std::vector<const Site*>& sites);
   SiteContext Gather(const Site& site) const;
 
  private:

@@ -26,7 +26,8 @@ bool IsPythonPath(std::string_view path) { return doc::EndsWith(path, ".py") || 
 
 }  // namespace
 
-FileFacts CollectFileFacts(std::string_view path, std::string_view text, const std::vector<const Site*>& sites) {
+FileFacts CollectFileFacts(std::string_view path, std::string_view text, const std::vector<const Site*>& sites,
+                           py::Tokens* tokens) {
   FileFacts out;
   out.knowledge.reset(new FileKnowledge());
   out.knowledge->path = std::string(path);
@@ -43,10 +44,11 @@ FileFacts CollectFileFacts(std::string_view path, std::string_view text, const s
     }
     return out;
   }
-  doc::Toks toks = doc::Toks::File(text);
+  doc::Toks toks = tokens ? doc::Toks::FromTokens(text, std::move(*tokens)) : doc::Toks::File(text);
   doc::CollectSettings(path, toks, &out.knowledge->data);
   if (!sites.empty()) {
-    doc::FileIndex index(toks);
+    doc::FileIndex::Wanted wanted = doc::FileIndex::WantedBy(sites);
+    doc::FileIndex index(toks, &wanted);
     for (size_t i = 0; i < sites.size(); ++i)
       if (sites[i] && sites[i]->language == "python") out.contexts[i] = index.Gather(*sites[i]);
   }

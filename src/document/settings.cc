@@ -66,7 +66,7 @@ Call ParseCall(const Toks& t, size_t open) {
       c.star_kwargs = true;
       continue;
     }
-    if (e - b >= 2 && t.IsKind(b, TokenKind::kName) && t.IsOp(b + 1, "="))
+    if (e - b >= 2 && t.IsKind(b, TokenKind::kName) && t.IsOp1(b + 1, '='))
       c.keywords.emplace_back(std::string(t.Text(b)), std::make_pair(b + 2, e));
     else
       c.positional.emplace_back(b, e);
@@ -81,7 +81,7 @@ std::string WrapperType(const Toks& t, size_t at) {
   // Walk back over `(` and names: bool(int(os.getenv(...)))
   std::string type;
   size_t i = at;
-  for (int n = 0; n < 4 && i >= 2 && t.IsOp(i - 1, "(") && t.IsKind(i - 2, TokenKind::kName); ++n) {
+  for (int n = 0; n < 4 && i >= 2 && t.IsOp1(i - 1, '(') && t.IsKind(i - 2, TokenKind::kName); ++n) {
     std::string_view w = t.Text(i - 2);
     if (w == "bool" || w == "int" || w == "float" || w == "str") {
       if (type.empty() || w == "bool") type = std::string(w);
@@ -118,19 +118,19 @@ void CollectEnvAt(std::string_view path, const Toks& t, size_t i, SettingsData* 
     return !c.positional.empty() && c.positional[0].second == c.positional[0].first + 1 &&
            t.StringAt(c.positional[0].first, name);
   };
-  if (t.IsName(i, "os") && t.IsOp(i + 1, ".")) {
+  if (t.IsName(i, "os") && t.IsOp1(i + 1, '.')) {
     std::string name;
-    if (t.IsName(i + 2, "environ") && t.IsOp(i + 3, "[") && t.StringAt(i + 4, &name) && t.IsOp(i + 5, "]")) {
+    if (t.IsName(i + 2, "environ") && t.IsOp1(i + 3, '[') && t.StringAt(i + 4, &name) && t.IsOp1(i + 5, ']')) {
       AddEnv(path, t, name, "os.environ", WrapperType(t, i), std::nullopt, t.line(i), d);
       return;
     }
     size_t call = 0;
     std::string reader;
-    if (t.IsName(i + 2, "environ") && t.IsOp(i + 3, ".") && (t.IsName(i + 4, "get") || t.IsName(i + 4, "setdefault")) &&
-        t.IsOp(i + 5, "(")) {
+    if (t.IsName(i + 2, "environ") && t.IsOp1(i + 3, '.') && (t.IsName(i + 4, "get") || t.IsName(i + 4, "setdefault")) &&
+        t.IsOp1(i + 5, '(')) {
       call = i + 5;
       reader = "os.environ";
-    } else if (t.IsName(i + 2, "getenv") && t.IsOp(i + 3, "(")) {
+    } else if (t.IsName(i + 2, "getenv") && t.IsOp1(i + 3, '(')) {
       call = i + 3;
       reader = "os.getenv";
     }
@@ -146,16 +146,26 @@ void CollectEnvAt(std::string_view path, const Toks& t, size_t i, SettingsData* 
     return;
   }
   // "X" in os.environ
-  if (t.IsString(i) && t.IsName(i + 1, "in") && t.IsName(i + 2, "os") && t.IsOp(i + 3, ".") && t.IsName(i + 4, "environ")) {
+  if (t.IsString(i) && t.IsName(i + 1, "in") && t.IsName(i + 2, "os") && t.IsOp1(i + 3, '.') && t.IsName(i + 4, "environ")) {
     std::string name;
     if (t.StringAt(i, &name)) AddEnv(path, t, name, "os.environ", "", std::nullopt, t.line(i), d);
     return;
   }
   // get_bool_env_var("X", default), getenv_bool(...), env_int(...)
-  if (t.IsKind(i, TokenKind::kName) && t.IsOp(i + 1, "(") && !(i > 0 && t.IsOp(i - 1, "."))) {
+  if (t.IsKind(i, TokenKind::kName) && t.IsOp1(i + 1, '(') && !(i > 0 && t.IsOp1(i - 1, '.'))) {
     std::string_view fn = t.Text(i);
-    std::string l = Lower(fn);
-    if (Has(l, "env") && (StartsWith(l, "get") || StartsWith(l, "_get") || StartsWith(l, "env")) && fn != "getenv") {
+    // get_bool_env_var / getenv_int / env_flag: a name with "env" starting get/_get/env (any case).
+    auto ci_starts = [&](std::string_view p, size_t at) {
+      if (fn.size() < at + p.size()) return false;
+      for (size_t k = 0; k < p.size(); ++k)
+        if (std::tolower((unsigned char)fn[at + k]) != p[k]) return false;
+      return true;
+    };
+    bool lead = ci_starts("get", 0) || ci_starts("_get", 0) || ci_starts("env", 0);
+    bool env = false;
+    for (size_t k = 0; lead && !env && k + 3 <= fn.size(); ++k) env = ci_starts("env", k);
+    if (env && fn != "getenv") {
+      std::string l = Lower(fn);
       Call c = ParseCall(t, i + 1);
       std::string name;
       if (str_arg(c, &name)) {
@@ -256,7 +266,7 @@ void CollectClickOption(std::string_view path, const Toks& t, size_t i, Settings
     std::string ty = SpanStr(t, *k);
     // click.Choice(["a", "b"]) / Choice([...])
     for (size_t j = k->first; j + 1 < k->second; ++j)
-      if (t.IsName(j, "Choice") && t.IsOp(j + 1, "(")) {
+      if (t.IsName(j, "Choice") && t.IsOp1(j + 1, '(')) {
         Call ch = ParseCall(t, j + 1);
         if (!ch.positional.empty() && t.StringList(ch.positional[0].first, ch.positional[0].second, &f.choices))
           f.choices_from = "click.Choice";
@@ -291,15 +301,15 @@ void CollectTyperParam(std::string_view path, const Toks& t, size_t b, size_t e,
   size_t colon = 0, eq = 0;
   for (size_t j = b + 1; j < e; ++j) {
     if (t.depth(j) != t.depth(b)) continue;
-    if (!colon && !eq && t.IsOp(j, ":")) colon = j;
-    if (!eq && t.IsOp(j, "=")) eq = j;
+    if (!colon && !eq && t.IsOp1(j, ':')) colon = j;
+    if (!eq && t.IsOp1(j, '=')) eq = j;
   }
   std::string type = colon ? std::string(t.Span(colon + 1, eq ? eq : e)) : "";
   std::string def = eq ? std::string(t.Span(eq + 1, e)) : "";
   // Find typer.Option( / Option( in the annotation or the default.
   size_t opt = 0;
   for (size_t j = b; j + 1 < e; ++j)
-    if (t.IsName(j, "Option") && t.IsOp(j + 1, "(")) opt = j;
+    if (t.IsName(j, "Option") && t.IsOp1(j + 1, '(')) opt = j;
   if (!opt && !(command_params && eq)) return;
   Flag f;
   f.origin = "typer";
@@ -357,7 +367,7 @@ void CollectTyperParam(std::string_view path, const Toks& t, size_t b, size_t e,
 // The help text of an Annotated[T, "help"] type or field(metadata={"help": ...}).
 std::string HelpOf(const Toks& t, size_t b, size_t e) {
   for (size_t j = b; j < e; ++j) {
-    if (t.IsName(j, "Annotated") && t.IsOp(j + 1, "[")) {
+    if (t.IsName(j, "Annotated") && t.IsOp1(j + 1, '[')) {
       size_t close = t.MatchBracket(j + 1);
       auto parts = t.SplitTopLevel(j + 2, close);
       for (size_t p = parts.size(); p-- > 1;) {
@@ -366,15 +376,15 @@ std::string HelpOf(const Toks& t, size_t b, size_t e) {
       }
     }
     std::string key;
-    if (t.StringAt(j, &key) && (key == "help" || key == "description") && t.IsOp(j + 1, ":")) {
+    if (t.StringAt(j, &key) && (key == "help" || key == "description") && t.IsOp1(j + 1, ':')) {
       size_t k = j + 2, end = k;
-      while (end < e && !(t.depth(end) <= t.depth(j) && (t.IsOp(end, ",") || t.IsOp(end, "}")))) ++end;
+      while (end < e && !(t.depth(end) <= t.depth(j) && (t.IsOp1(end, ',') || t.IsOp1(end, '}')))) ++end;
       std::string v;
       if (t.StringValue(k, end, &v)) return v;
     }
-    if ((t.IsName(j, "description") || t.IsName(j, "help")) && t.IsOp(j + 1, "=")) {
+    if ((t.IsName(j, "description") || t.IsName(j, "help")) && t.IsOp1(j + 1, '=')) {
       size_t k = j + 2, end = k;
-      while (end < e && !(t.depth(end) <= t.depth(j) && (t.IsOp(end, ",") || t.IsOp(end, ")")))) ++end;
+      while (end < e && !(t.depth(end) <= t.depth(j) && (t.IsOp1(end, ',') || t.IsOp1(end, ')')))) ++end;
       std::string v;
       if (t.StringValue(k, end, &v)) return v;
     }
@@ -389,8 +399,8 @@ std::string HelpOf(const Toks& t, size_t b, size_t e) {
 void ReadAnnotation(const Toks& t, size_t b, size_t e, ConfigField* f) {
   if (e < b + 4 || !t.IsKind(b, TokenKind::kName)) return;
   size_t open = b + 1;
-  while (open + 1 < e && t.IsOp(open, ".") && t.IsKind(open + 1, TokenKind::kName)) open += 2;
-  if (!t.IsOp(open, "[") || t.MatchBracket(open) != e - 1) return;
+  while (open + 1 < e && t.IsOp1(open, '.') && t.IsKind(open + 1, TokenKind::kName)) open += 2;
+  if (!t.IsOp1(open, '[') || t.MatchBracket(open) != e - 1) return;
   auto parts = t.SplitTopLevel(open + 1, e - 1);
   if (parts.size() < 2 || parts[0].first >= parts[0].second) return;
   bool meta = false;
@@ -404,8 +414,8 @@ void ReadAnnotation(const Toks& t, size_t b, size_t e, ConfigField* f) {
       continue;
     }
     size_t q = pb;
-    while (q + 2 < pe && t.IsKind(q, TokenKind::kName) && t.IsOp(q + 1, ".")) q += 2;
-    if (!t.IsKind(q, TokenKind::kName) || !t.IsOp(q + 1, "(") || t.MatchBracket(q + 1) != pe - 1) continue;
+    while (q + 2 < pe && t.IsKind(q, TokenKind::kName) && t.IsOp1(q + 1, '.')) q += 2;
+    if (!t.IsKind(q, TokenKind::kName) || !t.IsOp1(q + 1, '(') || t.MatchBracket(q + 1) != pe - 1) continue;
     Call c = ParseCall(t, q + 1);
     for (const char* hk : {"help", "description"})
       if (auto* k = c.Kw(hk); k && f->help.empty() && t.StringValue(k->first, k->second, &f->help)) meta = true;
@@ -434,12 +444,25 @@ bool DictKeys(const Toks& t, size_t open, std::vector<std::string>* out) {
   for (auto [pb, pe] : t.SplitTopLevel(open + 1, close)) {
     if (pb >= pe) continue;
     std::string k;
-    if (pe < pb + 3 || !t.StringAt(pb, &k) || !t.IsOp(pb + 1, ":") || keys.size() >= 64) return false;
+    if (pe < pb + 3 || !t.StringAt(pb, &k) || !t.IsOp1(pb + 1, ':') || keys.size() >= 64) return false;
     keys.push_back(std::move(k));
   }
   if (keys.empty()) return false;
   *out = std::move(keys);
   return true;
+}
+
+// The call opened at `open` passes a bare capitalized name among its first arguments
+// (`f(parser, ServerArgs)`): a cheap look at a few tokens.
+bool PassesClass(const Toks& t, size_t open) {
+  int depth = t.depth(open) + 1;
+  for (size_t j = open + 1, n = 0; j < t.size() && n < 8; ++j, ++n) {
+    if (t.IsOp1(j, ')') && t.depth(j) < depth) return false;
+    if (t.depth(j) == depth && t.IsKind(j, TokenKind::kName) && std::isupper((unsigned char)t.Text(j)[0]) &&
+        (t.IsOp1(j + 1, ',') || t.IsOp1(j + 1, ')')) && (t.IsOp1(j - 1, '(') || t.IsOp1(j - 1, ',')))
+      return true;
+  }
+  return false;
 }
 
 // The value type of an annotation: Optional[X] / X | None / Annotated[X, ...] -> X.
@@ -472,7 +495,7 @@ std::vector<std::string> ChoicesOfType(std::string_view type, const SettingsData
   if (type.empty() || type.size() > 4000) return out;
   Toks t = Toks::Expression(type);
   for (size_t j = 0; j + 1 < t.size(); ++j) {
-    if (t.IsName(j, "Literal") && t.IsOp(j + 1, "[")) {
+    if (t.IsName(j, "Literal") && t.IsOp1(j + 1, '[')) {
       size_t close = t.MatchBracket(j + 1);
       std::vector<std::string> vals;
       if (t.StringList(j + 2, close, &vals)) {
@@ -497,16 +520,79 @@ std::vector<std::string> ChoicesOfType(std::string_view type, const SettingsData
   return out;
 }
 
+// Cheap gates: could `w` (a name) be an env reader get_*env* / env_* / os?
+bool MaybeEnvReader(std::string_view w) {
+  if (w == "os") return true;
+  for (size_t k = 0; k + 3 <= w.size(); ++k)
+    if ((w[k] | 0x20) == 'e' && (w[k + 1] | 0x20) == 'n' && (w[k + 2] | 0x20) == 'v') return true;
+  return false;
+}
+
 void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
   const std::string_view text = t.text();
-  // Quick tests of what the file can hold (each collector needs its word).
-  bool has_typer = Has(text, "typer");
-  bool has_click = Has(text, "click") || has_typer;
+  // One pass over the tokens first: calls anywhere (add_argument, env reads,
+  // HfArgumentParser, classes passed to helpers, flags named in strings), and what
+  // the file can hold (each collector of the line pass needs its word) -- no scan of
+  // the whole text.
+  bool has_typer = false, has_click = false, saw_add_argument = false, saw_dash_name = false;
+  for (size_t i = 0; i < t.size(); ++i) {
+    const py::Token& tok = t[i];
+    if (tok.kind == TokenKind::kString) {
+      if (t.IsName(i + 1, "in")) CollectEnvAt(path, t, i, d);  // "X" in os.environ
+      std::string_view s = t.Text(i);
+      size_t p = s.find("--");
+      if (p == std::string_view::npos) continue;
+      // A "--" name built from a field: "--" + name, f"--{name}", "--%s" % name, "--{}".format(name).
+      if (s == "\"--\"" || s == "'--'" || StartsWith(s, "f\"--") || StartsWith(s, "f'--") || StartsWith(s, "\"--%s") ||
+          StartsWith(s, "\"--{}"))
+        saw_dash_name = true;
+      for (; p != std::string_view::npos; p = s.find("--", p + 2)) {
+        if (p > 0 && (IsWordChar(s[p - 1]) || s[p - 1] == '-')) continue;
+        size_t q = p + 2;
+        while (q < s.size() && (std::islower((unsigned char)s[q]) || std::isdigit((unsigned char)s[q]) || s[q] == '-' || s[q] == '_')) ++q;
+        if (q - p >= 5 && std::islower((unsigned char)s[p + 2]) && s[q - 1] != '-')
+          d->mentioned_flags.emplace_back(std::string(s.substr(p, q - p)), tok.line);
+        p = q - 2;
+      }
+      continue;
+    }
+    if (tok.kind != TokenKind::kName) continue;
+    std::string_view w = t.Text(i);
+    if (w == "typer") has_typer = true;
+    else if (w == "click") has_click = true;
+    if (!t.IsOp1(i + 1, '(')) {
+      if (w == "os") CollectEnvAt(path, t, i, d);  // os.environ[...] / os.environ.get / os.getenv
+      continue;
+    }
+    if (w == "add_argument") {
+      saw_add_argument = true;
+      CollectArgparse(path, t, i, d);
+    } else if (w == "HfArgumentParser") {
+      FieldWalker hw;
+      hw.file = std::string(path);
+      hw.kebab = false;
+      hw.underscore_alias = true;
+      hw.origin = "hf";
+      size_t close = t.MatchBracket(i + 1);
+      for (size_t j = i + 2; j < close; ++j)
+        if (t.IsKind(j, TokenKind::kName) && std::isupper((unsigned char)t.Text(j)[0]) && !t.IsOp1(j + 1, '.'))
+          hw.classes.emplace_back(t.Text(j));
+      if (!hw.classes.empty()) d->walkers.push_back(std::move(hw));
+    } else if (MaybeEnvReader(w)) {
+      CollectEnvAt(path, t, i, d);
+    } else if (d->class_calls.size() < 64 && std::islower((unsigned char)w[0]) && PassesClass(t, i + 1) &&
+               (Has(w, "arg") || Has(w, "cli") || Has(w, "field") || Has(w, "parser") || Has(w, "dataclass"))) {
+      // add_cli_args_from_dataclass(parser, ServerArgs): which classes a field walker is given.
+      Call c = ParseCall(t, i + 1);
+      for (auto [pb, pe] : c.positional)
+        if (pe == pb + 1 && t.IsKind(pb, TokenKind::kName) && std::isupper((unsigned char)t.Text(pb)[0]))
+          d->class_calls.emplace_back(std::string(w), std::string(t.Text(pb)));
+    }
+  }
+  has_click = has_click || has_typer;
   // A field walker needs add_argument and a "--" name built from a field name.
-  bool file_walks = Has(text, "add_argument") &&
-                    (Has(text, "\"--\"") || Has(text, "'--'") || Has(text, "f\"--") || Has(text, "f'--") ||
-                     Has(text, "\"--%s") || Has(text, "\"--{}"));
-  bool file_kebab = Has(text, "replace(\"_\", \"-\")") || Has(text, "replace('_', '-')");
+  bool file_walks = saw_add_argument && saw_dash_name;
+  bool file_kebab = file_walks && (Has(text, "replace(\"_\", \"-\")") || Has(text, "replace('_', '-')"));
   std::vector<Scope> stack;
   std::string pending_decorators;
   const auto& lines = t.lines();
@@ -527,8 +613,8 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
           // fields(ClassName) names the class; fields(cls/self) the enclosing class; fields(x)
           // of a parameter: the classes the repository passes to this function.
           for (size_t j = s.first_tok; j + 3 < next_tok && j + 3 < t.size(); ++j) {
-            if (!(t.IsKind(j, TokenKind::kName) && EndsWith(t.Text(j), "fields") && t.IsOp(j + 1, "(") &&
-                  t.IsKind(j + 2, TokenKind::kName) && t.IsOp(j + 3, ")")))
+            if (!(t.IsKind(j, TokenKind::kName) && EndsWith(t.Text(j), "fields") && t.IsOp1(j + 1, '(') &&
+                  t.IsKind(j + 2, TokenKind::kName) && t.IsOp1(j + 3, ')')))
               continue;
             std::string c(t.Text(j + 2));
             if (c == "cls" || c == "self") {
@@ -558,11 +644,11 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
       if (s.body_indent < 0) s.body_indent = L.indent;
       if (s.body_indent == L.indent) cls = &s;
     }
-    if (t.IsOp(b, "@")) {
+    if (t.IsOp1(b, '@')) {
       pending_decorators += std::string(t.Span(b, e)) + "\n";
       // @click.option(...) / @app.command()
       for (size_t j = b; j + 1 < e; ++j)
-        if (has_click && (t.IsName(j, "option") || t.IsName(j, "Option")) && t.IsOp(j + 1, "(") && j > b && t.IsOp(j - 1, ".")) {
+        if (has_click && (t.IsName(j, "option") || t.IsName(j, "Option")) && t.IsOp1(j + 1, '(') && j > b && t.IsOp1(j - 1, '.')) {
           // The decorated function's name is read when it comes; click flags carry the file's line.
           CollectClickOption(path, t, j, d, "");
           break;
@@ -578,15 +664,15 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
       s.name = std::string(t.Text(k + 1));
       s.first_tok = b;
       std::string bases;
-      if (t.IsOp(k + 2, "(")) {
+      if (t.IsOp1(k + 2, '(')) {
         size_t close = t.MatchBracket(k + 2);
         bases = std::string(t.Span(k + 3, close));
         // The first base's last dotted component.
         std::string first;
         for (size_t j = k + 3; j < close; ++j) {
-          if (t.IsKind(j, TokenKind::kName) && (t.IsOp(j + 1, ".") || t.IsOp(j + 1, ",") || j + 1 == close)) {
+          if (t.IsKind(j, TokenKind::kName) && (t.IsOp1(j + 1, '.') || t.IsOp1(j + 1, ',') || j + 1 == close)) {
             first = std::string(t.Text(j));
-            if (!t.IsOp(j + 1, ".")) break;
+            if (!t.IsOp1(j + 1, '.')) break;
             ++j;
             continue;
           }
@@ -596,7 +682,7 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
         // Every base (a dataclass composed of field classes: `class ServerArgs(Parallel, Model)`).
         for (auto [pb, pe] : t.SplitTopLevel(k + 3, close)) {
           size_t q = pb;
-          while (q + 2 < pe && t.IsKind(q, TokenKind::kName) && t.IsOp(q + 1, ".")) q += 2;
+          while (q + 2 < pe && t.IsKind(q, TokenKind::kName) && t.IsOp1(q + 1, '.')) q += 2;
           if (q + 1 == pe && t.IsKind(q, TokenKind::kName) && t.Text(q) != s.name && d->all_bases[s.name].size() < 16)
             d->all_bases[s.name].emplace_back(t.Text(q));
         }
@@ -618,11 +704,11 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
       s.first_tok = b;
       bool typer_command = has_typer && (Has(pending_decorators, ".command(") || Has(pending_decorators, ".callback("));
       pending_decorators.clear();
-      if (has_typer && t.IsOp(k + 2, "(")) {
+      if (has_typer && t.IsOp1(k + 2, '(')) {
         size_t close = t.MatchBracket(k + 2);
         bool any_option = false;
         for (size_t j = k + 3; j < close; ++j)
-          if (t.IsName(j, "Option") && t.IsOp(j + 1, "(")) any_option = true;
+          if (t.IsName(j, "Option") && t.IsOp1(j + 1, '(')) any_option = true;
         if (typer_command || any_option)
           for (auto [pb, pe] : t.SplitTopLevel(k + 3, close))
             CollectTyperParam(path, t, pb, pe, typer_command, s.name, *d, d);
@@ -634,12 +720,12 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
     // Class-body statements.
     if (cls && t.IsKind(b, TokenKind::kName)) {
       std::string name(t.Text(b));
-      if ((cls->dataclass || cls->pydantic) && t.IsOp(b + 1, ":")) {
+      if ((cls->dataclass || cls->pydantic) && t.IsOp1(b + 1, ':')) {
         ConfigField f;
         f.class_name = cls->name;
         f.name = name;
         size_t j = b + 2;
-        while (j < e && !(t.IsOp(j, "=") && t.depth(j) == t.depth(b))) ++j;
+        while (j < e && !(t.IsOp1(j, '=') && t.depth(j) == t.depth(b))) ++j;
         f.type = std::string(t.Span(b + 2, j));
         ReadAnnotation(t, b + 2, j, &f);
         if (j < e) {
@@ -647,7 +733,7 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
           // field(default=..., metadata={"help": ...}) / Field(default, description=...)
           if ((t.IsName(j + 1, "field") || t.IsName(j + 1, "Field") || (t.IsName(j + 1, "dataclasses") && t.IsName(j + 3, "field"))) ) {
             size_t open = j + 2;
-            while (open < e && !t.IsOp(open, "(")) ++open;
+            while (open < e && !t.IsOp1(open, '(')) ++open;
             if (open < e) {
               Call c = ParseCall(t, open);
               if (auto* kd = c.Kw("default")) f.default_value = SpanStr(t, *kd);
@@ -674,15 +760,15 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
         d->fields.push_back(std::move(f));
         continue;
       }
-      if (cls->enum_class && t.IsOp(b + 1, "=") && e == b + 3) {
+      if (cls->enum_class && t.IsOp1(b + 1, '=') && e == b + 3) {
         std::string v;
         if (t.StringAt(b + 2, &v)) d->enums[cls->name].emplace_back(name, v);
         else if (t.IsKind(b + 2, TokenKind::kNumber)) d->enums[cls->name].emplace_back(name, std::string(t.Text(b + 2)));
         continue;
       }
       // X = EnvBool(default): an environment registry class (sglang's envs.py).
-      if (IsUpperName(name) && t.IsOp(b + 1, "=") && t.IsKind(b + 2, TokenKind::kName) && StartsWith(t.Text(b + 2), "Env") &&
-          t.IsOp(b + 3, "(")) {
+      if (IsUpperName(name) && t.IsOp1(b + 1, '=') && t.IsKind(b + 2, TokenKind::kName) && StartsWith(t.Text(b + 2), "Env") &&
+          t.IsOp1(b + 3, '(')) {
         Call c = ParseCall(t, b + 3);
         std::optional<std::string> def;
         if (!c.positional.empty()) def = SpanStr(t, c.positional[0]);
@@ -693,8 +779,8 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
       if (name == "model_config" || name == "env_prefix") {
         for (size_t j = b; j + 2 < e; ++j) {
           std::string v;
-          if ((t.IsName(j, "env_prefix") && t.IsOp(j + 1, "=") && t.StringAt(j + 2, &v)) ||
-              (j == b && name == "env_prefix" && t.IsOp(b + 1, "=") && t.StringAt(b + 2, &v))) {
+          if ((t.IsName(j, "env_prefix") && t.IsOp1(j + 1, '=') && t.StringAt(j + 2, &v)) ||
+              (j == b && name == "env_prefix" && t.IsOp1(b + 1, '=') && t.StringAt(b + 2, &v))) {
             // class Config: env_prefix = "X" sits in a nested class: it belongs to the outer one.
             std::string owner = cls->name;
             if (owner == "Config" && stack.size() >= 2) owner = stack[stack.size() - 2].name;
@@ -709,64 +795,22 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
     bool module_level = stack.empty() && L.indent == 0;
     if ((module_level || (cls && IsUpperName(t.Text(b)))) && t.IsKind(b, TokenKind::kName)) {
       size_t eq = b + 1;
-      if (t.IsOp(eq, ":")) {  // NAME: TypeAlias = ...
-        while (eq < e && !t.IsOp(eq, "=")) ++eq;
+      if (t.IsOp1(eq, ':')) {  // NAME: TypeAlias = ...
+        while (eq < e && !t.IsOp1(eq, '=')) ++eq;
       }
-      if (t.IsOp(eq, "=") && eq + 1 < e) {
+      if (t.IsOp1(eq, '=') && eq + 1 < e) {
         std::vector<std::string> vals;
-        if ((t.IsOp(eq + 1, "[") || t.IsOp(eq + 1, "(") || t.IsOp(eq + 1, "{")) && t.MatchBracket(eq + 1) == e - 1 &&
+        if ((t.IsOp1(eq + 1, '[') || t.IsOp1(eq + 1, '(') || t.IsOp1(eq + 1, '{')) && t.MatchBracket(eq + 1) == e - 1 &&
             t.StringList(eq + 1, e, &vals))
           d->list_constants.emplace(std::string(t.Text(b)), std::move(vals));
-        else if (t.IsName(eq + 1, "Literal") && t.IsOp(eq + 2, "[") && t.StringList(eq + 3, t.MatchBracket(eq + 2), &vals))
+        else if (t.IsName(eq + 1, "Literal") && t.IsOp1(eq + 2, '[') && t.StringList(eq + 3, t.MatchBracket(eq + 2), &vals))
           d->literal_aliases.emplace(std::string(t.Text(b)), std::move(vals));
-        else if (t.IsOp(eq + 1, "{") && t.MatchBracket(eq + 1) == e - 1 && DictKeys(t, eq + 1, &vals))
+        else if (t.IsOp1(eq + 1, '{') && t.MatchBracket(eq + 1) == e - 1 && DictKeys(t, eq + 1, &vals))
           d->list_constants.emplace(std::string(t.Text(b)), std::move(vals));
       }
     }
   }
   close_to(-1, t.size() - 1);
-  // Calls anywhere: add_argument, env reads, HfArgumentParser, and flags named in strings.
-  for (size_t i = 0; i < t.size(); ++i) {
-    const py::Token& tok = t[i];
-    if (tok.kind == TokenKind::kString) {
-      CollectEnvAt(path, t, i, d);
-      std::string_view s = t.Text(i);
-      for (size_t p = s.find("--"); p != std::string_view::npos; p = s.find("--", p + 2)) {
-        if (p > 0 && (IsWordChar(s[p - 1]) || s[p - 1] == '-')) continue;
-        size_t q = p + 2;
-        while (q < s.size() && (std::islower((unsigned char)s[q]) || std::isdigit((unsigned char)s[q]) || s[q] == '-' || s[q] == '_')) ++q;
-        if (q - p >= 5 && std::islower((unsigned char)s[p + 2]) && s[q - 1] != '-')
-          d->mentioned_flags.emplace_back(std::string(s.substr(p, q - p)), tok.line);
-        p = q - 2;
-      }
-      continue;
-    }
-    if (tok.kind != TokenKind::kName) continue;
-    std::string_view w = t.Text(i);
-    if (w == "add_argument" && t.IsOp(i + 1, "(")) CollectArgparse(path, t, i, d);
-    else if (t.IsOp(i + 1, "(") && d->class_calls.size() < 64 && std::islower((unsigned char)w[0]) &&
-             (Has(w, "arg") || Has(w, "cli") || Has(w, "field") || Has(w, "parser") || Has(w, "dataclass"))) {
-      // add_cli_args_from_dataclass(parser, ServerArgs): which classes a field walker is given.
-      Call c = ParseCall(t, i + 1);
-      for (auto [pb, pe] : c.positional)
-        if (pe == pb + 1 && t.IsKind(pb, TokenKind::kName) && std::isupper((unsigned char)t.Text(pb)[0]))
-          d->class_calls.emplace_back(std::string(w), std::string(t.Text(pb)));
-    }
-    else if (w == "HfArgumentParser" && t.IsOp(i + 1, "(")) {
-      FieldWalker hw;
-      hw.file = std::string(path);
-      hw.kebab = false;
-      hw.underscore_alias = true;
-      hw.origin = "hf";
-      size_t close = t.MatchBracket(i + 1);
-      for (size_t j = i + 2; j < close; ++j)
-        if (t.IsKind(j, TokenKind::kName) && std::isupper((unsigned char)t.Text(j)[0]) && !t.IsOp(j + 1, "."))
-          hw.classes.emplace_back(t.Text(j));
-      if (!hw.classes.empty()) d->walkers.push_back(std::move(hw));
-    } else {
-      CollectEnvAt(path, t, i, d);
-    }
-  }
 }
 
 namespace {

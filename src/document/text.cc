@@ -2,6 +2,7 @@
 #include "document/text.h"
 
 #include <cctype>
+#include <cstring>
 
 namespace errdex::doc {
 
@@ -137,7 +138,13 @@ std::string LastComponent(std::string_view s) {
 }
 std::string FirstComponent(std::string_view s) { return std::string(s.substr(0, s.find('.'))); }
 
-bool Has(std::string_view s, std::string_view lit) { return s.find(lit) != std::string_view::npos; }
+bool Has(std::string_view s, std::string_view lit) {
+  if (lit.empty()) return true;
+  if (s.size() < lit.size()) return false;
+  // glibc's memmem (two-way, vectorized first-byte scan) is far faster than
+  // string_view::find on whole files; Has runs over every file's text.
+  return memmem(s.data(), s.size(), lit.data(), lit.size()) != nullptr;
+}
 bool StartsWith(std::string_view s, std::string_view lit) { return s.substr(0, lit.size()) == lit; }
 bool EndsWith(std::string_view s, std::string_view lit) {
   return s.size() >= lit.size() && s.substr(s.size() - lit.size()) == lit;

@@ -46,6 +46,7 @@ ExtractOutput FromFrontEnd(R r) {
   out.diagnostics = std::move(r.diagnostics);
   out.failed = r.failed;
   if constexpr (requires { r.sites_left_out; }) out.sites_left_out = r.sites_left_out;
+  if constexpr (requires { r.tokens; }) out.python_tokens = std::move(r.tokens);
   return out;
 }
 
@@ -450,7 +451,7 @@ Result<ScanResult> Scan(const ScanOptions& options) {
             std::vector<const Site*> file_sites;
             file_sites.reserve(fr.lines.size());
             for (const CatalogLine& l : fr.lines) file_sites.push_back(&*l.facts);
-            FileFacts ff = CollectFileFacts(path, fr.text, file_sites);
+            FileFacts ff = CollectFileFacts(path, fr.text, file_sites, out.python_tokens.get());
             fr.knowledge = std::move(ff.knowledge);
             fr.contexts = std::move(ff.contexts);
           } catch (const std::exception& e) {
