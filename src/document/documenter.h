@@ -67,6 +67,12 @@ class RepoKnowledge {
   // JSON, so it can be kept in the catalog and `errdex document` can re-run later:
   // {"version":2,"settings":{...},"knowledge":{...},"sites":{"<record id>":{context}}}.
   virtual std::string Serialize(const std::vector<std::pair<std::string, const SiteContext*>>& sites = {}) const = 0;
+  // The same from the sites' contexts already rendered by AppendSiteContexts (in
+  // parallel, per file): chunks are joined in order.
+  virtual std::string SerializeChunks(const std::vector<std::string>& site_chunks) const = 0;
+  // `"<id>":{context},...` for the known contexts of `sites` (appended to `out`,
+  // a ',' first when `out` is not empty). Thread-safe.
+  static void AppendSiteContexts(std::string* out, const std::vector<std::pair<std::string, const SiteContext*>>& sites);
   // Unreadable JSON gives empty knowledge.
   static std::unique_ptr<RepoKnowledge> Deserialize(std::string_view json);
   // The context stored for a record id by Serialize (nullptr: none).

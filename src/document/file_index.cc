@@ -63,7 +63,8 @@ FileIndex::FileIndex(const Toks& t, const Wanted* wanted) : t_(t) {
     l.last = L.last;
     l.indent = L.indent;
     l.start = t.line(L.first);
-    l.end = t.EndLine(L.last - 1);
+    // Only a multi-line string token ends on a later line than it starts.
+    l.end = t.IsKind(L.last - 1, TokenKind::kString) ? t.EndLine(L.last - 1) : t.line(L.last - 1);
     l.block = stack.empty() ? -1 : stack.back();
     int li = (int)ll_.size();
     uint32_t k = L.first;
@@ -441,28 +442,43 @@ SiteContext FileIndex::Gather(const Site& site) const {
     if (IsIdent(n) && n != "self" && n != "cls" && names.size() < 16 && std::find(names.begin(), names.end(), n) == names.end())
       names.push_back(n);
   };
+  // The identifiers a test uses: candidates for locals (not after '.', not called)
+  // and for modules (not after '.'). A token-free scan: Gather runs for every site.
+  auto scan_names = [&](std::string_view g) {
+    for (size_t i = 0; i < g.size();) {
+      char ch = g[i];
+      if (ch == '"' || ch == '\'') {  // skip string literals
+        size_t e = i + 1;
+        while (e < g.size() && g[e] != ch) e += g[e] == '\\' ? 2 : 1;
+        i = e + 1;
+        continue;
+      }
+      if (!(std::isalpha((unsigned char)ch) || ch == '_')) {
+        ++i;
+        continue;
+      }
+      size_t e = i;
+      while (e < g.size() && IsWordChar(g[e])) ++e;
+      bool after_dot = i > 0 && g[i - 1] == '.';
+      if (!after_dot) {
+        std::string n(g.substr(i, e - i));
+        module_names.insert(n);
+        bool kw = n == "and" || n == "or" || n == "not" || n == "in" || n == "is" || n == "None" || n == "True" || n == "False" ||
+                  n == "if" || n == "else" || n == "lambda" || n == "for";
+        if (!kw && (e >= g.size() || g[e] != '(')) want(n);
+      }
+      i = e;
+    }
+  };
   std::vector<std::pair<int, std::string>> negated;  // guard index -> test of the earlier branch
   for (size_t g = first_guard; g < site.guards.size(); ++g) {
     const std::string& text = site.guards[g];
     if (text.size() > 4096) continue;
     std::string inner_test;
-    if (StripNot(text, &inner_test)) negated.emplace_back((int)g, OneLine(inner_test));
-    std::vector<Clause> clauses;
-    ParseGuard(text, (int)g, &clauses);
-    for (const Clause& cl : clauses)
-      for (const Atom& a : cl.any_of) {
-        std::string lhs = Trim(a.lhs);
-        want(lhs);
-        want(Trim(a.rhs));
-        if (IsDotted(lhs)) module_names.insert(FirstComponent(lhs));
-        for (const char* fn : {"getattr(", "hasattr("}) {
-          size_t p = lhs.find(fn);
-          if (p == std::string::npos) continue;
-          size_t b = p + std::char_traits<char>::length(fn), e = lhs.find(',', b);
-          if (e != std::string::npos) module_names.insert(FirstComponent(Trim(lhs.substr(b, e - b))));
-        }
-      }
+    if (StartsWith(text, "not (") && StripNot(text, &inner_test)) negated.emplace_back((int)g, OneLine(inner_test));
+    scan_names(text);
   }
+  if (site.assert_condition && site.assert_condition->size() <= 4096) scan_names(*site.assert_condition);
 
   // Locals on the path to the site (the def's scope, else module level).
   for (const std::string& n : names) {

@@ -225,6 +225,12 @@ std::string KnowledgeIndex::SettingsJson() const {
 }
 
 std::string KnowledgeIndex::Serialize(const std::vector<std::pair<std::string, const SiteContext*>>& sites) const {
+  std::string chunk;
+  RepoKnowledge::AppendSiteContexts(&chunk, sites);
+  return SerializeChunks({chunk});
+}
+
+std::string KnowledgeIndex::SerializeChunks(const std::vector<std::string>& site_chunks) const {
   json fields = json::array();
   for (const auto& f : data_.fields) fields.push_back(FieldJson(f));
   json enums = json::object();
@@ -244,16 +250,17 @@ std::string KnowledgeIndex::Serialize(const std::vector<std::pair<std::string, c
   json j = {{"version", 2}, {"settings", SettingsObject(data_)}, {"knowledge", std::move(knowledge)}};
   std::string out = j.dump(-1, ' ', false, json::error_handler_t::replace);
   // The sites' contexts: written directly (there can be 10^5 of them).
+  size_t total = out.size() + 16;
+  for (const auto& c : site_chunks) total += c.size() + 1;
+  out.reserve(total);
   out.pop_back();  // the closing '}'
   out += ",\"sites\":{";
   bool first = true;
-  for (const auto& [id, ctx] : sites) {
-    if (!ctx || !ctx->known) continue;
+  for (const auto& c : site_chunks) {
+    if (c.empty()) continue;
     if (!first) out += ',';
     first = false;
-    AppendJsonString(out, id);
-    out += ':';
-    out += SiteContextToJson(*ctx);
+    out += c;
   }
   out += "}}";
   return out;
@@ -307,6 +314,16 @@ std::string KnowledgeIndex::ConsultedJson(const DocDeps& deps) const {
 const KnowledgeIndex* AsIndex(const RepoKnowledge& k) { return dynamic_cast<const KnowledgeIndex*>(&k); }
 
 }  // namespace doc
+
+void RepoKnowledge::AppendSiteContexts(std::string* out, const std::vector<std::pair<std::string, const SiteContext*>>& sites) {
+  for (const auto& [id, ctx] : sites) {
+    if (!ctx || !ctx->known) continue;
+    if (!out->empty()) *out += ',';
+    AppendJsonString(*out, id);
+    *out += ':';
+    *out += SiteContextToJson(*ctx);
+  }
+}
 
 std::unique_ptr<RepoKnowledge> RepoKnowledge::Build(std::vector<FileKnowledgePtr> files) {
   std::sort(files.begin(), files.end(), [](const FileKnowledgePtr& a, const FileKnowledgePtr& b) {

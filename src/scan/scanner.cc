@@ -88,6 +88,7 @@ struct FileResult {
   std::string jsonl;  // the lines serialized (ScanOptions::json_lines)
   FileKnowledgePtr knowledge;
   std::vector<SiteContext> contexts;  // the document stage's context of each line's site
+  std::string contexts_json;          // those contexts as the knowledge blob's "sites" entries
   uint64_t bytes = 0;
   size_t sites_left_out = 0;
   bool skipped = false;
@@ -494,14 +495,19 @@ Result<ScanResult> Scan(const ScanOptions& options) {
             }
           }
           SerializeLines(options.json_lines, fr);
+          // This file's part of the knowledge blob's contexts, rendered here in parallel.
+          std::vector<std::pair<std::string, const SiteContext*>> mine;
+          mine.reserve(fr.lines.size());
+          for (size_t j = 0; j < fr.lines.size(); ++j) mine.emplace_back(fr.lines[j].record.id, &fr.contexts[j]);
+          RepoKnowledge::AppendSiteContexts(&fr.contexts_json, mine);
           documented.fetch_add(static_cast<int64_t>(fr.lines.size()));
         },
         tick);
     // The knowledge blob keeps each site's context, so `errdex document` writes what the scan wrote.
-    std::vector<std::pair<std::string, const SiteContext*>> contexts;
-    for (size_t i : with_sites)
-      for (size_t j = 0; j < files[i].lines.size(); ++j) contexts.emplace_back(files[i].lines[j].record.id, &files[i].contexts[j]);
-    result.knowledge = repo_knowledge->Serialize(contexts);
+    std::vector<std::string> chunks;
+    chunks.reserve(with_sites.size());
+    for (size_t i : with_sites) chunks.push_back(std::move(files[i].contexts_json));
+    result.knowledge = repo_knowledge->SerializeChunks(chunks);
     result.stats.document_seconds = SecondsSince(t2);
   }
 
