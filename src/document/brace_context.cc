@@ -206,6 +206,70 @@ bool BraceFile::FindDefinition(std::string_view name, int line, size_t* pb, size
   return false;
 }
 
+namespace {
+
+// `.post("/users"` / `@Post('users')` at `p` (the verb's first letter) of `t`: the method and path.
+bool RouteAt(std::string_view t, size_t p, std::string* method, std::string* path) {
+  static const char* const kVerbs[] = {"get", "post", "put", "delete", "patch"};
+  for (const char* v : kVerbs) {
+    size_t n = std::char_traits<char>::length(v);
+    if (t.size() < p + n + 2) continue;
+    bool lower = t.compare(p, n, v) == 0;
+    bool upper = std::toupper((unsigned char)t[p]) == std::toupper((unsigned char)v[0]) && t.compare(p + 1, n - 1, v + 1) == 0 &&
+                 std::isupper((unsigned char)t[p]);
+    if (!lower && !upper) continue;
+    size_t q = p + n;
+    if (q >= t.size() || t[q] != '(') continue;
+    ++q;
+    while (q < t.size() && t[q] == ' ') ++q;
+    if (q >= t.size() || (t[q] != '"' && t[q] != '\'' && t[q] != '`')) continue;
+    size_t e = t.find(t[q], q + 1);
+    if (e == std::string_view::npos) continue;
+    std::string r(t.substr(q + 1, e - q - 1));
+    if (r.find(' ') != std::string::npos || r.size() > 200) continue;
+    *method = Upper(v);
+    *path = r.empty() || r[0] != '/' ? "/" + r : r;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void BraceFile::Route(std::string_view def, int def_line, int site_line, SiteContext* c) const {
+  std::string method, path;
+  // NestJS: a decorator on the lines right above the definition.
+  for (int l = def_line - 1; l >= 1 && l >= def_line - 4 && def_line > 0; --l) {
+    std::string_view t = TrimView(Line(l));
+    if (!StartsWith(t, "@")) break;
+    if (RouteAt(t, 1, &method, &path)) {
+      c->route_method = method, c->route = path;
+      return;
+    }
+  }
+  // express: app.post("/users", createUser) anywhere in the file.
+  if (!def.empty())
+    for (size_t p = text_.find(def); p != std::string_view::npos; p = text_.find(def, p + 1)) {
+      if (p == 0 || p + def.size() >= text_.size() || IdentChar(text_[p + def.size()]) || IdentChar(text_[p - 1])) continue;
+      std::string_view t = Line(LineOf(p));
+      for (size_t d = t.find('.'); d != std::string_view::npos; d = t.find('.', d + 1))
+        if (RouteAt(t, d + 1, &method, &path)) {
+          c->route_method = method, c->route = path;
+          return;
+        }
+    }
+  // An anonymous handler: the nearest route call above the site.
+  if (def.empty())
+    for (int l = site_line; l >= 1 && l > site_line - 60; --l) {
+      std::string_view t = Line(l);
+      for (size_t d = t.find('.'); d != std::string_view::npos; d = t.find('.', d + 1))
+        if (RouteAt(t, d + 1, &method, &path)) {
+          c->route_method = method, c->route = path;
+          return;
+        }
+    }
+}
+
 SiteContext BraceFile::Gather(const Site& site) const {
   SiteContext c;
   c.known = true;
@@ -214,10 +278,15 @@ SiteContext BraceFile::Gather(const Site& site) const {
   for (size_t p = fn.find("::"); p != std::string::npos; p = fn.find("::", p)) fn.replace(p, 2, ".");
   std::string def = LastComponent(fn);
   if (fn.find('.') != std::string::npos) c.class_name = LastComponent(fn.substr(0, fn.rfind('.')));
-  if (def.empty() || def == "<module>" || def == "<anonymous>" || !IdentStart(def[0])) return c;
+  bool web = language_ == "javascript" || language_ == "typescript";
+  if (def.empty() || def == "<module>" || def == "<anonymous>" || !IdentStart(def[0])) {
+    if (web) Route("", 0, site.line, &c);
+    return c;
+  }
   size_t pb = 0, pe = 0;
   int def_line = 0;
   if (!FindDefinition(def, site.line, &pb, &pe, &def_line)) return c;
+  if (web) Route(def, def_line, site.line, &c);
   c.def_name = def;
   c.def_line = def_line;
   c.params = BraceParams(text_.substr(pb, pe - pb), language_);

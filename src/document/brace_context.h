@@ -30,6 +30,10 @@ class BraceFile {
   // The offset just after the definition header `name(...)` of the function around
   // `line`, and its parameter text; false when none is found.
   bool FindDefinition(std::string_view name, int line, size_t* params_b, size_t* params_e, int* def_line) const;
+  // A web route the function serves: `app.post("/users", createUser)` anywhere in the
+  // file, a NestJS `@Post("users")` right above its definition, or (an anonymous
+  // handler) the nearest `.get("/path", ...` above the site.
+  void Route(std::string_view def, int def_line, int site_line, SiteContext* c) const;
 
   std::string_view text_;
   std::string_view language_;

@@ -290,12 +290,16 @@ class Resolver {
     if (Tensor(a, x, &s)) return s;
     if (Request(x, &s)) return s;
     auto shapey = [](std::string_view t) {
-      return Has(t, "len(") || Has(t, ".shape") || Has(t, ".ndim") || Has(t, ".dim()") || Has(t, ".size(") || Has(t, ".numel()");
+      return Has(t, "len(") || Has(t, ".shape") || Has(t, ".ndim") || Has(t, ".dim()") || Has(t, ".size(") || Has(t, ".numel()") ||
+             EndsWith(t, ".length") || EndsWith(t, ".len()");
     };
     if (shapey(x) || shapey(a.rhs)) {
       s.kind = SubjectKind::kShape;
       if (StartsWith(x, "len(") && EndsWith(x, ")"))
         if (const ParamInfo* p = Param(Trim(x.substr(4, x.size() - 5)))) s.param = p->name, s.param_info = p;
+      for (const char* suf : {".length", ".len()", ".size()"})
+        if (EndsWith(x, suf))
+          if (const ParamInfo* p = Param(x.substr(0, x.size() - std::char_traits<char>::length(suf)))) s.param = p->name, s.param_info = p;
       return s;
     }
     if (k_ && IsDotted(x) && x.find('.') != std::string::npos) {
@@ -308,6 +312,13 @@ class Resolver {
           return s;
         }
         if (const ConfigField* f = k_->FindField(last, deps_)) {
+          // A field of a pydantic BaseSettings class: the user sets its environment variable.
+          if (const EnvVar* e = SettingsEnv(*f)) {
+            s.kind = SubjectKind::kEnv;
+            s.env = e->name;
+            s.env_info = e;
+            return s;
+          }
           s.kind = SubjectKind::kField;
           s.field = f;
           return s;
@@ -315,6 +326,21 @@ class Resolver {
       }
     }
     if (const ParamInfo* p = Param(x)) {
+      // A parameter of a click/typer command is its flag.
+      if (k_ && CommandFunction())
+        if (const Flag* f = k_->FindFlag(p->name, deps_); f && (f->origin == "click" || f->origin == "typer")) {
+          s.kind = SubjectKind::kFlag;
+          s.flag = f;
+          return s;
+        }
+      // is_hip / has_cuda passed in: the platform, not a choice of the caller.
+      if ((StartsWith(p->name, "is_") || StartsWith(p->name, "has_") || StartsWith(p->name, "use_")) && IsHardwareWord(p->name) &&
+          a.op.empty()) {
+        s.kind = SubjectKind::kHardware;
+        s.pred = p->name;
+        s.missing = a.falsy;
+        return s;
+      }
       s.kind = SubjectKind::kParam;
       s.param = p->name;
       s.param_info = p;
@@ -338,6 +364,19 @@ class Resolver {
   }
 
  private:
+  const EnvVar* SettingsEnv(const ConfigField& f) const {
+    const auto& sc = k_->data().settings_classes;
+    if (std::find(sc.begin(), sc.end(), f.class_name) == sc.end()) return nullptr;
+    std::string prefix;
+    if (auto it = k_->data().env_prefixes.find(f.class_name); it != k_->data().env_prefixes.end()) prefix = it->second;
+    return k_->FindEnv(Upper(prefix + f.name), deps_);
+  }
+  bool CommandFunction() const {
+    for (const auto& d : ctx_.decorators)
+      if (d == "command" || d == "option" || d == "callback" || d == "argument") return true;
+    return false;
+  }
+
   // x.dtype != torch.float16, x.scalar_type() == at.kHalf, not x.is_contiguous(), x.device.type != "cuda",
   // not x.is_cuda(): a property of a tensor the caller passes.
   bool Tensor(Atom& a, const std::string& x, Subject* s) const {
@@ -603,10 +642,23 @@ std::string CallName(const SiteFacts& sf) {
   return (c.params[0].name == "cls" ? c.class_name : std::string("obj")) + "." + sf.func;
 }
 
+std::string TypePhrase(const SiteFacts& sf, const std::string& type) {
+  const std::string& lang = sf.site->language;
+  if (lang == "javascript" || lang == "typescript") {
+    // typeof / instanceof / Array.isArray, said in JavaScript's words.
+    if (type == "str") return "a string";
+    if (type == "(int, float)") return "a number";
+    if (type == "bool") return "a boolean";
+    if (type == "list") return "an array";
+    if (type == "dict") return "an object";
+    if (type == "Callable") return "a function";
+  }
+  return "an instance of " + BT(type);
+}
+
 std::string UserTerm(const SiteFacts& sf, const Fact& f) {
   const Subject& s = f.subj;
   const Atom& a = f.atom;
-  (void)sf;
   if (f.disjunction) return BT(f.code);
   const std::vector<std::string>& vals = a.values;
   switch (s.kind) {
@@ -639,9 +691,10 @@ std::string UserTerm(const SiteFacts& sf, const Fact& f) {
     case SubjectKind::kVersion:
       if (!s.attr.empty()) return "an installed " + BT(s.module) + " that does not satisfy " + BT(s.attr);
       return "installed versions for which " + BT(s.pred) + " holds";
-    case SubjectKind::kType:
+    case SubjectKind::kType: {
       if (s.flag) return BT(s.flag->Primary()) + (s.missing ? " given a value that is not " : " given ") + "a " + BT(s.pred);
-      return s.missing ? BT(s.expr) + " is not an instance of " + BT(s.pred) : BT(s.expr) + " is an instance of " + BT(s.pred);
+      return BT(s.expr) + (s.missing ? " is not " : " is ") + TypePhrase(sf, s.pred);
+    }
     case SubjectKind::kTensor: {
       std::string x = BT(s.tensor);
       if (s.pred == "contiguous") return s.missing ? x + " is not contiguous" : x + " is contiguous";
@@ -736,6 +789,22 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
           (Trim(f.atom.lhs) == "__name__" && f.atom.op == "==")) {  // run as a script: no condition a user meets
         sf.constant_guard = true;  // `while True`, `if 1`: no condition at all
         continue;
+      }
+      if (k && !f.atom.rhs_strings && (f.atom.op == "==" || f.atom.op == "!=" || f.atom.op == "is" || f.atom.op == "is not")) {
+        // `mode == Quantization.gptq`: the Enum member's value, as the user writes it.
+        std::string r = Trim(f.atom.rhs);
+        size_t dot = r.rfind('.');
+        if (IsDotted(r) && dot != std::string::npos) {
+          auto en = k->data().enums.find(LastComponent(r.substr(0, dot)));
+          if (en != k->data().enums.end())
+            for (const auto& [m, v] : en->second)
+              if (m == r.substr(dot + 1)) {
+                f.atom.values = {v};
+                f.atom.rhs_strings = true;
+                if (f.atom.op == "is") f.atom.op = "==";
+                if (f.atom.op == "is not") f.atom.op = "!=";
+              }
+        }
       }
       if (k && !f.atom.rhs_strings && (f.atom.op == "in" || f.atom.op == "not in")) {
         // `x not in SUPPORTED` / `x not in MODES.keys()`: the constant's values.

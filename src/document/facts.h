@@ -110,6 +110,7 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
 
 // Helpers the writers share.
 std::string UserTerm(const SiteFacts& sf, const Fact& f);   // `--deepep-mode normal`, `X=1`, ...
+std::string TypePhrase(const SiteFacts& sf, const std::string& type);  // "an instance of `T`"; JS: "a string"
 std::string SettingRef(const Subject& s);                    // `--deepep-mode`, environment variable `X`
 std::string SettingValue(const Subject& s, const std::string& v);  // --deepep-mode v / X=v / field=v
 bool Triggers(const Fact& f, const std::string& v);          // v makes the fact true

@@ -375,6 +375,34 @@ std::string NormalizeGuard(std::string_view s, std::string_view language) {
           continue;
         }
         o += w;
+      } else if (js && (w == "includes" || EndsWith(w, ".includes")) && e < n && s[e] == '(') {
+        // xs.includes(v) / ["a", "b"].includes(v) -> v in xs.
+        size_t close = close_paren(e);
+        std::string receiver;
+        if (w != "includes") {
+          receiver = w.substr(0, w.size() - 9);
+        } else if (!o.empty() && o.back() == '.') {
+          o.pop_back();
+          size_t rb = o.size();
+          if (rb > 0 && o[rb - 1] == ']') {
+            int depth = 0;
+            while (rb > 0) {
+              char ch = o[--rb];
+              if (ch == ']') ++depth;
+              else if (ch == '[' && --depth == 0) break;
+            }
+          } else {
+            while (rb > 0 && (IsWordChar(o[rb - 1]) || o[rb - 1] == '.')) --rb;
+          }
+          receiver = o.substr(rb);
+          o.erase(rb);
+        }
+        if (close != std::string_view::npos && !receiver.empty()) {
+          o += "(" + std::string(s.substr(e + 1, close - e - 1)) + " in " + receiver + ")";
+          i = close + 1;
+          continue;
+        }
+        o += w;
       } else if (js && StartsWith(w, "process.env.") && w.size() > 12) {
         o += "os.environ.get(\"" + w.substr(12) + "\")";
       } else if (java && EndsWith(w, ".equals") && w.size() > 7 && e < n && s[e] == '(') {

@@ -97,6 +97,12 @@ std::string ImperativeClause(const std::string& sent) {
     if (verb && !(v == "do" || v == "don't"))
       for (const char* n : kNotAfter)
         if (next == n) verb = false;
+    // "Call aclnnHcPost failed", "Run step 3 errored": a report of what failed, not advice.
+    if (verb && !polite)
+      for (size_t k = i + 1; k < w.size() && k <= i + 3; ++k)
+        if (w[k] == "failed" || w[k] == "fails" || w[k] == "failure" || w[k] == "error" || w[k] == "errors" || w[k] == "errored" ||
+            w[k] == "exception" || w[k] == "crashed")
+          verb = false;
     if (verb || (polite && i > 0)) return c;
   }
   return "";
@@ -190,11 +196,26 @@ Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
       while (!flag.empty() && flag.back() == '-') flag.pop_back();
       std::vector<std::string> vals = ValuesAfterFlag(s, q);
       const Flag* fi = k ? k->FindFlag(flag, deps) : nullptr;
+      // "Drop --x or pick ...": no values ("or" is English), and none for a flag that takes none.
+      std::vector<std::string> words = Words(s);
+      bool removes = !words.empty() && (words[0] == "drop" || words[0] == "remove" || words[0] == "disable" ||
+                                        words[0] == "unset" || words[0] == "avoid" || words[0] == "omit");
+      if (removes || (fi && fi->IsBool())) vals.clear();
+      vals.erase(std::remove_if(vals.begin(), vals.end(),
+                                [](const std::string& v) {
+                                  return v == "or" || v == "and" || v == "to" || v == "if" || v == "in" || v == "with" ||
+                                         v == "for" || v == "the" || v == "a" || v == "when" || v == "is" || v == "instead";
+                                }),
+                 vals.end());
       if (fi && !fi->choices.empty()) {
         std::vector<std::string> ok;
         for (auto& v : vals)
           if (std::find(fi->choices.begin(), fi->choices.end(), v) != fi->choices.end()) ok.push_back(v);
         vals = ok;
+      }
+      if (!vals.empty() && !words.empty()) {
+        size_t vi = words[0] == "please" && words.size() > 1 ? 1 : 0;
+        h.flag_verbs.emplace(flag, words[vi]);
       }
       auto& dst = h.flag_values[flag];
       for (auto& v : vals)

@@ -170,6 +170,12 @@ std::vector<std::string> ImperativeSentences(const std::string& message) {
       if (v == "make" && next != "sure") verb = false;
       if (v == "do" && next != "not") verb = false;
       if (v == "file" || v == "open" || v == "see" || v == "start" || v == "raise") verb = verb && polite;
+      // "Call aclnnHcPost failed", "Run step 3 errored": a report of what failed, not advice.
+      if (verb && !polite)
+        for (size_t k = i + 1; k < w.size() && k <= i + 3; ++k)
+          if (w[k] == "failed" || w[k] == "fails" || w[k] == "failure" || w[k] == "error" || w[k] == "errors" || w[k] == "errored" ||
+              w[k] == "exception" || w[k] == "crashed")
+            verb = false;
       if (verb || (polite && i > 0)) {
         out.push_back(c);
         break;

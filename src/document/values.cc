@@ -126,7 +126,10 @@ std::string SettingForm(const Subject& s, const std::string& v, const Atom& a) {
 }
 
 std::string NegatedForm(const Subject& s, const Atom& a) {
-  if (s.kind == SubjectKind::kEnv) return a.falsy ? s.env + "=1" : "unset " + s.env;
+  // A boolean env var (its reader parses it) is switched off by 0; one read for being
+  // set at all must be unset.
+  if (s.kind == SubjectKind::kEnv)
+    return a.falsy ? s.env + "=1" : (s.env_info && s.env_info->type == "bool" ? s.env + "=0" : "unset " + s.env);
   if (IsBoolFlag(s)) {
     if (a.falsy) return s.flag->action == "store_false" ? "" : s.flag->Primary();
     return s.flag->negative;  // "" = drop the flag

@@ -17,6 +17,12 @@
 namespace errdex::doc {
 namespace {
 
+// "an instance of `str`" -> "an instance of str" (a code comment has no backticks).
+std::string Unticked(std::string s) {
+  s.erase(std::remove(s.begin(), s.end(), '`'), s.end());
+  return s;
+}
+
 std::string Fix(const std::string& before, const std::string& after) {
   if (Trim(before) == Trim(after) || Trim(after).empty()) return "";
   return "# before\n" + before + "\n# after\n" + after;
@@ -78,9 +84,10 @@ std::optional<std::string> SettingsFix(const SiteFacts& sf) {
       aform = given_fails ? "" : with;
     } else {
       std::string b = TriggerValue(sf, *use);
-      if (b.empty() && is_flip && us.kind == SubjectKind::kFlag && ua.rhs_strings && (ua.op == "not in" || ua.op == "!=")) {
-        // No known choice that fails: the flag with argparse's metavar, and what it must not be.
-        b = Upper(us.flag->dest);
+      if (b.empty() && is_flip && ua.rhs_strings && (ua.op == "not in" || ua.op == "!=")) {
+        // No known choice that fails: the flag with argparse's metavar (a value elsewhere),
+        // and what it must not be.
+        b = us.kind == SubjectKind::kFlag ? Upper(us.flag->dest) : "...";
         tail = "  # not " + JoinSome(ua.values, "or", 6);
       }
       if (b.empty() && !ua.op.empty()) continue;
@@ -95,13 +102,18 @@ std::optional<std::string> SettingsFix(const SiteFacts& sf) {
       after.push_back(bform);
     }
   }
-  // Env vars go first on a command line (X=1 cmd ...); fields are Python.
+  // Env vars go first on a command line (X=1 cmd ...); fields are Python; `unset X`
+  // is a command of its own, on the line before.
   bool fields = settings[0]->subj.kind == SubjectKind::kField;
   std::string sep = fields ? ", " : " ";
   auto join = [&](const std::vector<std::string>& xs) {
-    std::string o;
-    for (auto& x : xs) o += (o.empty() ? "" : sep) + x;
-    return o;
+    std::string o, unsets;
+    for (auto& x : xs) {
+      if (StartsWith(x, "unset ")) unsets += x + "\n";
+      else o += (o.empty() ? "" : sep) + x;
+    }
+    if (!unsets.empty() && o.empty()) unsets.pop_back();
+    return unsets + o;
   };
   std::string b = join(before), a = join(after);
   if (fields) {
@@ -314,8 +326,8 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
       if (!type.empty() && type[0] == '(') type = Trim(type.substr(1, type.find_first_of(",)") - 1));
       if (!IsDotted(type)) continue;
       std::string smp = SampleOfType(type);
-      bad = CallWith(sf, x, "value", "not an instance of " + s.pred);
-      good = CallWith(sf, x, smp.empty() ? type + "(...)" : smp, smp.empty() ? "" : "an instance of " + type);
+      bad = CallWith(sf, x, "value", "not " + Unticked(TypePhrase(sf, s.pred)));
+      good = CallWith(sf, x, smp.empty() ? type + "(...)" : smp, smp.empty() ? "" : Unticked(TypePhrase(sf, type)));
     } else if (s.kind == SubjectKind::kShape) {
       long n;
       if (a.op.empty() || !IntLiteral(a.rhs, &n) || !StartsWith(Trim(a.lhs), "len(") || !IntBound(a, &b, &g)) continue;

@@ -110,11 +110,15 @@ std::string FlipParam(const SiteFacts& sf, const Fact& f) {
   std::string call = s.ctor ? BT(sf.ctx->class_name) : CallRef(sf);
   std::string p = BT(s.param);
   if (s.kind == SubjectKind::kType)
-    return s.missing ? "Pass " + p + " to " + call + " as an instance of " + BT(s.pred) + "."
-                     : "Pass " + p + " to " + call + " as something other than " + BT(s.pred) + ".";
+    return s.missing ? "Pass " + p + " to " + call + " as " + TypePhrase(sf, s.pred) + "."
+                     : "Pass " + p + " to " + call + " as something other than " + TypePhrase(sf, s.pred) + ".";
   if (s.kind == SubjectKind::kShape) {
     long n;
-    if (!a.op.empty() && IntLiteral(a.rhs, &n)) return "Pass a " + p + " to " + call + " whose length is " + IntBoundPhrase(a.op, Trim(a.rhs)) + ".";
+    if (!a.op.empty() && IntLiteral(a.rhs, &n)) {
+      std::string phrase = IntBoundPhrase(a.op, Trim(a.rhs));
+      if (StartsWith(phrase, "of ")) phrase = phrase.substr(3);
+      return "Pass a " + p + " to " + call + " whose length is " + phrase + ".";
+    }
     return "";
   }
   if (a.op.empty()) {
@@ -340,7 +344,13 @@ std::optional<std::vector<std::string>> WriteSolutions(const SiteFacts& sf) {
     if (vals.empty()) continue;
     std::vector<std::string> forms;
     for (auto& v : vals) forms.push_back(BT(flag + " " + v));
-    add("Pass " + JoinWords(forms, "or") + " (the message's own hint).");
+    // The message's own verb ("Use --device cuda", "Pass --deepep-mode auto").
+    std::string verb = "Pass";
+    if (auto it = h.flag_verbs.find(flag); it != h.flag_verbs.end() && !it->second.empty() && it->second[0] >= 'a' && it->second[0] <= 'z') {
+      verb = it->second;
+      verb[0] = (char)std::toupper((unsigned char)verb[0]);
+    }
+    add(verb + " " + JoinWords(forms, "or") + " (the message's own hint).");
   }
   for (const auto& e : h.env_sets) add("Set " + BT(e) + " in the environment (the message's own hint).");
   for (const auto& s : h.sentences) {
@@ -381,6 +391,20 @@ std::optional<std::vector<std::string>> WriteSolutions(const SiteFacts& sf) {
   bool inner_code = false;
   for (auto it = sf.facts.rbegin(); it != sf.facts.rend(); ++it) {
     const Fact& f = *it;
+    if (f.disjunction && !inner_code) {
+      // `not a or not b` / `a is None or b is None` over arguments: pass them all.
+      std::vector<std::string> params;
+      bool all = !sf.ctx->params.empty();
+      for (const Atom& at : f.any_of) {
+        std::string x = Trim(at.lhs);
+        bool is_param = std::any_of(sf.ctx->params.begin(), sf.ctx->params.end(), [&](const ParamInfo& p) { return p.name == x; });
+        bool missing = (at.op.empty() && at.falsy) || (at.op == "is" && Trim(at.rhs) == "None");
+        if (!is_param || !missing) all = false;
+        else params.push_back(BT(x));
+      }
+      if (all && params.size() >= 2)
+        add("Pass " + JoinWords(params, "and") + " to " + CallRef(sf) + " (each must be given and not empty).");
+    }
     if (f.disjunction) {
       std::string p;
       long bad, good, lo, hi;
