@@ -289,7 +289,9 @@ SiteContext BraceFile::Gather(const Site& site) const {
   if (web) Route(def, def_line, site.line, &c);
   c.def_name = def;
   c.def_line = def_line;
-  c.params = BraceParams(text_.substr(pb, pe - pb), language_);
+  auto cached = params_.find(def_line);
+  if (cached == params_.end()) cached = params_.emplace(def_line, BraceParams(text_.substr(pb, pe - pb), language_)).first;
+  c.params = cached->second;
   // Locals the guards and the checked condition test: `auto x = ...;` `int x = ...;`
   // `let x = ...;` `x := ...` between the definition and the site.
   std::vector<std::string> names;

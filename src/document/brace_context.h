@@ -6,9 +6,10 @@
 // what the locals its guards and checked condition test were assigned. Heuristic
 // and bounded: at most kMaxLookBack lines are read back from a site.
 //
-// Thread-safety: a BraceFile is immutable after construction.
+// Thread-safety: one BraceFile per thread (Gather caches what it reads).
 #pragma once
 
+#include <map>
 #include <string_view>
 #include <vector>
 
@@ -38,6 +39,8 @@ class BraceFile {
   std::string_view text_;
   std::string_view language_;
   std::vector<size_t> starts_;  // byte offset of each line
+  // Parameters per definition line: a function with many checks is read once.
+  mutable std::map<int, std::vector<ParamInfo>> params_;
 };
 
 // Parameter names of a parameter list's text (`const at::Tensor& x, int64_t n = 2`,

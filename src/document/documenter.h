@@ -91,4 +91,11 @@ class RepoKnowledge {
 void DocumentRecord(const Site& site, const SiteContext& context, const RepoKnowledge& repo, Record* record,
                     DocDeps* deps = nullptr);
 
+// The facts the prose is written from, in the user's terms, as JSON for the
+// language-model pass: {"conditions": [{"kind", "code", "user", "earlierBranch"}],
+// "messageAdvice": [...], "messageAllowed": [...], "notes": [...], "backgroundTag"}.
+// Kinds: flag, field, env, argument, request, tensor, state, missing-attribute,
+// missing-module, hardware, version, type, shape, code. Thread-safe.
+std::string DocumentFactsJson(const Site& site, const SiteContext& context, const RepoKnowledge& repo);
+
 }  // namespace errdex

@@ -72,7 +72,7 @@ std::string ImperativeClause(const std::string& sent) {
   if (paren != std::string::npos && paren + 2 < sent.size()) clauses.push_back(Trim(sent.substr(paren + 2)));
   for (const std::string& c : clauses) {
     if (c.empty() || c[0] == '{') continue;
-    std::vector<std::string> w = Words(c);
+    std::vector<std::string> w = Words(c, 8);  // the verb and what follows it
     if (w.empty()) continue;
     size_t i = 0;
     bool polite = false;

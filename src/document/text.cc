@@ -216,11 +216,14 @@ std::vector<std::string> Sentences(std::string_view msg) {
   return out;
 }
 
-std::vector<std::string> Words(std::string_view s) {
+std::vector<std::string> Words(std::string_view s) { return Words(s, SIZE_MAX); }
+
+std::vector<std::string> Words(std::string_view s, size_t max) {
   std::vector<std::string> out;
   std::string cur;
   int hole = 0;
   for (char c : s) {
+    if (out.size() > max) break;  // one more than asked: a trailing '-' may empty one
     if (c == '{') {
       ++hole;
       continue;

@@ -49,6 +49,8 @@ std::vector<std::string> Sentences(std::string_view msg);
 // Lower-cased words ([a-z0-9_-]+ runs; other bytes separate) of `s`; `{...}`
 // holes are skipped.
 std::vector<std::string> Words(std::string_view s);
+// The first words only (at most `max`, maybe one more): cheap on long texts.
+std::vector<std::string> Words(std::string_view s, size_t max);
 
 // An integer literal (optionally negative, at most 12 characters).
 bool IntLiteral(const std::string& s, long* v);
