@@ -23,6 +23,9 @@
 
 namespace errdex::doc {
 
+// Bytes of one expression (a guard's code, a compared value) shown in prose.
+inline constexpr size_t kMaxExpr = 160;
+
 enum class SubjectKind {
   kCode,           // nothing a user sets directly
   kFlag,           // a command-line flag (Flag)
