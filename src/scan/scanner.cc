@@ -17,11 +17,15 @@
 #include <thread>
 #include <unordered_map>
 
+#include "check/scan_hook.h"
 #include "document/documenter.h"
 #include "extract/common/binary.h"
 #include "extract/cpp/cpp_extractor.h"
 #include "extract/javascript/js_extractor.h"
+#include "extract/go/go_extractor.h"
+#include "extract/java/java_extractor.h"
 #include "extract/python/python_extractor.h"
+#include "extract/rust/rust_extractor.h"
 #include "model/utf8.h"
 #include "store/catalog_store.h"
 
@@ -179,6 +183,14 @@ Extractor ExtractorForPath(std::string_view path, const ExtractLimits& limits) {
   for (std::string_view ext : {".ts", ".mts", ".cts", ".tsx"})
     if (EndsWith(path, ext))
       return [js](std::string_view p, std::string_view text) { return FromFrontEnd(ExtractJavaScript(p, text, true, js)); };
+  TsExtractOptions ts;
+  ts.limits = limits;
+  if (EndsWith(path, ".rs"))
+    return [ts](std::string_view p, std::string_view text) { return FromFrontEnd(ExtractRust(p, text, ts)); };
+  if (EndsWith(path, ".go"))
+    return [ts](std::string_view p, std::string_view text) { return FromFrontEnd(ExtractGo(p, text, ts)); };
+  if (EndsWith(path, ".java"))
+    return [ts](std::string_view p, std::string_view text) { return FromFrontEnd(ExtractJava(p, text, ts)); };
 #endif
   return nullptr;
 }
@@ -314,7 +326,9 @@ Result<ScanResult> Scan(const ScanOptions& options) {
     Extractor extractor;
   };
   std::vector<Work> work;
+  std::vector<std::string> packaging;  // pyproject.toml / setup.cfg: console scripts for `errdex check`
   for (std::string& p : listing->paths) {
+    if (options.document && check::IsPackagingFile(p) && !EndsWith(p, ".py")) packaging.push_back(p);
     Extractor ex = options.extractor ? options.extractor : ExtractorForPath(p, options.limits);
     if (ex) work.push_back({std::move(p), std::move(ex)});
   }
@@ -359,6 +373,9 @@ Result<ScanResult> Scan(const ScanOptions& options) {
         };
     }
   }
+  check::ScanHook check_hook(options.document ? work.size() : 0);
+  for (const std::string& p : packaging)
+    if (auto text = rs.source->Read(p); text.ok()) check_hook.AddPackagingFile(rs.prefix + p, *text);
   std::atomic<int64_t> done{0}, sites{0}, documented{0};
   std::atomic<bool> documenting{false};
   std::atomic<uint64_t> bytes{0};
@@ -455,6 +472,7 @@ Result<ScanResult> Scan(const ScanOptions& options) {
             FileFacts ff = CollectFileFacts(path, fr.text, file_sites, out.python_tokens.get());
             fr.knowledge = std::move(ff.knowledge);
             fr.contexts = std::move(ff.contexts);
+            check_hook.AddFile(i, path, fr.text, fr.lines);
           } catch (const std::exception& e) {
             fr.diagnostics.push_back({path, 0, 0, std::string("internal error in the document stage: ") + e.what()});
           }
@@ -507,7 +525,7 @@ Result<ScanResult> Scan(const ScanOptions& options) {
     std::vector<std::string> chunks;
     chunks.reserve(with_sites.size());
     for (size_t i : with_sites) chunks.push_back(std::move(files[i].contexts_json));
-    result.knowledge = repo_knowledge->SerializeChunks(chunks);
+    result.knowledge = check_hook.Finish(repo_knowledge->SerializeChunks(chunks), repo_knowledge.get());
     result.stats.document_seconds = SecondsSince(t2);
   }
 
