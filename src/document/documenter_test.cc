@@ -14,6 +14,7 @@
 #include "document/documenter.h"
 #include "document/guards.h"
 #include "document/knowledge.h"
+#include "document/prose_lint.h"
 #include "document/py_tokens.h"
 #include "document/taxonomy.h"
 #include "model/record.h"
@@ -622,6 +623,39 @@ TEST(Knowledge, FrontEndTokensGiveTheSameFacts) {
   // The fall-through raise is reached only when neither earlier `if` left (return, raise).
   ASSERT_EQ(shared.contexts[1].exits.size(), 2u);
   EXPECT_EQ(shared.contexts[1].exits[0].second, "mode == \"a\"");
+}
+
+// `assert 1` cannot fail; `assert False` fails whenever reached. Neither is "when `1` is false"
+// (stdlib test_grammar.py, lm-evaluation-harness tests, C asserts under #else).
+TEST(Documenter, AssertOnAConstantSaysWhatItMeans) {
+  std::string file = "def f(x):\n    assert 1\n    if x:\n        assert False, \"unsupported\"\n    assert not 0\n";
+  auto k = Knowledge({{"m.py", file}});
+  doc::ProseLinter lint;
+  auto assert_site = [&](int line, const std::string& cond) {
+    Site s = RaiseSite("m.py", line, "AssertionError", "", "f");
+    s.kind = SiteKind::kAssert;
+    s.assert_condition = cond;
+    Record r;
+    r.id = "r" + std::to_string(line);
+    r.file_path = "m.py";
+    r.line_number = line;
+    Doc(s, file, *k, &r);
+    lint.Check(r, &s);
+    return r;
+  };
+  Record holds = assert_site(2, "1");
+  SCOPED_TRACE(Dump(holds));
+  EXPECT_TRUE(Has(holds.documentation, "constant `1`, which always holds"));
+  EXPECT_FALSE(Has(holds.documentation, "is false"));
+  EXPECT_TRUE(Has(holds.trigger_scenarios, "None as written"));
+  Record fails = assert_site(4, "False");
+  SCOPED_TRACE(Dump(fails));
+  EXPECT_TRUE(Has(fails.documentation, "whenever that line is reached"));
+  EXPECT_TRUE(Has(fails.trigger_scenarios, "Any call of `f` that reaches line 4"));
+  Record negated = assert_site(5, "not 0");
+  EXPECT_TRUE(Has(negated.documentation, "always holds"));
+  lint.Finish();
+  EXPECT_EQ(lint.stats().by_check.at("constant-guard"), 0);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // commonSituations (the typical context, never the condition again).
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 
 #include "document/text.h"
 #include "document/writers.h"
@@ -96,6 +97,25 @@ std::string WithForm(const std::string& term) {
   return term.substr(0, p + 1) + " that" + term.substr(p + 1);
 }
 
+// An assert on a constant: `assert 1` always holds; `assert 0`, `assert False` and
+// C's `assert(false && "why")` fail whenever reached (a path the code does not support).
+enum class ConstantAssert { kNone, kHolds, kFails };
+ConstantAssert ConstantAssertOf(const Site& site, std::string* shown) {
+  if (site.kind != SiteKind::kAssert || !site.assert_condition) return ConstantAssert::kNone;
+  std::string c = Trim(OneLine(*site.assert_condition));
+  while (c.size() >= 2 && c.front() == '(' && c.back() == ')') c = Trim(c.substr(1, c.size() - 2));
+  bool negated = StartsWith(c, "not ");
+  std::string v = negated ? Trim(c.substr(4)) : c;
+  for (const char* lead : {"False and ", "0 and ", "None and "})
+    if (!negated && StartsWith(v, lead)) v = Trim(v.substr(0, v.find(' ')));
+  if (v.empty() || !IsConstantExpr(v) || v == "__debug__" || v == "...") return ConstantAssert::kNone;
+  double num = 0;
+  bool zero = (std::isdigit((unsigned char)v[0]) || v[0] == '-' || v[0] == '+') && std::sscanf(v.c_str(), "%lf", &num) == 1 && num == 0;
+  bool falsy = v == "False" || v == "None" || v == "\"\"" || v == "''" || zero;
+  *shown = Clip(c, 80);
+  return falsy != negated ? ConstantAssert::kFails : ConstantAssert::kHolds;
+}
+
 }  // namespace
 
 std::string CodeTerm(const Fact& f) {
@@ -112,6 +132,10 @@ std::string WriteDocumentation(const SiteFacts& sf) {
   if (!conds.empty()) {
     doc += " when " + JoinSome(conds, "and", 6);
     if (sf.guards_omitted > 0) doc += " (inside " + std::to_string(sf.guards_omitted) + " more enclosing conditions)";
+  } else if (std::string k; ConstantAssertOf(site, &k) == ConstantAssert::kHolds) {
+    doc += "; its condition is the constant " + BT(k) + ", which always holds, so it does not fail as written";
+  } else if (ConstantAssertOf(site, &k) == ConstantAssert::kFails) {
+    doc += " whenever that line is reached: its condition is the constant " + BT(k) + ", so it marks a path the code does not support";
   } else if (site.kind == SiteKind::kAssert && site.assert_condition) {
     doc += " when " + BT(Clip(OneLine(*site.assert_condition), 160)) + " is false";
   } else if (sf.constant_guard) {
@@ -188,7 +212,13 @@ std::string WriteTriggers(const SiteFacts& sf) {
                    JoinSome(request, "and", 6) + ".");
   if (!other.empty()) trig.push_back("Reaching " + BT(Clip(site.function, 120)) + " while " + JoinSome(other, "and", 6) + ".");
   if (sf.facts.empty()) {
-    if (site.kind == SiteKind::kAssert && site.assert_condition)
+    std::string k;
+    ConstantAssert ca = ConstantAssertOf(site, &k);
+    if (ca == ConstantAssert::kHolds)
+      trig.push_back("None as written: the assert on the constant " + BT(k) + " always holds.");
+    else if (ca == ConstantAssert::kFails)
+      trig.push_back("Any call of " + BT(Clip(site.function, 120)) + " that reaches line " + std::to_string(site.line) + ".");
+    else if (site.kind == SiteKind::kAssert && site.assert_condition)
       trig.push_back("Reaching " + BT(Clip(site.function, 120)) + " with " + BT(Clip(OneLine(*site.assert_condition), 160)) + " false.");
     else if (sf.constant_guard)
       trig.push_back("Every pass of the `while True` loop in " + BT(Clip(site.function, 120)) + " that gets to line " +
