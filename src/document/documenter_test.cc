@@ -658,5 +658,29 @@ TEST(Documenter, AssertOnAConstantSaysWhatItMeans) {
   EXPECT_EQ(lint.stats().by_check.at("constant-guard"), 0);
 }
 
+
+// English after a flag is no value of it: "Please specify --base-tag manually." (vllm-ascend's
+// release script) is no `--base-tag manually`.
+TEST(DocumenterCode, AnAdverbAfterAFlagIsNoValue) {
+  std::string file =
+      "import argparse\np = argparse.ArgumentParser()\np.add_argument(\"--base-tag\")\n"
+      "def main(args):\n    if not args.base_tag:\n        raise Exception(\"Could not find a previous tag. Please specify --base-tag manually.\")\n";
+  Record r = DocumentCode("rel.py", file, 6, "Exception", "Could not find a previous tag. Please specify --base-tag manually.", "main",
+                          {"not args.base_tag"});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_FALSE(AnyHas(r.solutions, "--base-tag manually`"));
+  EXPECT_FALSE(Has(r.example_fix, "manually"));
+  EXPECT_TRUE(AnyHas(r.solutions, "--base-tag"));
+}
+
+// `args != ["git", "diff"]` compares with one list: its items are no values to pick from.
+TEST(DocumenterCode, EqualityWithAListLiteralIsOneValue) {
+  std::string file = "def run(args):\n    if args != [\"git\", \"diff\"]:\n        raise ValueError(\"unexpected command\")\n";
+  Record r = DocumentCode("r.py", file, 3, "ValueError", "unexpected command", "run", {"args != [\"git\", \"diff\"]"});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_FALSE(AnyHas(r.solutions, "one of `git`"));
+  EXPECT_FALSE(Has(r.example_fix, "args=\"git\""));
+}
+
 }  // namespace
 }  // namespace errdex

@@ -128,6 +128,12 @@ class Parser {
     n.atom.rhs = std::move(rhs);
     n.atom.op = neg ? FlipOp(op) : op;
     n.atom.rhs_strings = t_.StringList(rb, re, &n.atom.values);
+    if (n.atom.rhs_strings && op != "in" && op != "not in" && re > rb &&
+        (t_.IsOp(rb, "[") || t_.IsOp(rb, "(") || t_.IsOp(rb, "{"))) {
+      // `args == ["git", "diff"]`: one list value, not alternatives to pick from.
+      n.atom.values.clear();
+      n.atom.rhs_strings = false;
+    }
     if (!n.atom.rhs_strings && (op == "in" || op == "not in") && re > rb + 2 &&
         (t_.IsOp(rb, "[") || t_.IsOp(rb, "(") || t_.IsOp(rb, "{")) && t_.MatchBracket(rb) == re - 1) {
       // `x in (32, 64)`: a list of integers.

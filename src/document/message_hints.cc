@@ -203,8 +203,14 @@ Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
       if (removes || (fi && fi->IsBool())) vals.clear();
       vals.erase(std::remove_if(vals.begin(), vals.end(),
                                 [](const std::string& v) {
-                                  return v == "or" || v == "and" || v == "to" || v == "if" || v == "in" || v == "with" ||
-                                         v == "for" || v == "the" || v == "a" || v == "when" || v == "is" || v == "instead";
+                                  // English after the flag, not its value: "--base-tag manually",
+                                  // "--x flag", "--x explicitly".
+                                  bool adverb = v.size() > 4 && EndsWith(v, "ly") &&
+                                                std::all_of(v.begin(), v.end(), [](char c) { return std::islower((unsigned char)c); });
+                                  return adverb || v == "or" || v == "and" || v == "to" || v == "if" || v == "in" || v == "with" ||
+                                         v == "for" || v == "the" || v == "a" || v == "when" || v == "is" || v == "instead" ||
+                                         v == "flag" || v == "option" || v == "argument" || v == "parameter" || v == "first" ||
+                                         v == "again" || v == "as" || v == "on" || v == "at" || v == "also";
                                 }),
                  vals.end());
       if (fi && !fi->choices.empty()) {
