@@ -682,5 +682,19 @@ TEST(DocumenterCode, EqualityWithAListLiteralIsOneValue) {
   EXPECT_FALSE(Has(r.example_fix, "args=\"git\""));
 }
 
+// The message's own commands become the exampleFix: a quoted pip requirement, a variable to set.
+TEST(DocumenterCode, MessageCommandsAsExampleFix) {
+  std::string file =
+      "def load():\n    try:\n        import anthropic\n    except ImportError:\n"
+      "        raise ImportError(\"Please install anthropic via `pip install 'lm-eval[anthropic]'`\")\n"
+      "def key(k):\n    if not k:\n        raise ValueError(\"Please set the ANTHROPIC_API_KEY environment variable.\")\n";
+  Record pip = DocumentCode("a.py", file, 5, "ImportError", "Please install anthropic via `pip install 'lm-eval[anthropic]'`", "load", {});
+  SCOPED_TRACE(Dump(pip));
+  EXPECT_TRUE(Has(pip.example_fix, "pip install 'lm-eval[anthropic]'"));
+  Record env = DocumentCode("a.py", file, 8, "ValueError", "Please set the ANTHROPIC_API_KEY environment variable.", "key", {"not k"});
+  SCOPED_TRACE(Dump(env));
+  EXPECT_TRUE(Has(env.example_fix, "export ANTHROPIC_API_KEY=<value>"));
+}
+
 }  // namespace
 }  // namespace errdex

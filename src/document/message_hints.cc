@@ -69,7 +69,13 @@ std::string ImperativeClause(const std::string& sent) {
   size_t dash = sent.find(" - ");
   if (dash != std::string::npos) clauses.push_back(Trim(sent.substr(dash + 3)));
   size_t paren = sent.find(" (");
-  if (paren != std::string::npos && paren + 2 < sent.size()) clauses.push_back(Trim(sent.substr(paren + 2)));
+  if (paren != std::string::npos && paren + 2 < sent.size()) {
+    // "... (use --overwrite flag): {details}": the parenthesis only.
+    std::string inner = sent.substr(paren + 2);
+    size_t close = inner.find(')');
+    if (close != std::string::npos) inner = inner.substr(0, close);
+    clauses.push_back(Trim(inner));
+  }
   for (const std::string& c : clauses) {
     if (c.empty() || c[0] == '{') continue;
     std::vector<std::string> w = Words(c, 8);  // the verb and what follows it
@@ -239,6 +245,22 @@ Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
       if (IsUpperName(name) && e > p + 1 && name.find('_') != std::string::npos && h.env_sets.size() < 4)
         h.env_sets.push_back(s.substr(b, e - b));
     }
+    // "Please set the ANTHROPIC_API_KEY environment variable" / "export HF_TOKEN": a
+    // variable to give a value, without one.
+    std::vector<std::string> w = Words(s, 12);
+    for (size_t i = 0; i + 1 < w.size() && h.env_names.size() < 4; ++i) {
+      if (w[i] != "set" && w[i] != "export" && w[i] != "define") continue;
+      size_t j = i + 1;
+      if (j < w.size() && (w[j] == "the" || w[j] == "your")) ++j;
+      if (j >= w.size()) break;
+      std::string upper = w[j];
+      for (auto& c : upper) c = (char)std::toupper((unsigned char)c);
+      // The word as the message spells it: upper case, with an underscore, not `X=v`.
+      size_t at = s.find(upper);
+      if (at == std::string::npos || upper.find('_') == std::string::npos || !IsUpperName(upper)) continue;
+      if (at + upper.size() < s.size() && s[at + upper.size()] == '=') continue;
+      h.env_names.push_back(upper);
+    }
   }
   // Every `--flag value` of the message (its context: "--quantization nvfp4_online supports only ...").
   for (size_t p = msg.find("--"); p != std::string::npos && h.named_flags.size() < 8; p = msg.find("--", p + 2)) {
@@ -343,8 +365,14 @@ Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
     for (const char* opt : {"-U ", "--upgrade ", "-u "})
       if (msg.compare(b, std::char_traits<char>::length(opt), opt) == 0) b += std::char_traits<char>::length(opt);
     size_t e = b;
-    while (e < msg.size() && msg[e] != ' ' && msg[e] != '\'' && msg[e] != '"' && msg[e] != '`' && msg[e] != '\n') ++e;
-    while (e > b && (msg[e - 1] == '.' || msg[e - 1] == ',' || msg[e - 1] == ')')) --e;
+    if (b < msg.size() && (msg[b] == '\'' || msg[b] == '"')) {
+      // pip install 'lm-eval[anthropic]': the quoted requirement, quotes kept as typed.
+      size_t q = msg.find(msg[b], b + 1);
+      if (q != std::string::npos && q - b < 120 && msg.find(' ', b) > q) e = q + 1;
+    } else {
+      while (e < msg.size() && msg[e] != ' ' && msg[e] != '\'' && msg[e] != '"' && msg[e] != '`' && msg[e] != '\n') ++e;
+      while (e > b && (msg[e - 1] == '.' || msg[e - 1] == ',' || msg[e - 1] == ')')) --e;
+    }
     if (e > b) h.pip = msg.substr(b, e - b);
     break;
   }

@@ -26,6 +26,7 @@ struct Hints {
   std::string upgrade;                 // "Please upgrade X"
   std::string pip;                     // "pip install X"
   std::vector<std::string> env_sets;   // "set X=1" -> X=1
+  std::vector<std::string> env_names;  // "set the X environment variable" -> X (no value given)
   std::string replacement, replaced;   // "use Y instead (of X)"
   // "--quantization nvfp4_online supports only ...": every `--flag value` the message
   // names (a value must be one of the flag's choices when they are known).

@@ -166,6 +166,12 @@ std::optional<std::string> HintFix(const SiteFacts& sf) {
       if (!tested) return "# before\n# (launched without " + flag + ")\n# after\n" + flag + " " + vals[0];
     }
   for (const auto& e : h.env_sets) return "# before\n# (" + e.substr(0, e.find('=')) + " not set)\n# after\nexport " + e;
+  for (const auto& e : h.env_names) {
+    bool tested = false;  // the settings fix names a variable the guards test
+    for (const auto& f : sf.facts)
+      if (f.subj.kind == SubjectKind::kEnv) tested = true;
+    if (!tested) return "# before\n# (" + e + " not set)\n# after\nexport " + e + "=<value>";
+  }
   // "--quantization nvfp4_online supports only --moe-runner-backend a or b": the flags
   // the message names, then the allowed flag at its first value.
   if (!h.allowed_flag.empty() && !h.allowed.empty() && StartsWith(h.allowed_flag, "--")) {
