@@ -696,5 +696,26 @@ TEST(DocumenterCode, MessageCommandsAsExampleFix) {
   EXPECT_TRUE(Has(env.example_fix, "export ANTHROPIC_API_KEY=<value>"));
 }
 
+// A dataclass walked into flags: `Literal["auto", "normal"]` lists the choices, it is no
+// Annotated help, so plain fields beside it stay flags (the check stage's seed tree).
+TEST(Knowledge, LiteralFieldsAreChoicesNotAnnotatedMetadata) {
+  std::string py =
+      "import dataclasses\nfrom typing import Literal, Optional\n\n@dataclasses.dataclass\nclass ServerArgs:\n"
+      "    tp_size: int = 1\n    deepep_mode: Literal[\"auto\", \"normal\", \"low_latency\"] = \"auto\"\n"
+      "    quantization: Optional[Literal[\"fp8\", \"awq\"]] = None\n\n"
+      "    @staticmethod\n    def add_cli_args(parser):\n        for field in dataclasses.fields(ServerArgs):\n"
+      "            parser.add_argument(f\"--{field.name.replace('_', '-')}\", default=field.default)\n";
+  auto k = Knowledge({{"server_args.py", py}});
+  const auto* idx = doc::AsIndex(*k);
+  ASSERT_TRUE(idx);
+  const doc::Flag* mode = idx->FindFlag("--deepep-mode");
+  ASSERT_TRUE(mode);
+  EXPECT_EQ(mode->choices, (std::vector<std::string>{"auto", "normal", "low_latency"}));
+  EXPECT_EQ(*mode->default_value, "auto");
+  EXPECT_TRUE(idx->FindFlag("--tp-size"));
+  ASSERT_TRUE(idx->FindFlag("--quantization"));
+  EXPECT_EQ(idx->FindFlag("--quantization")->choices, (std::vector<std::string>{"fp8", "awq"}));
+}
+
 }  // namespace
 }  // namespace errdex

@@ -66,6 +66,11 @@ void ReadAnnotation(const Toks& t, size_t b, size_t e, ConfigField* f) {
   size_t open = b + 1;
   while (open + 1 < e && t.IsOp1(open, '.') && t.IsKind(open + 1, TokenKind::kName)) open += 2;
   if (!t.IsOp1(open, '[') || t.MatchBracket(open) != e - 1) return;
+  // Literal["auto", "normal"] lists values, Tuple/Union/Dict list types: none is Annotated.
+  static const std::set<std::string_view> kGenerics = {"Literal", "Union",   "Optional", "Tuple", "tuple", "Dict",
+                                                       "dict",    "List",    "list",     "Set",   "set",   "Callable",
+                                                       "Mapping", "Sequence", "Type",    "type"};
+  if (kGenerics.count(t.Text(open - 1))) return;
   auto parts = t.SplitTopLevel(open + 1, e - 1);
   if (parts.size() < 2 || parts[0].first >= parts[0].second) return;
   bool meta = false;
