@@ -717,5 +717,19 @@ TEST(Knowledge, LiteralFieldsAreChoicesNotAnnotatedMetadata) {
   EXPECT_EQ(idx->FindFlag("--quantization")->choices, (std::vector<std::string>{"fp8", "awq"}));
 }
 
+// A variable the guard tests and the message gives values for: the message's value, every
+// listed line kept (they differ in one value), no guessed `X=1` (vllm-ascend's setup.py).
+TEST(DocumenterCode, MessageValuesOfAnEnvironmentVariable) {
+  std::string msg =
+      "Could not determine chip type. Please set the 'SOC_VERSION' environment variable, for example:\n"
+      "  - Atlas A2: export SOC_VERSION=\"ascend910b1\"\n  - Atlas A3: export SOC_VERSION=\"ascend910_9391\"\n";
+  std::string file = "import os\ndef f():\n    if not os.environ.get(\"SOC_VERSION\"):\n        raise RuntimeError(\"x\")\n";
+  Record r = DocumentCode("setup.py", file, 4, "RuntimeError", msg, "f", {"not os.environ.get(\"SOC_VERSION\")"});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_EQ(r.example_fix.value_or(""), "# before\n# (SOC_VERSION not set)\n# after\nexport SOC_VERSION=\"ascend910b1\"");
+  EXPECT_TRUE(AnyHas(r.solutions, "ascend910_9391"));
+  EXPECT_FALSE(AnyHas(r.solutions, "SOC_VERSION=1"));
+}
+
 }  // namespace
 }  // namespace errdex

@@ -239,7 +239,13 @@ Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
       size_t b = p;
       while (b > 0 && IsWordChar(s[b - 1])) --b;
       size_t e = p + 1;
-      while (e < s.size() && ValueChar(s[e])) ++e;
+      if (e < s.size() && (s[e] == '"' || s[e] == '\'')) {
+        // export SOC_VERSION="ascend910b1": the quoted value, quotes kept as typed.
+        size_t q = s.find(s[e], e + 1);
+        e = q != std::string::npos && q - p < 80 && s.find(' ', e) > q ? q + 1 : p + 1;
+      } else {
+        while (e < s.size() && ValueChar(s[e])) ++e;
+      }
       std::string name = s.substr(b, p - b);
       while (e > p + 1 && (s[e - 1] == '.' || s[e - 1] == ',')) --e;
       if (IsUpperName(name) && e > p + 1 && name.find('_') != std::string::npos && h.env_sets.size() < 4)

@@ -486,6 +486,12 @@ std::optional<std::string> OverrideFix(const SiteFacts& sf) {
 }  // namespace
 
 std::optional<std::string> WriteExampleFix(const SiteFacts& sf) {
+  // A variable the guards test and the message gives values for: the message's value
+  // (export SOC_VERSION="ascend910b1"), not a guessed one.
+  for (const auto& f : sf.facts)
+    if (f.subj.kind == SubjectKind::kEnv)
+      for (const auto& e : sf.hints.env_sets)
+        if (StartsWith(e, f.subj.env + "=")) return "# before\n# (" + f.subj.env + " not set)\n# after\nexport " + e;
   if (auto s = SettingsFix(sf)) return s;
   if (auto p = PackageFix(sf)) return p;
   if (auto h = HintFix(sf)) return h;

@@ -36,6 +36,9 @@ std::string FlipSetting(const SiteFacts& sf, const Fact& f) {
               std::to_string(rw->second.line) + ")";
   auto def = DefaultOf(s);
   if (a.op.empty()) {
+    if (s.kind == SubjectKind::kEnv && a.falsy)
+      for (const auto& e : sf.hints.env_sets)
+        if (StartsWith(e, s.env + "=")) return "";  // the message's own values say it (export X="v")
     if (s.kind == SubjectKind::kEnv)
       return a.falsy ? "Set " + BT(s.env + "=1") + " in the environment."
                      : "Unset " + BT(s.env) + " (or set it to a false value such as " + BT(s.env + "=0") + ").";
@@ -285,11 +288,19 @@ std::string FlipCapability(const SiteFacts& sf, const Fact& f) {
 }
 
 // Does a solution already say what the sentence says (the flag hint solution)?
+// The words of a solution without the note of where it comes from: two pieces of the
+// message's advice differing in one value are not alike for sharing that note.
+std::vector<std::string> SolutionWords(std::string s) {
+  for (const char* note : {" (the message's advice)", " (the message's own hint)."})
+    if (EndsWith(s, note)) s.resize(s.size() - std::char_traits<char>::length(note));
+  return Words(s);
+}
+
 bool Covered(const std::vector<std::string>& sols, const std::string& sentence) {
-  std::vector<std::string> w = Words(sentence);
+  std::vector<std::string> w = SolutionWords(sentence);
   if (!w.empty() && w[0] == "please") w.erase(w.begin());
   for (const auto& s : sols) {
-    std::vector<std::string> sw = Words(s);
+    std::vector<std::string> sw = SolutionWords(s);
     size_t j = 0, matched = 0;
     for (const auto& x : w)
       for (size_t k = j; k < sw.size(); ++k)
