@@ -731,5 +731,16 @@ TEST(DocumenterCode, MessageValuesOfAnEnvironmentVariable) {
   EXPECT_FALSE(AnyHas(r.solutions, "SOC_VERSION=1"));
 }
 
+// Advice in parentheses ends at its own ')' (calls inside it kept whole): no "): {err}" tail.
+TEST(DocumenterCode, ParenthesisedAdviceEndsAtItsParenthesis) {
+  std::string msg = "UlyssesCommunicator.close failed (retry close() on all ranks): {err}";
+  std::string file = "def close(self):\n    if self.bad:\n        raise RuntimeError(f\"x\")\n";
+  Record r = DocumentCode("u.py", file, 3, "RuntimeError", msg, "close", {"self.bad"});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(AnyHas(r.solutions, "Retry close() on all ranks. (the message's advice)"));
+  EXPECT_FALSE(AnyHas(r.solutions, "{err}"));
+  for (const auto& sent : doc::ImperativeSentences(msg)) EXPECT_EQ(sent.find("{err}"), std::string::npos) << sent;
+}
+
 }  // namespace
 }  // namespace errdex

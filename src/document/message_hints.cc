@@ -71,10 +71,7 @@ std::string ImperativeClause(const std::string& sent) {
   size_t paren = sent.find(" (");
   if (paren != std::string::npos && paren + 2 < sent.size()) {
     // "... (use --overwrite flag): {details}": the parenthesis only.
-    std::string inner = sent.substr(paren + 2);
-    size_t close = inner.find(')');
-    if (close != std::string::npos) inner = inner.substr(0, close);
-    clauses.push_back(Trim(inner));
+    clauses.push_back(Trim(UpToClosingParen(std::string_view(sent).substr(paren + 2))));
   }
   for (const std::string& c : clauses) {
     if (c.empty() || c[0] == '{') continue;

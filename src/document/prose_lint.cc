@@ -141,7 +141,10 @@ std::vector<std::string> ImperativeSentences(const std::string& message) {
     size_t dash = sent.find(" - ");
     if (dash != std::string::npos) clauses.push_back(Trim(sent.substr(dash + 3)));
     size_t paren = sent.find(" (");
-    if (paren != std::string::npos && paren + 2 < sent.size()) clauses.push_back(Trim(sent.substr(paren + 2)));
+    if (paren != std::string::npos && paren + 2 < sent.size()) {
+      // "... (retry close() on all ranks): {err}": the parenthesis only, as the writer reads it.
+      clauses.push_back(Trim(UpToClosingParen(std::string_view(sent).substr(paren + 2))));
+    }
     for (const std::string& c : clauses) {
       std::vector<std::string> w = Words(c);
       // A sentence starting with a {hole} is not an imperative of the message.

@@ -216,6 +216,15 @@ std::vector<std::string> Sentences(std::string_view msg) {
   return out;
 }
 
+std::string UpToClosingParen(std::string_view after_open) {
+  int depth = 0;
+  for (size_t i = 0; i < after_open.size(); ++i) {
+    if (after_open[i] == '(') ++depth;
+    else if (after_open[i] == ')' && depth-- == 0) return std::string(after_open.substr(0, i));
+  }
+  return std::string(after_open);
+}
+
 std::vector<std::string> Words(std::string_view s) { return Words(s, SIZE_MAX); }
 
 std::vector<std::string> Words(std::string_view s, size_t max) {

@@ -49,6 +49,9 @@ std::vector<std::string> Sentences(std::string_view msg);
 // Lower-cased words ([a-z0-9_-]+ runs; other bytes separate) of `s`; `{...}`
 // holes are skipped.
 std::vector<std::string> Words(std::string_view s);
+// The text after an opening parenthesis up to its matching ')' (all of it when unclosed):
+// "retry close() on all ranks): {err}" -> "retry close() on all ranks".
+std::string UpToClosingParen(std::string_view after_open);
 // The first words only (at most `max`, maybe one more): cheap on long texts.
 std::vector<std::string> Words(std::string_view s, size_t max);
 
