@@ -33,10 +33,15 @@ using nlohmann::json;
 
 const char* kSystemPrompt =
     "You write the documentation of one error of a software project for its users. You are given the facts found "
-    "in the code (guards, message, function, file and line), the source window and a draft written from those "
-    "facts. Rewrite the draft fields so they read well. Rules: state only what the facts and the source show; keep "
-    "every command-line flag (--x), flag value, environment variable, file:line and function name the draft "
-    "mentions; do not invent versions, hardware or flags; answer only with the JSON object of the schema.";
+    "in the code (guards, message, function, file and line), the same conditions in the user's own terms "
+    "(userFacts: flags as --flag value, environment variables as NAME=value, arguments, request fields, hardware, "
+    "packages; the message's own advice and allowed values), the source window and a draft written from those "
+    "facts. Rewrite the draft fields so they read well. Rules: state only what the facts and the source show; name "
+    "settings in the user's terms (--deepep-mode normal), never as the code attribute (cfg.deepep_mode); a solution "
+    "is a change the user makes (a flag, an environment variable, an argument, an input, a package, the hardware) or "
+    "the message's own advice, never a condition restated; keep every command-line flag (--x), flag value, "
+    "environment variable, file:line and function name the draft mentions; do not invent versions, hardware or "
+    "flags; answer only with the JSON object of the schema.";
 
 json Schema() {
   json str = {{"type", "string"}};
@@ -208,7 +213,10 @@ void PolishOne(Shared& sh, LlmItem& item) {
   if (facts.is_discarded()) facts = nullptr;
   json context = item.context_json.empty() ? json(nullptr) : json::parse(item.context_json, nullptr, false);
   if (context.is_discarded()) context = nullptr;
+  json user_facts = item.user_facts_json.empty() ? json(nullptr) : json::parse(item.user_facts_json, nullptr, false);
+  if (user_facts.is_discarded()) user_facts = nullptr;
   json user = {{"facts", facts},
+               {"userFacts", user_facts},
                {"context", context},
                {"errorClass", r.error_class ? json(*r.error_class) : json(nullptr)},
                {"errorMessage", r.error_message ? json(*r.error_message) : json(nullptr)},

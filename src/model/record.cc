@@ -245,8 +245,21 @@ Json ParseStrict(std::string_view json) {
 void AppendJsonString(std::string& out, std::string_view s) {
   static const char kHex[] = "0123456789abcdef";
   out.push_back('"');
+  out.reserve(out.size() + s.size() + 2);
   size_t i = 0;
   while (i < s.size()) {
+    // A run of bytes that need no escape is copied at once (most of every text).
+    size_t run = i;
+    while (run < s.size()) {
+      unsigned char r = s[run];
+      if (r < 0x20 || r == '"' || r == '\\' || r >= 0x80) break;
+      ++run;
+    }
+    if (run > i) {
+      out.append(s.data() + i, run - i);
+      i = run;
+      continue;
+    }
     unsigned char c = s[i];
     if (c >= 0x80) {
       size_t n = Utf8SeqLen(s, i);

@@ -50,6 +50,7 @@ ExtractOutput FromFrontEnd(R r) {
   out.diagnostics = std::move(r.diagnostics);
   out.failed = r.failed;
   if constexpr (requires { r.sites_left_out; }) out.sites_left_out = r.sites_left_out;
+  if constexpr (requires { r.tokens; }) out.python_tokens = std::move(r.tokens);
   return out;
 }
 
@@ -91,6 +92,7 @@ struct FileResult {
   std::string jsonl;  // the lines serialized (ScanOptions::json_lines)
   FileKnowledgePtr knowledge;
   std::vector<SiteContext> contexts;  // the document stage's context of each line's site
+  std::string contexts_json;          // those contexts as the knowledge blob's "sites" entries
   uint64_t bytes = 0;
   size_t sites_left_out = 0;
   bool skipped = false;
@@ -500,7 +502,7 @@ Result<ScanResult> Scan(const ScanOptions& options) {
             std::vector<const Site*> file_sites;
             file_sites.reserve(fr.lines.size());
             for (const CatalogLine& l : fr.lines) file_sites.push_back(&*l.facts);
-            FileFacts ff = CollectFileFacts(path, fr.text, file_sites);
+            FileFacts ff = CollectFileFacts(path, fr.text, file_sites, out.python_tokens.get());
             fr.knowledge = std::move(ff.knowledge);
             fr.contexts = std::move(ff.contexts);
             check_hook.AddFile(i, path, fr.text, fr.lines);
@@ -544,14 +546,19 @@ Result<ScanResult> Scan(const ScanOptions& options) {
             }
           }
           SerializeLines(options.json_lines, fr);
+          // This file's part of the knowledge blob's contexts, rendered here in parallel.
+          std::vector<std::pair<std::string, const SiteContext*>> mine;
+          mine.reserve(fr.lines.size());
+          for (size_t j = 0; j < fr.lines.size(); ++j) mine.emplace_back(fr.lines[j].record.id, &fr.contexts[j]);
+          RepoKnowledge::AppendSiteContexts(&fr.contexts_json, mine);
           documented.fetch_add(static_cast<int64_t>(fr.lines.size()));
         },
         tick);
     // The knowledge blob keeps each site's context, so `errdex document` writes what the scan wrote.
-    std::vector<std::pair<std::string, const SiteContext*>> contexts;
-    for (size_t i : with_sites)
-      for (size_t j = 0; j < files[i].lines.size(); ++j) contexts.emplace_back(files[i].lines[j].record.id, &files[i].contexts[j]);
-    result.knowledge = check_hook.Finish(repo_knowledge->Serialize(contexts), repo_knowledge.get());
+    std::vector<std::string> chunks;
+    chunks.reserve(with_sites.size());
+    for (size_t i : with_sites) chunks.push_back(std::move(files[i].contexts_json));
+    result.knowledge = check_hook.Finish(repo_knowledge->SerializeChunks(chunks), repo_knowledge.get());
     result.stats.document_seconds = SecondsSince(t2);
   }
 

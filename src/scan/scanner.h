@@ -21,6 +21,7 @@
 #include "extract/common/diagnostic.h"
 #include "extract/common/file_source.h"
 #include "extract/common/limits.h"
+#include "extract/python/tokenizer.h"
 #include "model/record.h"
 #include "model/site.h"
 #include "model/status.h"
@@ -35,6 +36,7 @@ struct ExtractOutput {
   std::vector<Diagnostic> diagnostics;
   bool failed = false;  // nothing could be extracted: the file counts as skipped
   size_t sites_left_out = 0;  // sites past ExtractLimits::max_sites
+  std::shared_ptr<py::Tokens> python_tokens;  // the Python front end's tokens, for the document stage
 };
 using Extractor = std::function<ExtractOutput(std::string_view path, std::string_view text)>;
 

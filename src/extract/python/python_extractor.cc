@@ -2200,6 +2200,7 @@ PythonExtractResult FileExtractor::Run() {
   result_.diagnostics.insert(result_.diagnostics.begin(), std::make_move_iterator(toks_.diagnostics.begin()),
                              std::make_move_iterator(toks_.diagnostics.end()));
   toks_.diagnostics.clear();
+  result_.tokens = std::make_shared<py::Tokens>(std::move(toks_));
   return std::move(result_);
 }
 

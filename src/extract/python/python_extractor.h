@@ -8,12 +8,14 @@
 // Thread-safety: ExtractPython is a pure function; call it from any thread.
 #pragma once
 
+#include <memory>
 #include <string_view>
 #include <vector>
 
 #include "extract/common/diagnostic.h"
 #include "extract/common/limits.h"
 #include "extract/python/class_messages.h"
+#include "extract/python/tokenizer.h"
 #include "model/site.h"
 
 namespace errdex {
@@ -23,6 +25,9 @@ struct PythonExtractResult {
   std::vector<Diagnostic> diagnostics;  // tokenizer/parse problems; sites may still be partial
   bool failed = false;                  // the file could not be tokenized at all (nothing extracted)
   size_t sites_left_out = 0;            // statements past limits.max_sites (the first ones are kept)
+  // The file's tokens (diagnostics moved out), so the document stage reads the file
+  // without tokenizing it again. Null when the file could not be tokenized.
+  std::shared_ptr<py::Tokens> tokens;
 };
 
 // `path` is the repo-relative path recorded in each Site; `text` the file's bytes
