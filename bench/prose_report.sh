@@ -15,6 +15,9 @@
 # $MIRRORS (default /work/.mirror). Catalogs and findings are kept in
 # $ERRDEX_BENCH_DIR/prose/<name>.{db,findings.jsonl} for reading by hand
 # (`errdex show ID --db ...`, or jq over the findings).
+# SCANNER=OTHER_BINARY scans with another errdex (an older build) and lints with
+# this one: the same checker over the prose of before and after (PROSE_TAG=before
+# keeps its catalogs in a directory of their own).
 # Prints a Markdown table; no pass/fail (tests/prose/ holds the assertions).
 set -euo pipefail
 
@@ -22,11 +25,14 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(dirname "$HERE")"
 ERRDEX="${1:-$ROOT/build/errdex}"
 shift || true
+SCANNER="${SCANNER:-$ERRDEX}"
 WORK="${ERRDEX_BENCH_DIR:-/tmp/errdex-bench}"
 MIRRORS="${MIRRORS:-/work/.mirror}"
 JOBS="${JOBS:-2}"
 OUT="$WORK/prose"
 [ -x "$ERRDEX" ] || { echo "prose_report: no errdex binary at $ERRDEX" >&2; exit 2; }
+[ -x "$SCANNER" ] || { echo "prose_report: no errdex binary at SCANNER=$SCANNER" >&2; exit 2; }
+OUT="$OUT${PROSE_TAG:+-$PROSE_TAG}"
 mkdir -p "$OUT"
 
 stdlib_corpus() {
@@ -62,7 +68,7 @@ for c in "${corpora[@]}"; do
   db="$OUT/$name.db"
   rm -f "$db" "$db-wal" "$db-shm"
   rc=0
-  "$ERRDEX" scan "$path" "${args[@]}" --db "$db" -j "$JOBS" --quiet >"$OUT/$name.scan.log" 2>&1 || rc=$?
+  "$SCANNER" scan "$path" "${args[@]}" --db "$db" -j "$JOBS" --quiet >"$OUT/$name.scan.log" 2>&1 || rc=$?
   [ "$rc" -le 1 ] || { echo "prose_report: scan of $c failed (exit $rc), see $OUT/$name.scan.log" >&2; continue; }
   "$ERRDEX" lint-docs --db "$db" --json >"$OUT/$name.findings.jsonl" || true
   python3 - "$name" "$OUT/$name.findings.jsonl" <<'EOF'
