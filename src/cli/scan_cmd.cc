@@ -16,12 +16,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "cli/commands.h"
 #include "cli/terminal.h"
 #include "model/record.h"
 #include "scan/scanner.h"
+#include "scan/sinks.h"
 #include "store/catalog_store.h"
 
 namespace errdex::cli {
@@ -150,14 +152,6 @@ class AtomicFile {
   FILE* file_ = nullptr;
 };
 
-// Writes the JSON Lines (serialized by the scan's workers); false on a write
-// error (errno set).
-bool WriteLines(FILE* out, const ScanResult& result) {
-  for (const std::string& chunk : result.jsonl_chunks)
-    if (std::fwrite(chunk.data(), 1, chunk.size(), out) != chunk.size()) return false;
-  return std::fflush(out) == 0;
-}
-
 double Mb(uint64_t bytes) { return static_cast<double>(bytes) / 1e6; }
 
 std::string SummaryText(const ScanResult& r, double seconds) {
@@ -169,8 +163,10 @@ std::string SummaryText(const ScanResult& r, double seconds) {
     kinds += std::to_string(s.sites_by_kind[k]) + " " + SiteKindName(static_cast<SiteKind>(k));
   }
   char buf[512];
-  std::snprintf(buf, sizeof buf, "scanned %lld files (%lld skipped), %lld sites%s%s%s, %.1f MB in %.2f s (%.1f MB/s)",
-                static_cast<long long>(s.files_scanned), static_cast<long long>(s.files_skipped),
+  std::string reused;
+  if (s.files_reused > 0) reused = ", " + std::to_string(s.files_reused) + " already in the catalog";
+  std::snprintf(buf, sizeof buf, "scanned %lld files (%lld skipped%s), %lld sites%s%s%s, %.1f MB in %.2f s (%.1f MB/s)",
+                static_cast<long long>(s.files_scanned), static_cast<long long>(s.files_skipped), reused.c_str(),
                 static_cast<long long>(s.sites), kinds.empty() ? "" : " (", kinds.c_str(), kinds.empty() ? "" : ")",
                 Mb(s.bytes), seconds, seconds > 0 ? Mb(s.bytes) / seconds : 0.0);
   return buf;
@@ -239,6 +235,8 @@ std::string SummaryJson(const ScanResult& r, const ScanFlags& f, double write_se
   num("filesListed", static_cast<double>(s.files_listed), true);
   num("files", static_cast<double>(s.files_scanned), true);
   num("filesSkipped", static_cast<double>(s.files_skipped), true);
+  num("filesReused", static_cast<double>(s.files_reused), true);
+  num("filesDocumentedAgain", static_cast<double>(s.files_documented), true);
   num("diagnostics", static_cast<double>(r.diagnostics.size()), true);
   num("sites", static_cast<double>(s.sites), true);
   o += "\"sitesByKind\":{";
@@ -257,8 +255,11 @@ std::string SummaryJson(const ScanResult& r, const ScanFlags& f, double write_se
        ",\"sitesGuardsCut\":" + std::to_string(s.limits.sites_guards_cut) + "},";
   o += "\"seconds\":{";
   char buf[256];
-  std::snprintf(buf, sizeof buf, "\"list\":%.3f,\"extract\":%.3f,\"document\":%.3f,\"write\":%.3f,\"total\":%.3f},",
-                s.list_seconds, s.extract_seconds, s.document_seconds, write_seconds, total_seconds);
+  std::snprintf(buf, sizeof buf,
+                "\"list\":%.3f,\"extract\":%.3f,\"cppTable\":%.3f,\"document\":%.3f,\"knowledge\":%.3f,"
+                "\"write\":%.3f,\"total\":%.3f},",
+                s.list_seconds, s.extract_seconds, s.cpp_table_seconds, s.document_seconds, s.knowledge_seconds,
+                write_seconds, total_seconds);
   o += buf;
   num("mbPerSecond", total_seconds > 0 ? Mb(s.bytes) / total_seconds : 0.0, false);
   o.back() = '}';
@@ -301,8 +302,6 @@ int RunScan(const ScanFlags& f) {
   o.max_file_size = f.max_file_size;
   o.limits = f.limits;
   o.document = !f.no_docs;
-  if (to_stdout || !f.output.empty())
-    o.json_lines = f.facts ? ScanOptions::JsonLines::kRecordsWithFacts : ScanOptions::JsonLines::kRecords;
   const bool progress = !f.quiet && isatty(STDERR_FILENO);
   bool progress_shown = false;
   if (progress) {
@@ -319,41 +318,82 @@ int RunScan(const ScanFlags& f) {
       progress_shown = true;
     };
   }
-  auto scanned = Scan(o);
-  if (progress_shown) std::fprintf(stderr, "\r\033[K");
-  if (!scanned.ok()) return printer.Error(scanned.status().message());
-  const ScanResult& r = scanned.value();
-
-  if (f.verbose) {
-    for (const Diagnostic& d : r.diagnostics) {
-      if (d.line > 0) std::fprintf(stderr, "%s:%d:%d: %s\n", d.path.c_str(), d.line, d.column, d.message.c_str());
-      else std::fprintf(stderr, "%s: %s\n", d.path.c_str(), d.message.c_str());
+  // --strict: nothing is written unless no file had a soft error. The catalog's
+  // scan is committed last (the check runs before it); JSON Lines bound for
+  // stdout wait in a temporary file, since stdout cannot be taken back.
+  std::string strict_error;
+  o.before_finish = [&](const ScanResult& r) -> Status {
+    if (f.verbose) {
+      if (progress_shown) std::fprintf(stderr, "\r\033[K");
+      for (const Diagnostic& d : r.diagnostics) {
+        if (d.line > 0) std::fprintf(stderr, "%s:%d:%d: %s\n", d.path.c_str(), d.line, d.column, d.message.c_str());
+        else std::fprintf(stderr, "%s: %s\n", d.path.c_str(), d.message.c_str());
+      }
     }
-  }
-  const size_t soft = r.diagnostics.size() + static_cast<size_t>(r.stats.files_skipped);
-  if (f.strict && soft > 0)
-    return printer.Error(std::to_string(r.diagnostics.size()) + " soft error(s) and " +
-                         std::to_string(r.stats.files_skipped) + " skipped file(s) with --strict; nothing written" +
-                         (f.verbose ? "" : " (--verbose lists them)"));
-
-  auto tw = Clock::now();
+    const size_t soft = r.diagnostics.size() + static_cast<size_t>(r.stats.files_skipped);
+    if (!f.strict || soft == 0) return Status::Ok();
+    strict_error = std::to_string(r.diagnostics.size()) + " soft error(s) and " +
+                   std::to_string(r.stats.files_skipped) + " skipped file(s) with --strict; nothing written" +
+                   (f.verbose ? "" : " (--verbose lists them)");
+    return Status::InvalidArgument(strict_error);
+  };
+  FILE* jsonl_target = nullptr;
+  std::unique_ptr<FILE, int (*)(FILE*)> held(nullptr, std::fclose);
   if (to_stdout) {
-    if (!WriteLines(stdout, r)) {
-      if (errno == EPIPE) return 0;  // a closed pipe (| head) is not an error
-      return printer.Error(std::string("cannot write to stdout: ") + std::strerror(errno));
+    if (f.strict) {
+      held.reset(std::tmpfile());
+      if (!held) return printer.Error(std::string("cannot create a temporary file: ") + std::strerror(errno));
+      jsonl_target = held.get();
+    } else {
+      jsonl_target = stdout;
     }
   } else if (!f.output.empty()) {
+    jsonl_target = out_file.file();
+  }
+  std::vector<ScanSink*> sinks;
+  std::unique_ptr<JsonlSink> jsonl;
+  if (jsonl_target) {
+    jsonl = std::make_unique<JsonlSink>(jsonl_target, f.facts);
+    sinks.push_back(jsonl.get());
+  }
+  std::mutex store_mu;
+  std::unique_ptr<CatalogSink> catalog;
+  if (store) {
+    catalog = std::make_unique<CatalogSink>(store.get(), &store_mu);
+    sinks.push_back(catalog.get());
+  }
+  auto scanned = ScanToSinks(o, sinks, store.get(), &store_mu);
+  if (progress_shown) std::fprintf(stderr, "\r\033[K");
+  if (!scanned.ok()) {
+    if (jsonl && jsonl->write_errno() == EPIPE) return 0;  // a closed pipe (| head) is not an error
+    if (!strict_error.empty()) return printer.Error(strict_error);
+    if (jsonl && jsonl->write_errno())
+      return printer.Error("cannot write " + (to_stdout ? std::string("to stdout") : f.output) + ": " +
+                           std::strerror(jsonl->write_errno()));
+    return printer.Error(scanned.status().message());
+  }
+  const ScanResult& r = scanned.value();
+
+  if (held) {  // --strict to stdout: the lines now
+    std::rewind(held.get());
+    char buf[1 << 16];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, held.get())) > 0) {
+      if (std::fwrite(buf, 1, n, stdout) != n) {
+        if (errno == EPIPE) return 0;
+        return printer.Error(std::string("cannot write to stdout: ") + std::strerror(errno));
+      }
+    }
+    if (std::fflush(stdout) != 0) {
+      if (errno == EPIPE) return 0;
+      return printer.Error(std::string("cannot write to stdout: ") + std::strerror(errno));
+    }
+  } else if (!to_stdout && !f.output.empty()) {
     std::string err;
-    if (!WriteLines(out_file.file(), r)) return printer.Error("cannot write " + f.output + ": " + std::strerror(errno));
     if (!out_file.Commit(&err)) return printer.Error(err);
   }
-  long long scan_id = -1;
-  if (store) {
-    auto id = StoreScan(*store, r);
-    if (!id.ok()) return printer.Error("cannot store the scan in " + f.db + ": " + id.status().message());
-    scan_id = id.value();
-  }
-  double write_seconds = std::chrono::duration<double>(Clock::now() - tw).count();
+  long long scan_id = r.scan_id;
+  double write_seconds = r.stats.write_seconds;
   double total_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
 
   if (!r.repo || !r.sha) {

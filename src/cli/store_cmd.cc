@@ -75,51 +75,83 @@ Status WriteAll(int fd, const std::string& text) {
   return Status::Ok();
 }
 
-// Writes `text` to `path` through a temporary file in the same directory and a
-// rename, so a reader never sees a half-written file. A symlink is followed (the
-// file it names is replaced, the link stays); a path that exists and is not a
-// regular file (/dev/null, a FIFO) is written in place, never renamed over.
-Status WriteFileAtomically(const std::string& requested, const std::string& text) {
-  std::string path = requested;
-  struct stat st;
-  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-    if (char* real = ::realpath(path.c_str(), nullptr)) {
-      path = real;
-      std::free(real);
-    }
+// Output written to `path` through a temporary file in the same directory and a
+// rename (Commit), so a reader never sees a half-written file; "-" is stdout. A
+// symlink is followed (the file it names is replaced, the link stays); a path
+// that exists and is not a regular file (/dev/null, a FIFO) is written in
+// place, never renamed over. Removed unless committed.
+class AtomicOutput {
+ public:
+  ~AtomicOutput() {
+    if (fd_ >= 0 && fd_ != STDOUT_FILENO) ::close(fd_);
+    if (!tmp_.empty()) ::unlink(tmp_.c_str());
   }
-  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-    if (S_ISDIR(st.st_mode)) return Status::InvalidArgument(requested + ": is a directory");
-    int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
-    if (fd < 0) return Status::IoError(requested + ": cannot open: " + std::strerror(errno));
-    Status w = WriteAll(fd, text);
-    ::close(fd);
-    if (!w.ok()) return Status::IoError(requested + ": write failed: " + w.message());
+  Status Open(const std::string& requested) {
+    requested_ = requested;
+    if (requested == "-") {
+      fd_ = STDOUT_FILENO;
+      return Status::Ok();
+    }
+    path_ = requested;
+    struct stat st;
+    if (::lstat(path_.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+      if (char* real = ::realpath(path_.c_str(), nullptr)) {
+        path_ = real;
+        std::free(real);
+      }
+    }
+    if (::stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+      if (S_ISDIR(st.st_mode)) return Status::InvalidArgument(requested + ": is a directory");
+      fd_ = ::open(path_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+      if (fd_ < 0) return Status::IoError(requested + ": cannot open: " + std::strerror(errno));
+      return Status::Ok();
+    }
+    std::string tmp = path_ + ".tmp.XXXXXX";
+    fd_ = ::mkstemp(tmp.data());
+    if (fd_ < 0) return Status::IoError(path_ + ": cannot create a temporary file: " + std::strerror(errno));
+    tmp_ = tmp;
+    mode_t mask = ::umask(0);
+    ::umask(mask);
+    ::fchmod(fd_, 0666 & ~mask);
     return Status::Ok();
   }
-  std::string tmp = path + ".tmp.XXXXXX";
-  int fd = ::mkstemp(tmp.data());
-  if (fd < 0) return Status::IoError(path + ": cannot create a temporary file: " + std::strerror(errno));
-  mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask);
-  if (Status w = WriteAll(fd, text); !w.ok()) {
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    return Status::IoError(requested + ": write failed: " + w.message());
+  // Buffers; writes in large pieces.
+  Status Write(std::string_view text) {
+    buffer_.append(text);
+    if (buffer_.size() >= (size_t{1} << 20)) return Drain();
+    return Status::Ok();
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    std::string err = std::strerror(errno);
-    ::unlink(tmp.c_str());
-    return Status::IoError(path + ": write failed: " + err);
+  Status Commit() {
+    if (Status st = Drain(); !st.ok()) return st;
+    if (tmp_.empty()) return Status::Ok();  // stdout, or written in place
+    if (::fsync(fd_) != 0 || ::close(fd_) != 0) {
+      fd_ = -1;
+      return Status::IoError(path_ + ": write failed: " + std::strerror(errno));
+    }
+    fd_ = -1;
+    if (::rename(tmp_.c_str(), path_.c_str()) != 0)
+      return Status::IoError(path_ + ": cannot rename the temporary file into place: " + std::strerror(errno));
+    tmp_.clear();
+    return Status::Ok();
   }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::string err = std::strerror(errno);
-    ::unlink(tmp.c_str());
-    return Status::IoError(path + ": cannot rename the temporary file into place: " + err);
+  bool broken_pipe() const { return broken_pipe_; }
+
+ private:
+  Status Drain() {
+    Status st = WriteAll(fd_, buffer_);
+    buffer_.clear();
+    if (!st.ok()) {
+      if (fd_ == STDOUT_FILENO && errno == EPIPE) broken_pipe_ = true;
+      return Status::IoError((fd_ == STDOUT_FILENO ? std::string("cannot write to stdout") : requested_ + ": write failed") +
+                             ": " + st.message());
+    }
+    return Status::Ok();
   }
-  return Status::Ok();
-}
+  std::string requested_, path_, tmp_;
+  std::string buffer_;
+  int fd_ = -1;
+  bool broken_pipe_ = false;
+};
 
 std::string JsonStr(std::string_view s) {
   std::string out;
@@ -226,22 +258,28 @@ struct ExportOptions {
 int RunExport(const ExportOptions& o) {
   auto store = CatalogStore::Open(o.db, /*create=*/false);
   if (!store.ok()) return Fail(store.status());
+  AtomicOutput out;
+  if (Status st = out.Open(o.output); !st.ok()) return Fail(st);
   ScanFilter filter;
   filter.repo = o.repo;
   filter.sha = o.sha;
-  auto lines = (*store)->LoadLines(filter);
-  if (!lines.ok()) return Fail(lines.status());
-  std::string out;
-  for (StoredLine& sl : *lines) {
+  int64_t lines = 0;
+  std::string text;
+  Status st = (*store)->ForEachLine(filter, [&](StoredLine&& sl) {
     if (!o.facts) sl.line.facts.reset();
-    out += CatalogLineToJson(sl.line);
-    out += '\n';
+    text = CatalogLineToJson(sl.line);
+    text += '\n';
+    ++lines;
+    return out.Write(text);
+  });
+  if (st.ok()) st = out.Commit();
+  if (!st.ok()) {
+    if (out.broken_pipe()) return 0;  // a closed pipe (| head) is not an error
+    return Fail(st);
   }
-  if (lines->empty() && (!o.repo.empty() || !o.sha.empty()))
+  if (lines == 0 && (!o.repo.empty() || !o.sha.empty()))
     std::fprintf(stderr, "errdex: warning: no stored lines match%s%s%s%s\n", o.repo.empty() ? "" : " --repo ",
                  o.repo.c_str(), o.sha.empty() ? "" : " --sha ", o.sha.c_str());
-  if (o.output == "-") return WriteStdout(out);
-  if (Status st = WriteFileAtomically(o.output, out); !st.ok()) return Fail(st);
   return 0;
 }
 

@@ -44,7 +44,7 @@ class SearchRecordsTest : public ::testing::TestWithParam<bool> {
     if (!GetParam()) {  // a catalog made where SQLite lacks FTS5
       sqlite3* db = nullptr;
       ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
-      ASSERT_EQ(sqlite3_exec(db, "DROP TABLE lines_fts; UPDATE meta SET value = 'like' WHERE key = 'fts';", nullptr,
+      ASSERT_EQ(sqlite3_exec(db, "DROP TABLE entries_fts; UPDATE meta SET value = 'like' WHERE key = 'fts';", nullptr,
                              nullptr, nullptr),
                 SQLITE_OK);
       sqlite3_close(db);

@@ -190,7 +190,11 @@ class GitTreeSource : public FileSource {
   Result<FileListing> List() override {
     FileListing out;
     out.paths.reserve(entries_.size());
-    for (const auto& e : entries_) out.paths.push_back(e.first);
+    out.blob_ids.reserve(entries_.size());
+    for (const auto& e : entries_) {
+      out.paths.push_back(e.first);
+      out.blob_ids.emplace_back(reinterpret_cast<const char*>(e.second.id), GIT_OID_RAWSZ);
+    }
     return out;
   }
 
@@ -295,6 +299,16 @@ std::string RealPath(const std::string& p) {
 
 }  // namespace
 
+std::string GitBlobId(std::string_view bytes) {
+  // Kept for the process: a directory scan hashes every file, and an init and
+  // shutdown of libgit2 around each would cost more than the hash.
+  static GitLibrary* lib = new GitLibrary();
+  (void)lib;
+  git_oid oid;
+  if (git_odb_hash(&oid, bytes.data(), bytes.size(), GIT_OBJECT_BLOB) != 0) return std::string();
+  return std::string(reinterpret_cast<const char*>(oid.id), GIT_OID_RAWSZ);
+}
+
 bool IsSkippedDirName(std::string_view name) {
   static constexpr std::string_view kSkip[] = {".git", ".hg",  ".svn", "__pycache__", "node_modules",
                                                ".tox", ".nox", ".venv", "venv",       ".mypy_cache"};
@@ -336,6 +350,7 @@ Result<GitTreeSourceInfo> OpenGitTreeSource(const std::string& repo_path, const 
   GitTreeSourceInfo info;
   info.source = std::move(source);
   info.commit_sha = sha;
+  info.commit_time = static_cast<int64_t>(git_commit_time(reinterpret_cast<git_commit*>(commit.get())));
   return info;
 }
 

@@ -27,8 +27,15 @@ inline constexpr uint64_t kDefaultMaxFileSize = 64ull << 20;  // 64 MiB
 // (unreadable directories, ...). The run goes on after a diagnostic.
 struct FileListing {
   std::vector<std::string> paths;  // repo-relative, '/' separated, sorted bytewise, unique
+  // Parallel to paths when the source knows them without reading (a git tree):
+  // each file's git blob id (20 raw bytes, GitBlobId of its bytes). Else empty.
+  std::vector<std::string> blob_ids;
   std::vector<Diagnostic> diagnostics;
 };
+
+// The id git gives a blob of these bytes (SHA-1 of "blob <size>\0" + bytes), 20 raw
+// bytes: files read from a directory are named as the same files in a commit.
+std::string GitBlobId(std::string_view bytes);
 
 // A tree of files. List() is called once, from one thread; Read() is
 // thread-safe and may be called concurrently for different or equal paths.
@@ -62,6 +69,7 @@ Result<std::unique_ptr<FileSource>> OpenDirectorySource(const std::string& root,
 struct GitTreeSourceInfo {
   std::unique_ptr<FileSource> source;
   std::string commit_sha;  // the commit `rev` names (40 hex)
+  int64_t commit_time = 0;  // its committer time (seconds since the epoch)
 };
 Result<GitTreeSourceInfo> OpenGitTreeSource(const std::string& repo_path, const std::string& rev,
                                             const std::string& subdir = "",
