@@ -333,7 +333,8 @@ std::unique_ptr<RepoKnowledge> RepoKnowledge::Deserialize(std::string_view text)
       for (const auto& o : k.value("fields", json::array())) d.fields.push_back(doc::FieldFrom(o));
       d.list_constants = k.value("listConstants", std::map<std::string, std::vector<std::string>>{});
       d.literal_aliases = k.value("literalAliases", std::map<std::string, std::vector<std::string>>{});
-      for (const auto& [name, members] : k.value("enums", json::object()).items())
+      const json enums = k.value("enums", json::object());  // items() must not outlive it
+      for (const auto& [name, members] : enums.items())
         for (const auto& m : members) d.enums[name].emplace_back(m.at(0).get<std::string>(), m.at(1).get<std::string>());
       d.env_prefixes = k.value("envPrefixes", std::map<std::string, std::string>{});
       d.settings_classes = k.value("settingsClasses", std::vector<std::string>{});

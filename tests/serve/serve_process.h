@@ -186,6 +186,29 @@ class RawConnection {
     }
     return out;
   }
+  // Reads one HTTP response (head and a Content-Length body); returns early once
+  // it is complete, or what came when the peer closes or `timeout` passes.
+  std::string ReadResponse(std::chrono::milliseconds timeout) {
+    std::string out;
+    auto deadline = std::chrono::steady_clock::now() + timeout;
+    char buf[4096];
+    while (std::chrono::steady_clock::now() < deadline) {
+      size_t head_end = out.find("\r\n\r\n");
+      if (head_end != std::string::npos) {
+        size_t cl = out.find("Content-Length: ");
+        size_t length = cl < head_end ? std::stoul(out.substr(cl + 16)) : 0;
+        if (out.size() >= head_end + 4 + length) break;
+      }
+      struct pollfd p = {fd_, POLLIN, 0};
+      int left = static_cast<int>(
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count());
+      if (poll(&p, 1, std::max(left, 1)) <= 0) break;
+      ssize_t n = recv(fd_, buf, sizeof buf, 0);
+      if (n <= 0) break;
+      out.append(buf, static_cast<size_t>(n));
+    }
+    return out;
+  }
 
  private:
   int fd_ = -1;
