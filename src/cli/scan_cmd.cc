@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -32,7 +33,10 @@ namespace {
 
 struct ScanFlags {
   std::string path;
-  std::string rev;
+  std::vector<std::string> revs;
+  std::vector<std::string> rev_globs;
+  bool tags = false;
+  std::vector<std::string> first_parent;
   std::string repo;
   std::string sha;
   std::string output;
@@ -267,6 +271,27 @@ std::string SummaryJson(const ScanResult& r, const ScanFlags& f, double write_se
   return o;
 }
 
+// A catalog in a temporary directory, removed with it: what a multi-revision
+// scan without --db remembers between revisions.
+class TempCatalog {
+ public:
+  ~TempCatalog() {
+    if (!dir_.empty()) {
+      std::error_code ec;
+      std::filesystem::remove_all(dir_, ec);
+    }
+  }
+  Result<std::unique_ptr<CatalogStore>> Open() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "errdex-scan-XXXXXX").string();
+    if (!mkdtemp(tmpl.data())) return Status::IoError(std::strerror(errno));
+    dir_ = tmpl;
+    return CatalogStore::Open(dir_ + "/reuse.db", true);
+  }
+
+ private:
+  std::string dir_;
+};
+
 int RunScan(const ScanFlags& f) {
   Printer printer(UseColor(f.color, STDERR_FILENO));
   const bool to_stdout = f.output == "-" || (f.output.empty() && f.db.empty());
@@ -286,6 +311,7 @@ int RunScan(const ScanFlags& f) {
     std::string err;
     if (!out_file.Open(f.output, &err)) return printer.Error(err);
   }
+  std::unique_ptr<TempCatalog> temp;  // declared first: it outlives the store open in it
   std::unique_ptr<CatalogStore> store;
   if (!f.db.empty()) {
     auto s = CatalogStore::Open(f.db, true);
@@ -293,9 +319,33 @@ int RunScan(const ScanFlags& f) {
     store = std::move(s.value());
   }
 
+  // The revisions: none (the directory, or HEAD of a bare repository), or
+  // every commit --rev/--revs/--tags/--first-parent name, each its own scan.
+  RevisionQuery query;
+  query.revs = f.revs;
+  query.globs = f.rev_globs;
+  query.tags = f.tags;
+  query.ranges = f.first_parent;
+  std::vector<Revision> revisions;
+  if (!query.empty()) {
+    auto listed = ListRevisions(f.path, query);
+    if (!listed.ok()) return printer.Error(listed.status().message());
+    revisions = std::move(listed).value();
+    if (revisions.empty()) return printer.Error("no commit of " + f.path + " matches the revisions given");
+    if (revisions.size() > 1 && f.sha_opt->count())
+      return printer.Error("--sha names one commit; " + std::to_string(revisions.size()) + " revisions were given");
+  }
+  // Several revisions without a catalog: a temporary one remembers what the
+  // earlier revisions parsed, so a file shared by them is read once.
+  if (!store && revisions.size() > 1) {
+    temp = std::make_unique<TempCatalog>();
+    auto s = temp->Open();
+    if (!s.ok()) return printer.Error("cannot create a temporary catalog: " + s.status().message());
+    store = std::move(s).value();
+  }
+
   ScanOptions o;
   o.path = f.path;
-  if (f.rev_opt->count()) o.rev = f.rev;
   if (f.repo_opt->count()) o.repo = f.repo;
   if (f.sha_opt->count()) o.sha = f.sha;
   o.jobs = f.jobs;
@@ -333,7 +383,8 @@ int RunScan(const ScanFlags& f) {
     const size_t soft = r.diagnostics.size() + static_cast<size_t>(r.stats.files_skipped);
     if (!f.strict || soft == 0) return Status::Ok();
     strict_error = std::to_string(r.diagnostics.size()) + " soft error(s) and " +
-                   std::to_string(r.stats.files_skipped) + " skipped file(s) with --strict; nothing written" +
+                   std::to_string(r.stats.files_skipped) + " skipped file(s) with --strict" +
+                   (revisions.size() > 1 ? " in " + r.source : std::string()) + "; nothing written" +
                    (f.verbose ? "" : " (--verbose lists them)");
     return Status::InvalidArgument(strict_error);
   };
@@ -350,29 +401,56 @@ int RunScan(const ScanFlags& f) {
   } else if (!f.output.empty()) {
     jsonl_target = out_file.file();
   }
-  std::vector<ScanSink*> sinks;
   std::unique_ptr<JsonlSink> jsonl;
-  if (jsonl_target) {
-    jsonl = std::make_unique<JsonlSink>(jsonl_target, f.facts);
-    sinks.push_back(jsonl.get());
-  }
+  if (jsonl_target) jsonl = std::make_unique<JsonlSink>(jsonl_target, f.facts);
   std::mutex store_mu;
-  std::unique_ptr<CatalogSink> catalog;
-  if (store) {
-    catalog = std::make_unique<CatalogSink>(store.get(), &store_mu);
-    sinks.push_back(catalog.get());
+
+  std::vector<ScanResult> results;
+  const size_t rounds = revisions.empty() ? 1 : revisions.size();
+  for (size_t k = 0; k < rounds; ++k) {
+    if (!revisions.empty()) o.rev = revisions[k].name;
+    std::vector<ScanSink*> sinks;
+    if (jsonl) sinks.push_back(jsonl.get());
+    std::unique_ptr<CatalogSink> catalog;
+    if (store) {
+      catalog = std::make_unique<CatalogSink>(store.get(), &store_mu);
+      sinks.push_back(catalog.get());
+    }
+    auto t_rev = Clock::now();
+    auto scanned = ScanToSinks(o, sinks, store.get(), &store_mu);
+    if (progress_shown) std::fprintf(stderr, "\r\033[K");
+    if (!scanned.ok()) {
+      if (jsonl && jsonl->write_errno() == EPIPE) return 0;  // a closed pipe (| head) is not an error
+      if (!strict_error.empty()) return printer.Error(strict_error);
+      if (jsonl && jsonl->write_errno())
+        return printer.Error("cannot write " + (to_stdout ? std::string("to stdout") : f.output) + ": " +
+                             std::strerror(jsonl->write_errno()));
+      std::string where = revisions.size() > 1 ? revisions[k].name + ": " : std::string();
+      return printer.Error(where + scanned.status().message());
+    }
+    ScanResult& r = scanned.value();
+    double seconds = std::chrono::duration<double>(Clock::now() - t_rev).count();
+    if (!r.repo || !r.sha) {
+      if (!f.quiet)
+        printer.Warning(std::string("no ") + (!r.repo ? "--repo" : "--sha") +
+                        " (not found in git): githubUrl is null in every record");
+    }
+    if (!f.quiet) {
+      std::string line = SummaryText(r, seconds);
+      if (!r.diagnostics.empty())
+        line += "; " + std::to_string(r.diagnostics.size()) + " diagnostic(s)" + (f.verbose ? "" : " (--verbose lists them)");
+      if (store && !temp) line += "; stored in " + f.db + " as " + ScanKeyText(r);
+      else if (revisions.size() > 1) line += " (" + revisions[k].name + ")";
+      std::fprintf(stderr, "errdex: %s\n", Printable(line).c_str());
+      std::string limits = LimitsText(r, f);
+      if (!limits.empty()) std::fprintf(stderr, "errdex: %s\n", limits.c_str());
+    }
+    if (f.json) {
+      std::string js = SummaryJson(r, f, r.stats.write_seconds, seconds, temp ? -1 : r.scan_id) + "\n";
+      std::fputs(js.c_str(), to_stdout ? stderr : stdout);
+      std::fflush(to_stdout ? stderr : stdout);
+    }
   }
-  auto scanned = ScanToSinks(o, sinks, store.get(), &store_mu);
-  if (progress_shown) std::fprintf(stderr, "\r\033[K");
-  if (!scanned.ok()) {
-    if (jsonl && jsonl->write_errno() == EPIPE) return 0;  // a closed pipe (| head) is not an error
-    if (!strict_error.empty()) return printer.Error(strict_error);
-    if (jsonl && jsonl->write_errno())
-      return printer.Error("cannot write " + (to_stdout ? std::string("to stdout") : f.output) + ": " +
-                           std::strerror(jsonl->write_errno()));
-    return printer.Error(scanned.status().message());
-  }
-  const ScanResult& r = scanned.value();
 
   if (held) {  // --strict to stdout: the lines now
     std::rewind(held.get());
@@ -392,29 +470,7 @@ int RunScan(const ScanFlags& f) {
     std::string err;
     if (!out_file.Commit(&err)) return printer.Error(err);
   }
-  long long scan_id = r.scan_id;
-  double write_seconds = r.stats.write_seconds;
-  double total_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-
-  if (!r.repo || !r.sha) {
-    if (!f.quiet)
-      printer.Warning(std::string("no ") + (!r.repo ? "--repo" : "--sha") +
-                      " (not found in git): githubUrl is null in every record");
-  }
-  if (!f.quiet) {
-    std::string line = SummaryText(r, total_seconds);
-    if (!r.diagnostics.empty())
-      line += "; " + std::to_string(r.diagnostics.size()) + " diagnostic(s)" + (f.verbose ? "" : " (--verbose lists them)");
-    if (store) line += "; stored in " + f.db + " as " + ScanKeyText(r);
-    std::fprintf(stderr, "errdex: %s\n", Printable(line).c_str());
-    std::string limits = LimitsText(r, f);
-    if (!limits.empty()) std::fprintf(stderr, "errdex: %s\n", limits.c_str());
-  }
-  if (f.json) {
-    std::string js = SummaryJson(r, f, write_seconds, total_seconds, scan_id) + "\n";
-    std::fputs(js.c_str(), to_stdout ? stderr : stdout);
-    std::fflush(to_stdout ? stderr : stdout);
-  }
+  (void)t0;
   return 0;
 }
 
@@ -424,7 +480,13 @@ void RegisterScanCommands(CLI::App& app, CommandTable& table) {
   auto f = std::make_shared<ScanFlags>();
   CLI::App* sub = app.add_subcommand("scan", "Scan a repository (directory, work tree or git repository) into an error catalog");
   sub->add_option("PATH", f->path, "directory, git work tree, or git repository (bare or not)")->required();
-  f->rev_opt = sub->add_option("--rev", f->rev, "read the tree of this commit (tag, branch, sha) from git, no checkout");
+  f->rev_opt = sub->add_option("--rev", f->revs,
+                               "read the tree of this commit (tag, branch, sha) from git, no checkout; repeat it to "
+                               "scan several commits (each its own scan; JSON Lines of all of them, in order)");
+  sub->add_option("--revs", f->rev_globs, "every tag and branch whose name matches this glob ('v0.4.*'), oldest first");
+  sub->add_flag("--tags", f->tags, "every tag, oldest first");
+  sub->add_option("--first-parent", f->first_parent,
+                  "A..B: every commit on B's first-parent chain after A ('main~50..main'), oldest first");
   f->repo_opt = sub->add_option("--repo", f->repo, "OWNER/NAME (default: the origin remote's GitHub owner/name)");
   f->sha_opt = sub->add_option("--sha", f->sha, "commit recorded in the records (default: the commit scanned)");
   sub->add_option("-o,--output", f->output, "write JSON Lines to FILE ('-' = stdout; default stdout without --db)");

@@ -4,7 +4,11 @@
 // later scan builds the repository's knowledge without reading the file again.
 // Tested by documenter_test.cc (round trip of real files) and, end to end, by
 // the store's history test (an incremental scan writes what a fresh one does).
-#include <nlohmann/json.hpp>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "document/documenter.h"
 #include "document/knowledge.h"
@@ -13,92 +17,249 @@ namespace errdex {
 
 namespace {
 
-using nlohmann::json;
+// Bytes: a version, then each field as length-prefixed strings and varints (a
+// binary form: a scan reads every file's knowledge back, so this is on the
+// incremental scan's path).
+constexpr uint8_t kVersion = 1;
 
-json Opt(const std::optional<std::string>& s) { return s ? json(*s) : json(nullptr); }
-std::optional<std::string> GetOpt(const json& o, const char* k) {
-  auto it = o.find(k);
-  if (it == o.end() || it->is_null()) return std::nullopt;
-  return it->get<std::string>();
-}
+class Writer {
+ public:
+  explicit Writer(std::string* out) : out_(out) {}
+  void Num(uint64_t v) {
+    while (v >= 0x80) {
+      out_->push_back(static_cast<char>((v & 0x7f) | 0x80));
+      v >>= 7;
+    }
+    out_->push_back(static_cast<char>(v));
+  }
+  void Int(int v) { Num(static_cast<uint64_t>(static_cast<uint32_t>(v))); }
+  void Bool(bool b) { out_->push_back(b ? 1 : 0); }
+  void Str(std::string_view s) {
+    Num(s.size());
+    out_->append(s);
+  }
+  void Opt(const std::optional<std::string>& s) {
+    Bool(s.has_value());
+    if (s) Str(*s);
+  }
+  void List(const std::vector<std::string>& v) {
+    Num(v.size());
+    for (const std::string& s : v) Str(s);
+  }
 
-json FlagOut(const doc::Flag& f) {
-  return json{{"o", f.options},      {"n", f.negative},         {"d", f.dest},      {"t", f.type},
-              {"c", f.choices},      {"cf", f.choices_from},    {"ce", f.choices_expr},
-              {"dv", Opt(f.default_value)}, {"dl", f.default_is_literal}, {"a", f.action},
-              {"na", f.nargs},       {"h", f.help},             {"or", f.origin},   {"e", f.env},
-              {"cl", f.class_name},  {"f", f.file},             {"l", f.line},      {"kw", f.kwargs}};
+ private:
+  std::string* out_;
+};
+
+class Reader {
+ public:
+  explicit Reader(std::string_view in) : in_(in) {}
+  bool ok() const { return ok_; }
+  bool done() const { return pos_ == in_.size(); }
+  uint64_t Num() {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64 && ok_; shift += 7) {
+      if (pos_ >= in_.size()) break;
+      uint8_t b = static_cast<uint8_t>(in_[pos_++]);
+      v |= static_cast<uint64_t>(b & 0x7f) << shift;
+      if (!(b & 0x80)) return v;
+    }
+    ok_ = false;
+    return 0;
+  }
+  // A count of items each at least one byte long: no more than the bytes left.
+  size_t Count() {
+    uint64_t n = Num();
+    if (n > in_.size() - pos_) ok_ = false;
+    return ok_ ? static_cast<size_t>(n) : 0;
+  }
+  int Int() { return static_cast<int>(static_cast<uint32_t>(Num())); }
+  bool Bool() {
+    if (pos_ >= in_.size()) {
+      ok_ = false;
+      return false;
+    }
+    return in_[pos_++] != 0;
+  }
+  std::string Str() {
+    uint64_t n = Num();
+    if (!ok_ || n > in_.size() - pos_) {
+      ok_ = false;
+      return std::string();
+    }
+    std::string s(in_.substr(pos_, n));
+    pos_ += n;
+    return s;
+  }
+  std::optional<std::string> Opt() {
+    if (!Bool()) return std::nullopt;
+    return Str();
+  }
+  std::vector<std::string> List() {
+    std::vector<std::string> v(Count());
+    for (std::string& s : v) s = Str();
+    return v;
+  }
+
+ private:
+  std::string_view in_;
+  size_t pos_ = 0;
+  bool ok_ = true;
+};
+
+void Put(Writer& w, const doc::Flag& f) {
+  w.List(f.options);
+  w.Str(f.negative);
+  w.Str(f.dest);
+  w.Str(f.type);
+  w.List(f.choices);
+  w.Str(f.choices_from);
+  w.Str(f.choices_expr);
+  w.Opt(f.default_value);
+  w.Bool(f.default_is_literal);
+  w.Str(f.action);
+  w.Str(f.nargs);
+  w.Str(f.help);
+  w.Str(f.origin);
+  w.Str(f.env);
+  w.Str(f.class_name);
+  w.Str(f.file);
+  w.Int(f.line);
+  w.Bool(f.kwargs);
 }
-doc::Flag FlagIn(const json& o) {
+doc::Flag GetFlag(Reader& r) {
   doc::Flag f;
-  f.options = o.at("o").get<std::vector<std::string>>();
-  f.negative = o.at("n").get<std::string>();
-  f.dest = o.at("d").get<std::string>();
-  f.type = o.at("t").get<std::string>();
-  f.choices = o.at("c").get<std::vector<std::string>>();
-  f.choices_from = o.at("cf").get<std::string>();
-  f.choices_expr = o.at("ce").get<std::string>();
-  f.default_value = GetOpt(o, "dv");
-  f.default_is_literal = o.at("dl").get<bool>();
-  f.action = o.at("a").get<std::string>();
-  f.nargs = o.at("na").get<std::string>();
-  f.help = o.at("h").get<std::string>();
-  f.origin = o.at("or").get<std::string>();
-  f.env = o.at("e").get<std::string>();
-  f.class_name = o.at("cl").get<std::string>();
-  f.file = o.at("f").get<std::string>();
-  f.line = o.at("l").get<int>();
-  f.kwargs = o.at("kw").get<bool>();
+  f.options = r.List();
+  f.negative = r.Str();
+  f.dest = r.Str();
+  f.type = r.Str();
+  f.choices = r.List();
+  f.choices_from = r.Str();
+  f.choices_expr = r.Str();
+  f.default_value = r.Opt();
+  f.default_is_literal = r.Bool();
+  f.action = r.Str();
+  f.nargs = r.Str();
+  f.help = r.Str();
+  f.origin = r.Str();
+  f.env = r.Str();
+  f.class_name = r.Str();
+  f.file = r.Str();
+  f.line = r.Int();
+  f.kwargs = r.Bool();
   return f;
 }
 
-json FieldOut(const doc::ConfigField& f) {
-  return json{{"cl", f.class_name}, {"n", f.name}, {"t", f.type}, {"dv", Opt(f.default_value)}, {"c", f.choices},
-              {"cf", f.choices_from}, {"h", f.help}, {"f", f.file}, {"l", f.line}};
+void Put(Writer& w, const doc::ConfigField& f) {
+  w.Str(f.class_name);
+  w.Str(f.name);
+  w.Str(f.type);
+  w.Opt(f.default_value);
+  w.List(f.choices);
+  w.Str(f.choices_from);
+  w.Str(f.help);
+  w.Str(f.file);
+  w.Int(f.line);
 }
-doc::ConfigField FieldIn(const json& o) {
+doc::ConfigField GetField(Reader& r) {
   doc::ConfigField f;
-  f.class_name = o.at("cl").get<std::string>();
-  f.name = o.at("n").get<std::string>();
-  f.type = o.at("t").get<std::string>();
-  f.default_value = GetOpt(o, "dv");
-  f.choices = o.at("c").get<std::vector<std::string>>();
-  f.choices_from = o.at("cf").get<std::string>();
-  f.help = o.at("h").get<std::string>();
-  f.file = o.at("f").get<std::string>();
-  f.line = o.at("l").get<int>();
+  f.class_name = r.Str();
+  f.name = r.Str();
+  f.type = r.Str();
+  f.default_value = r.Opt();
+  f.choices = r.List();
+  f.choices_from = r.Str();
+  f.help = r.Str();
+  f.file = r.Str();
+  f.line = r.Int();
   return f;
 }
 
-json EnvOut(const doc::EnvVar& e) {
-  return json{{"n", e.name}, {"t", e.type}, {"dv", Opt(e.default_value)}, {"c", e.choices},
-              {"r", e.reader}, {"f", e.file}, {"l", e.line}};
+void Put(Writer& w, const doc::EnvVar& e) {
+  w.Str(e.name);
+  w.Str(e.type);
+  w.Opt(e.default_value);
+  w.List(e.choices);
+  w.Str(e.reader);
+  w.Str(e.file);
+  w.Int(e.line);
 }
-doc::EnvVar EnvIn(const json& o) {
+doc::EnvVar GetEnv(Reader& r) {
   doc::EnvVar e;
-  e.name = o.at("n").get<std::string>();
-  e.type = o.at("t").get<std::string>();
-  e.default_value = GetOpt(o, "dv");
-  e.choices = o.at("c").get<std::vector<std::string>>();
-  e.reader = o.at("r").get<std::string>();
-  e.file = o.at("f").get<std::string>();
-  e.line = o.at("l").get<int>();
+  e.name = r.Str();
+  e.type = r.Str();
+  e.default_value = r.Opt();
+  e.choices = r.List();
+  e.reader = r.Str();
+  e.file = r.Str();
+  e.line = r.Int();
   return e;
 }
 
-json WalkerOut(const doc::FieldWalker& w) {
-  return json{{"f", w.file}, {"c", w.classes}, {"k", w.kebab}, {"u", w.underscore_alias}, {"b", w.boolean_optional},
-              {"o", w.origin}};
+void Put(Writer& w, const doc::FieldWalker& x) {
+  w.Str(x.file);
+  w.List(x.classes);
+  w.Bool(x.kebab);
+  w.Bool(x.underscore_alias);
+  w.Bool(x.boolean_optional);
+  w.Str(x.origin);
 }
-doc::FieldWalker WalkerIn(const json& o) {
-  doc::FieldWalker w;
-  w.file = o.at("f").get<std::string>();
-  w.classes = o.at("c").get<std::vector<std::string>>();
-  w.kebab = o.at("k").get<bool>();
-  w.underscore_alias = o.at("u").get<bool>();
-  w.boolean_optional = o.at("b").get<bool>();
-  w.origin = o.at("o").get<std::string>();
-  return w;
+doc::FieldWalker GetWalker(Reader& r) {
+  doc::FieldWalker x;
+  x.file = r.Str();
+  x.classes = r.List();
+  x.kebab = r.Bool();
+  x.underscore_alias = r.Bool();
+  x.boolean_optional = r.Bool();
+  x.origin = r.Str();
+  return x;
+}
+
+template <typename T>
+void PutAll(Writer& w, const std::vector<T>& v) {
+  w.Num(v.size());
+  for (const T& x : v) Put(w, x);
+}
+template <typename T, typename F>
+std::vector<T> GetAll(Reader& r, F get) {
+  std::vector<T> v;
+  size_t n = r.Count();
+  v.reserve(n);
+  for (size_t i = 0; i < n && r.ok(); ++i) v.push_back(get(r));
+  return v;
+}
+
+void PutMap(Writer& w, const std::map<std::string, std::vector<std::string>>& m) {
+  w.Num(m.size());
+  for (const auto& [k, v] : m) {
+    w.Str(k);
+    w.List(v);
+  }
+}
+std::map<std::string, std::vector<std::string>> GetMapOfLists(Reader& r) {
+  std::map<std::string, std::vector<std::string>> m;
+  size_t n = r.Count();
+  for (size_t i = 0; i < n && r.ok(); ++i) {
+    std::string k = r.Str();
+    m[k] = r.List();
+  }
+  return m;
+}
+void PutMap(Writer& w, const std::map<std::string, std::string>& m) {
+  w.Num(m.size());
+  for (const auto& [k, v] : m) {
+    w.Str(k);
+    w.Str(v);
+  }
+}
+std::map<std::string, std::string> GetMapOfStrings(Reader& r) {
+  std::map<std::string, std::string> m;
+  size_t n = r.Count();
+  for (size_t i = 0; i < n && r.ok(); ++i) {
+    std::string k = r.Str();
+    m[k] = r.Str();
+  }
+  return m;
 }
 
 bool Empty(const doc::SettingsData& d) {
@@ -112,50 +273,66 @@ bool Empty(const doc::SettingsData& d) {
 std::string SerializeFileKnowledge(const FileKnowledge& k) {
   const doc::SettingsData& d = k.data;
   if (Empty(d)) return std::string();
-  json flags = json::array(), fields = json::array(), envs = json::array(), walkers = json::array();
-  for (const auto& f : d.flags) flags.push_back(FlagOut(f));
-  for (const auto& f : d.fields) fields.push_back(FieldOut(f));
-  for (const auto& e : d.envs) envs.push_back(EnvOut(e));
-  for (const auto& w : d.walkers) walkers.push_back(WalkerOut(w));
-  json enums = json::object();
+  std::string out;
+  Writer w(&out);
+  out.push_back(static_cast<char>(kVersion));
+  PutAll(w, d.flags);
+  PutAll(w, d.fields);
+  PutAll(w, d.envs);
+  PutAll(w, d.walkers);
+  PutMap(w, d.list_constants);
+  PutMap(w, d.literal_aliases);
+  w.Num(d.enums.size());
   for (const auto& [name, members] : d.enums) {
-    json m = json::array();
-    for (const auto& [k2, v] : members) m.push_back(json::array({k2, v}));
-    enums[name] = std::move(m);
+    w.Str(name);
+    w.Num(members.size());
+    for (const auto& [m, v] : members) {
+      w.Str(m);
+      w.Str(v);
+    }
   }
-  json mentioned = json::array();
-  for (const auto& [flag, line] : d.mentioned_flags) mentioned.push_back(json::array({flag, line}));
-  json o = {{"flags", std::move(flags)},   {"fields", std::move(fields)},    {"envs", std::move(envs)},
-            {"walkers", std::move(walkers)}, {"lists", d.list_constants},     {"literals", d.literal_aliases},
-            {"enums", std::move(enums)},   {"envPrefixes", d.env_prefixes},  {"classBases", d.class_bases},
-            {"settingsClasses", d.settings_classes}, {"mentioned", std::move(mentioned)}};
-  return o.dump(-1, ' ', false, json::error_handler_t::replace);
+  PutMap(w, d.env_prefixes);
+  PutMap(w, d.class_bases);
+  w.List(d.settings_classes);
+  w.Num(d.mentioned_flags.size());
+  for (const auto& [flag, line] : d.mentioned_flags) {
+    w.Str(flag);
+    w.Int(line);
+  }
+  return out;
 }
 
 FileKnowledgePtr DeserializeFileKnowledge(std::string_view path, std::string_view bytes) {
   FileKnowledgePtr k(new FileKnowledge());
   k->path = std::string(path);
-  if (bytes.empty()) return k;
-  json o = json::parse(bytes.begin(), bytes.end(), nullptr, false);
-  if (o.is_discarded() || !o.is_object()) return k;
-  try {
-    doc::SettingsData d;
-    for (const auto& f : o.at("flags")) d.flags.push_back(FlagIn(f));
-    for (const auto& f : o.at("fields")) d.fields.push_back(FieldIn(f));
-    for (const auto& e : o.at("envs")) d.envs.push_back(EnvIn(e));
-    for (const auto& w : o.at("walkers")) d.walkers.push_back(WalkerIn(w));
-    d.list_constants = o.at("lists").get<std::map<std::string, std::vector<std::string>>>();
-    d.literal_aliases = o.at("literals").get<std::map<std::string, std::vector<std::string>>>();
-    for (const auto& [name, members] : o.at("enums").items())
-      for (const auto& m : members) d.enums[name].emplace_back(m.at(0).get<std::string>(), m.at(1).get<std::string>());
-    d.env_prefixes = o.at("envPrefixes").get<std::map<std::string, std::string>>();
-    d.class_bases = o.at("classBases").get<std::map<std::string, std::string>>();
-    d.settings_classes = o.at("settingsClasses").get<std::vector<std::string>>();
-    for (const auto& m : o.at("mentioned")) d.mentioned_flags.emplace_back(m.at(0).get<std::string>(), m.at(1).get<int>());
-    k->data = std::move(d);
-  } catch (const std::exception&) {
-    k->data = doc::SettingsData();  // unreadable: the file teaches nothing
+  if (bytes.empty() || static_cast<uint8_t>(bytes[0]) != kVersion) return k;
+  Reader r(bytes.substr(1));
+  doc::SettingsData d;
+  d.flags = GetAll<doc::Flag>(r, GetFlag);
+  d.fields = GetAll<doc::ConfigField>(r, GetField);
+  d.envs = GetAll<doc::EnvVar>(r, GetEnv);
+  d.walkers = GetAll<doc::FieldWalker>(r, GetWalker);
+  d.list_constants = GetMapOfLists(r);
+  d.literal_aliases = GetMapOfLists(r);
+  size_t enums = r.Count();
+  for (size_t i = 0; i < enums && r.ok(); ++i) {
+    std::string name = r.Str();
+    size_t members = r.Count();
+    auto& list = d.enums[name];
+    for (size_t j = 0; j < members && r.ok(); ++j) {
+      std::string m = r.Str();
+      list.emplace_back(std::move(m), r.Str());
+    }
   }
+  d.env_prefixes = GetMapOfStrings(r);
+  d.class_bases = GetMapOfStrings(r);
+  d.settings_classes = r.List();
+  size_t mentioned = r.Count();
+  for (size_t i = 0; i < mentioned && r.ok(); ++i) {
+    std::string flag = r.Str();
+    d.mentioned_flags.emplace_back(std::move(flag), r.Int());
+  }
+  if (r.ok() && r.done()) k->data = std::move(d);  // else unreadable: the file teaches nothing
   return k;
 }
 

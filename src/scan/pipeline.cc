@@ -18,6 +18,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <exception>
+#include <future>
 #include <mutex>
 #include <thread>
 #include <unordered_map>
@@ -25,6 +26,8 @@
 #include "document/documenter.h"
 #include "extract/common/binary.h"
 #include "extract/cpp/cpp_extractor.h"
+#include "scan/cpp_table.h"
+#include "scan/parallel.h"
 #include "scan/scanner.h"
 #include "scan/unit_key.h"
 #include "store/catalog_store.h"
@@ -40,36 +43,6 @@ double SecondsSince(Clock::time_point t0) { return std::chrono::duration<double>
 
 // Files handed out ahead of the one being emitted, at most (bounds what waits).
 constexpr size_t kEmitWindow = 256;
-
-// Runs fn(i) for i in [0, n) on `jobs` threads; the calling thread calls
-// tick() about every 100 ms until all are done.
-void ParallelFor(size_t n, int jobs, const std::function<void(size_t)>& fn, const std::function<void()>& tick) {
-  if (n == 0) return;
-  int threads = std::max(1, std::min<int>(jobs, static_cast<int>(n)));
-  std::atomic<size_t> next{0};
-  std::mutex mu;
-  std::condition_variable cv;
-  int finished = 0;
-  std::vector<std::thread> pool;
-  pool.reserve(threads);
-  for (int t = 0; t < threads; ++t) {
-    pool.emplace_back([&] {
-      for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) fn(i);
-      std::lock_guard<std::mutex> lock(mu);
-      ++finished;
-      cv.notify_one();
-    });
-  }
-  {
-    std::unique_lock<std::mutex> lock(mu);
-    while (!cv.wait_for(lock, std::chrono::milliseconds(100), [&] { return finished == threads; })) {
-      lock.unlock();
-      if (tick) tick();
-      lock.lock();
-    }
-  }
-  for (auto& th : pool) th.join();
-}
 
 struct ResolvedSource {
   FileSource* source = nullptr;
@@ -321,6 +294,7 @@ struct Task {
   Extractor extractor;
   bool cpp = false;
   std::string blob_id;  // from the listing (git), or the bytes' (directory, once read)
+  std::string cpp_deps;  // a C-family file's CppDependencies digest
   std::string key;
   std::string text;     // a C-family file read for the #define table, until extracted
   bool has_text = false;
@@ -369,10 +343,11 @@ class Pipeline {
   KeyConfig key_config_;
   std::vector<Task> tasks_;
   std::vector<FileState> states_;
-  std::shared_ptr<const cpp::MacroTable> cpp_table_;
-  std::string cpp_digest_;
+  std::shared_ptr<CppTableBuilder> cpp_;
+
   Spool spool_;
   std::unique_ptr<RepoKnowledge> knowledge_;
+  std::future<std::string> knowledge_future_;  // its text, for the sinks that keep it
   std::unique_ptr<Emitter> emitter_;
 
   std::atomic<int64_t> done_{0}, sites_{0}, documented_{0}, redocumented_{0};
@@ -425,34 +400,33 @@ Status Pipeline::List() {
   return Status::Ok();
 }
 
-// C/C++ files need the whole repository's #define table first (a wrapper macro
-// defined in one header is used in every .cu file): every C-family file is read
-// here once, its text kept for the extraction below.
+// C/C++ files need the whole repository's #define table (a wrapper macro
+// defined in one header is used in every .cu file) and, with a catalog, each
+// file's digest of what in it they depend on (cpp_table.h); the files read for
+// it keep their text for the extraction below.
 Status Pipeline::ReadCppTable() {
   std::vector<size_t> cpp_files;
   for (size_t i = 0; i < tasks_.size(); ++i)
     if (tasks_[i].cpp) cpp_files.push_back(i);
   if (cpp_files.empty()) return Status::Ok();
-  std::vector<std::pair<std::string, cpp::LexResult>> defines(cpp_files.size());
-  ParallelFor(
-      cpp_files.size(), jobs_,
-      [&](size_t k) {
-        Task& t = tasks_[cpp_files[k]];
-        defines[k].first = t.path;
-        auto text = rs_.source->Read(t.listed);
-        if (text.ok()) {
-          t.text = std::move(text.value());
-          t.has_text = true;
-          defines[k].second = cpp::LexDefines(t.path, t.text);
-        }
-      },
-      nullptr);
-  if (store_) cpp_digest_ = CppTableDigest(defines);
-  cpp_table_ = BuildCppMacroTable(std::move(defines));
-  for (size_t i : cpp_files) {
-    std::shared_ptr<const cpp::MacroTable> table = cpp_table_;
-    tasks_[i].extractor = [table](std::string_view path, std::string_view text) {
-      return FromFrontEnd(ExtractCpp(path, text, table.get()));
+  std::vector<CppFile> files(cpp_files.size());
+  for (size_t k = 0; k < cpp_files.size(); ++k) {
+    Task& t = tasks_[cpp_files[k]];
+    files[k].path = t.path;
+    files[k].listed = t.listed;
+    files[k].blob_id = t.blob_id;
+  }
+  cpp_ = std::make_shared<CppTableBuilder>(rs_.source, store_, store_mu_, jobs_);
+  if (Status st = cpp_->Run(files); !st.ok()) return st;
+  for (size_t k = 0; k < cpp_files.size(); ++k) {
+    Task& t = tasks_[cpp_files[k]];
+    t.text = std::move(files[k].text);
+    t.has_text = files[k].has_text;
+    t.blob_id = std::move(files[k].blob_id);
+    t.cpp_deps = std::move(files[k].deps);
+    std::shared_ptr<CppTableBuilder> table = cpp_;
+    t.extractor = [table](std::string_view path, std::string_view text) {
+      return FromFrontEnd(ExtractCpp(path, text, table->Table().get()));
     };
   }
   return Status::Ok();
@@ -579,7 +553,7 @@ void Pipeline::FirstPass(size_t i) {
   FileState& fs = states_[i];
   auto finish = [&] { done_.fetch_add(1); };
   if (store_ && !t.blob_id.empty()) {
-    t.key = UnitKeyOf(key_config_, t.path, t.blob_id, t.cpp ? cpp_digest_ : std::string());
+    t.key = UnitKeyOf(key_config_, t.path, t.blob_id, t.cpp_deps);
     if (Lookup(t.key, &fs.stored)) {
       fs.knowledge = fs.stored.front().knowledge;
       std::string().swap(t.text);
@@ -611,7 +585,7 @@ void Pipeline::FirstPass(size_t i) {
   }
   if (store_ && t.key.empty()) {
     t.blob_id = GitBlobId(text);
-    t.key = UnitKeyOf(key_config_, t.path, t.blob_id, t.cpp ? cpp_digest_ : std::string());
+    t.key = UnitKeyOf(key_config_, t.path, t.blob_id, t.cpp_deps);
     if (Lookup(t.key, &fs.stored)) {
       fs.knowledge = fs.stored.front().knowledge;
       bytes_.fetch_add(text.size());
@@ -781,22 +755,53 @@ Result<ScanResult> Pipeline::Run() {
   // 3. The repository's knowledge, from every file's (stored or just read), in path order.
   auto t2 = Clock::now();
   documenting_ = true;
-  std::string knowledge_text;
+  std::string knowledge_text, knowledge_key;
   if (o_.document) {
-    std::vector<FileKnowledgePtr> files;
-    for (size_t i = 0; i < tasks_.size(); ++i)
-      if (!states_[i].knowledge.empty()) files.push_back(DeserializeFileKnowledge(tasks_[i].path, states_[i].knowledge));
-    knowledge_ = RepoKnowledge::Build(std::move(files));
-    // The store keeps the knowledge without its sites (each record keeps its own context).
-    knowledge_text = knowledge_->Serialize({});
-    constexpr std::string_view kNoSites = ",\"sites\":{}}";
-    if (knowledge_text.size() >= kNoSites.size() &&
-        knowledge_text.compare(knowledge_text.size() - kNoSites.size(), kNoSites.size(), kNoSites) == 0) {
-      knowledge_text.resize(knowledge_text.size() - kNoSites.size());
-      knowledge_text.push_back('}');
+    // Named by what it is built from: a catalog that holds the knowledge of the
+    // same files gives it back without building it again.
+    std::string inputs;
+    store::ByteWriter w(&inputs);
+    w.Bytes(PipelineFingerprint());
+    for (size_t i = 0; i < tasks_.size(); ++i) {
+      if (states_[i].knowledge.empty()) continue;
+      w.Bytes(tasks_[i].path);
+      w.Bytes(states_[i].knowledge);
+    }
+    knowledge_key = store::ContentHash(inputs);
+    if (store_) {
+      std::lock_guard<std::mutex> l(*store_mu_);
+      auto stored = store_->FindKnowledge(knowledge_key);
+      if (!stored.ok()) return stored.status();
+      if (stored->has_value()) knowledge_text = std::move(**stored);
+    }
+    if (knowledge_text.empty()) {
+      std::vector<FileKnowledgePtr> files;
+      for (size_t i = 0; i < tasks_.size(); ++i)
+        if (!states_[i].knowledge.empty())
+          files.push_back(DeserializeFileKnowledge(tasks_[i].path, states_[i].knowledge));
+      knowledge_ = RepoKnowledge::Build(std::move(files));
+      // The sinks that keep it get its text (the store's form: without sites,
+      // each record keeps its own context), written meanwhile on another thread.
+      bool wanted = false;
+      for (ScanSink* sink : sinks_) wanted = wanted || sink->WantsKnowledge();
+      if (wanted) {
+        const RepoKnowledge* k = knowledge_.get();
+        knowledge_future_ = std::async(std::launch::async, [k] {
+          std::string text = k->Serialize({});
+          constexpr std::string_view kNoSites = ",\"sites\":{}}";
+          if (text.size() >= kNoSites.size() && text.compare(text.size() - kNoSites.size(), kNoSites.size(), kNoSites) == 0) {
+            text.resize(text.size() - kNoSites.size());
+            text.push_back('}');
+          }
+          return text;
+        });
+      }
+    } else {
+      // Read back from its text, the knowledge writes the same prose as built
+      // (`errdex document` relies on it; the store's history test checks it).
+      knowledge_ = RepoKnowledge::Deserialize(knowledge_text);
     }
   }
-
   result_.stats.knowledge_seconds = SecondsSince(t2);
 
   // 4. Document (or reuse) and hand each file to the sinks in order.
@@ -809,11 +814,12 @@ Result<ScanResult> Pipeline::Run() {
                      if (a.path != b.path) return a.path < b.path;
                      return a.line < b.line;
                    });
+  if (knowledge_future_.valid()) knowledge_text = knowledge_future_.get();
   if (o_.before_finish)
     if (Status st = o_.before_finish(result_); !st.ok()) return st;
   auto tw = Clock::now();
   for (ScanSink* s : sinks_)
-    if (Status st = s->Finish(result_, knowledge_text); !st.ok()) return st;
+    if (Status st = s->Finish(result_, knowledge_text, knowledge_key); !st.ok()) return st;
   result_.stats.write_seconds += SecondsSince(tw);
   result_.stats.total_seconds = SecondsSince(t0_);
   Tick();

@@ -161,11 +161,14 @@ class ScanSink {
   virtual ~ScanSink() = default;
   // False when a reused stored unit need not be read (its id is enough).
   virtual bool WantsRecords() const { return true; }
+  // False when Finish ignores the knowledge text (it need not be written).
+  virtual bool WantsKnowledge() const { return true; }
   virtual void Prepare(FileOutput& out) {}
   virtual Status Emit(FileOutput& out) = 0;
   // `knowledge`: the repository knowledge without its sites (the store's form,
-  // PutScanUnits), "" when document=false.
-  virtual Status Finish(ScanResult& result, const std::string& knowledge) = 0;
+  // PutScanUnits), "" when document=false; `knowledge_key` names what it was
+  // built from (CatalogStore::FindKnowledge).
+  virtual Status Finish(ScanResult& result, const std::string& knowledge, const std::string& knowledge_key) = 0;
 };
 
 // Errors (the CLI's exit 2): kNotFound for a missing path or an unknown

@@ -36,7 +36,7 @@ Status JsonlSink::Emit(FileOutput& out) {
   return Status::Ok();
 }
 
-Status JsonlSink::Finish(ScanResult&, const std::string&) {
+Status JsonlSink::Finish(ScanResult&, const std::string&, const std::string&) {
   if (std::fflush(out_) != 0) {
     write_errno_ = errno ? errno : EIO;
     return Status::IoError(std::string("cannot write the records: ") + std::strerror(write_errno_));
@@ -80,7 +80,7 @@ Status CatalogSink::Flush() {
   return st;
 }
 
-Status CatalogSink::Finish(ScanResult& result, const std::string& knowledge) {
+Status CatalogSink::Finish(ScanResult& result, const std::string& knowledge, const std::string& knowledge_key) {
   if (Status st = Flush(); !st.ok()) return st;
   ScanInfo info;
   info.repo = result.repo.value_or("");
@@ -92,7 +92,7 @@ Status CatalogSink::Finish(ScanResult& result, const std::string& knowledge) {
   info.sites = result.stats.sites;
   info.commit_time = result.commit_time;
   std::lock_guard<std::mutex> l(*mu_);
-  auto id = store_->PutScanUnits(info, ids_, knowledge);
+  auto id = store_->PutScanUnits(info, ids_, knowledge, knowledge_key);
   if (!id.ok()) return id.status();
   result.scan_id = *id;
   return Status::Ok();
@@ -114,7 +114,7 @@ Status CollectSink::Emit(FileOutput& out) {
   return Status::Ok();
 }
 
-Status CollectSink::Finish(ScanResult& result, const std::string& knowledge) {
+Status CollectSink::Finish(ScanResult& result, const std::string& knowledge, const std::string&) {
   result.lines = std::move(lines_);
   result.jsonl_chunks = std::move(chunks_);
   result.knowledge = knowledge.empty() ? std::string() : AssembleKnowledge(knowledge, contexts_);

@@ -19,9 +19,10 @@ namespace errdex {
 class JsonlSink final : public ScanSink {
  public:
   JsonlSink(FILE* out, bool with_facts) : out_(out), with_facts_(with_facts) {}
+  bool WantsKnowledge() const override { return false; }
   void Prepare(FileOutput& out) override;
   Status Emit(FileOutput& out) override;
-  Status Finish(ScanResult& result, const std::string& knowledge) override;
+  Status Finish(ScanResult& result, const std::string& knowledge, const std::string& knowledge_key) override;
   // The errno of a failed write (EPIPE: the reader went away), 0 when none failed.
   int write_errno() const { return write_errno_; }
 
@@ -42,7 +43,7 @@ class CatalogSink final : public ScanSink {
   bool WantsRecords() const override { return false; }
   void Prepare(FileOutput& out) override;
   Status Emit(FileOutput& out) override;
-  Status Finish(ScanResult& result, const std::string& knowledge) override;
+  Status Finish(ScanResult& result, const std::string& knowledge, const std::string& knowledge_key) override;
 
  private:
   Status Flush();
@@ -63,7 +64,7 @@ class CollectSink final : public ScanSink {
  public:
   explicit CollectSink(ScanOptions::JsonLines json) : json_(json) {}
   Status Emit(FileOutput& out) override;
-  Status Finish(ScanResult& result, const std::string& knowledge) override;
+  Status Finish(ScanResult& result, const std::string& knowledge, const std::string& knowledge_key) override;
 
  private:
   ScanOptions::JsonLines json_;

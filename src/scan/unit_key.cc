@@ -5,6 +5,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <map>
 
 #include "document/knowledge.h"
 #include "pipeline_fingerprint.h"
@@ -54,29 +55,129 @@ std::string UnreadableKeyOf(const KeyConfig& config, std::string_view path, std:
   return store::ContentHash(bytes);
 }
 
-std::string CppTableDigest(const std::vector<std::pair<std::string, cpp::LexResult>>& files) {
-  std::vector<const std::pair<std::string, cpp::LexResult>*> sorted;
-  for (const auto& f : files) sorted.push_back(&f);
-  std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
-  std::string bytes;
-  store::ByteWriter w(&bytes);
-  for (const auto* f : sorted) {
-    w.Bytes(f->first);
-    w.Varint(f->second.includes.size());
-    for (const std::string& inc : f->second.includes) w.Bytes(inc);
-    w.Varint(f->second.macros.size());
-    for (const cpp::MacroDef& m : f->second.macros) {
-      w.Bytes(m.name);
-      w.Byte(static_cast<uint8_t>((m.function_like ? 1 : 0) | (m.variadic ? 2 : 0)));
-      w.Varint(m.params.size());
-      for (const std::string& p : m.params) w.Bytes(p);
-      w.Varint(m.body.size());
-      for (const cpp::Token& t : m.body) {
-        w.Bytes(t.text);
-        w.Byte(static_cast<uint8_t>(t.type) | (t.space_before ? 0x80 : 0));
-      }
+namespace {
+
+constexpr size_t kFilterBits = size_t{1} << 16;
+
+bool IsIdentStart(unsigned char c) { return (c | 0x20) - 'a' < 26u || c == '_'; }
+bool IsIdentChar(unsigned char c) { return IsIdentStart(c) || c - '0' < 10u; }
+
+uint32_t FilterBit(std::string_view w) {
+  uint32_t h = static_cast<uint32_t>(w.size()) * 0x9E3779B1u;
+  h ^= static_cast<unsigned char>(w[0]) * 0x85EBCA77u;
+  h ^= static_cast<unsigned char>(w[w.size() - 1]) * 0xC2B2AE3Du;
+  if (w.size() > 2) h ^= static_cast<unsigned char>(w[w.size() / 2]) * 0x27D4EB2Fu;
+  return (h ^ (h >> 15)) % kFilterBits;
+}
+
+}  // namespace
+
+CppDependencies::CppDependencies(const std::vector<std::pair<std::string, cpp::LexResult>>& files) {
+  // A name's definitions in a fixed order (by file, then as written), whatever
+  // order the files came in.
+  std::vector<std::pair<const std::string*, const cpp::MacroDef*>> defs;
+  for (const auto& [path, lexed] : files)
+    for (const cpp::MacroDef& m : lexed.macros) defs.emplace_back(&path, &m);
+  std::stable_sort(defs.begin(), defs.end(), [](const auto& a, const auto& b) { return *a.first < *b.first; });
+  std::map<std::string, std::pair<std::string, std::vector<std::string>>> by_name;  // bytes, mentions
+  for (const auto& [path, m] : defs) {
+    auto& [b, mentions] = by_name[m->name];
+    store::ByteWriter w(&b);
+    w.Bytes(*path);
+    w.Byte(static_cast<uint8_t>((m->function_like ? 1 : 0) | (m->variadic ? 2 : 0)));
+    w.Varint(m->params.size());
+    for (const std::string& p : m->params) w.Bytes(p);
+    w.Varint(m->body.size());
+    for (const cpp::Token& t : m->body) {
+      w.Bytes(t.text);
+      w.Byte(static_cast<uint8_t>(t.type) | (t.space_before ? 0x80 : 0));
+      if (t.type == cpp::TokType::kIdent) mentions.emplace_back(t.text);
     }
   }
+  names_.reserve(by_name.size());
+  for (auto& [name, v] : by_name) names_.push_back(Name{name, store::ContentHash(v.first), {}});
+  filter_.assign(kFilterBits / 64, 0);
+  for (uint32_t i = 0; i < names_.size(); ++i) {
+    index_.emplace(names_[i].name, i);
+    uint32_t bit = FilterBit(names_[i].name);
+    filter_[bit / 64] |= uint64_t{1} << (bit % 64);
+  }
+  uint32_t i = 0;
+  for (auto& [name, v] : by_name) {
+    for (const std::string& m : v.second)
+      if (uint32_t id = Find(m); id != kNone) names_[i].mentions.push_back(id);
+    std::sort(names_[i].mentions.begin(), names_[i].mentions.end());
+    names_[i].mentions.erase(std::unique(names_[i].mentions.begin(), names_[i].mentions.end()), names_[i].mentions.end());
+    ++i;
+  }
+}
+
+uint32_t CppDependencies::Find(std::string_view word) const {
+  uint32_t bit = FilterBit(word);
+  if (!(filter_[bit / 64] >> (bit % 64) & 1)) return kNone;
+  auto it = index_.find(word);
+  return it == index_.end() ? kNone : it->second;
+}
+
+std::vector<std::string> CppDependencies::Identifiers(std::string_view text) {
+  std::vector<std::string> out;
+  const size_t n = text.size();
+  for (size_t i = 0; i < n;) {
+    unsigned char c = text[i];
+    if (IsIdentStart(c)) {
+      size_t j = i + 1;
+      while (j < n && IsIdentChar(text[j])) ++j;
+      out.emplace_back(text.substr(i, j - i));
+      i = j;
+    } else if (c - '0' < 10u) {
+      while (i < n && IsIdentChar(text[i])) ++i;  // a number's letters are no name
+    } else {
+      ++i;
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::string CppDependencies::MacroDigest(const std::vector<std::string>& identifiers) const {
+  std::vector<char> seen(names_.size(), 0);
+  std::vector<uint32_t> reached;
+  auto visit = [&](uint32_t id) {
+    if (id == kNone || seen[id]) return;
+    seen[id] = 1;
+    reached.push_back(id);
+  };
+  for (const std::string& word : identifiers) visit(Find(word));
+  for (size_t k = 0; k < reached.size(); ++k)
+    for (uint32_t m : names_[reached[k]].mentions) visit(m);
+  std::sort(reached.begin(), reached.end());  // ids sort as names
+  std::string bytes;
+  store::ByteWriter w(&bytes);
+  w.Varint(reached.size());
+  for (uint32_t id : reached) {
+    w.Bytes(names_[id].name);
+    w.Bytes(names_[id].digest);
+  }
+  return store::ContentHash(bytes);
+}
+
+std::string CppDependencies::IncludeDigest(const std::unordered_map<std::string_view, int>& visible) {
+  std::vector<std::pair<std::string_view, int>> closure(visible.begin(), visible.end());
+  std::sort(closure.begin(), closure.end());
+  std::string bytes;
+  store::ByteWriter w(&bytes);
+  w.Varint(closure.size());
+  for (const auto& [file, rank] : closure) {
+    w.Bytes(file);
+    w.Signed(rank);
+  }
+  return store::ContentHash(bytes);
+}
+
+std::string CppDependencies::Digest(std::string_view macro_digest, std::string_view include_digest) {
+  std::string bytes(macro_digest);
+  bytes.append(include_digest);
   return store::ContentHash(bytes);
 }
 

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -42,9 +43,39 @@ std::string UnitKeyOf(const KeyConfig& config, std::string_view path, std::strin
 // The key of a file that could not be read (no blob id): path and reason.
 std::string UnreadableKeyOf(const KeyConfig& config, std::string_view path, std::string_view why);
 
-// A digest of the repository's #define table: the files, their #includes and
-// the definitions (not their line numbers, which no output depends on).
-std::string CppTableDigest(const std::vector<std::pair<std::string, cpp::LexResult>>& files);
+// What a C-family file's records depend on in the repository's #define table
+// (the C/C++ front end expands wrapper macros defined anywhere): the
+// definitions of every macro name the file's text mentions, and of every name
+// their bodies mention, transitively (all definitions of a name: which one a
+// file sees depends on where they are), and the file's include closure. A
+// header edit that changes none of those leaves the file's unit valid.
+class CppDependencies {
+ public:
+  // Indexes the definitions of every C-family file (path, LexDefines of it).
+  explicit CppDependencies(const std::vector<std::pair<std::string, cpp::LexResult>>& files);
+  // The identifier-like words of a file (comments and strings too: a superset
+  // only costs a needless rescan), sorted, each once.
+  static std::vector<std::string> Identifiers(std::string_view text);
+  // 16 bytes for a file mentioning `identifiers`: the definitions of the macros
+  // among them, and of the macros those mention, transitively. Thread-safe.
+  std::string MacroDigest(const std::vector<std::string>& identifiers) const;
+  // 16 bytes for a file's include closure (MacroTable::IncludeClosure).
+  static std::string IncludeDigest(const std::unordered_map<std::string_view, int>& visible);
+  // The file's digest: both of the above.
+  static std::string Digest(std::string_view macro_digest, std::string_view include_digest);
+
+ private:
+  struct Name {
+    std::string name;
+    std::string digest;              // of all its definitions (not their line numbers: no output uses them)
+    std::vector<uint32_t> mentions;  // the defined names their bodies mention
+  };
+  uint32_t Find(std::string_view word) const;  // kNone when no macro has that name
+  static constexpr uint32_t kNone = ~uint32_t{0};
+  std::vector<Name> names_;  // sorted by name: ids sort as names do
+  std::unordered_map<std::string_view, uint32_t> index_;
+  std::vector<uint64_t> filter_;  // a bit per hash of each name: most words are no macro's
+};
 
 // The union of some records' consulted entries, as bytes (sorted, unique) and back.
 std::string EncodeDeps(const std::vector<std::pair<std::string, std::string>>& used);

@@ -132,9 +132,12 @@ class CatalogStore {
   virtual Result<Unit> LoadUnit(int64_t unit_id) = 0;
   // Replaces the scan `info` with the tree `unit_ids` (in order) and the
   // repository knowledge `knowledge` (the document stage's blob without its
-  // sites: "" none) in one transaction. Returns the scan id.
+  // sites: "" none), named `knowledge_key` (what it was built from; "": its
+  // own hash), in one transaction. Returns the scan id.
   virtual Result<int64_t> PutScanUnits(const ScanInfo& info, const std::vector<int64_t>& unit_ids,
-                                       std::string_view knowledge) = 0;
+                                       std::string_view knowledge, const std::string& knowledge_key = "") = 0;
+  // The knowledge text a scan stored under `key`, if any.
+  virtual Result<std::optional<std::string>> FindKnowledge(const std::string& key) = 0;
   // The tree of a scan: its units in order (without records).
   virtual Result<std::vector<StoredUnit>> ScanUnits(int64_t scan_id) = 0;
   // Deletes the scans matching repo@sha (sha: full or a 4+ prefix); returns how many.

@@ -69,19 +69,32 @@ int WindowLogFor(size_t bytes) {
 
 constexpr uint64_t kMaxRawSize = uint64_t{1} << 31;
 
+// One context per thread, reset for each call (making one costs more than
+// compressing a small payload).
+ZSTD_CCtx* ThreadCCtx() {
+  thread_local std::unique_ptr<ZSTD_CCtx, CCtxFree> cctx(ZSTD_createCCtx());
+  if (cctx) ZSTD_CCtx_reset(cctx.get(), ZSTD_reset_session_and_parameters);
+  return cctx.get();
+}
+ZSTD_DCtx* ThreadDCtx() {
+  thread_local std::unique_ptr<ZSTD_DCtx, DCtxFree> dctx(ZSTD_createDCtx());
+  if (dctx) ZSTD_DCtx_reset(dctx.get(), ZSTD_reset_session_and_parameters);
+  return dctx.get();
+}
+
 }  // namespace
 
 Result<std::string> Compress(std::string_view raw, std::string_view prefix, int level) {
-  std::unique_ptr<ZSTD_CCtx, CCtxFree> cctx(ZSTD_createCCtx());
+  ZSTD_CCtx* cctx = ThreadCCtx();
   if (!cctx) return Status::Internal("zstd: out of memory");
-  ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, level);
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level);
   if (!prefix.empty()) {
-    ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_windowLog, WindowLogFor(prefix.size() + raw.size()));
-    size_t rc = ZSTD_CCtx_refPrefix(cctx.get(), prefix.data(), prefix.size());
+    ZSTD_CCtx_setParameter(cctx, ZSTD_c_windowLog, WindowLogFor(prefix.size() + raw.size()));
+    size_t rc = ZSTD_CCtx_refPrefix(cctx, prefix.data(), prefix.size());
     if (ZSTD_isError(rc)) return Status::Internal(std::string("zstd: ") + ZSTD_getErrorName(rc));
   }
   std::string out(ZSTD_compressBound(raw.size()), '\0');
-  size_t n = ZSTD_compress2(cctx.get(), out.data(), out.size(), raw.data(), raw.size());
+  size_t n = ZSTD_compress2(cctx, out.data(), out.size(), raw.data(), raw.size());
   if (ZSTD_isError(n)) return Status::Internal(std::string("zstd: ") + ZSTD_getErrorName(n));
   out.resize(n);
   return out;
@@ -89,15 +102,15 @@ Result<std::string> Compress(std::string_view raw, std::string_view prefix, int 
 
 Result<std::string> Decompress(std::string_view compressed, uint64_t raw_size, std::string_view prefix) {
   if (raw_size > kMaxRawSize) return Status::IoError("a stored payload claims " + std::to_string(raw_size) + " bytes");
-  std::unique_ptr<ZSTD_DCtx, DCtxFree> dctx(ZSTD_createDCtx());
+  ZSTD_DCtx* dctx = ThreadDCtx();
   if (!dctx) return Status::Internal("zstd: out of memory");
-  ZSTD_DCtx_setParameter(dctx.get(), ZSTD_d_windowLogMax, 31);
+  ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, 31);
   if (!prefix.empty()) {
-    size_t rc = ZSTD_DCtx_refPrefix(dctx.get(), prefix.data(), prefix.size());
+    size_t rc = ZSTD_DCtx_refPrefix(dctx, prefix.data(), prefix.size());
     if (ZSTD_isError(rc)) return Status::Internal(std::string("zstd: ") + ZSTD_getErrorName(rc));
   }
   std::string out(raw_size, '\0');
-  size_t n = ZSTD_decompressDCtx(dctx.get(), out.data(), out.size(), compressed.data(), compressed.size());
+  size_t n = ZSTD_decompressDCtx(dctx, out.data(), out.size(), compressed.data(), compressed.size());
   if (ZSTD_isError(n)) return Status::IoError(std::string("a stored payload is damaged (zstd: ") + ZSTD_getErrorName(n) + ")");
   if (n != raw_size) return Status::IoError("a stored payload is damaged (size " + std::to_string(n) + ", expected " +
                                             std::to_string(raw_size) + ")");

@@ -543,8 +543,24 @@ Status SqlCatalog::RecountScan(int64_t scan_id, const std::string& newer_dataset
   return q->Run();
 }
 
+Result<std::optional<std::string>> SqlCatalog::FindKnowledge(const std::string& key) {
+  int64_t id = 0;
+  {
+    Query q(db(), "SELECT unit_id FROM units WHERE key = $1 AND variant = 0 AND kind = 2");
+    if (!q.ok()) return q.status();
+    q->BindBlob(1, key);
+    auto row = q->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) return std::optional<std::string>();
+    id = q->Int(0);
+  }
+  auto raw = LoadRaw(id);
+  if (!raw.ok()) return raw.status();
+  return std::optional<std::string>(**raw);
+}
+
 Result<int64_t> SqlCatalog::PutScanUnits(const ScanInfo& info, const std::vector<int64_t>& unit_ids,
-                                         std::string_view knowledge) {
+                                         std::string_view knowledge, const std::string& knowledge_key) {
   WriteTxn txn(db());
   if (Status st = BeginTxn(txn); !st.ok()) return st;
   auto old = FindScanId(info);
@@ -554,7 +570,8 @@ Result<int64_t> SqlCatalog::PutScanUnits(const ScanInfo& info, const std::vector
   std::optional<int64_t> knowledge_id;
   if (!knowledge.empty()) {
     std::string text(knowledge);
-    auto id = PutEncoded(kKindKnowledge, ContentHash(text), 0, info.repo, "", text, nullptr);
+    auto id = PutEncoded(kKindKnowledge, knowledge_key.empty() ? ContentHash(text) : knowledge_key, 0, info.repo, "",
+                         text, nullptr);
     if (!id.ok()) return id.status();
     knowledge_id = *id;
   }
@@ -740,13 +757,18 @@ Result<std::vector<StoredLine>> SqlCatalog::FindRecord(const std::string& id_or_
 // ---------------------------------------------------------------- blobs
 
 Status SqlCatalog::PutBlob(const std::string& key, std::string_view bytes) {
-  Query q(db(), "INSERT INTO blobs(key, bytes, updated) VALUES ($1, $2, $3) "
-                "ON CONFLICT(key) DO UPDATE SET bytes = excluded.bytes, updated = excluded.updated");
-  if (!q.ok()) return q.status();
-  q->BindText(1, key);
-  q->BindBlob(2, bytes);
-  q->BindText(3, FormatIsoTime(NowMillisHonouringSourceDateEpoch()));
-  return q->Run();
+  WriteTxn txn(db(), /*savepoint=*/false);
+  if (Status st = BeginTxn(txn); !st.ok()) return st;
+  {
+    Query q(db(), "INSERT INTO blobs(key, bytes, updated) VALUES ($1, $2, $3) "
+                  "ON CONFLICT(key) DO UPDATE SET bytes = excluded.bytes, updated = excluded.updated");
+    if (!q.ok()) return q.status();
+    q->BindText(1, key);
+    q->BindBlob(2, bytes);
+    q->BindText(3, FormatIsoTime(NowMillisHonouringSourceDateEpoch()));
+    if (Status st = q->Run(); !st.ok()) return st;
+  }
+  return CommitTxn(txn);
 }
 
 Result<std::optional<std::string>> SqlCatalog::ReadBlobRow(const std::string& key) {
@@ -813,13 +835,18 @@ Result<std::optional<std::string>> SqlCatalog::AssembleKnowledge(const std::stri
 }
 
 Status SqlCatalog::PutCache(const std::string& key, std::string_view value) {
-  Query q(db(), "INSERT INTO cache(key, value, updated) VALUES ($1, $2, $3) "
-                "ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated = excluded.updated");
-  if (!q.ok()) return q.status();
-  q->BindText(1, key);
-  q->BindBlob(2, value);
-  q->BindText(3, FormatIsoTime(NowMillisHonouringSourceDateEpoch()));
-  return q->Run();
+  WriteTxn txn(db(), /*savepoint=*/false);
+  if (Status st = BeginTxn(txn); !st.ok()) return st;
+  {
+    Query q(db(), "INSERT INTO cache(key, value, updated) VALUES ($1, $2, $3) "
+                  "ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated = excluded.updated");
+    if (!q.ok()) return q.status();
+    q->BindText(1, key);
+    q->BindBlob(2, value);
+    q->BindText(3, FormatIsoTime(NowMillisHonouringSourceDateEpoch()));
+    if (Status st = q->Run(); !st.ok()) return st;
+  }
+  return CommitTxn(txn);
 }
 
 Result<std::optional<std::string>> SqlCatalog::GetCache(const std::string& key) {

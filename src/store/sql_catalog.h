@@ -53,7 +53,8 @@ class SqlCatalog : public CatalogStore {
   Result<int64_t> PutUnitEncoded(const Unit& unit, std::string_view payload, std::string_view compressed) override;
   Result<Unit> LoadUnit(int64_t unit_id) override;
   Result<int64_t> PutScanUnits(const ScanInfo& info, const std::vector<int64_t>& unit_ids,
-                               std::string_view knowledge) override;
+                               std::string_view knowledge, const std::string& knowledge_key = "") override;
+  Result<std::optional<std::string>> FindKnowledge(const std::string& key) override;
   Result<std::vector<StoredUnit>> ScanUnits(int64_t scan_id) override;
   Result<int64_t> DeleteScans(const std::string& repo, const std::string& sha) override;
   Result<GcStats> CollectGarbage(int64_t grace_seconds) override;

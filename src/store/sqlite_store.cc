@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <future>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -43,7 +44,8 @@ constexpr const char* kApplication = "errdex";
 constexpr int kBusyTimeoutMs = 10000;
 constexpr size_t kMaxSearchTerms = 64;
 // quick_check reads every page: about 1 s per 500 MB here, so it runs on catalogs
-// up to this size when they are opened to write.
+// up to this size when they are opened to write -- beside the work, on a
+// connection of its own, before the first write (SqliteDb::BeginWrite).
 constexpr int64_t kQuickCheckMaxBytes = 256ll << 20;
 // synchronous=NORMAL is safe with WAL (a crash may lose the last commit, never
 // corrupt); 64 MiB of page cache keeps a big scan's indexes in memory;
@@ -198,6 +200,7 @@ class SqliteDb final : public SqlDb {
  public:
   SqliteDb(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
   ~SqliteDb() override {
+    if (check_.valid()) check_.wait();
     stmts_.clear();  // finalize before closing
     sqlite3_close_v2(db_);
   }
@@ -223,7 +226,17 @@ class SqliteDb final : public SqlDb {
     return Status::Ok();
   }
   bool InTransaction() override { return !sqlite3_get_autocommit(db_); }
-  Status BeginWrite() override { return Exec("BEGIN IMMEDIATE;", "begin a transaction"); }
+  Status BeginWrite() override {
+    if (Status st = CheckResult(); !st.ok()) return st;
+    return Exec("BEGIN IMMEDIATE;", "begin a transaction");
+  }
+  // An integrity check running meanwhile (on its own connection): every write
+  // waits for it, and none happens if it found damage.
+  void SetCheck(std::future<Status> check) { check_ = std::move(check); }
+  Status CheckResult() {
+    if (check_.valid()) check_status_ = check_.get();
+    return check_status_;
+  }
   const std::string& name() const override { return path_; }
 
   // A Status for SQLite result `rc` while doing `what`.
@@ -253,6 +266,8 @@ class SqliteDb final : public SqlDb {
   sqlite3* db_;
   std::string path_;
   std::map<const char*, std::unique_ptr<SqliteStmt>> stmts_;
+  std::future<Status> check_;
+  Status check_status_;
 };
 
 SqliteStmt::SqliteStmt(SqliteDb* db, sqlite3_stmt* s) : db_(db), s_(s) {
@@ -302,7 +317,6 @@ class SqliteCatalogStore final : public SqlCatalog {
   Status MigrateLinesToUnits();
   Status CreateSchema();
   Result<int64_t> CountTables();
-  Status QuickCheck();
   Status CorruptError(std::string_view detail) const {
     return Status::IoError(db_->name() + ": the catalog file is corrupt (" + std::string(detail) +
                            "); nothing was written. Restore it from a copy, or rebuild it into a new file "
@@ -413,23 +427,33 @@ Result<int64_t> SqliteCatalogStore::CountTables() {
   return n;
 }
 
-Status SqliteCatalogStore::QuickCheck() {
-  sqlite3_stmt* s = nullptr;
-  int rc = sqlite3_prepare_v2(raw(), "PRAGMA quick_check(3)", -1, &s, nullptr);
+// PRAGMA quick_check on a connection of its own (it runs beside the scan that
+// opened the catalog): "" when the file is sound, else what is wrong.
+Result<std::string> QuickCheckFile(const std::string& path) {
+  sqlite3* db = nullptr;
+  std::string name = path.rfind("file:", 0) == 0 ? "./" + path : path;
+  int rc = sqlite3_open_v2(name.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
   std::string problems;
   if (rc == SQLITE_OK) {
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-      const unsigned char* t = sqlite3_column_text(s, 0);
-      std::string row = t ? reinterpret_cast<const char*>(t) : "";
-      if (row == "ok") continue;
-      if (!problems.empty()) problems += "; ";
-      problems += row;
+    sqlite3_busy_timeout(db, kBusyTimeoutMs);
+    sqlite3_stmt* s = nullptr;
+    rc = sqlite3_prepare_v2(db, "PRAGMA quick_check(3)", -1, &s, nullptr);
+    if (rc == SQLITE_OK) {
+      while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        const unsigned char* t = sqlite3_column_text(s, 0);
+        std::string row = t ? reinterpret_cast<const char*>(t) : "";
+        if (row == "ok") continue;
+        if (!problems.empty()) problems += "; ";
+        problems += row;
+      }
     }
+    sqlite3_finalize(s);
   }
-  sqlite3_finalize(s);
-  if (rc != SQLITE_DONE) return Error(rc, "check the catalog");
-  if (!problems.empty()) return CorruptError("quick_check: " + problems);
-  return Status::Ok();
+  std::string err = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+  sqlite3_close_v2(db);
+  if ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB) return "quick_check: " + err;
+  if (rc != SQLITE_DONE) return Status::IoError(path + ": check the catalog: " + err);
+  return problems.empty() ? std::string() : "quick_check: " + problems;
 }
 
 Status SqliteCatalogStore::Init(bool create) {
@@ -518,7 +542,15 @@ Status SqliteCatalogStore::Init(bool create) {
     // after a write that happened to miss the damaged pages.
     struct stat sb;
     if (::stat(db_->name().c_str(), &sb) == 0 && sb.st_size <= kQuickCheckMaxBytes) {
-      if (st = QuickCheck(); !st.ok()) return st;
+      std::string path = db_->name();
+      db_->SetCheck(std::async(std::launch::async, [path]() -> Status {
+        auto found = QuickCheckFile(path);
+        if (!found.ok()) return found.status();
+        if (found->empty()) return Status::Ok();
+        return Status::IoError(path + ": the catalog file is corrupt (" + *found +
+                               "); nothing was written. Restore it from a copy, or rebuild it into a new file "
+                               "with errdex scan/import");
+      }));
     }
   }
   auto fts = GetMeta("fts");

@@ -75,6 +75,24 @@ Result<GitTreeSourceInfo> OpenGitTreeSource(const std::string& repo_path, const 
                                             const std::string& subdir = "",
                                             uint64_t max_file_size = kDefaultMaxFileSize);
 
+// Which commits of a repository to scan (errdex scan --rev/--revs/--tags/--first-parent).
+struct RevisionQuery {
+  std::vector<std::string> revs;    // as given (tag, branch, sha, HEAD~3), in this order
+  std::vector<std::string> globs;   // tag and branch names matching a glob ("v0.4.*")
+  bool tags = false;                // every tag
+  std::vector<std::string> ranges;  // "A..B": B's first-parent chain down to (not including) A
+  bool empty() const { return revs.empty() && globs.empty() && !tags && ranges.empty(); }
+};
+struct Revision {
+  std::string name;  // what names it: the rev as given, "refs/tags/v1", or the sha in a range
+  std::string sha;   // the commit (40 hex)
+  int64_t time = 0;  // committer time
+};
+// The commits `query` names, each once: --rev ones first in their order, then
+// glob and tag matches oldest first, then each range oldest first. kNotFound
+// for an unknown revision; an empty list is not an error here.
+Result<std::vector<Revision>> ListRevisions(const std::string& repo_path, const RevisionQuery& query);
+
 // Files held in memory (tests). Not thread-safe while adding; Read is.
 class MemoryFileSource : public FileSource {
  public:
