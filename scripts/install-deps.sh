@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git
-  libsqlite3-dev libgit2-dev libpcre2-dev libvectorscan-dev libxxhash-dev libzstd-dev
+  libsqlite3-dev libgit2-dev libpcre2-dev libvectorscan-dev libxxhash-dev libzstd-dev libpq-dev
   nlohmann-json3-dev libcli11-dev libcpp-httplib-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   ripgrep python3 time

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   errdex::cli::RegisterMcpCommands(app, table);
   errdex::cli::RegisterSiteCommands(app, table);
   errdex::cli::RegisterLintDocsCommands(app, table);
+  errdex::cli::RegisterHistoryCommands(app, table);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

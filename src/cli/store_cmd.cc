@@ -405,9 +405,28 @@ int RunShow(const ShowOptions& o) {
 struct ScansOptions {
   std::string db;
   bool json = false;
+  std::string remove;  // --delete REPO@SHA
 };
 
+// scans --delete REPO@SHA: the scans of that commit go (their units stay until gc).
+int RunDeleteScans(const ScansOptions& o) {
+  size_t at = o.remove.rfind('@');
+  if (at == std::string::npos || at == 0 || at + 1 == o.remove.size())
+    return Fail("--delete takes REPO@SHA (the sha may be a prefix of 4+ characters), got '" + o.remove + "'");
+  auto store = CatalogStore::Open(o.db, /*create=*/false);
+  if (!store.ok()) return Fail(store.status());
+  auto n = (*store)->DeleteScans(o.remove.substr(0, at), o.remove.substr(at + 1));
+  if (!n.ok()) return Fail(n.status());
+  std::string out = o.json ? "{\"type\":\"summary\",\"data\":{\"deleted\":" + std::to_string(*n) + "}}\n"
+                           : "deleted " + std::to_string(*n) + (*n == 1 ? " scan" : " scans") + " of " +
+                                 Printable(o.remove) + " from " + o.db +
+                                 (*n > 0 ? " (errdex gc gives the space back)\n" : "\n");
+  int rc = WriteStdout(out);
+  return rc != 0 ? rc : (*n == 0 ? 1 : 0);
+}
+
 int RunScans(const ScansOptions& o) {
+  if (!o.remove.empty()) return RunDeleteScans(o);
   auto store = CatalogStore::Open(o.db, /*create=*/false);
   if (!store.ok()) return Fail(store.status());
   auto scans = (*store)->ListScans();
@@ -418,7 +437,7 @@ int RunScans(const ScansOptions& o) {
       out += "{\"type\":\"scan\",\"data\":{\"scanId\":" + std::to_string(s.scan_id) + ",\"repo\":" + JsonStr(s.repo) +
              ",\"sha\":" + JsonStr(s.sha) + ",\"datasetVersion\":" + JsonStr(s.dataset_version) +
              ",\"source\":" + JsonStr(s.source) + ",\"files\":" + std::to_string(s.files) +
-             ",\"sites\":" + std::to_string(s.sites) + "}}\n";
+             ",\"sites\":" + std::to_string(s.sites) + ",\"commitTime\":" + JsonStr(s.commit_time) + "}}\n";
     }
     return WriteStdout(out);
   }
@@ -478,6 +497,8 @@ void RegisterStoreCommands(CLI::App& app, CommandTable& table) {
     CLI::App* sub = app.add_subcommand("scans", "List the scans stored in a catalog");
     sub->add_option("--db", o->db, "catalog file")->required();
     sub->add_flag("--json", o->json, "JSON Lines: {\"type\":\"scan\",\"data\":{...}}");
+    sub->add_option("--delete", o->remove,
+                    "delete the scan(s) of REPO@SHA (exit 1 when none matches); errdex gc then gives the space back");
     table.emplace_back(sub, [o] { return RunScans(*o); });
   }
 }

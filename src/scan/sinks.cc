@@ -64,9 +64,21 @@ Status CatalogSink::Emit(FileOutput& out) {
   return Status::Ok();
 }
 
+CatalogSink::~CatalogSink() {
+  if (lease_ > 0) {
+    std::lock_guard<std::mutex> l(*mu_);
+    (void)store_->EndLease(lease_);  // a lease left behind only delays gc by a day
+  }
+}
+
 Status CatalogSink::Flush() {
   if (pending_.empty()) return Status::Ok();
   std::lock_guard<std::mutex> l(*mu_);
+  if (lease_ == 0) {
+    auto lease = store_->BeginLease();
+    if (!lease.ok()) return lease.status();
+    lease_ = *lease;
+  }
   Status st = store_->InTransaction([&]() -> Status {
     for (Pending& p : pending_) {
       auto id = store_->PutUnitEncoded(*p.unit, p.payload, p.compressed);
@@ -95,6 +107,11 @@ Status CatalogSink::Finish(ScanResult& result, const std::string& knowledge, con
   auto id = store_->PutScanUnits(info, ids_, knowledge, knowledge_key);
   if (!id.ok()) return id.status();
   result.scan_id = *id;
+  if (lease_ > 0) {
+    Status st = store_->EndLease(lease_);
+    lease_ = 0;
+    if (!st.ok()) return st;
+  }
   return Status::Ok();
 }
 

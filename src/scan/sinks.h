@@ -40,6 +40,7 @@ class CatalogSink final : public ScanSink {
  public:
   // `mu` guards `store` (the scan's lookups use it too).
   CatalogSink(CatalogStore* store, std::mutex* mu) : store_(store), mu_(mu) {}
+  ~CatalogSink() override;
   bool WantsRecords() const override { return false; }
   void Prepare(FileOutput& out) override;
   Status Emit(FileOutput& out) override;
@@ -57,6 +58,7 @@ class CatalogSink final : public ScanSink {
   std::vector<int64_t> ids_;  // the tree, in order (0: pending)
   std::vector<Pending> pending_;
   size_t pending_bytes_ = 0;
+  int64_t lease_ = 0;  // taken at the first write, given back at the end
 };
 
 // Everything in memory: ScanResult::lines, jsonl_chunks (with `json`) and knowledge.

@@ -143,9 +143,13 @@ class CatalogStore {
   // Deletes the scans matching repo@sha (sha: full or a 4+ prefix); returns how many.
   virtual Result<int64_t> DeleteScans(const std::string& repo, const std::string& sha) = 0;
   // Removes units, entries and texts no scan refers to (and, SQLite, gives the
-  // space back). Units younger than `grace_seconds` are kept: a scan running
-  // now may be about to refer to them.
+  // space back). Units younger than `grace_seconds`, or than the oldest lease
+  // of a scan still running, are kept: that scan may be about to refer to them.
   virtual Result<GcStats> CollectGarbage(int64_t grace_seconds) = 0;
+  // A running scan's claim on the units it writes (CollectGarbage leaves them
+  // alone). A lease older than a day is taken for a scan that died.
+  virtual Result<int64_t> BeginLease() = 0;
+  virtual Status EndLease(int64_t lease) = 0;
 
   // Runs `body` (calls on this store) as one write transaction: all of it lands or
   // none (the scan and the blobs built with it; never a half-written catalog).

@@ -397,7 +397,9 @@ Result<int64_t> SqlCatalog::PutEncoded(int kind, const std::string& key, uint64_
       if (!row.ok()) return row.status();
       if (*row) entry_id = q->Int(0);
     }
-    if (entry_id == 0) {
+    if (entry_id != 0) {
+      if (Status st = AfterEntryInsert(entry_id, e); !st.ok()) return st;
+    } else {
       Query q(db(), "SELECT entry_id FROM entries WHERE hash = $1");
       if (!q.ok()) return q.status();
       q->BindBlob(1, e.hash);
@@ -563,6 +565,7 @@ Result<int64_t> SqlCatalog::PutScanUnits(const ScanInfo& info, const std::vector
                                          std::string_view knowledge, const std::string& knowledge_key) {
   WriteTxn txn(db());
   if (Status st = BeginTxn(txn); !st.ok()) return st;
+  if (Status st = LockScanKey(info); !st.ok()) return st;
   auto old = FindScanId(info);
   if (!old.ok()) return old.status();
   if (*old >= 0)
@@ -584,6 +587,19 @@ Result<int64_t> SqlCatalog::PutScanUnits(const ScanInfo& info, const std::vector
     q->BindInt(2, static_cast<int64_t>(i));
     q->BindInt(3, unit_ids[i]);
     if (Status st = q->Run(); !st.ok()) return st;
+  }
+  {
+    // A unit gc took while the scan ran (no lease, or an expired one) would
+    // leave the scan with a hole: refuse it whole instead.
+    Query q(db(), "SELECT count(*) FROM tree t LEFT JOIN units u ON u.unit_id = t.unit_id "
+                  "WHERE t.scan_id = $1 AND u.unit_id IS NULL");
+    if (!q.ok()) return q.status();
+    q->BindInt(1, *scan_id);
+    auto row = q->Step();
+    if (!row.ok()) return row.status();
+    if (*row && q->Int(0) > 0)
+      return Status::IoError(db().name() + ": " + std::to_string(q->Int(0)) +
+                             " unit(s) of this scan were collected while it ran (errdex gc); scan again");
   }
   if (Status st = RecountScan(*scan_id, info.dataset_version); !st.ok()) return st;
   if (Status st = BumpContentVersion(); !st.ok()) return st;

@@ -17,6 +17,7 @@
 //           severity, tags)                      what search reads, once per distinct value
 //   unit_entries(unit_id, idx, entry_id)         record idx of a unit -> its entry
 //   blobs(key, bytes, updated), cache(key, value, updated)
+//   leases(lease_id, started)                    scans running now (gc keeps what they wrote)
 //
 // Thread-compatible: one instance per thread.
 #pragma once
@@ -58,6 +59,8 @@ class SqlCatalog : public CatalogStore {
   Result<std::vector<StoredUnit>> ScanUnits(int64_t scan_id) override;
   Result<int64_t> DeleteScans(const std::string& repo, const std::string& sha) override;
   Result<GcStats> CollectGarbage(int64_t grace_seconds) override;
+  Result<int64_t> BeginLease() override;
+  Status EndLease(int64_t lease) override;
 
   Status InTransaction(const std::function<Status()>& body) override;
   Status PutBlob(const std::string& key, std::string_view bytes) override;
@@ -81,6 +84,11 @@ class SqlCatalog : public CatalogStore {
   virtual Status Compact() = 0;
   // SQL that differs: the large-blob read (SQLite reads incrementally).
   virtual Result<std::optional<std::string>> ReadBlobRow(const std::string& key);
+  // After a new entry's row is written (PostgreSQL fills its search words).
+  virtual Status AfterEntryInsert(int64_t entry_id, const EntryFields& entry) { return Status::Ok(); }
+  // Inside PutScanUnits' transaction, before the old scan of the key goes: one
+  // writer of a key at a time (PostgreSQL; SQLite has one writer anyway).
+  virtual Status LockScanKey(const ScanInfo& info) { return Status::Ok(); }
 
   SqlDb& db() { return *db_; }
   // Begins `txn`; commits it, first indexing the entries it added when it is the

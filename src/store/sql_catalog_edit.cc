@@ -7,6 +7,8 @@
 #include <ctime>
 #include <map>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "store/codec.h"
 #include "store/sql_catalog.h"
@@ -33,6 +35,9 @@ void CopyProse(const Record& from, Record* to) {
   to->error_type = from.error_type;
   to->severity = from.severity;
 }
+
+// A lease older than this is a scan that died.
+constexpr int64_t kLeaseSeconds = 24 * 3600;
 
 // Where each record of a scan is: record id -> (tree ord, index in its unit).
 struct Position {
@@ -220,6 +225,36 @@ Result<int64_t> SqlCatalog::DeleteScans(const std::string& repo, const std::stri
   return static_cast<int64_t>(doomed.size());
 }
 
+Result<int64_t> SqlCatalog::BeginLease() {
+  WriteTxn txn(db());
+  if (Status st = BeginTxn(txn); !st.ok()) return st;
+  int64_t id = 0;
+  {
+    Query q(db(), "INSERT INTO leases(started) VALUES ($1) RETURNING lease_id");
+    if (!q.ok()) return q.status();
+    q->BindInt(1, static_cast<int64_t>(std::time(nullptr)));
+    auto row = q->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) return Status::Internal(db().name() + ": a lease got no id");
+    id = q->Int(0);
+  }
+  if (Status st = CommitTxn(txn); !st.ok()) return st;
+  return id;
+}
+
+Status SqlCatalog::EndLease(int64_t lease) {
+  WriteTxn txn(db());
+  if (Status st = BeginTxn(txn); !st.ok()) return st;
+  {
+    Query q(db(), "DELETE FROM leases WHERE lease_id = $1 OR started < $2");
+    if (!q.ok()) return q.status();
+    q->BindInt(1, lease);
+    q->BindInt(2, static_cast<int64_t>(std::time(nullptr)) - kLeaseSeconds);
+    if (Status st = q->Run(); !st.ok()) return st;
+  }
+  return CommitTxn(txn);
+}
+
 Result<GcStats> SqlCatalog::CollectGarbage(int64_t grace_seconds) {
   GcStats stats;
   auto before = StorageBytes();
@@ -228,26 +263,88 @@ Result<GcStats> SqlCatalog::CollectGarbage(int64_t grace_seconds) {
   {
     WriteTxn txn(db());
     if (Status st = BeginTxn(txn); !st.ok()) return st;
-    // Live: every unit a tree or a scan's knowledge refers to, every unit too
-    // young to judge (a running scan's), and the delta bases of all of those.
-    std::vector<int64_t> dead;
+    // Roots: every unit a tree or a scan's knowledge refers to, every unit too
+    // young to judge (a running scan's). The rest is dead -- but a root may be a
+    // delta over a dead unit: it is compressed again over its first live
+    // ancestor (or whole) before the dead go.
+    int64_t now = static_cast<int64_t>(std::time(nullptr));
+    int64_t cutoff = now - grace_seconds;
     {
-      Query q(db(),
-              "WITH RECURSIVE live(id) AS ("
-              " SELECT unit_id FROM tree"
-              " UNION SELECT knowledge_id FROM scans WHERE knowledge_id IS NOT NULL"
-              " UNION SELECT unit_id FROM units WHERE created >= $1"
-              " UNION SELECT u.base_id FROM units u JOIN live l ON u.unit_id = l.id WHERE u.base_id IS NOT NULL) "
-              "SELECT unit_id FROM units WHERE unit_id NOT IN (SELECT id FROM live) ORDER BY unit_id DESC");
+      Query l(db(), "SELECT min(started) FROM leases WHERE started > $1");
+      if (!l.ok()) return l.status();
+      l->BindInt(1, now - kLeaseSeconds);
+      auto row = l->Step();
+      if (!row.ok()) return row.status();
+      if (*row && !l->IsNull(0)) cutoff = std::min(cutoff, l->Int(0) - 1);
+    }
+    std::unordered_set<int64_t> live;
+    {
+      Query q(db(), "SELECT unit_id FROM tree UNION SELECT knowledge_id FROM scans WHERE knowledge_id IS NOT NULL "
+                    "UNION SELECT unit_id FROM units WHERE created >= $1");
       if (!q.ok()) return q.status();
-      q->BindInt(1, static_cast<int64_t>(std::time(nullptr)) - grace_seconds);
+      q->BindInt(1, cutoff);
       for (;;) {
         auto row = q->Step();
         if (!row.ok()) return row.status();
         if (!*row) break;
-        dead.push_back(q->Int(0));
+        live.insert(q->Int(0));
       }
     }
+    struct Row {
+      int64_t id, base, depth;
+    };
+    std::vector<Row> all;
+    std::unordered_map<int64_t, size_t> at;
+    {
+      Query q(db(), "SELECT unit_id, coalesce(base_id, 0), depth FROM units ORDER BY unit_id");
+      if (!q.ok()) return q.status();
+      for (;;) {
+        auto row = q->Step();
+        if (!row.ok()) return row.status();
+        if (!*row) break;
+        at[q->Int(0)] = all.size();
+        all.push_back(Row{q->Int(0), q->Int(1), q->Int(2)});
+      }
+    }
+    std::vector<int64_t> dead;
+    for (const Row& r : all)
+      if (!live.count(r.id)) dead.push_back(r.id);
+    for (Row& r : all) {  // ascending: a new base is final before its dependents
+      if (!live.count(r.id) || r.base == 0 || live.count(r.base)) continue;
+      int64_t base = r.base;
+      while (base != 0 && !live.count(base)) {
+        auto it = at.find(base);
+        base = it == at.end() ? 0 : all[it->second].base;
+      }
+      auto raw = LoadRaw(r.id);
+      if (!raw.ok()) return raw.status();
+      std::string compressed;
+      int64_t depth = 0;
+      if (base != 0) {
+        auto base_raw = LoadRaw(base);
+        if (!base_raw.ok()) return base_raw.status();
+        auto c = Compress(**raw, **base_raw);
+        if (!c.ok()) return c.status();
+        compressed = std::move(c).value();
+        depth = all[at[base]].depth + 1;
+      }
+      if (base == 0) {
+        auto c = Compress(**raw);
+        if (!c.ok()) return c.status();
+        compressed = std::move(c).value();
+      }
+      Query q(db(), "UPDATE units SET base_id = $2, depth = $3, payload = $4 WHERE unit_id = $1");
+      if (!q.ok()) return q.status();
+      q->BindInt(1, r.id);
+      if (base != 0) q->BindInt(2, base);
+      else q->BindNull(2);
+      q->BindInt(3, depth);
+      q->BindBlob(4, compressed);
+      if (Status st = q->Run(); !st.ok()) return st;
+      r.base = base;
+      r.depth = depth;
+    }
+    std::reverse(dead.begin(), dead.end());
     for (int64_t id : dead) {
       {
         Query q(db(), "DELETE FROM unit_entries WHERE unit_id = $1");

@@ -116,6 +116,7 @@ CREATE TABLE unit_entries(
   entry_id INTEGER NOT NULL,
   PRIMARY KEY(unit_id, idx)) WITHOUT ROWID;
 CREATE INDEX unit_entries_by_entry ON unit_entries(entry_id);
+CREATE TABLE leases(lease_id INTEGER PRIMARY KEY AUTOINCREMENT, started INTEGER NOT NULL);
 )sql";
 constexpr const char* kCreateBlobs = R"sql(
 CREATE TABLE blobs(key TEXT PRIMARY KEY, bytes BLOB NOT NULL, updated TEXT NOT NULL);
