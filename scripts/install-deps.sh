@@ -11,6 +11,8 @@ PACKAGES=(
   nlohmann-json3-dev libcli11-dev libcpp-httplib-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   ripgrep python3 time
+  # the store tests run on a real PostgreSQL 15 too (tests/pg/pg_server.sh starts one).
+  postgresql-15
   # C/C++/CUDA differential test (tests/diff/cpp_oracle.py): clang's AST, and the
   # PyTorch / pybind11 headers as a real corpus.
   clang-19 libtorch-dev pybind11-dev

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "e2e_util.h"
+#include "store/pg_test_catalog.h"
 
 namespace errdex {
 namespace {
@@ -53,8 +54,9 @@ Outcome Sh(const std::string& cmd) {
 
 Outcome Errdex(const std::string& args) { return Sh(std::string(kEnv) + " " + Quote(ERRDEX_BINARY) + " " + args); }
 
-// A generated repository and the shas of its commits, oldest first.
-class History : public ::testing::Test {
+// A generated repository and the shas of its commits, oldest first. Each test
+// runs on both backends: a SQLite file and PostgreSQL (the ctest fixture's server).
+class History : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
     repo_ = dir_ / "repo";
@@ -186,7 +188,17 @@ class History : public ::testing::Test {
     return j.is_discarded() ? nlohmann::json() : j["data"];
   }
 
+  // A fresh catalog of this test's backend (skips when the machine has no PostgreSQL).
+  std::string NewDb() {
+    if (GetParam() != "postgres") return dir_ / "c.db";
+    testing_util::PgTestCatalog pg = testing_util::NewPgCatalog();
+    if (!pg.skip_reason.empty()) skip_ = pg.skip_reason;
+    EXPECT_TRUE(pg.error.empty()) << pg.error;
+    return pg.url;
+  }
+
   TempDir dir_;
+  std::string skip_;
   std::string repo_;
   std::vector<std::string> shas_;
   std::map<std::string, std::string> fresh_;
@@ -206,8 +218,9 @@ std::string Field(const std::string& text, const std::string& message_part, cons
   return "";
 }
 
-TEST_F(History, EveryStoredCommitExportsWhatAFreshScanWrites) {
-  std::string db = dir_ / "c.db";
+TEST_P(History, EveryStoredCommitExportsWhatAFreshScanWrites) {
+  std::string db = NewDb();
+  if (!skip_.empty()) GTEST_SKIP() << skip_;
   std::vector<nlohmann::json> summaries;
   for (const std::string& sha : shas_) {
     summaries.push_back(ScanInto(db, sha));
@@ -237,8 +250,9 @@ TEST_F(History, EveryStoredCommitExportsWhatAFreshScanWrites) {
   for (size_t i = 1; i < summaries.size(); ++i) EXPECT_GT(summaries[i]["filesReused"].get<int>(), 0) << i;
 }
 
-TEST_F(History, ReverseOrderAndRescansGiveTheSameExports) {
-  std::string db = dir_ / "c.db";
+TEST_P(History, ReverseOrderAndRescansGiveTheSameExports) {
+  std::string db = NewDb();
+  if (!skip_.empty()) GTEST_SKIP() << skip_;
   for (size_t i = shas_.size(); i-- > 0;) {
     ScanInto(db, shas_[i]);
     ASSERT_EQ(Export(db, shas_[i]), Fresh(shas_[i])) << "commit " << shas_[i];
@@ -249,10 +263,11 @@ TEST_F(History, ReverseOrderAndRescansGiveTheSameExports) {
   for (const std::string& sha : shas_) EXPECT_EQ(Export(db, sha), Fresh(sha)) << "commit " << sha;
 }
 
-TEST_F(History, DocumentRewritesWhatTheScanWrote) {
+TEST_P(History, DocumentRewritesWhatTheScanWrote) {
   // `errdex document` re-runs the prose from the stored facts, contexts and the
   // knowledge blob the catalog assembles: the result is the scan's own.
-  std::string db = dir_ / "c.db";
+  std::string db = NewDb();
+  if (!skip_.empty()) GTEST_SKIP() << skip_;
   for (const std::string& sha : shas_) ScanInto(db, sha);
   Outcome doc = Errdex("document --db " + Quote(db));
   ASSERT_EQ(doc.rc, 0) << doc.err;
@@ -261,6 +276,9 @@ TEST_F(History, DocumentRewritesWhatTheScanWrote) {
   ScanInto(db, shas_.back());
   EXPECT_EQ(Export(db, shas_.back()), Fresh(shas_.back()));
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, History, ::testing::Values("sqlite", "postgres"),
+                         [](const auto& info) { return info.param; });
 
 }  // namespace
 }  // namespace errdex

@@ -7,6 +7,7 @@
 
 #include "store/catalog_store.h"
 #include "store/codec.h"
+#include "store/pg_test_catalog.h"
 #include "store/store_test_util.h"
 
 namespace errdex {
@@ -58,10 +59,19 @@ ScanInfo Info(const std::string& sha, const std::string& dv = "2026-01-01T00:00:
   return info;
 }
 
-class ContentStore : public ::testing::Test {
+// Every test runs on both backends: SQLite and PostgreSQL (a server the ctest
+// fixture starts, src/store/pg_test_catalog.h).
+class ContentStore : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    auto s = CatalogStore::Open(dir_.File("c.db"), true);
+    where_ = dir_.File("c.db");
+    if (GetParam() == "postgres") {
+      testing_util::PgTestCatalog pg = testing_util::NewPgCatalog();
+      if (!pg.skip_reason.empty()) GTEST_SKIP() << pg.skip_reason;
+      ASSERT_TRUE(pg.error.empty()) << pg.error;
+      where_ = pg.url;
+    }
+    auto s = CatalogStore::Open(where_, true);
     ASSERT_TRUE(s.ok()) << s.status().ToString();
     store_ = std::move(s).value();
   }
@@ -80,10 +90,11 @@ class ContentStore : public ::testing::Test {
     return out;
   }
   TempDir dir_;
+  std::string where_;  // the catalog: a file or a postgresql:// URL
   std::unique_ptr<CatalogStore> store_;
 };
 
-TEST_F(ContentStore, AUnitIsStoredOnceAndSharedByScans) {
+TEST_P(ContentStore, AUnitIsStoredOnceAndSharedByScans) {
   Unit a = FileUnit("pkg/a.py", 0), b = FileUnit("pkg/b.py", 0);
   int64_t ida = Put(a), idb = Put(b);
   EXPECT_EQ(Put(a), ida);  // same key and variant: the same unit
@@ -123,7 +134,7 @@ TEST_F(ContentStore, AUnitIsStoredOnceAndSharedByScans) {
   for (const StoredLine& l : *once) EXPECT_EQ(*l.line.record.analyzed_sha, sha2);
 }
 
-TEST_F(ContentStore, VersionsOfAFileAreDeltasThatReadBackExactly) {
+TEST_P(ContentStore, VersionsOfAFileAreDeltasThatReadBackExactly) {
   std::vector<int64_t> ids;
   for (int v = 0; v < 40; ++v) ids.push_back(Put(FileUnit("pkg/big.py", v, 200)));
   for (int v = 0; v < 40; ++v) {
@@ -135,14 +146,14 @@ TEST_F(ContentStore, VersionsOfAFileAreDeltasThatReadBackExactly) {
     EXPECT_EQ(u->records[150].context, want.records[150].context);
   }
   // A fresh store reads them too (no cache): every chain resolves from the file.
-  auto other = CatalogStore::Open(dir_.File("c.db"), false);
+  auto other = CatalogStore::Open(where_, false);
   ASSERT_TRUE(other.ok());
   auto last = (*other)->LoadUnit(ids.back());
   ASSERT_TRUE(last.ok()) << last.status().ToString();
   EXPECT_EQ(CatalogLineToJson(last->records[5].line), CatalogLineToJson(FileUnit("pkg/big.py", 39, 200).records[5].line));
 }
 
-TEST_F(ContentStore, OrphanUnitsAreInvisibleAndGcRemovesThem) {
+TEST_P(ContentStore, OrphanUnitsAreInvisibleAndGcRemovesThem) {
   int64_t kept = Put(FileUnit("pkg/a.py", 0, 5, "kept"));
   ASSERT_TRUE(store_->PutScanUnits(Info(std::string(40, '1')), {kept}, "").ok());
   Put(FileUnit("pkg/b.py", 0, 5, "orphaned"));  // a scan that never committed
@@ -163,7 +174,7 @@ TEST_F(ContentStore, OrphanUnitsAreInvisibleAndGcRemovesThem) {
   EXPECT_EQ(store_->FullTextSearch("kept", 10)->size(), 5u);
 }
 
-TEST_F(ContentStore, DeletingAScanKeepsWhatOthersShareAndGcKeepsDeltaBases) {
+TEST_P(ContentStore, DeletingAScanKeepsWhatOthersShareAndGcKeepsDeltaBases) {
   const std::string sha1(40, '1'), sha2(40, '2'), sha3(40, '3');
   std::vector<int64_t> v;
   for (int i = 0; i < 3; ++i) v.push_back(Put(FileUnit("pkg/a.py", i, 50)));
@@ -187,7 +198,7 @@ TEST_F(ContentStore, DeletingAScanKeepsWhatOthersShareAndGcKeepsDeltaBases) {
   // fresh connection too.
   EXPECT_EQ(gc->units, 2);
   EXPECT_EQ(Export(sha3), before);
-  auto other = CatalogStore::Open(dir_.File("c.db"), false);
+  auto other = CatalogStore::Open(where_, false);
   ASSERT_TRUE(other.ok());
   ScanFilter f;
   f.sha = sha3;
@@ -196,7 +207,7 @@ TEST_F(ContentStore, DeletingAScanKeepsWhatOthersShareAndGcKeepsDeltaBases) {
   EXPECT_EQ(store_->FullTextSearch("shared", 10)->size(), 5u);
 }
 
-TEST_F(ContentStore, TheKnowledgeBlobIsAssembledFromTheScanAndItsRecords) {
+TEST_P(ContentStore, TheKnowledgeBlobIsAssembledFromTheScanAndItsRecords) {
   Unit a = FileUnit("pkg/a.py", 0, 3);
   a.records[1].context.clear();  // a site without a known context is left out
   int64_t id = Put(a);
@@ -214,7 +225,7 @@ TEST_F(ContentStore, TheKnowledgeBlobIsAssembledFromTheScanAndItsRecords) {
   EXPECT_FALSE(store_->GetBlob("knowledge:o/r@" + std::string(40, 'b'))->has_value());
 }
 
-TEST_F(ContentStore, EditsOfOneScanDoNotLeakIntoAnotherSharingTheUnit) {
+TEST_P(ContentStore, EditsOfOneScanDoNotLeakIntoAnotherSharingTheUnit) {
   const std::string sha1(40, '1'), sha2(40, '2');
   int64_t id = Put(FileUnit("pkg/a.py", 0, 4));
   ASSERT_TRUE(store_->PutScanUnits(Info(sha1), {id}, "").ok());
@@ -247,6 +258,9 @@ TEST_F(ContentStore, EditsOfOneScanDoNotLeakIntoAnotherSharingTheUnit) {
   EXPECT_NE(after[4].find("added by import"), std::string::npos);
   EXPECT_EQ(Export(sha2), untouched);
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, ContentStore, ::testing::Values("sqlite", "postgres"),
+                         [](const auto& info) { return info.param; });
 
 }  // namespace
 }  // namespace errdex
