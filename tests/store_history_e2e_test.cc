@@ -277,6 +277,25 @@ TEST_P(History, DocumentRewritesWhatTheScanWrote) {
   EXPECT_EQ(Export(db, shas_.back()), Fresh(shas_.back()));
 }
 
+TEST_P(History, ConcurrentScansOfDifferentCommitsCommitIndependently) {
+  // Writers are safe together: every commit scanned at once by its own process
+  // into one catalog (the units they share are written by one of them).
+  std::string db = NewDb();
+  if (!skip_.empty()) GTEST_SKIP() << skip_;
+  std::string all = "(";
+  for (const std::string& sha : shas_)
+    all += std::string(kEnv) + " " + Quote(ERRDEX_BINARY) + " scan " + Quote(repo_) + " --rev " + sha +
+           " --repo o/hist -j1 -q --db " + Quote(db) + " & pids=\"$pids $!\"; ";
+  all += "fails=0; for p in $pids; do wait $p || fails=1; done; exit $fails)";
+  Outcome r = Sh(all);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  Outcome scans = Errdex("scans --db " + Quote(db));
+  for (const std::string& sha : shas_) {
+    EXPECT_NE(scans.out.find(sha.substr(0, 12)), std::string::npos) << sha;
+    EXPECT_EQ(Export(db, sha), Fresh(sha)) << "commit " << sha;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, History, ::testing::Values("sqlite", "postgres"),
                          [](const auto& info) { return info.param; });
 

@@ -404,22 +404,32 @@ class PgCatalogStore final : public SqlCatalog {
 
 Status PgCatalogStore::Init(bool create) {
   PQsetNoticeProcessor(db_->conn(), IgnoreNotice, nullptr);
+  // Unprepared each time: a prepared statement's cached plan would keep
+  // answering what the catalog looked like when it was planned.
   auto exists = [&]() -> Result<bool> {
-    Query q(db(), "SELECT to_regclass('meta') IS NOT NULL");
-    if (!q.ok()) return q.status();
-    auto row = q->Step();
-    if (!row.ok()) return row.status();
-    return *row && q->Int(0) != 0;
+    PGresult* r = PQexecParams(db_->conn(), "SELECT to_regclass('meta') IS NOT NULL", 0, nullptr, nullptr, nullptr,
+                               nullptr, 0);
+    Status st = db_->Check(r, PGRES_TUPLES_OK, "open the catalog");
+    bool yes = st.ok() && PQntuples(r) == 1 && PQgetvalue(r, 0, 0)[0] == 't';
+    PQclear(r);
+    if (!st.ok()) return st;
+    return yes;
   };
   auto have = exists();
   if (!have.ok()) return have.status();
   if (!*have) {
     if (!create) return Status::NotFound(db_->name() + ": no errdex catalog in this database");
-    // Another client may be creating it now: one at a time, then look again.
+    // Another client may be creating it now: one at a time, then look again --
+    // in a transaction begun after the lock was granted (a transaction's start
+    // is when a server process learns of tables others created; inside one
+    // begun earlier it would still not see the catalog it waited for).
+    if (Status st = db().Exec("SELECT pg_advisory_lock(7265726465780001);", "create the catalog"); !st.ok()) return st;
+    struct Unlock {
+      PgDb* db;
+      ~Unlock() { (void)db->Exec("SELECT pg_advisory_unlock(7265726465780001);", "create the catalog"); }
+    } unlock{db_.get()};
     WriteTxn txn(db());
     if (Status st = txn.Begin(); !st.ok()) return st;
-    if (Status st = db().Exec("SELECT pg_advisory_xact_lock(7265726465780001);", "create the catalog"); !st.ok())
-      return st;
     auto again = exists();
     if (!again.ok()) return again.status();
     if (!*again) {
