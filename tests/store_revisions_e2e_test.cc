@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "e2e_util.h"
+#include "store/pg_test_catalog.h"
 
 namespace errdex {
 namespace {
@@ -172,8 +173,23 @@ TEST_F(Revisions, TagsGlobsRangesAndRepeatedRevs) {
   EXPECT_EQ(two_shas.rc, 2);
 }
 
-TEST_F(Revisions, DiffReportsAddedRemovedRewordedMovedAndGuards) {
-  std::string db = dir_ / "c.db";
+// diff, history, scans --delete and gc on both backends: a SQLite file and
+// PostgreSQL (the ctest fixture's server).
+class RevisionsOn : public Revisions, public ::testing::WithParamInterface<std::string> {
+ protected:
+  std::string NewDb() {
+    if (GetParam() != "postgres") return dir_ / "c.db";
+    testing_util::PgTestCatalog pg = testing_util::NewPgCatalog();
+    skip_ = pg.skip_reason;
+    EXPECT_TRUE(pg.error.empty()) << pg.error;
+    return pg.url;
+  }
+  std::string skip_;
+};
+
+TEST_P(RevisionsOn, DiffReportsAddedRemovedRewordedMovedAndGuards) {
+  std::string db = NewDb();
+  if (!skip_.empty()) GTEST_SKIP() << skip_;
   ScanJson("--tags --db " + Quote(db));
   Outcome d = Errdex("diff --db " + Quote(db) + " o/revs " + shas_[0].substr(0, 8) + " " + shas_[1] + " --json");
   ASSERT_EQ(d.rc, 0) << d.err;
@@ -210,8 +226,9 @@ TEST_F(Revisions, DiffReportsAddedRemovedRewordedMovedAndGuards) {
   EXPECT_EQ(Errdex("diff --db " + Quote(db) + " o/revs " + shas_[1] + " 0000000").rc, 2);
 }
 
-TEST_F(Revisions, HistoryDeleteAndGc) {
-  std::string db = dir_ / "c.db";
+TEST_P(RevisionsOn, HistoryDeleteAndGc) {
+  std::string db = NewDb();
+  if (!skip_.empty()) GTEST_SKIP() << skip_;
   ScanJson("--tags --db " + Quote(db));
   // The record of gone() is in v0.1 and v0.3, not in v0.2.
   std::string fresh = Fresh(shas_[2]);
@@ -283,6 +300,9 @@ TEST_F(Revisions, ABareMirrorWithoutConfigListsItsFilesAndAnEmptyRevisionIsAnErr
   Outcome listed = Errdex("scans --db " + Quote(db) + " --json");
   EXPECT_EQ(listed.out, "");
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, RevisionsOn, ::testing::Values("sqlite", "postgres"),
+                         [](const auto& info) { return info.param; });
 
 }  // namespace
 }  // namespace errdex
