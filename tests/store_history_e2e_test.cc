@@ -12,6 +12,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <chrono>
+#include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -294,6 +296,37 @@ TEST_P(History, ConcurrentScansOfDifferentCommitsCommitIndependently) {
     EXPECT_NE(scans.out.find(sha.substr(0, 12)), std::string::npos) << sha;
     EXPECT_EQ(Export(db, sha), Fresh(sha)) << "commit " << sha;
   }
+}
+
+TEST_P(History, AScanKilledAtAnyPointLeavesTheCatalogAsItWas) {
+  // SIGKILL at growing delays: each scan of a new commit is then all there
+  // (it committed first) or not at all, and the commits stored before read
+  // back as they were.
+  std::string db = NewDb();
+  if (!skip_.empty()) GTEST_SKIP() << skip_;
+  const size_t keep = shas_.size() - 1;
+  for (size_t i = 0; i < keep; ++i) ScanInto(db, shas_[i]);
+  // The delays: fractions of how long the whole scan takes here, now.
+  std::string sha = shas_.back();
+  auto t0 = std::chrono::steady_clock::now();
+  ScanInto(db, sha);
+  double full = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_EQ(Errdex("scans --db " + Quote(db) + " --delete o/hist@" + sha).rc, 0);
+  int whole = 0, none = 0;
+  for (double fraction : {0.05, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9, 1.0, 1.2}) {
+    std::string delay = std::to_string(full * fraction);
+    (void)Sh("timeout -s KILL " + delay + " env " + kEnv + " " + Quote(ERRDEX_BINARY) + " scan " +
+             Quote(repo_) + " --rev " + sha + " --repo o/hist -j2 -q --db " + Quote(db));
+    std::string got = Export(db, sha);
+    if (got.empty()) ++none;
+    else {
+      EXPECT_EQ(got, Fresh(sha)) << "killed after " << delay << " s: a partial commit";
+      ++whole;
+      ASSERT_EQ(Errdex("scans --db " + Quote(db) + " --delete o/hist@" + sha).rc, 0);
+    }
+    for (size_t i = 0; i < keep; ++i) ASSERT_EQ(Export(db, shas_[i]), Fresh(shas_[i])) << "after a kill at " << delay;
+  }
+  std::cerr << "killed scans: " << none << " left nothing, " << whole << " had committed\n";
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, History, ::testing::Values("sqlite", "postgres"),
