@@ -329,6 +329,39 @@ TEST_P(History, AScanKilledAtAnyPointLeavesTheCatalogAsItWas) {
   std::cerr << "killed scans: " << none << " left nothing, " << whole << " had committed\n";
 }
 
+TEST_P(History, ShardsMergeIntoTheCatalogIdempotently) {
+  // One shard per commit (what an array job's tasks write), folded into one
+  // catalog: every commit exports what a fresh scan writes; merging the shards
+  // again, or into a catalog that scanned a commit itself, changes nothing.
+  std::string db = NewDb();
+  if (!skip_.empty()) GTEST_SKIP() << skip_;
+  std::string shards;
+  for (size_t i = 0; i < shas_.size(); ++i) {
+    std::string shard = dir_ / ("s" + std::to_string(i) + ".errdex");
+    Outcome r = Errdex("scan " + Quote(repo_) + " --rev " + shas_[i] + " --repo o/hist -j2 -q -o " + Quote(shard));
+    ASSERT_EQ(r.rc, 0) << r.err;
+    shards += " " + Quote(shard);
+  }
+  ScanInto(db, shas_[1]);  // one commit already there, scanned directly
+  Outcome m = Errdex("merge" + shards + " --db " + Quote(db) + " --json");
+  ASSERT_EQ(m.rc, 0) << m.err;
+  auto j = nlohmann::json::parse(m.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << m.out;
+  EXPECT_EQ(j["data"]["written"].get<size_t>(), shas_.size() - 1) << m.out;
+  EXPECT_EQ(j["data"]["unchanged"], 1) << m.out;
+  for (const std::string& sha : shas_) EXPECT_EQ(Export(db, sha), Fresh(sha)) << "commit " << sha;
+  std::string scans = Errdex("scans --db " + Quote(db) + " --json").out;
+  Outcome again = Errdex("merge" + shards + " --db " + Quote(db) + " --json");
+  ASSERT_EQ(again.rc, 0) << again.err;
+  auto k = nlohmann::json::parse(again.out, nullptr, false);
+  EXPECT_EQ(k["data"]["written"], 0) << again.out;
+  EXPECT_EQ(Errdex("scans --db " + Quote(db) + " --json").out, scans);
+  for (const std::string& sha : shas_) EXPECT_EQ(Export(db, sha), Fresh(sha)) << "commit " << sha;
+  // A shard is not written next to a catalog, and a missing shard is exit 2.
+  EXPECT_EQ(Errdex("scan " + Quote(repo_) + " -q -o " + Quote(dir_ / "x.errdex") + " --db " + Quote(db)).rc, 2);
+  EXPECT_EQ(Errdex("merge " + Quote(dir_ / "missing.errdex") + " --db " + Quote(db)).rc, 2);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, History, ::testing::Values("sqlite", "postgres"),
                          [](const auto& info) { return info.param; });
 

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   errdex::cli::RegisterSiteCommands(app, table);
   errdex::cli::RegisterLintDocsCommands(app, table);
   errdex::cli::RegisterHistoryCommands(app, table);
+  errdex::cli::RegisterMergeCommands(app, table);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

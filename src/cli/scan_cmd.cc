@@ -294,6 +294,21 @@ class TempCatalog {
 
 int RunScan(const ScanFlags& f) {
   Printer printer(UseColor(f.color, STDERR_FILENO));
+  // -o SHARD.errdex: a shard, a fresh catalog file of its own (errdex merge folds
+  // shards into a catalog); whatever was at that path is replaced.
+  constexpr std::string_view kShard = ".errdex";
+  if (f.output.size() > kShard.size() && f.output.compare(f.output.size() - kShard.size(), kShard.size(), kShard) == 0) {
+    if (!f.db.empty()) return printer.Error("-o " + f.output + " writes a shard: not with --db (errdex merge folds it in)");
+    ScanFlags shard = f;
+    shard.db = f.output;
+    shard.output.clear();
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+      std::error_code ec;
+      std::filesystem::remove(f.output + suffix, ec);
+      if (ec) return printer.Error("cannot replace " + f.output + suffix + ": " + ec.message());
+    }
+    return RunScan(shard);
+  }
   const bool to_stdout = f.output == "-" || (f.output.empty() && f.db.empty());
   using Clock = std::chrono::steady_clock;
   auto t0 = Clock::now();
@@ -489,7 +504,9 @@ void RegisterScanCommands(CLI::App& app, CommandTable& table) {
                   "A..B: every commit on B's first-parent chain after A ('main~50..main'), oldest first");
   f->repo_opt = sub->add_option("--repo", f->repo, "OWNER/NAME (default: the origin remote's GitHub owner/name)");
   f->sha_opt = sub->add_option("--sha", f->sha, "commit recorded in the records (default: the commit scanned)");
-  sub->add_option("-o,--output", f->output, "write JSON Lines to FILE ('-' = stdout; default stdout without --db)");
+  sub->add_option("-o,--output", f->output,
+                  "write JSON Lines to FILE ('-' = stdout; default stdout without --db); FILE.errdex: a shard (a "
+                  "catalog file of its own, for errdex merge)");
   sub->add_option("--db", f->db,
                   "add the scan to this SQLite catalog; a scan of the same repo+commit (without a commit: of the "
                   "same directory) is replaced");

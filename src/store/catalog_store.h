@@ -140,6 +140,12 @@ class CatalogStore {
   virtual Result<std::optional<std::string>> FindKnowledge(const std::string& key) = 0;
   // The tree of a scan: its units in order (without records).
   virtual Result<std::vector<StoredUnit>> ScanUnits(int64_t scan_id) = 0;
+  // The knowledge text a scan stored and its key (what PutScanUnits was given);
+  // nullopt when it stored none. merge copies it.
+  struct ScanKnowledgeText {
+    std::string key, text;
+  };
+  virtual Result<std::optional<ScanKnowledgeText>> ScanKnowledge(int64_t scan_id) = 0;
   // Deletes the scans matching repo@sha (sha: full or a 4+ prefix); returns how many.
   virtual Result<int64_t> DeleteScans(const std::string& repo, const std::string& sha) = 0;
   // Removes units, entries and texts no scan refers to (and, SQLite, gives the

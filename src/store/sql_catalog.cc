@@ -668,6 +668,25 @@ Result<std::vector<StoredUnit>> SqlCatalog::ScanUnits(int64_t scan_id) {
   return out;
 }
 
+Result<std::optional<CatalogStore::ScanKnowledgeText>> SqlCatalog::ScanKnowledge(int64_t scan_id) {
+  int64_t knowledge_id = 0;
+  ScanKnowledgeText out;
+  {
+    Query q(db(), "SELECT u.unit_id, u.key FROM scans s JOIN units u ON u.unit_id = s.knowledge_id WHERE s.scan_id = $1");
+    if (!q.ok()) return q.status();
+    q->BindInt(1, scan_id);
+    auto row = q->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) return std::optional<ScanKnowledgeText>();
+    knowledge_id = q->Int(0);
+    out.key = std::string(q->View(1));
+  }
+  auto text = LoadRaw(knowledge_id);
+  if (!text.ok()) return text.status();
+  out.text = **text;
+  return std::optional<ScanKnowledgeText>(std::move(out));
+}
+
 Result<std::vector<ScanInfo>> SqlCatalog::ListScans() {
   Query q(db(), "SELECT scan_id, repo, sha, dataset_version, source, files, sites, location, commit_time FROM scans "
                 "ORDER BY scan_id");

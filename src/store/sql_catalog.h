@@ -57,6 +57,7 @@ class SqlCatalog : public CatalogStore {
                                std::string_view knowledge, const std::string& knowledge_key = "") override;
   Result<std::optional<std::string>> FindKnowledge(const std::string& key) override;
   Result<std::vector<StoredUnit>> ScanUnits(int64_t scan_id) override;
+  Result<std::optional<ScanKnowledgeText>> ScanKnowledge(int64_t scan_id) override;
   Result<int64_t> DeleteScans(const std::string& repo, const std::string& sha) override;
   Result<GcStats> CollectGarbage(int64_t grace_seconds) override;
   Result<int64_t> BeginLease() override;
