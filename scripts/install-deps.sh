@@ -16,7 +16,18 @@ PACKAGES=(
   # C/C++/CUDA differential test (tests/diff/cpp_oracle.py): clang's AST, and the
   # PyTorch / pybind11 headers as a real corpus.
   clang-19 libtorch-dev pybind11-dev
+  # Rust differential test (tests/diff/rust_oracle): Debian's rustc/cargo build the
+  # syn crate offline; the librust-*-dev crates are its corpus.
+  rustc cargo librust-syn-dev librust-tokio-dev librust-hyper-dev librust-clap-dev librust-anyhow-dev
+  librust-thiserror-dev librust-regex-dev librust-serde-json-dev
+  # Go differential test (tests/diff/go_oracle): go/ast, and Go's own sources as corpus.
+  golang-go
+  # Java differential test (tests/diff/JavaOracle.java): javac's parser; the JDK's
+  # own sources (src.zip) as corpus.
+  openjdk-17-jdk-headless openjdk-17-source unzip
 )
+# errdex check: the catalog keeps each scanned Python file's source, zstd-compressed.
+PACKAGES+=(libzstd-dev)
 # errdex serve: mustache templates; Debian's chromium (+ a font) for the browser
 # test; wrk for bench/serve_bench.sh.
 PACKAGES+=(libkainjow-mustache-dev chromium fonts-dejavu-core wrk)
@@ -46,6 +57,15 @@ if [ -f tests/web/package-lock.json ]; then
     echo "install-deps: npm ci (tests/web)"
     (cd tests/web && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
     touch tests/web/node_modules
+  fi
+fi
+# The JavaScript/TypeScript differential test's oracle (tests/diff/ts_oracle): the
+# TypeScript compiler, exactly as pinned by its lockfile.
+if [ -f tests/diff/ts_oracle/package-lock.json ]; then
+  if [ ! -d tests/diff/ts_oracle/node_modules ] || [ tests/diff/ts_oracle/package-lock.json -nt tests/diff/ts_oracle/node_modules ]; then
+    echo "install-deps: npm ci (tests/diff/ts_oracle)"
+    (cd tests/diff/ts_oracle && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+    touch tests/diff/ts_oracle/node_modules
   fi
 fi
 echo "install-deps: ok"

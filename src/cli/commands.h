@@ -21,5 +21,6 @@ void RegisterSiteCommands(CLI::App& app, CommandTable& table);      // site     
 void RegisterLintDocsCommands(CLI::App& app, CommandTable& table);  // lint-docs       (lint_docs_cmd.cc)
 void RegisterHistoryCommands(CLI::App& app, CommandTable& table);   // diff, history, gc (history_cmd.cc)
 void RegisterMergeCommands(CLI::App& app, CommandTable& table);     // merge           (merge_cmd.cc)
+void RegisterCheckCommands(CLI::App& app, CommandTable& table);     // check           (check_cmd.cc)
 
 }  // namespace errdex::cli

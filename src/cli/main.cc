@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   errdex::cli::RegisterLintDocsCommands(app, table);
   errdex::cli::RegisterHistoryCommands(app, table);
   errdex::cli::RegisterMergeCommands(app, table);
+  errdex::cli::RegisterCheckCommands(app, table);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

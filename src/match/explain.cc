@@ -2,6 +2,7 @@
 // Tested by explain_test.cc.
 #include "match/explain.h"
 
+#include "match/foreign_traces.h"
 #include "match/python_repr.h"
 
 #include <algorithm>
@@ -597,6 +598,10 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
     l.needed = l.escape = true;
   }
 
+  // Rust panics, Go panics, Java stack traces, C++ terminate reports (foreign_traces.h).
+  for (size_t b : ForeignTraceLines(text))
+    if (b < cut) lines[b].needed = true;
+
   auto remember_query = [&](std::string_view q, std::string_view cls, uint64_t b, uint64_t e) {
     if (hits_ > 0 || !opt_.fuzzy || q.empty()) return;
     std::string packed = std::to_string(b) + '\0' + std::to_string(e) + '\0' + std::string(cls) + '\0' +
@@ -663,6 +668,7 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
 
   std::vector<bool> consumed(m, false);
   std::vector<ExceptionSection> sections = ParseTracebacks(L, opt_.max_message_lines, consumed);
+  ParseForeignTraces(L, opt_.max_message_lines, consumed, sections);
 
   struct Group {
     uint64_t begin;

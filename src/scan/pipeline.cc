@@ -20,9 +20,12 @@
 #include <exception>
 #include <future>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unordered_map>
 
+#include "check/program.h"
+#include "check/scan_hook.h"
 #include "document/documenter.h"
 #include "extract/common/binary.h"
 #include "extract/cpp/cpp_extractor.h"
@@ -298,6 +301,7 @@ struct Task {
   std::string key;
   std::string text;     // a C-family file read for the #define table, until extracted
   bool has_text = false;
+  bool checked = false;  // given to errdex check's hook (first pass only: no race with its Finish)
 };
 
 // What the first pass leaves for the second.
@@ -305,6 +309,7 @@ struct FileState {
   std::vector<StoredUnit> stored;  // non-empty: the catalog has this file already
   bool fresh = false;              // parsed: in the spool
   std::string knowledge;           // its serialized FileKnowledge
+  bool check_pending = false;      // reused: errdex check's hook gets it only if the knowledge is built
 };
 
 // The scan of one tree (ScanToSinks' state).
@@ -324,6 +329,9 @@ class Pipeline {
   Result<std::shared_ptr<Unit>> Parse(size_t i, std::string text);
   Result<std::shared_ptr<Unit>> ReadAndParse(size_t i);
   bool Lookup(const std::string& key, std::vector<StoredUnit>* out);
+  // Gives errdex check's hook a file the catalog had (its records from the store).
+  void LoadForCheck(size_t i, std::string_view text);
+  static bool IsPython(std::string_view path) { return path.size() >= 3 && path.compare(path.size() - 3, 3, ".py") == 0; }
   void SecondPass(size_t i);
   Status Document(Unit& unit);
   Status EmitOne(FileOutput& out);
@@ -347,6 +355,10 @@ class Pipeline {
 
   Spool spool_;
   std::unique_ptr<RepoKnowledge> knowledge_;
+  // errdex check's facts (each Python file's source and sites, console scripts),
+  // part of the knowledge text for the sinks that keep it.
+  std::unique_ptr<check::ScanHook> check_;
+  std::vector<std::string> packaging_;  // pyproject.toml / setup.cfg, as listed
   std::future<std::string> knowledge_future_;  // its text, for the sinks that keep it
   std::unique_ptr<Emitter> emitter_;
 
@@ -379,6 +391,8 @@ Status Pipeline::List() {
   const bool ids = listing->blob_ids.size() == listing->paths.size();
   for (size_t k = 0; k < listing->paths.size(); ++k) {
     std::string& p = listing->paths[k];
+    if (o_.document && check::IsPackagingFile(p) && !(p.size() >= 3 && p.compare(p.size() - 3, 3, ".py") == 0))
+      packaging_.push_back(p);
     Extractor ex = o_.extractor ? o_.extractor : ExtractorForPath(p, o_.limits);
     if (!ex) continue;
     Task t;
@@ -520,6 +534,13 @@ Result<std::shared_ptr<Unit>> Pipeline::Parse(size_t i, std::string text) {
       note(0, 0, std::string("internal error in the document stage: ") + e.what());
     }
   }
+  if (check_ && !tasks_[i].checked) {
+    tasks_[i].checked = true;
+    std::vector<CatalogLine> lines;
+    lines.reserve(unit->records.size());
+    for (const UnitRecord& r : unit->records) lines.push_back(r.line);
+    check_->AddFile(i, path, text, lines);
+  }
   return unit;
 }
 
@@ -547,6 +568,22 @@ Result<std::shared_ptr<Unit>> Pipeline::ReadAndParse(size_t i) {
   return Parse(i, std::move(text));
 }
 
+void Pipeline::LoadForCheck(size_t i, std::string_view text) {
+  const FileState& fs = states_[i];
+  if (!check_ || fs.stored.empty() || !IsPython(tasks_[i].path) || check::IsTestPath(tasks_[i].path)) return;
+  std::optional<Unit> unit;
+  {
+    std::lock_guard<std::mutex> l(*store_mu_);
+    auto loaded = store_->LoadUnit(fs.stored.front().unit_id);
+    if (!loaded.ok()) return;  // the check section goes without this file; the scan does not depend on it
+    unit = std::move(loaded).value();
+  }
+  std::vector<CatalogLine> lines;
+  lines.reserve(unit->records.size());
+  for (UnitRecord& r : unit->records) lines.push_back(std::move(r.line));
+  check_->AddFile(i, tasks_[i].path, text, lines);
+}
+
 // Pass 1: a stored unit for the file, or the file parsed into the spool.
 void Pipeline::FirstPass(size_t i) {
   Task& t = tasks_[i];
@@ -556,6 +593,7 @@ void Pipeline::FirstPass(size_t i) {
     t.key = UnitKeyOf(key_config_, t.path, t.blob_id, t.cpp_deps);
     if (Lookup(t.key, &fs.stored)) {
       fs.knowledge = fs.stored.front().knowledge;
+      fs.check_pending = check_ != nullptr;
       std::string().swap(t.text);
       t.has_text = false;
       bytes_.fetch_add(fs.stored.front().stats.bytes);
@@ -588,6 +626,7 @@ void Pipeline::FirstPass(size_t i) {
     t.key = UnitKeyOf(key_config_, t.path, t.blob_id, t.cpp_deps);
     if (Lookup(t.key, &fs.stored)) {
       fs.knowledge = fs.stored.front().knowledge;
+      fs.check_pending = check_ != nullptr;
       bytes_.fetch_add(text.size());
       return finish();
     }
@@ -742,6 +781,9 @@ Result<ScanResult> Pipeline::Run() {
   // 1. List.
   if (Status st = List(); !st.ok()) return st;
   result_.stats.list_seconds = SecondsSince(t0_);
+  bool keeps_knowledge = false;
+  for (ScanSink* sink : sinks_) keeps_knowledge = keeps_knowledge || sink->WantsKnowledge();
+  if (o_.document && keeps_knowledge) check_ = std::make_unique<check::ScanHook>(tasks_.size());
 
   // 2. Read + extract + facts, or find the file's unit in the catalog.
   auto t1 = Clock::now();
@@ -767,6 +809,22 @@ Result<ScanResult> Pipeline::Run() {
       w.Bytes(tasks_[i].path);
       w.Bytes(states_[i].knowledge);
     }
+    // errdex check's section: built from every Python file's source and the
+    // packaging files, so those name the knowledge too.
+    std::vector<std::pair<std::string, std::string>> packaging;
+    if (check_) {
+      for (size_t i = 0; i < tasks_.size(); ++i)
+        if (IsPython(tasks_[i].path)) {
+          w.Bytes(tasks_[i].path);
+          w.Bytes(tasks_[i].key.empty() ? tasks_[i].blob_id : tasks_[i].key);
+        }
+      for (const std::string& p : packaging_)
+        if (auto text = rs_.source->Read(p); text.ok()) {
+          w.Bytes(p);
+          w.Bytes(*text);
+          packaging.emplace_back(rs_.prefix + p, std::move(text).value());
+        }
+    }
     knowledge_key = store::ContentHash(inputs);
     if (store_) {
       std::lock_guard<std::mutex> l(*store_mu_);
@@ -775,6 +833,16 @@ Result<ScanResult> Pipeline::Run() {
       if (stored->has_value()) knowledge_text = std::move(**stored);
     }
     if (knowledge_text.empty()) {
+      if (check_) {
+        // The Python files the catalog had: read again for errdex check's section
+        // (only now that the knowledge is built anew).
+        ParallelFor(tasks_.size(), jobs_, [this](size_t i) {
+          if (!states_[i].check_pending || !IsPython(tasks_[i].path)) return;
+          auto text = rs_.source->Read(tasks_[i].listed);
+          if (text.ok()) LoadForCheck(i, *text);
+        }, nullptr);
+        for (auto& [path, text] : packaging) check_->AddPackagingFile(path, text);
+      }
       std::vector<FileKnowledgePtr> files;
       for (size_t i = 0; i < tasks_.size(); ++i)
         if (!states_[i].knowledge.empty())
@@ -786,14 +854,15 @@ Result<ScanResult> Pipeline::Run() {
       for (ScanSink* sink : sinks_) wanted = wanted || sink->WantsKnowledge();
       if (wanted) {
         const RepoKnowledge* k = knowledge_.get();
-        knowledge_future_ = std::async(std::launch::async, [k] {
+        check::ScanHook* hook = check_.get();
+        knowledge_future_ = std::async(std::launch::async, [k, hook] {
           std::string text = k->Serialize({});
           constexpr std::string_view kNoSites = ",\"sites\":{}}";
           if (text.size() >= kNoSites.size() && text.compare(text.size() - kNoSites.size(), kNoSites.size(), kNoSites) == 0) {
             text.resize(text.size() - kNoSites.size());
             text.push_back('}');
           }
-          return text;
+          return hook ? hook->Finish(text, k) : text;
         });
       }
     } else {

@@ -19,7 +19,10 @@
 #include "extract/common/binary.h"
 #include "extract/cpp/cpp_extractor.h"
 #include "extract/javascript/js_extractor.h"
+#include "extract/go/go_extractor.h"
+#include "extract/java/java_extractor.h"
 #include "extract/python/python_extractor.h"
+#include "extract/rust/rust_extractor.h"
 #include "model/utf8.h"
 #include "scan/sinks.h"
 #include "store/catalog_store.h"
@@ -61,6 +64,14 @@ Extractor ExtractorForPath(std::string_view path, const ExtractLimits& limits) {
   for (std::string_view ext : {".ts", ".mts", ".cts", ".tsx"})
     if (EndsWith(path, ext))
       return [js](std::string_view p, std::string_view text) { return FromFrontEnd(ExtractJavaScript(p, text, true, js)); };
+  TsExtractOptions ts;
+  ts.limits = limits;
+  if (EndsWith(path, ".rs"))
+    return [ts](std::string_view p, std::string_view text) { return FromFrontEnd(ExtractRust(p, text, ts)); };
+  if (EndsWith(path, ".go"))
+    return [ts](std::string_view p, std::string_view text) { return FromFrontEnd(ExtractGo(p, text, ts)); };
+  if (EndsWith(path, ".java"))
+    return [ts](std::string_view p, std::string_view text) { return FromFrontEnd(ExtractJava(p, text, ts)); };
 #endif
   return nullptr;
 }

@@ -133,6 +133,37 @@ Seg AsHole(const Segs& arg) {
   return Hole(t);
 }
 
+// Go's strconv.Quote of a string known in full (ASCII escapes; UTF-8 kept).
+std::string GoQuote(const Segs& value) {
+  std::string q = "\"";
+  for (const Seg& s : value) {
+    for (char ch : s.text) {
+      unsigned char c = static_cast<unsigned char>(ch);
+      switch (ch) {
+        case '"': q += "\\\""; break;
+        case '\\': q += "\\\\"; break;
+        case '\n': q += "\\n"; break;
+        case '\r': q += "\\r"; break;
+        case '\t': q += "\\t"; break;
+        case '\a': q += "\\a"; break;
+        case '\b': q += "\\b"; break;
+        case '\f': q += "\\f"; break;
+        case '\v': q += "\\v"; break;
+        default:
+          if (c < 0x20 || c == 0x7f) {
+            static const char kHex[] = "0123456789abcdef";
+            q += "\\x";
+            q.push_back(kHex[c >> 4]);
+            q.push_back(kHex[c & 15]);
+          } else {
+            q.push_back(ch);
+          }
+      }
+    }
+  }
+  return q + "\"";
+}
+
 // Conversions that print a string argument as it is.
 bool PrintsAsIs(char conv, Printf dialect) {
   switch (dialect) {
@@ -253,6 +284,10 @@ Segs ApplyPrintf(const Segs& format, const std::vector<Segs>& args, Printf diale
       const Segs* arg = take(index);
       if (!arg) {
         Append(out, Hole(t.substr(i, j - i)));
+      } else if (dialect == Printf::kGo && conv == 'q' && std::none_of(arg->begin(), arg->end(), [](const Seg& s) {
+                   return s.hole;
+                 })) {
+        Append(out, Lit(GoQuote(*arg)));  // %q of a known string: strconv.Quote
       } else if (PrintsAsIs(conv, dialect)) {
         AppendAll(out, *arg);
       } else {
@@ -280,11 +315,36 @@ Segs ApplyBraces(const Segs& format, const std::vector<Segs>& args, Braces diale
                  const std::vector<NamedArg>& named) {
   Segs out;
   size_t next = 0;
+  // Rust's {:?} of a string known in full prints it quoted, with escape_debug.
+  auto append_arg = [&](const Segs& value, bool debug) {
+    if (debug && std::none_of(value.begin(), value.end(), [](const Seg& s) { return s.hole; })) {
+      std::string q = "\"";
+      for (const Seg& s : value) {
+        for (char ch : s.text) {
+          switch (ch) {
+            case '"': q += "\\\""; break;
+            case '\\': q += "\\\\"; break;
+            case '\n': q += "\\n"; break;
+            case '\r': q += "\\r"; break;
+            case '\t': q += "\\t"; break;
+            case '\0': q += "\\0"; break;
+            default: q.push_back(ch);
+          }
+        }
+      }
+      Append(out, Lit(q + "\""));
+      return;
+    }
+    AppendAll(out, value);
+  };
+  bool debug = false;
   auto positional = [&](size_t index, std::string_view as_written) {
     if (index < args.size()) {
-      AppendAll(out, args[index]);
+      append_arg(args[index], debug);
     } else {
-      Append(out, Hole(std::string(as_written)));
+      // shown as written: {0} / {} / {:?} rather than {{0}}
+      std::string_view inner = as_written.size() >= 2 ? as_written.substr(1, as_written.size() - 2) : as_written;
+      Append(out, Hole(std::string(inner)));
     }
   };
   for (const Seg& seg : format) {
@@ -357,14 +417,10 @@ Segs ApplyBraces(const Segs& format, const std::vector<Segs>& args, Braces diale
       while (!id.empty() && id.back() == ' ') id.remove_suffix(1);
       Append(out, Lit(std::move(lit)));
       lit.clear();
-      bool debug = dialect == Braces::kRust && !spec.empty() && spec.back() == '?';
+      debug = dialect == Braces::kRust && !spec.empty() && spec.back() == '?';
       if (id.empty()) {
         if (dialect == Braces::kMessageFormat) {
           Append(out, Hole(std::string(whole)));
-        } else if (debug && next < args.size() && !args[next].empty() &&
-                   std::none_of(args[next].begin(), args[next].end(), [](const Seg& s) { return s.hole; })) {
-          Append(out, Lit("\"" + args[next][0].text + "\""));  // {:?} of a string literal prints it quoted
-          ++next;
         } else {
           positional(next++, whole);
         }
@@ -374,7 +430,7 @@ Segs ApplyBraces(const Segs& format, const std::vector<Segs>& args, Braces diale
         bool found = false;
         for (const NamedArg& a : named) {
           if (a.name == id) {
-            AppendAll(out, a.value);
+            append_arg(a.value, debug);
             found = true;
             break;
           }

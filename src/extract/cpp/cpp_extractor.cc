@@ -268,6 +268,7 @@ class Walker {
   std::string last_if_;           // the condition of the if whose branch just ended
   uint32_t last_if_depth_ = UINT32_MAX;
   bool stmt_start_ = true;
+  bool case_label_ = false;  // between `case` and its ':'
   std::unordered_map<std::string_view, Local> locals_;
   std::vector<std::string> local_names_;  // owned names for locals_ keys made from macro tokens
 };
@@ -667,6 +668,10 @@ void Walker::Run() {
           CloseBrace();
         } else if (t.IsPunct(';')) {
           EndStatement();
+        } else if (t.IsPunct(':') && (case_label_ || (i > 0 && T(i - 1).type == TokType::kIdent &&
+                                                      T(i - 1).text == "default"))) {
+          case_label_ = false;  // `case X:` / `default:` -- a statement starts after it
+          stmt_start_ = true;
         } else {
           stmt_start_ = false;
         }
@@ -681,6 +686,11 @@ void Walker::Run() {
     // Identifiers.
     std::string_view w = t.text;
     bool member = i > 0 && (T(i - 1).IsPunct('.') || T(i - 1).Is("->"));
+    if (!member && w == "case") {
+      case_label_ = true;
+      stmt_start_ = false;
+      continue;
+    }
     if (!member && (w == "if" || w == "while")) {
       size_t j = i + 1;
       if (w == "if" && (IsW(j, "constexpr") || IsW(j, "consteval"))) ++j;

@@ -158,6 +158,15 @@ TEST(CppExtractor, DispatchBlockArgumentIsOneSite) {
   EXPECT_EQ(s[1].message_pattern, "three");
 }
 
+TEST(CppExtractor, LocalDeclaredRightAfterACaseLabel) {
+  // flashinfer's TensorRT-LLM code: a message built in a local directly under default:.
+  auto s = Sites("void f(int stages) {\n  switch (stages) {\n    case 2: break;\n    default:\n"
+                 "      std::string err_msg = \"stages not supported: \" + std::to_string(stages);\n"
+                 "      throw std::runtime_error(\"[dispatch] \" + err_msg);\n  }\n}\n");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].message_pattern, "\\[dispatch\\] stages not supported: (.*?)");
+}
+
 TEST(CppExtractor, HostileInputIsSafe) {
   std::string deep(100000, '(');
   EXPECT_TRUE(Sites(deep).empty());

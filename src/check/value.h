@@ -1,0 +1,122 @@
+// check/value: the values `errdex check` reasons with. A PyVal is one concrete
+// Python value (None, bool, int, float, str, list, tuple, set). A Val is what
+// an expression may evaluate to: a small set of concrete values, the
+// program's settings object (argparse Namespace / the dataclass built from
+// it), a repository module, function or class, an instance of a repository
+// class, or unknown -- with why (`is_sm100_supported()`: hardware) and which
+// settings it was computed from (provenance, for "decided by").
+//
+// Python semantics are followed exactly where a value is concrete (==, <, in,
+// truthiness, + on str/int/float/list, str methods); anything else is unknown,
+// never guessed. Tri is the three-valued truth used for guards.
+//
+// Plain data; thread-compatible. Tested by value_test.cc.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace errdex::check {
+
+enum class Tri : uint8_t { kFalse, kTrue, kUnknown };
+inline Tri Not(Tri t) { return t == Tri::kTrue ? Tri::kFalse : t == Tri::kFalse ? Tri::kTrue : Tri::kUnknown; }
+
+struct PyVal {
+  enum class Kind : uint8_t { kNone, kBool, kInt, kFloat, kStr, kList, kTuple, kSet, kDict };  // kDict: items k0 v0 k1 v1 ...
+  Kind kind = Kind::kNone;
+  bool b = false;
+  int64_t i = 0;
+  double f = 0;
+  std::string s;
+  std::vector<PyVal> items;
+
+  static PyVal None() { return PyVal(); }
+  static PyVal Bool(bool v);
+  static PyVal Int(int64_t v);
+  static PyVal Float(double v);
+  static PyVal Str(std::string v);
+  static PyVal Seq(Kind k, std::vector<PyVal> items);
+
+  bool IsNumber() const { return kind == Kind::kBool || kind == Kind::kInt || kind == Kind::kFloat; }
+  bool IsSeq() const { return kind == Kind::kList || kind == Kind::kTuple || kind == Kind::kSet; }
+  // The elements iteration gives (a dict's keys, a str's characters); nullopt when not iterable.
+  std::optional<std::vector<PyVal>> Iter() const;
+  double AsDouble() const { return kind == Kind::kFloat ? f : kind == Kind::kInt ? (double)i : (b ? 1.0 : 0.0); }
+  bool Truthy() const;
+  // Python's repr() (str: single quotes), bounded.
+  std::string Repr() const;
+  // Python's str().
+  std::string Str() const;
+};
+
+bool operator==(const PyVal& a, const PyVal& b);  // Python ==
+// Python <, <=, >, >= : nullopt when Python raises TypeError (str < int).
+std::optional<bool> PyCompare(const PyVal& a, std::string_view op, const PyVal& b);
+// Python `x in seq` (str: substring); nullopt when not supported.
+std::optional<bool> PyContains(const PyVal& seq, const PyVal& x);
+// + - * / // % ** and | & ^ << >> on concrete values; nullopt otherwise (or on error).
+std::optional<PyVal> PyBinOp(std::string_view op, const PyVal& a, const PyVal& b);
+
+// Why a value is unknown: a category for people and the expression.
+struct Unknown {
+  std::string category;  // hardware, installed package, model config, file system, environment, run-time value, ...
+  std::string expr;      // the expression as written (Python text)
+  bool operator==(const Unknown& o) const { return category == o.category && expr == o.expr; }
+};
+
+inline constexpr size_t kMaxValues = 16;   // a set larger than this becomes unknown
+inline constexpr size_t kMaxReasons = 4;   // reasons kept per value
+inline constexpr size_t kMaxProvenance = 8;
+
+struct Val {
+  enum class Kind : uint8_t {
+    kUnknown,
+    kValues,    // one of `vals`
+    kSettings,  // the program's settings object
+    kModule,    // `name`: a repository module path (file) or an external module's dotted name (`external`)
+    kFunction,  // file index + function index (+ bound self)
+    kClass,     // file index + class index
+    kObject,    // an instance of a repository class (file index + class index)
+    kTuple,     // a tuple of abstract values (parse_known_args), `elems`
+    kBuiltin,   // a builtin or library callable check models: `name`
+    kBound,     // a method of a concrete value or of a builtin object: `name` on `elems[0]`
+  };
+  Kind kind = Kind::kUnknown;
+  std::vector<PyVal> vals;
+  std::vector<Unknown> why;
+  std::vector<std::string> from;  // settings it was computed from: "--deepep-mode", "$SGLANG_X", "name"
+  std::string name;
+  bool external = false;
+  int file = -1, index = -1;
+  std::vector<Val> elems;
+  std::vector<Val> self;  // kFunction: the bound instance (0 or 1)
+
+  static Val Of(PyVal v);
+  static Val OneOf(std::vector<PyVal> vs);
+  static Val Unknow(std::string category, std::string expr);
+  static Val Opaque();  // unknown, no reason (a reason is added by the caller)
+  static Val Settings();
+  static Val Builtin(std::string name);
+
+  bool IsKnown() const { return kind == Kind::kValues; }
+  // The single concrete value, if there is exactly one.
+  const PyVal* Single() const { return kind == Kind::kValues && vals.size() == 1 ? &vals[0] : nullptr; }
+  Tri Truth() const;
+  void AddFrom(const Val& o);
+  void AddWhy(const Val& o);
+  std::string Describe() const;  // for people: 'normal', one of {'a', 'b'}, unknown (...)
+};
+
+// The union of two possible values (a branch join).
+Val Join(const Val& a, const Val& b);
+bool SameVal(const Val& a, const Val& b);
+
+// A class name of the builtin exception hierarchy that `base` is, or is a base
+// of `cls` (both builtin): IsBuiltinSubclass("KeyError", "LookupError") is true.
+// nullopt when either is not a builtin exception.
+std::optional<bool> IsBuiltinSubclass(std::string_view cls, std::string_view base);
+
+}  // namespace errdex::check

@@ -1,0 +1,3 @@
+module errdex/go_oracle
+
+go 1.19
