@@ -259,6 +259,28 @@ TEST(CheckInterp, HostileProgramsEndWithinTheLimits) {
   EXPECT_TRUE(o.sites.count(a.L("'after'")));
 }
 
+TEST(CheckInterp, APackageImportingANameFromItselfResolves) {
+  // sglang's models/__init__.py imports its own submodules by absolute name: resolving the
+  // import looked the name up in the package, which resolved the same import again (a stack
+  // overflow on the real repository).
+  std::string app =
+      "import argparse\nfrom pkg import sub\n"
+      "\ndef main():\n"
+      "    p = argparse.ArgumentParser()\n"
+      "    p.add_argument('--flag', action='store_true')\n"
+      "    args = p.parse_args()\n"
+      "    sub.f(args.flag)\n"
+      "\nif __name__ == '__main__':\n"
+      "    main()\n";
+  std::string sub = "def f(flag):\n    if flag:\n        raise ValueError('from sub')\n";
+  Section s = Build({{"app.py", app}, {"pkg/__init__.py", "from pkg import sub\nfrom . import sub as again\n"},
+                     {"pkg/sub.py", sub}});
+  Outcome o = Predict(s, {"--flag"});
+  ASSERT_TRUE(o.sites.count(3));
+  EXPECT_TRUE(o.sites[3]);
+  EXPECT_TRUE(Predict(s, {}).sites.empty());
+}
+
 TEST(CheckSection, MalformedSectionsAreErrorsNotCrashes) {
   EXPECT_FALSE(ReadSection("").ok());
   EXPECT_FALSE(ReadSection("{\"check\":{\"version\":2,\"files\":[{\"path\":3}]}}").ok());

@@ -201,6 +201,17 @@ std::string ProgramIndex::ModuleName(int file) const {
   return out;
 }
 
+namespace {
+// Imports resolve through Lookup and Lookup through imports (re-exports chain through __init__
+// files; a package may import a name from itself): one depth bound for both ends every cycle.
+thread_local int g_import_depth = 0;
+struct ImportDepth {
+  ImportDepth() { ++g_import_depth; }
+  ~ImportDepth() { --g_import_depth; }
+  static bool TooDeep() { return g_import_depth > 8; }
+};
+}  // namespace
+
 int ProgramIndex::ResolveImport(int file, const ImportFacts& imp, std::string* external, std::string* name_in_module) const {
   name_in_module->clear();
   std::string module = imp.module;
@@ -236,7 +247,11 @@ int ProgramIndex::ResolveImport(int file, const ImportFacts& imp, std::string* e
     }
     if (!imp.name.empty()) {
       int sub = ModuleFile(module + "." + imp.name);
-      if (sub >= 0 && Lookup(target, imp.name).kind == Binding::Kind::kNone) return sub;
+      if (sub >= 0) {
+        if (ImportDepth::TooDeep()) return sub;
+        ImportDepth guard;
+        if (Lookup(target, imp.name).kind == Binding::Kind::kNone) return sub;
+      }
     }
   }
   *name_in_module = imp.name;
@@ -271,11 +286,12 @@ Binding ProgramIndex::Lookup(int file, std::string_view name) const {
       b.module = target;
       return b;
     }
-    static thread_local int depth = 0;  // re-exports chain through __init__ files
-    if (depth > 8 || target == file) return b;
-    ++depth;
-    Binding r = Lookup(target, inner);
-    --depth;
+    if (ImportDepth::TooDeep() || target == file) return b;
+    Binding r;
+    {
+      ImportDepth guard;
+      r = Lookup(target, inner);
+    }
     if (r.kind == Binding::Kind::kNone) {
       r.kind = Binding::Kind::kExternal;  // a name the module gets elsewhere (a star import, setattr)
       r.external = it->module + "." + inner;

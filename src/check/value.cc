@@ -9,6 +9,40 @@
 
 namespace errdex::check {
 
+const PyItems::Vec& PyItems::vec() const {
+  static const Vec kEmpty;
+  return p_ ? *p_ : kEmpty;
+}
+
+PyItems::PyItems(Vec v) { *this = std::move(v); }
+
+PyItems& PyItems::operator=(Vec v) {
+  if (v.empty()) p_.reset();
+  else p_ = std::make_shared<Vec>(std::move(v));
+  return *this;
+}
+
+PyItems::Vec& PyItems::mut() {
+  if (!p_) p_ = std::make_shared<Vec>();
+  else if (p_.use_count() > 1) p_ = std::make_shared<Vec>(*p_);
+  return *p_;
+}
+
+void PyItems::push_back(PyVal v) { mut().push_back(std::move(v)); }
+
+void PyItems::insert(const_iterator pos, const_iterator first, const_iterator last) {
+  size_t at = p_ ? (size_t)(pos - p_->cbegin()) : 0;
+  Vec add(first, last);  // the range may be these very elements
+  Vec& v = mut();
+  v.insert(v.begin() + (long)at, std::make_move_iterator(add.begin()), std::make_move_iterator(add.end()));
+}
+
+void PyItems::erase(const_iterator pos) {
+  size_t at = (size_t)(pos - p_->cbegin());
+  Vec& v = mut();
+  v.erase(v.begin() + (long)at);
+}
+
 namespace {
 
 constexpr size_t kMaxReprBytes = 200;
@@ -150,6 +184,7 @@ bool operator==(const PyVal& a, const PyVal& b) {
     return x == y;
   }
   if (a.kind != b.kind) return false;
+  if (a.kind != PyVal::Kind::kStr && a.items.SharedWith(b.items)) return true;  // Python: x == x for containers
   switch (a.kind) {
     case PyVal::Kind::kNone: return true;
     case PyVal::Kind::kStr: return a.s == b.s;
@@ -158,7 +193,10 @@ bool operator==(const PyVal& a, const PyVal& b) {
       for (size_t k = 0; k + 1 < a.items.size(); k += 2) {
         bool found = false;
         for (size_t j = 0; j + 1 < b.items.size(); j += 2)
-          if (a.items[k] == b.items[j]) found = a.items[k + 1] == b.items[j + 1];
+          if (a.items[k] == b.items[j]) {
+            found = a.items[k + 1] == b.items[j + 1];
+            break;
+          }
         if (!found) return false;
       }
       return true;
@@ -331,10 +369,11 @@ Val Val::Of(PyVal v) {
 Val Val::OneOf(std::vector<PyVal> vs) {
   Val x;
   x.kind = Kind::kValues;
-  for (auto& v : vs)  // 1 == True == 1.0 in Python: kept apart by kind so repr stays right
+  for (auto& v : vs) {  // 1 == True == 1.0 in Python: kept apart by kind so repr stays right
     if (std::none_of(x.vals.begin(), x.vals.end(), [&](const PyVal& o) { return o.kind == v.kind && o == v; }))
       x.vals.push_back(std::move(v));
-  if (x.vals.size() > kMaxValues) return Unknow("run-time value", "");
+    if (x.vals.size() > kMaxValues) return Unknow("run-time value", "");  // before comparing the rest
+  }
   if (x.vals.empty()) x.kind = Kind::kUnknown;
   return x;
 }

@@ -13,7 +13,9 @@
 // Plain data; thread-compatible. Tested by value_test.cc.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,6 +26,47 @@ namespace errdex::check {
 enum class Tri : uint8_t { kFalse, kTrue, kUnknown };
 inline Tri Not(Tri t) { return t == Tri::kTrue ? Tri::kFalse : t == Tri::kFalse ? Tri::kTrue : Tri::kUnknown; }
 
+struct PyVal;
+
+// A PyVal's elements, shared between copies until one is changed (copy on write). The
+// interpreter copies values at every name read and state join; a module constant of hundreds
+// of entries copied deeply each time made a check of a real server (sglang, 710 flags) take
+// minutes. Reads look like a const std::vector; writers go through the mutating members,
+// which take a private copy first when the elements are shared.
+class PyItems {
+ public:
+  using Vec = std::vector<PyVal>;
+  using const_iterator = Vec::const_iterator;
+  using iterator = Vec::iterator;
+  PyItems() = default;
+  PyItems(Vec v);  // NOLINT: a vector is a list of items
+  PyItems& operator=(Vec v);
+  operator const Vec&() const { return vec(); }  // NOLINT
+  const Vec& vec() const;
+
+  size_t size() const { return p_ ? p_->size() : 0; }
+  bool empty() const { return size() == 0; }
+  const_iterator begin() const { return vec().begin(); }
+  const_iterator end() const { return vec().end(); }
+  const PyVal& operator[](size_t k) const { return (*p_)[k]; }
+  const PyVal& front() const { return p_->front(); }
+  const PyVal& back() const { return p_->back(); }
+
+  // The same elements (copies not changed since): equal without looking at them.
+  bool SharedWith(const PyItems& o) const { return p_ == o.p_; }
+
+  Vec& mut();  // a private copy of the elements, to change
+  PyVal& operator[](size_t k) { return mut()[k]; }
+  void push_back(PyVal v);
+  void clear() { p_.reset(); }
+  // Positions are taken before the elements are copied, so iterators from begin()/end() work.
+  void insert(const_iterator pos, const_iterator first, const_iterator last);
+  void erase(const_iterator pos);
+
+ private:
+  std::shared_ptr<Vec> p_;
+};
+
 struct PyVal {
   enum class Kind : uint8_t { kNone, kBool, kInt, kFloat, kStr, kList, kTuple, kSet, kDict };  // kDict: items k0 v0 k1 v1 ...
   Kind kind = Kind::kNone;
@@ -31,7 +74,7 @@ struct PyVal {
   int64_t i = 0;
   double f = 0;
   std::string s;
-  std::vector<PyVal> items;
+  PyItems items;
 
   static PyVal None() { return PyVal(); }
   static PyVal Bool(bool v);
