@@ -158,7 +158,9 @@ TEST_P(ContentStore, OrphanUnitsAreInvisibleAndGcRemovesThem) {
   ASSERT_TRUE(store_->PutScanUnits(Info(std::string(40, '1')), {kept}, "").ok());
   Put(FileUnit("pkg/b.py", 0, 5, "orphaned"));  // a scan that never committed
   EXPECT_EQ(store_->LoadLines({})->size(), 5u);
-  for (const auto& h : store_->FullTextSearch("orphaned", 10).value()) ADD_FAILURE() << "orphan found: " << h.record_id;
+  auto orphans = store_->FullTextSearch("orphaned", 10);  // kept: a range-for over .value() of a temporary dangles
+  ASSERT_TRUE(orphans.ok()) << orphans.status().ToString();
+  for (const auto& h : *orphans) ADD_FAILURE() << "orphan found: " << h.record_id;
   CatalogStore::RecordQuery q;
   q.text = "orphaned";
   EXPECT_TRUE(store_->SearchRecords(q)->empty());
