@@ -444,7 +444,9 @@ int main(int argc, char** argv) {
     ExplainSession s(m, o, (*cat)->Fuzzy());  // as `errdex explain --db` does
     HitSink sink = [&](const ExplainHit& h) {
       ++paste_hits;
-      *kind = h.kind == ExplainHit::Kind::kFuzzy ? std::max(*kind, 2) : 1;
+      // A paste is on the exact path when some hit is not approximate; one whose hits
+      // are all approximate (fuzzy, near-exact, a weak template) ran the fallback.
+      *kind = h.approximate ? (*kind == 1 ? 1 : 2) : 1;
     };
     s.Feed(p, sink);
     s.Finish(sink);
@@ -467,7 +469,7 @@ int main(int argc, char** argv) {
   }
   size_t n_exact = std::count(kind_of.begin(), kind_of.end(), 1);
   size_t n_fuzzy = std::count(kind_of.begin(), kind_of.end(), 2);
-  std::printf("8 KB pastes: %zu of %zu with an exact hit, %zu with only fuzzy hits, %zu with none (%.2f hits each)\n",
+  std::printf("8 KB pastes: %zu of %zu with an exact hit, %zu with only approximate hits, %zu with none (%.2f hits each)\n",
               n_exact, pastes.size(), n_fuzzy, pastes.size() - n_exact - n_fuzzy,
               static_cast<double>(paste_hits) / (pastes.size() + warm_exact.size() + warm_fuzzy.size()));
   auto report = [](const char* what, std::vector<double>& v, const char* target) {

@@ -31,8 +31,11 @@ if(EXISTS "${_ts_core}/src/lib.c"
   # options) but not UBSan: UB findings inside the vendored core are not ours to
   # chase and -fno-sanitize-recover would abort our tests on them.
   target_compile_options(tree_sitter_grammars PRIVATE -O2 -w)
-  if(ERRDEX_SANITIZE)
+  if(ERRDEX_SANITIZE OR ERRDEX_FUZZ)
     target_compile_options(tree_sitter_grammars PRIVATE -fno-sanitize=undefined)
+  endif()
+  if(ERRDEX_FUZZ)  # no coverage feedback from the generated parse tables (and a much faster build)
+    target_compile_options(tree_sitter_grammars PRIVATE -fno-sanitize=fuzzer-no-link)
   endif()
   # _DEFAULT_SOURCE: the core uses fdopen/le16toh etc. under -std=c11.
   target_compile_definitions(tree_sitter_grammars PRIVATE _DEFAULT_SOURCE _POSIX_C_SOURCE=200809L)

@@ -26,6 +26,8 @@ PACKAGES=(
   # own sources (src.zip) as corpus.
   openjdk-17-jdk-headless openjdk-17-source unzip
 )
+# fuzz/ (-DERRDEX_FUZZ=ON, .ci/run): clang 14 and its libFuzzer + sanitizer runtimes.
+PACKAGES+=(clang-14 libclang-rt-14-dev)
 # errdex check: the catalog keeps each scanned Python file's source, zstd-compressed.
 PACKAGES+=(libzstd-dev)
 # errdex serve: mustache templates; Debian's chromium (+ a font) for the browser

@@ -217,6 +217,63 @@ TEST(DocumentE2E, ScanFillsProseAndDocumentRefillsItFromTheCatalog) {
   EXPECT_EQ(Errdex(dir, "document --db " + (dir / "missing.db")).rc, 2);
 }
 
+// M5: `scan --no-docs` then `errdex document` writes what `scan` writes (the
+// knowledge of other files included: the CLI choices live in server_args_cli.py),
+// by reading the scanned source again; a source changed since is not read (a note,
+// the stored excerpts instead); two plain directories keep their own knowledge.
+TEST(DocumentE2E, DocumentAfterNoDocsEqualsTheScansOwnDocumentStage) {
+  TempDir dir;
+  MakeTree(dir);
+  std::string full = dir / "full.db", bare = dir / "bare.db";
+  ASSERT_EQ(Errdex(dir, "scan " + (dir / "repo") + " --repo o/r --sha abc123 --db " + full + " -q").rc, 0);
+  ASSERT_EQ(Errdex(dir, "scan " + (dir / "repo") + " --repo o/r --sha abc123 --db " + bare + " -q --no-docs").rc, 0);
+  auto before = Export(dir, bare);
+  ASSERT_NE(ByLine(before, 7677), nullptr);
+  EXPECT_FALSE(ByLine(before, 7677)->trigger_scenarios);
+  RunOut d = Errdex(dir, "document --db " + bare + " --json");
+  ASSERT_EQ(d.rc, 0) << d.err;
+  EXPECT_EQ(LastJson(d.out)["data"]["sourcesReadAgain"], 1);
+  auto scanned = Export(dir, full), documented = Export(dir, bare);
+  ASSERT_EQ(scanned.size(), documented.size());
+  for (size_t i = 0; i < scanned.size(); ++i) {
+    Record a = scanned[i], b = documented[i];
+    a.analyzed_at = b.analyzed_at;  // two scans, two times
+    EXPECT_EQ(RecordToJson(a), RecordToJson(b)) << "line " << a.line_number;
+  }
+  EXPECT_NE(ByLine(documented, 7677)->trigger_scenarios->find("`--moe-runner-backend flashinfer_cutedsl`"), std::string::npos);
+
+  // Changed since the scan: not read again, said so, still documented (exit 0).
+  std::string changed = dir / "changed.db";
+  ASSERT_EQ(Errdex(dir, "scan " + (dir / "repo") + " --repo o/r --sha abc123 --db " + changed + " -q --no-docs").rc, 0);
+  WriteFile(dir / "repo/python/sglang/srt/server_args.py", "\n" + ReadFile(dir / "repo/python/sglang/srt/server_args.py"));
+  RunOut c = Errdex(dir, "document --db " + changed);
+  EXPECT_EQ(c.rc, 0) << c.err;
+  EXPECT_NE(c.err.find("changed since it was scanned"), std::string::npos) << c.err;
+  EXPECT_NE(ByLine(Export(dir, changed), 7677)->trigger_scenarios, std::nullopt);
+
+  // Imported records have no tree to read again: documented quietly from their excerpts.
+  ASSERT_EQ(Errdex(dir, "export --db " + full + " -o " + (dir / "all.jsonl")).rc, 0);
+  RunOut imp = Errdex(dir, "import " + (dir / "all.jsonl") + " --db " + (dir / "imported.db"));
+  ASSERT_EQ(imp.rc, 0) << imp.err;
+  RunOut di = Errdex(dir, "document --db " + (dir / "imported.db"));
+  EXPECT_EQ(di.rc, 0) << di.err;
+  EXPECT_EQ(di.err, "");
+
+  // Two plain directories (no repo, no sha) in one catalog: each keeps its knowledge.
+  std::string plain = dir / "plain.db";
+  WriteFile(dir / "a/a.py", "import os\nif os.environ.get('ONLY_IN_A'):\n    raise ValueError('a fired')\n");
+  WriteFile(dir / "b/b.py", "raise ValueError('b fired')\n");
+  ASSERT_EQ(Errdex(dir, "scan " + (dir / "a") + " --db " + plain + " -q").rc, 0);
+  auto a_scanned = Export(dir, plain);
+  ASSERT_EQ(Errdex(dir, "scan " + (dir / "b") + " --db " + plain + " -q").rc, 0);
+  ASSERT_EQ(Errdex(dir, "document --db " + plain).rc, 0);
+  auto both = Export(dir, plain);
+  ASSERT_EQ(both.size(), 2u);
+  const Record& a_again = both[0].file_path == "a.py" ? both[0] : both[1];
+  EXPECT_EQ(a_again.trigger_scenarios, a_scanned[0].trigger_scenarios);
+  EXPECT_EQ(a_again.documentation, a_scanned[0].documentation);
+}
+
 TEST(DocumentE2E, LanguageModelPassPolishesThenServesFromTheCache) {
   TempDir dir;
   MakeTree(dir);

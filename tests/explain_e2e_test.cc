@@ -351,7 +351,7 @@ TEST_F(ExplainE2E, HostileInputs) {
   // --max-input stops early with a warning.
   r = Sh("cat random.bin | " + kBin + " explain --db c.db --no-fuzzy --max-input 1000000 -");
   EXPECT_EQ(r.code, 1);
-  EXPECT_NE(r.err.find("max_input_bytes"), std::string::npos);
+  EXPECT_NE(r.err.find("limits hit: --max-input 1000000"), std::string::npos) << r.err;
   // A 10 MB single line with the message at its end.
   std::string line(10 * 1000 * 1000, 'z');
   line += " ValueError: --quantization nvfp4_online supports only --moe-runner-backend flashinfer_trtllm or "
@@ -362,36 +362,60 @@ TEST_F(ExplainE2E, HostileInputs) {
   EXPECT_EQ(Hits(r.out)[0]["data"]["recordId"], "51240749c376f000");
 }
 
+// Issue 15, L2/L3: a pattern that is not a regex is a broken record: `import` and
+// `explain --catalog` reject it alike (they read with one class). Patterns that
+// are regexes but unusable (too long, too generic) are kept, noted once by
+// import, and warned about once, when the matcher is compiled -- not on every
+// explain, and never with -q.
 TEST_F(ExplainE2E, HostilePatternsImportedFromJsonLines) {
   std::string seeds = SeedsJsonl();
   auto first = nlohmann::json::parse(seeds.substr(0, seeds.find('\n')));
   std::string alternations;
   for (int i = 0; i < 100000; ++i) alternations += (i ? "|" : "") + std::string("w") + std::to_string(i);
-  std::string extra;
-  int k = 0;
-  for (std::string pat : {std::string("(a+)+$"), std::string("bad regex ((( here"), alternations,
-                          std::string("evil prefix: (q+q+)+r")}) {
+  auto line = [&](int k, const std::string& pat) {
     auto l = first;
-    l["record"]["id"] = "00000000000000f" + std::to_string(k++);
+    l["record"]["id"] = "00000000000000f" + std::to_string(k);
     l["record"]["slug"] = "hostile-" + std::to_string(k);
     l["record"]["messagePattern"] = pat;
-    extra += l.dump() + "\n";
-  }
-  Write("all.jsonl", seeds + extra);
-  ASSERT_EQ(Sh(kBin + " import all.jsonl --db c.db").code, 0);
+    return l.dump() + "\n";
+  };
+  const std::string usable = line(0, "(a+)+$") + line(2, alternations) + line(3, "evil prefix: (q+q+)+r") +
+                             line(4, "a(.*?)b");
+  Write("broken.jsonl", seeds + line(1, "bad regex ((( here") + usable);
+  RunResult bad = Sh(kBin + " import broken.jsonl --db c.db");
+  EXPECT_EQ(bad.code, 2);
+  const std::string why = "broken.jsonl:4: record.messagePattern is not a regular expression: invalid regex";
+  EXPECT_NE(bad.err.find(why), std::string::npos) << bad.err;
+  EXPECT_FALSE(fs::exists(File("c.db")));
+  RunResult bad_catalog = Sh(kBin + " explain --catalog broken.jsonl -q in.txt");
+  EXPECT_EQ(bad_catalog.code, 2);
+  EXPECT_NE(bad_catalog.err.find(why), std::string::npos) << bad_catalog.err;
+
+  Write("all.jsonl", seeds + usable);
+  RunResult imported = Sh(kBin + " import all.jsonl --db c.db");
+  ASSERT_EQ(imported.code, 0) << imported.err;
+  EXPECT_NE(imported.err.find("note: 3 record(s) have a messagePattern explain does not match by"), std::string::npos)
+      << imported.err;
   Write("in.txt", "RuntimeError: DeepSeek-V4 FP4 experts require torch.float4_e2m1fn_x2 support.\nevil prefix: " +
                       std::string(40, 'q') + "s evil prefix: qqr\n");
   RunResult r = Sh(kBin + " explain --db c.db --json in.txt");
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.err.find("invalid regex"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("max_pattern_bytes"), std::string::npos) << r.err;
   auto hits = Hits(r.out);
   ASSERT_GE(hits.size(), 2u);
   EXPECT_EQ(hits[0]["data"]["recordId"], "b28ec72109dfe879");
   EXPECT_EQ(hits[1]["data"]["recordId"], "00000000000000f3");
-  // Second run loads the cached matcher: same answer.
+  // Second run loads the cached matcher: same answer, and the warning is not repeated.
   RunResult again = Sh(kBin + " explain --db c.db --json in.txt");
   EXPECT_EQ(again.out, r.out);
+  EXPECT_EQ(again.err.find("warning"), std::string::npos) << again.err;
+  // -q: no warnings even when the matcher is compiled.
+  RunResult quiet = Sh(kBin + " explain --db c.db --json --rebuild -q in.txt");
+  EXPECT_EQ(quiet.out, r.out);
+  EXPECT_EQ(quiet.err, "");
+  RunResult from_file = Sh(kBin + " explain --catalog all.jsonl --json -q in.txt");
+  EXPECT_EQ(from_file.code, 0);
+  EXPECT_EQ(from_file.err, "");
 }
 
 TEST_F(ExplainE2E, RunPassesOutputThroughAndExplainsFailures) {

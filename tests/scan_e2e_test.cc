@@ -477,7 +477,8 @@ TEST(ScanBadInput, HostileFilesAreSoftErrors) {
     chmod((d + "/locked.py").c_str(), 0);
   }
 
-  RunResult r = Errdex(Quote(d) + " -o - --verbose --no-docs -j2", prefix);
+  // The 50 MB file is above the default --max-file-size (16 MiB): allow it here.
+  RunResult r = Errdex(Quote(d) + " -o - --verbose --no-docs -j2 --max-file-size 100000000", prefix);
   ASSERT_EQ(r.rc, 0) << r.err;
   std::vector<CatalogLine> lines = ParseJsonl(r.out);
   EXPECT_NE(FindByMessage(lines, "good one"), nullptr);
@@ -493,19 +494,24 @@ TEST(ScanBadInput, HostileFilesAreSoftErrors) {
   if (unreadable_case) {
     EXPECT_NE(r.err.find("locked.py: cannot open: Permission denied"), std::string::npos) << r.err;
     EXPECT_EQ(FindByMessage(lines, "secret"), nullptr);
-    RunResult strict = Errdex(Quote(d) + " -o - --strict --no-docs", prefix);
+    RunResult strict = Errdex(Quote(d) + " -o - --strict --no-docs --max-file-size 100000000", prefix);
     EXPECT_EQ(strict.rc, 2) << strict.err;
     EXPECT_NE(strict.err.find("errdex: error: "), std::string::npos);
     EXPECT_NE(strict.err.find("--strict"), std::string::npos) << strict.err;
     EXPECT_TRUE(strict.out.empty()) << "--strict with soft errors writes nothing";
   }
 
-  // --max-file-size makes the 50 MB file a counted, listed soft error.
-  RunResult small = Errdex(Quote(d) + " -o - --verbose --no-docs --max-file-size 1000000", prefix);
-  ASSERT_EQ(small.rc, 0) << small.err;
-  EXPECT_NE(small.err.find("huge.py: file is"), std::string::npos) << small.err;
-  EXPECT_NE(small.err.find("max-file-size"), std::string::npos);
-  EXPECT_EQ(FindByMessage(ParseJsonl(small.out), "missing value"), nullptr);
+  // --max-file-size makes the 50 MB file a counted, listed soft error; the summary names the limit.
+  for (std::string limit : {std::string(" --max-file-size 1000000"), std::string()}) {  // and by default
+    RunResult small = Errdex(Quote(d) + " -o - --verbose --no-docs" + limit, prefix);
+    ASSERT_EQ(small.rc, 0) << small.err;
+    EXPECT_NE(small.err.find("huge.py: file is"), std::string::npos) << small.err;
+    EXPECT_NE(small.err.find("max-file-size"), std::string::npos);
+    EXPECT_EQ(FindByMessage(ParseJsonl(small.out), "missing value"), nullptr);
+    std::string bytes = limit.empty() ? "16777216" : "1000000";
+    EXPECT_NE(small.err.find("errdex: limits hit: --max-file-size " + bytes + " skipped 1 file(s)"), std::string::npos)
+        << small.err;
+  }
 }
 
 // A one-line minified bundle with 3,000 throws: before the excerpt limit every
@@ -531,7 +537,7 @@ TEST(ScanBadInput, OneLineBundleIsCutByTheExcerptLimit) {
     ASSERT_NE(l.record.source_code.find(*l.record.error_message), std::string::npos) << *l.record.error_message;
   }
   EXPECT_LT(fs::file_size(t / "out.jsonl"), 3000 * (max + 4096)) << "every record bounded";
-  EXPECT_NE(r.err.find("limits hit: --max-excerpt-bytes 16384 cut texts of 3000 site(s)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("limits hit: --max-excerpt-bytes 8192 cut texts of 3000 site(s)"), std::string::npos) << r.err;
 
   // The limits are options: a larger excerpt limit keeps more, --max-sites-per-file fewer sites.
   RunResult opts = Errdex(Quote(t / "repo") + " -o - --no-docs --max-excerpt-bytes 300000 --max-sites-per-file 100 --verbose");

@@ -362,6 +362,63 @@ TEST_P(History, ShardsMergeIntoTheCatalogIdempotently) {
   EXPECT_EQ(Errdex("merge " + Quote(dir_ / "missing.errdex") + " --db " + Quote(db)).rc, 2);
 }
 
+TEST_P(History, AClassTemplateChangedElsewhereReachesTheFilesThatRaiseIt) {
+  // A Python raise gets the message its exception class builds (a template in
+  // another file: extract/python/class_messages.h). net.py does not change while
+  // errors.py rewords the templates, so net.py's unit key must name the templates
+  // it depends on (scan/py_classes.h): the incremental scan's export equals a
+  // fresh scan's, and an edit elsewhere still reuses net.py.
+  std::string db = NewDb();
+  if (!skip_.empty()) GTEST_SKIP() << skip_;
+  auto errors = [](const std::string& endpoint, const std::string& section) {
+    return "class BaseError(Exception):\n"
+           "    fmt = 'An unspecified error occurred'\n\n"
+           "    def __init__(self, **kwargs):\n"
+           "        msg = self.fmt.format(**kwargs)\n"
+           "        Exception.__init__(self, msg)\n\n\n"
+           "class EndpointError(BaseError):\n"
+           "    fmt = '" + endpoint + " \"{endpoint_url}\"'\n\n\n"
+           "class SectionError(ValueError):\n"
+           "    def __init__(self, section):\n"
+           "        ValueError.__init__(self, '" + section + ": %r' % (section,))\n";
+  };
+  Put("pkg/errors.py", errors("Could not connect to the endpoint URL:", "No section"));
+  Put("pkg/net.py",
+      "from .errors import EndpointError, SectionError\n\n"
+      "def connect(url):\n"
+      "    raise EndpointError(endpoint_url=url)\n\n"
+      "def section():\n"
+      "    raise SectionError('server')\n");
+  Put("pkg/unrelated.py", "def f(x):\n    if x is None:\n        raise TypeError('x is required')\n");
+  Commit("classes-1");
+  // Only the templates change.
+  Put("pkg/errors.py", errors("Cannot reach the endpoint", "Missing section"));
+  Commit("classes-2");
+  // Only a file that defines no class changes.
+  Put("pkg/unrelated.py", "def f(x):\n    if x is None:\n        raise TypeError('x must be given')\n");
+  Commit("classes-3");
+  const std::vector<std::string> shas(shas_.end() - 3, shas_.end());
+
+  ScanInto(db, shas_[shas_.size() - 4]);  // the history's last commit: net.py's neighbours are stored
+  std::vector<nlohmann::json> summaries;
+  for (const std::string& sha : shas) {
+    summaries.push_back(ScanInto(db, sha));
+    ASSERT_EQ(Export(db, sha), Fresh(sha)) << "commit " << sha;
+  }
+  for (const std::string& sha : shas) EXPECT_EQ(Export(db, sha), Fresh(sha)) << "commit " << sha;
+  // The scenario is real: the raise's message is the class's template, bound.
+  EXPECT_NE(Fresh(shas[0]).find("Could not connect to the endpoint URL:"), std::string::npos) << Fresh(shas[0]);
+  EXPECT_NE(Fresh(shas[0]).find("No section: 'server'"), std::string::npos) << Fresh(shas[0]);
+  EXPECT_NE(Fresh(shas[1]).find("Cannot reach the endpoint"), std::string::npos) << Fresh(shas[1]);
+  EXPECT_NE(Fresh(shas[1]).find("Missing section: 'server'"), std::string::npos) << Fresh(shas[1]);
+  EXPECT_EQ(Fresh(shas[1]).find("Could not connect"), std::string::npos);
+  // classes-2 changed errors.py only: net.py was parsed again (its templates
+  // changed), every other file reused.
+  EXPECT_EQ(summaries[1]["filesReused"].get<int>(), summaries[1]["files"].get<int>() - 2) << summaries[1];
+  // classes-3 changed unrelated.py only: net.py reused.
+  EXPECT_EQ(summaries[2]["filesReused"].get<int>(), summaries[2]["files"].get<int>() - 1) << summaries[2];
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, History, ::testing::Values("sqlite", "postgres"),
                          [](const auto& info) { return info.param; });
 

@@ -198,6 +198,30 @@ TEST(StoreSafety, AnEmptyScanIsAnErrorAndReplacesNothing) {
   EXPECT_EQ(Errdex(t, "export --db " + db).out, before);
 }
 
+// A scan of part of a tree (a subdirectory) under the tree's --repo/--sha would
+// replace the whole tree's scan with its few records: refused (exit 2, the
+// catalog unchanged) unless --replace; a scan of the same tree replaces as before.
+TEST(StoreSafety, AScanOfFewerFilesFromElsewhereDoesNotReplaceTheWholeTree) {
+  TempDir t;
+  WriteTree(t / "src", 12, "kept");
+  const std::string key = " --repo o/n --sha " + std::string(40, '1') + " --db " + Quote(t / "c.db") + " -q";
+  ASSERT_EQ(Errdex(t, "scan " + Quote(t / "src") + key).code, 0);
+  std::string before = Errdex(t, "export --db " + Quote(t / "c.db")).out;
+  ASSERT_EQ(CountLines(before), 12u);
+  fs::create_directories(t / "part");
+  fs::copy_file(t / "src/pkg/mod0.py", t / "part/mod0.py");
+  Outcome refused = Errdex(t, "scan " + Quote(t / "part") + key);
+  EXPECT_EQ(refused.code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("would delete the records of the others"), std::string::npos) << refused.err;
+  EXPECT_EQ(Errdex(t, "export --db " + Quote(t / "c.db")).out, before);
+  // The same tree again: replaced (a re-scan is on purpose).
+  EXPECT_EQ(Errdex(t, "scan " + Quote(t / "src") + key).code, 0);
+  EXPECT_EQ(CountLines(Errdex(t, "export --db " + Quote(t / "c.db")).out), 12u);
+  // --replace says so.
+  EXPECT_EQ(Errdex(t, "scan " + Quote(t / "part") + key + " --replace").code, 0);
+  EXPECT_EQ(CountLines(Errdex(t, "export --db " + Quote(t / "c.db")).out), 4u);
+}
+
 // M1: processes that create the same new catalog at the same moment all succeed.
 TEST(StoreSafety, ConcurrentFirstUseOfANewCatalog) {
   TempDir t;

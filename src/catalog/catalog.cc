@@ -2,21 +2,30 @@
 // the store. Tested by catalog_test.cc.
 #include "catalog/catalog.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <deque>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
+
+#include "match/evidence.h"
+#include "store/import.h"
 
 namespace errdex {
 
 namespace {
 
 constexpr char kBlobKey[] = "match.matcher";
-constexpr char kBlobMagic[8] = {'E', 'R', 'R', 'D', 'X', 'C', 'A', '1'};
+constexpr char kBlobMagic[8] = {'E', 'R', 'R', 'D', 'X', 'C', 'A', '2'};
 
 double MillisSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -78,6 +87,22 @@ std::map<std::string, int64_t> LatestScanPerRepo(const std::vector<ScanInfo>& sc
   return out;
 }
 
+// The record's own source line (its lineNumber in its sourceCode excerpt), hashed
+// as a traceback's printed code line is (CodeLineHash); 0 when the excerpt lacks it.
+uint32_t SiteCodeHash(const Record& r) {
+  long index = static_cast<long>(r.line_number) - r.source_code_start;
+  if (r.source_code.empty() || index < 0) return 0;
+  std::string_view src = r.source_code;
+  size_t pos = 0;
+  for (long k = 0; k < index; ++k) {
+    size_t nl = src.find('\n', pos);
+    if (nl == std::string_view::npos) return 0;
+    pos = nl + 1;
+  }
+  size_t nl = src.find('\n', pos);
+  return CodeLineHash(src.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
+}
+
 size_t Indent(std::string_view l) {
   size_t i = 0;
   while (i < l.size() && (l[i] == ' ' || l[i] == '\t')) ++i;
@@ -135,6 +160,18 @@ Status Catalog::BuildFromLines(const std::vector<StoredLine>& lines, const std::
   // Newest version of each record id represents it; entries sorted by id (deterministic).
   std::map<std::string, const StoredLine*> newest;
   for (const StoredLine* l : order) newest.emplace(l->line.record.id, l);
+  // An entry absent from the newest scan of its repo loses ties to one that is there.
+  std::map<std::string, int64_t> latest_scan;
+  {
+    std::map<std::string, std::pair<std::string, int64_t>> best;
+    for (const StoredLine& l : lines) {
+      const std::string repo = l.line.record.repo.value_or("");
+      auto rec = recency(l.scan_id);
+      auto it = best.find(repo);
+      if (it == best.end() || rec > it->second) best[repo] = rec;
+    }
+    for (auto& [repo, rec] : best) latest_scan[repo] = rec.second;
+  }
   std::unordered_map<std::string, int> pattern_index;
   // The entries' text lives here (a deque never moves its strings).
   auto arena = std::make_shared<std::deque<std::string>>();
@@ -154,6 +191,11 @@ Status Catalog::BuildFromLines(const std::vector<StoredLine>& lines, const std::
     }
     ids_.push_back(keep(id));
     repos_.push_back(keep(r.repo.value_or("")));
+    e.repo = repos_.back();
+    e.flags = PathFlags(r.file_path);
+    auto lt = latest_scan.find(r.repo.value_or(""));
+    if (lt != latest_scan.end() && lt->second != l->scan_id) e.flags |= kEntryOlderOnly;
+    e.code_hash = SiteCodeHash(r);
     entries_.push_back(e);
   }
   storage_ = std::move(arena);
@@ -205,6 +247,8 @@ std::string Catalog::SerializeBlob(const std::string& version, const std::string
     PutStr(o, e.message);
     PutU32(o, static_cast<uint32_t>(e.line));
     PutU32(o, static_cast<uint32_t>(e.pattern));
+    PutU32(o, e.code_hash);
+    o.push_back(static_cast<char>(e.flags));
   }
   PutU64(o, db_bytes.size());
   o += db_bytes;
@@ -241,6 +285,10 @@ Status Catalog::LoadBlob(std::shared_ptr<const std::string> blob, const std::str
     e.message = r.View();
     e.line = static_cast<int>(r.U32());
     e.pattern = static_cast<int>(r.U32());
+    e.code_hash = r.U32();
+    std::string_view flags = r.Bytes(1);
+    e.flags = flags.empty() ? 0 : static_cast<uint8_t>(flags[0]);
+    e.repo = repos.back();
     if (e.pattern >= static_cast<int>(patterns.size())) return Status::InvalidArgument("corrupt matcher blob");
     entries.push_back(e);
   }
@@ -259,6 +307,40 @@ Status Catalog::LoadBlob(std::shared_ptr<const std::string> blob, const std::str
   return Status::Ok();
 }
 
+namespace {
+
+// An exclusive flock on the directory holding a catalog, released on destruction.
+// Not on the catalog file itself: closing any descriptor of a file drops every
+// POSIX lock this process holds on it, SQLite's included (a serve reloading its
+// catalog then failed reads with "disk I/O error"). Catalogs sharing a directory
+// compile one after the other.
+class CompileLock {
+ public:
+  ~CompileLock() {
+    if (fd_ >= 0) ::close(fd_);  // releases the lock
+  }
+  // Waits for the lock; false when the directory cannot be opened or locked (then
+  // nothing is serialized: the caller compiles anyway).
+  bool Acquire(const std::string& catalog_path) {
+    size_t slash = catalog_path.rfind('/');
+    std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : catalog_path.substr(0, slash));
+    fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd_ < 0) return false;
+    while (::flock(fd_, LOCK_EX) != 0) {
+      if (errno == EINTR) continue;
+      ::close(fd_);
+      fd_ = -1;
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace
+
 Result<std::unique_ptr<Catalog>> Catalog::OpenStore(const std::string& path, const CatalogOptions& options) {
   auto t0 = std::chrono::steady_clock::now();
   auto store = CatalogStore::Open(path, /*create=*/false);
@@ -267,14 +349,25 @@ Result<std::unique_ptr<Catalog>> Catalog::OpenStore(const std::string& path, con
   c->store_ = std::move(store).value();
   auto version = c->store_->ContentVersion();
   if (!version.ok()) return version.status();
-  if (options.use_cache) {
+  auto load_cached = [&]() {
     auto blob = c->store_->GetBlob(kBlobKey);
-    if (blob.ok() && blob->has_value() &&
-        c->LoadBlob(std::make_shared<const std::string>(std::move(**blob)), *version, options.matcher).ok()) {
-      c->info_.from_cache = true;
-      c->info_.millis = MillisSince(t0);
-      return c;
-    }
+    if (!blob.ok() || !blob->has_value()) return false;
+    if (!c->LoadBlob(std::make_shared<const std::string>(std::move(**blob)), *version, options.matcher).ok())
+      return false;
+    c->info_.from_cache = true;
+    c->info_.millis = MillisSince(t0);
+    return true;
+  };
+  if (options.use_cache && load_cached()) return c;
+  // Compiling takes seconds to minutes: one process compiles, the others that open
+  // the same catalog meanwhile wait for it and load what it cached (M8: each
+  // compiled its own copy). An advisory lock on the catalog's directory: nothing
+  // new is created, so a read-only directory is fine.
+  CompileLock lock;
+  if (options.use_cache && !options.read_only && lock.Acquire(path)) {
+    version = c->store_->ContentVersion();
+    if (!version.ok()) return version.status();
+    if (load_cached()) return c;
   }
   auto scans = c->store_->ListScans();
   if (!scans.ok()) return scans.status();
@@ -297,35 +390,23 @@ Result<std::unique_ptr<Catalog>> Catalog::FromJsonLines(const std::vector<std::s
                                                        const CatalogOptions& options) {
   auto t0 = std::chrono::steady_clock::now();
   std::unique_ptr<Catalog> c(new Catalog());
-  std::vector<StoredLine> lines;
-  std::map<std::pair<std::string, std::string>, int64_t> scan_ids;  // (repo, sha) -> synthetic scan id
+  // Read exactly as `errdex import` reads (store/import.h): a file import rejects
+  // is rejected here too, with the same message.
+  JsonLinesImport import("", "");
+  import.set_pattern_check([&options](std::string_view p) { return CheckPattern(p, options.matcher); });
   for (const std::string& path : paths) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return Status::NotFound(path + ": cannot open");
-    std::string text;
-    size_t lineno = 0;
-    while (std::getline(in, text)) {
-      ++lineno;
-      if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-      auto parsed = ParseCatalogLine(text);
-      if (!parsed.ok()) return Status::ParseError(path + ":" + std::to_string(lineno) + ": " + parsed.status().message());
-      const Record& r = parsed->record;
-      auto key = std::make_pair(r.repo.value_or(""), r.analyzed_sha.value_or(""));
-      auto [it, inserted] = scan_ids.emplace(key, static_cast<int64_t>(scan_ids.size() + 1));
-      if (inserted) {
-        ScanInfo si;
-        si.scan_id = it->second;
-        si.repo = key.first;
-        si.sha = key.second;
-        si.dataset_version = parsed->dataset_version;
-        si.source = path;
-        c->scans_.push_back(si);
-      } else {
-        ScanInfo& si = c->scans_[it->second - 1];
-        si.dataset_version = std::max(si.dataset_version, parsed->dataset_version);
-      }
-      lines.push_back(StoredLine{it->second, std::move(parsed).value()});
-    }
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) return Status::IoError(path + ": read error");
+    if (Status st = import.AddFile(path, text); !st.ok()) return st;
+  }
+  std::vector<StoredLine> lines;
+  for (ScanBatch& b : import.TakeBatches()) {
+    ScanInfo si = std::move(b.info);
+    si.scan_id = static_cast<int64_t>(c->scans_.size() + 1);  // synthetic
+    for (CatalogLine& l : b.lines) lines.push_back(StoredLine{si.scan_id, std::move(l)});
+    c->scans_.push_back(std::move(si));
   }
   c->scans_loaded_ = true;
   Status s = c->BuildFromLines(lines, c->scans_);

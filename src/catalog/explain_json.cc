@@ -11,6 +11,7 @@ const char* ExplainKindName(ExplainHit::Kind kind) {
   switch (kind) {
     case ExplainHit::Kind::kPattern: return "pattern";
     case ExplainHit::Kind::kFrame: return "frame";
+    case ExplainHit::Kind::kNormalized: return "normalized";
     case ExplainHit::Kind::kFuzzy: return "fuzzy";
   }
   return "?";
@@ -23,6 +24,22 @@ nlohmann::json RecordVersionsJson(const std::vector<RecordVersion>& versions) {
     vs.push_back({{"repo", v.repo}, {"sha", v.sha}, {"datasetVersion", v.dataset_version}, {"lineNumber", v.line},
                   {"githubUrl", v.github_url}, {"latest", v.latest}});
   return vs;
+}
+
+const char* ExplainTier(const ExplainHit& h) {
+  switch (h.kind) {
+    case ExplainHit::Kind::kPattern: return h.approximate ? "partial" : "exact";
+    case ExplainHit::Kind::kFrame: return h.approximate ? "frame-near" : "frame";
+    case ExplainHit::Kind::kNormalized: return "normalized";
+    case ExplainHit::Kind::kFuzzy: return "fuzzy";
+    case ExplainHit::Kind::kClass: return "class";
+  }
+  return "?";
+}
+
+const char* ChainRole(const ExplainHit& h) {
+  if (h.chain_len <= 1 || h.chain_pos + 1 == h.chain_len) return "final";
+  return h.chain_direct_cause ? "cause" : "context";
 }
 
 nlohmann::json ExplainHitJson(const Catalog& catalog, const ExplainHit& h, const EntryDetails* d) {
@@ -43,6 +60,22 @@ nlohmann::json ExplainHitJson(const Catalog& catalog, const ExplainHit& h, const
   data["classAgreement"] = h.class_agreement;
   data["frameFile"] = h.frame_file;
   data["frameFunction"] = h.frame_function;
+  data["frameLine"] = h.frame_line;
+  data["frameCode"] = h.frame_code;
+  data["tier"] = ExplainTier(h);
+  // "Several sites match equally": this hit stands for all of them.
+  data["equalSites"] = h.equal_entries.size() + 1;
+  json also = json::array();
+  const auto& entries = catalog.matcher().entries();
+  for (uint32_t e : h.equal_entries) {
+    const MatchEntry& me = entries[e];
+    also.push_back({{"recordId", catalog.record_id(e)},
+                    {"repo", catalog.repo(e).empty() ? json(nullptr) : json(catalog.repo(e))},
+                    {"filePath", me.file_path},
+                    {"lineNumber", me.line}});
+  }
+  data["alsoAt"] = also;
+  data["chain"] = {{"position", h.chain_pos}, {"length", h.chain_len}, {"role", ChainRole(h)}};
   data["group"] = h.group;
   data["repo"] = catalog.repo(h.entry).empty() ? json(nullptr) : json(catalog.repo(h.entry));
   if (d) {

@@ -12,8 +12,16 @@
 
 namespace errdex {
 
-// "pattern", "frame" or "fuzzy".
+// "pattern", "frame", "normalized" or "fuzzy".
 const char* ExplainKindName(ExplainHit::Kind kind);
+// How sure a hit is: "exact" (a template explains the message), "partial" (a
+// template matched but explains too little of it), "frame" (the raising frame is at
+// the site), "frame-near" (frames point near it), "normalized" (matched once case,
+// quotes, whitespace and markdown were evened out), "fuzzy" (similar words).
+const char* ExplainTier(const ExplainHit& hit);
+// "final" (the exception the user hit), "cause" (raise ... from) or "context"
+// (raised while handling it) in a chain of exceptions.
+const char* ChainRole(const ExplainHit& hit);
 
 // One hit: its scores, input span, captures, and (when `details` is given) the
 // record's class, message, place and every version it exists in.

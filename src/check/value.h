@@ -44,19 +44,21 @@ class PyItems {
   operator const Vec&() const { return vec(); }  // NOLINT
   const Vec& vec() const;
 
-  size_t size() const { return p_ ? p_->size() : 0; }
+  // The members that touch elements are defined after PyVal (below): clang 14 with
+  // libstdc++ (the fuzz build) instantiates them here, where PyVal is incomplete.
+  size_t size() const;
   bool empty() const { return size() == 0; }
   const_iterator begin() const { return vec().begin(); }
   const_iterator end() const { return vec().end(); }
-  const PyVal& operator[](size_t k) const { return (*p_)[k]; }
-  const PyVal& front() const { return p_->front(); }
-  const PyVal& back() const { return p_->back(); }
+  const PyVal& operator[](size_t k) const;
+  const PyVal& front() const;
+  const PyVal& back() const;
 
   // The same elements (copies not changed since): equal without looking at them.
   bool SharedWith(const PyItems& o) const { return p_ == o.p_; }
 
   Vec& mut();  // a private copy of the elements, to change
-  PyVal& operator[](size_t k) { return mut()[k]; }
+  PyVal& operator[](size_t k);
   void push_back(PyVal v);
   void clear() { p_.reset(); }
   // Positions are taken before the elements are copied, so iterators from begin()/end() work.
@@ -94,6 +96,12 @@ struct PyVal {
   // Python's str().
   std::string Str() const;
 };
+
+inline size_t PyItems::size() const { return p_ ? p_->size() : 0; }
+inline const PyVal& PyItems::operator[](size_t k) const { return (*p_)[k]; }
+inline const PyVal& PyItems::front() const { return p_->front(); }
+inline const PyVal& PyItems::back() const { return p_->back(); }
+inline PyVal& PyItems::operator[](size_t k) { return mut()[k]; }
 
 bool operator==(const PyVal& a, const PyVal& b);  // Python ==
 // Python <, <=, >, >= : nullopt when Python raises TypeError (str < int).

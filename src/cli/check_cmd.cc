@@ -111,9 +111,9 @@ Result<Picked> PickScan(CatalogStore& store, const CheckFlags& f, const check::C
   int without = 0, tried = 0;
   std::string last_error;
   for (const ScanInfo& s : candidates) {
-    auto blob = store.GetBlob("knowledge:" + s.repo + "@" + s.sha);
+    auto blob = store.GetBlob(KnowledgeBlobKey(s));
     if (!blob.ok()) return blob.status();
-    if (!blob->has_value()) {
+    if (!blob->has_value() || (*blob)->empty()) {  // empty: scanned with --no-docs
       ++without;
       continue;
     }

@@ -3,13 +3,20 @@
 // model. Exit codes: 0 documented, 1 no record matched, 2 error. A failing model
 // is not an error: the deterministic text stays and the summary says so.
 // Tested by tests/document_e2e_test.cc.
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli/commands.h"
 #include "document/catalog_documenter.h"
+#include "scan/scanner.h"
 #include "store/catalog_store.h"
 
 namespace errdex::cli {
@@ -27,6 +34,64 @@ struct DocumentArgs {
   bool json = false;
 };
 
+bool IsDirectory(const std::string& path) {
+  struct stat st;
+  return !path.empty() && ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// A scan stored without its knowledge (scan --no-docs, a catalog from before the
+// blob) is documented the way the scan documents: its source is read again
+// (ScanInfo::source, "DIR" or "DIR@REV") with the document stage on, and the
+// knowledge kept -- if that reading gives exactly the stored sites (same ids on
+// the same lines): a source that changed since is not the scanned one. Returns
+// how many scans were read again; `notes` gets one line per scan that could not be.
+int ReadMissingKnowledge(CatalogStore& store, const DocumentArgs& a, std::vector<std::string>* notes) {
+  auto scans = store.ListScans();
+  if (!scans.ok()) return 0;
+  int done = 0;
+  for (const ScanInfo& info : scans.value()) {
+    if ((!a.repo.empty() && info.repo != a.repo) || (!a.sha.empty() && info.sha != a.sha)) continue;
+    auto blob = store.GetBlob(KnowledgeBlobKey(info));
+    if (blob.ok() && blob.value() && !blob.value()->empty()) continue;
+    ScanOptions o;
+    if (IsDirectory(info.location)) {  // absolute; source may be relative to where the scan ran
+      o.path = info.location;
+    } else if (IsDirectory(info.source)) {
+      o.path = info.source;
+    } else if (size_t at = info.source.rfind('@'); at != std::string::npos && IsDirectory(info.source.substr(0, at))) {
+      o.path = info.source.substr(0, at);
+      o.rev = info.source.substr(at + 1);
+    } else {
+      if (info.source.rfind("import ", 0) != 0)  // an imported scan has no tree to read: nothing to say
+        notes->push_back(info.source + ": not found; its records are documented from their stored excerpts");
+      continue;
+    }
+    if (!info.repo.empty()) o.repo = info.repo;
+    if (!info.sha.empty()) o.sha = info.sha;
+    o.jobs = a.jobs;
+    auto again = Scan(o);
+    ScanFilter f;
+    f.repo = info.repo;
+    f.sha = info.sha;
+    auto stored = store.LoadLines(f);
+    if (!again.ok() || !stored.ok()) {
+      notes->push_back(info.source + ": cannot be read again (" +
+                       (again.ok() ? stored.status() : again.status()).ToString() + "); documented from the stored excerpts");
+      continue;
+    }
+    std::multiset<std::pair<std::string, int>> want, got;
+    for (const auto& l : stored.value())
+      if (l.scan_id == info.scan_id) want.insert({l.line.record.id, l.line.record.line_number});
+    for (const auto& l : again->lines) got.insert({l.record.id, l.record.line_number});
+    if (want != got || again->knowledge.empty()) {
+      notes->push_back(info.source + ": changed since it was scanned; its records are documented from their stored excerpts");
+      continue;
+    }
+    if (store.PutBlob(KnowledgeBlobKey(info), again->knowledge).ok()) ++done;
+  }
+  return done;
+}
+
 int Run(const DocumentArgs& a) {
   if (a.llm_url.empty() != a.llm_model.empty()) {
     std::fprintf(stderr, "errdex: error: --llm-url and --llm-model go together\n");
@@ -37,6 +102,9 @@ int Run(const DocumentArgs& a) {
     std::fprintf(stderr, "errdex: error: %s\n", store.status().ToString().c_str());
     return 2;
   }
+  std::vector<std::string> notes;
+  const int read_again = ReadMissingKnowledge(*store.value(), a, &notes);
+  for (const auto& n : notes) std::fprintf(stderr, "errdex: note: %s\n", n.c_str());
   DocumentCatalogOptions o;
   o.repo = a.repo;
   o.sha = a.sha;
@@ -63,7 +131,7 @@ int Run(const DocumentArgs& a) {
   const DocumentCatalogStats& s = stats.value();
   if (a.json) {
     nlohmann::json d = {{"scans", s.scans}, {"records", s.records}, {"withKnowledge", s.with_knowledge}, {"withContext", s.with_context},
-                        {"withoutFacts", s.without_facts}};
+                        {"withoutFacts", s.without_facts}, {"sourcesReadAgain", read_again}};
     if (s.llm_used)
       d["llm"] = {{"requests", s.llm.requests}, {"retries", s.llm.retries}, {"cacheHits", s.llm.cache_hits},
                   {"polished", s.llm.polished}, {"fieldsKept", s.llm.fields_kept}, {"fallbacks", s.llm.fallbacks},
@@ -73,6 +141,7 @@ int Run(const DocumentArgs& a) {
   } else {
     std::printf("documented %d records in %d scans (%d with repository knowledge, %d with the scan's context, %d without stored facts)\n",
                 s.records, s.scans, s.with_knowledge, s.with_context, s.without_facts);
+    if (read_again) std::printf("read the source of %d scan(s) again: they were stored without the document stage's knowledge\n", read_again);
     if (s.llm_used) {
       std::printf("llm: %d polished, %d from cache, %d requests (%d retries), %d fields kept deterministic, %d fell back\n",
                   s.llm.polished, s.llm.cache_hits, s.llm.requests, s.llm.retries, s.llm.fields_kept, s.llm.fallbacks);

@@ -57,7 +57,7 @@ int Run(const LintArgs& a) {
     for (const auto& l : loaded.value()) used.insert(l.scan_id);
     for (const auto& s : scans.value()) {
       if (!used.count(s.scan_id)) continue;
-      auto blob = store.value()->GetBlob("knowledge:" + s.repo + "@" + s.sha);
+      auto blob = store.value()->GetBlob(KnowledgeBlobKey(s));
       if (!blob.ok() || !blob.value()) continue;
       auto k = RepoKnowledge::Deserialize(*blob.value());
       if (const doc::KnowledgeIndex* idx = doc::AsIndex(*k))
@@ -90,12 +90,14 @@ int Run(const LintArgs& a) {
   int total = 0;
   for (const auto& [k, v] : s.by_check) total += v;
   if (a.json) {
+    // {"type", "data"} in that order (the CLI contract for --json).
+    using ojson = nlohmann::ordered_json;
     for (const auto& f : linter.findings()) {
-      nlohmann::json j = {{"type", "finding"},
-                          {"data", {{"id", f.record_id}, {"at", f.file}, {"check", f.check}, {"field", f.field}, {"text", f.text}}}};
-      std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+      ojson j = {{"type", "finding"},
+                 {"data", {{"id", f.record_id}, {"at", f.file}, {"check", f.check}, {"field", f.field}, {"text", f.text}}}};
+      std::printf("%s\n", j.dump(-1, ' ', false, ojson::error_handler_t::replace).c_str());
     }
-    nlohmann::json d = {{"records", s.records},
+    ojson d = {{"records", s.records},
                         {"userRecords", s.user_records},
                         {"userWithExampleFix", s.user_with_example_fix},
                         {"userWithSolutions", s.user_with_solutions},
@@ -104,7 +106,7 @@ int Run(const LintArgs& a) {
                         {"sharedDocumentation", s.shared_documentation},
                         {"findings", total},
                         {"checks", s.by_check}};
-    std::printf("%s\n", nlohmann::json({{"type", "summary"}, {"data", d}}).dump().c_str());
+    std::printf("%s\n", ojson({{"type", "summary"}, {"data", d}}).dump().c_str());
   } else {
     Palette p{UseColor(a.color, 1)};
     if (a.list)

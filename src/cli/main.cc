@@ -6,9 +6,12 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/output_file.h"
 
 int main(int argc, char** argv) {
+  errdex::cli::PrepareStandardStreams();  // before any file is opened (cli/output_file.h)
   std::signal(SIGPIPE, SIG_IGN);  // a closed pipe is an EPIPE write error, handled as exit 0
+  errdex::cli::InstallSignalCleanup();  // no temporary file left behind by SIGINT/SIGTERM/SIGHUP
   CLI::App app{"errdex: a catalog of every error a repository can raise, and the entry behind any pasted error"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "errdex 0.1.0");
@@ -31,6 +34,6 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;  // usage errors are exit 2 (grep's convention)
   }
   for (auto& [sub, run] : table)
-    if (sub->parsed()) return run();
+    if (sub->parsed()) return errdex::cli::FinishStdout(run());  // a failed printf is exit 2
   return 2;
 }

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/output_file.h"
 #include "cli/terminal.h"
 #include "model/record.h"
 #include "scan/scanner.h"
@@ -43,6 +44,7 @@ struct ScanFlags {
   std::string db;
   bool facts = false;
   bool no_docs = false;
+  bool replace = false;  // --replace: store even over a scan of the same key that read more files
   int jobs = 0;
   uint64_t max_file_size = kDefaultMaxFileSize;
   ExtractLimits limits;
@@ -59,101 +61,19 @@ struct ScanFlags {
 class Printer {
  public:
   explicit Printer(bool color) : color_(color) {}
+  // Messages can quote a scanned repository's paths: Printable (terminal.h).
   int Error(const std::string& what) const {
     std::fprintf(stderr, "errdex: %serror:%s %s\n", color_ ? "\033[1;31m" : "", color_ ? "\033[0m" : "",
-                 what.c_str());
+                 Printable(what).c_str());
     return 2;
   }
   void Warning(const std::string& what) const {
     std::fprintf(stderr, "errdex: %swarning:%s %s\n", color_ ? "\033[1;33m" : "", color_ ? "\033[0m" : "",
-                 what.c_str());
+                 Printable(what).c_str());
   }
 
  private:
   bool color_;
-};
-
-// A file written under a temporary name in the target's directory, renamed
-// over the target by Commit(); removed if never committed. A target that exists
-// and is not a regular file (/dev/null, a FIFO, a terminal) is written directly:
-// renaming over it would replace the device. A symlink is resolved first so the
-// link stays a link.
-class AtomicFile {
- public:
-  ~AtomicFile() {
-    if (file_ != nullptr) std::fclose(file_);
-    if (!tmp_.empty()) unlink(tmp_.c_str());
-  }
-  // Creates the temporary file now, so an unwritable target fails before any work.
-  bool Open(const std::string& target, std::string* err) {
-    target_ = target;
-    struct stat st;
-    mode_t mode = 0;
-    if (stat(target.c_str(), &st) == 0) {
-      if (S_ISDIR(st.st_mode)) {
-        *err = "cannot write " + target + ": is a directory";
-        return false;
-      }
-      if (!S_ISREG(st.st_mode)) {
-        file_ = std::fopen(target.c_str(), "w");
-        if (file_ == nullptr) {
-          *err = "cannot write " + target + ": " + std::strerror(errno);
-          return false;
-        }
-        return true;
-      }
-      mode = st.st_mode & 07777;
-      if (char* real = realpath(target.c_str(), nullptr)) {
-        target_ = real;
-        std::free(real);
-      }
-    }
-    size_t slash = target_.rfind('/');
-    std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : target_.substr(0, slash));
-    std::string base = slash == std::string::npos ? target_ : target_.substr(slash + 1);
-    std::string tmpl = dir + "/." + base + ".tmp-XXXXXX";
-    int fd = mkstemp(tmpl.data());
-    if (fd < 0) {
-      *err = "cannot write " + target + ": " + std::strerror(errno);
-      return false;
-    }
-    tmp_ = tmpl;
-    if (mode == 0) {
-      mode_t mask = umask(0);
-      umask(mask);
-      mode = 0666 & ~mask;
-    }
-    fchmod(fd, mode);
-    file_ = fdopen(fd, "w");
-    if (file_ == nullptr) {
-      close(fd);
-      *err = "cannot write " + target + ": " + std::strerror(errno);
-      return false;
-    }
-    return true;
-  }
-  FILE* file() const { return file_; }
-  bool Commit(std::string* err) {
-    bool ok = std::fflush(file_) == 0 && !std::ferror(file_);
-    int e = errno;
-    ok = (std::fclose(file_) == 0) && ok;
-    file_ = nullptr;
-    if (!ok) {
-      *err = "cannot write " + target_ + ": " + std::strerror(e ? e : errno);
-      return false;
-    }
-    if (tmp_.empty()) return true;  // written in place (not a regular file)
-    if (rename(tmp_.c_str(), target_.c_str()) != 0) {
-      *err = "cannot rename " + tmp_ + " to " + target_ + ": " + std::strerror(errno);
-      return false;
-    }
-    tmp_.clear();
-    return true;
-  }
-
- private:
-  std::string target_, tmp_;
-  FILE* file_ = nullptr;
 };
 
 double Mb(uint64_t bytes) { return static_cast<double>(bytes) / 1e6; }
@@ -190,6 +110,9 @@ std::string LimitsText(const ScanResult& r, const ScanFlags& f) {
   if (!l.any()) return "";
   std::string out;
   auto add = [&](const std::string& part) { out += (out.empty() ? "limits hit: " : "; ") + part; };
+  if (l.files_too_large)
+    add("--max-file-size " + std::to_string(f.max_file_size) + " skipped " + std::to_string(l.files_too_large) +
+        " file(s)");
   if (l.files_sites_cut)
     add("--max-sites-per-file " + std::to_string(f.limits.max_sites) + " in " + std::to_string(l.files_sites_cut) +
         " file(s), " + std::to_string(l.sites_left_out) + " site(s) left out");
@@ -200,7 +123,9 @@ std::string LimitsText(const ScanResult& r, const ScanFlags& f) {
     add("--max-guards " + std::to_string(f.limits.max_guards) + " / --max-guard-bytes " +
         std::to_string(f.limits.max_guard_bytes) + " cut the guards of " + std::to_string(l.sites_guards_cut) +
         " site(s)");
-  return out + " (--facts shows what each record lost under \"truncated\")";
+  if (l.files_sites_cut || l.sites_excerpts_cut || l.sites_guards_cut)
+    out += " (--facts shows what each record lost under \"truncated\")";
+  return out;
 }
 
 std::string SummaryJson(const ScanResult& r, const ScanFlags& f, double write_seconds, double total_seconds,
@@ -253,7 +178,8 @@ std::string SummaryJson(const ScanResult& r, const ScanFlags& f, double write_se
   o += "},";
   num("bytes", static_cast<double>(s.bytes), true);
   o += "\"limits\":{";
-  o += "\"filesSitesCut\":" + std::to_string(s.limits.files_sites_cut) +
+  o += "\"filesTooLarge\":" + std::to_string(s.limits.files_too_large) +
+       ",\"filesSitesCut\":" + std::to_string(s.limits.files_sites_cut) +
        ",\"sitesLeftOut\":" + std::to_string(s.limits.sites_left_out) +
        ",\"sitesExcerptsCut\":" + std::to_string(s.limits.sites_excerpts_cut) +
        ",\"sitesGuardsCut\":" + std::to_string(s.limits.sites_guards_cut) + "},";
@@ -320,11 +246,12 @@ int RunScan(const ScanFlags& f) {
       return printer.Error("--repo must be OWNER/NAME, got '" + f.repo + "'");
   }
 
-  // Fail on unwritable outputs before doing any work.
-  AtomicFile out_file;
+  // Fail on unwritable or refused outputs (the catalog itself) before doing any work.
+  std::unique_ptr<OutputFile> out_file;
   if (!to_stdout && !f.output.empty()) {
-    std::string err;
-    if (!out_file.Open(f.output, &err)) return printer.Error(err);
+    auto opened = OutputFile::Open(f.output, {f.db});
+    if (!opened.ok()) return printer.Error(opened.status().message());
+    out_file = std::move(opened).value();
   }
   std::unique_ptr<TempCatalog> temp;  // declared first: it outlives the store open in it
   std::unique_ptr<CatalogStore> store;
@@ -387,12 +314,33 @@ int RunScan(const ScanFlags& f) {
   // scan is committed last (the check runs before it); JSON Lines bound for
   // stdout wait in a temporary file, since stdout cannot be taken back.
   std::string strict_error;
+  std::mutex store_mu;  // guards `store` (the scan's lookups and sinks use it too)
+  const bool check_replace = store && !temp && !f.replace;
   o.before_finish = [&](const ScanResult& r) -> Status {
+    // A scan replaces the stored one of its key (repo+commit, or directory). One of
+    // other files -- a subdirectory scanned with the repository's --repo/--sha --
+    // would delete the records of every file it did not read: refused, unless
+    // --replace says so. Checked here, before the catalog's scan is committed.
+    if (check_replace) {
+      std::lock_guard<std::mutex> l(store_mu);
+      auto scans = store->ListScans();
+      if (!scans.ok()) return Status::IoError("cannot read catalog " + f.db + ": " + scans.status().message());
+      for (const ScanInfo& s : scans.value()) {
+        if (s.repo != r.repo.value_or("") || s.sha != r.sha.value_or("") || s.location != r.location) continue;
+        if (s.source == r.source || s.files <= r.stats.files_scanned) continue;
+        return Status::InvalidArgument(
+            "not stored: " + f.db + " holds " + ScanKeyText(r) + " scanned from " + s.source + " (" +
+            std::to_string(s.files) + " files, " + std::to_string(s.sites) + " records); this scan of " + r.source +
+            " read " + std::to_string(r.stats.files_scanned) +
+            " files and would delete the records of the others. Scan the same tree, or pass --replace");
+      }
+    }
     if (f.verbose) {
       if (progress_shown) std::fprintf(stderr, "\r\033[K");
       for (const Diagnostic& d : r.diagnostics) {
-        if (d.line > 0) std::fprintf(stderr, "%s:%d:%d: %s\n", d.path.c_str(), d.line, d.column, d.message.c_str());
-        else std::fprintf(stderr, "%s: %s\n", d.path.c_str(), d.message.c_str());
+        const std::string path = Printable(d.path), message = Printable(d.message);  // a repository's file names
+        if (d.line > 0) std::fprintf(stderr, "%s:%d:%d: %s\n", path.c_str(), d.line, d.column, message.c_str());
+        else std::fprintf(stderr, "%s: %s\n", path.c_str(), message.c_str());
       }
     }
     const size_t soft = r.diagnostics.size() + static_cast<size_t>(r.stats.files_skipped);
@@ -406,7 +354,9 @@ int RunScan(const ScanFlags& f) {
   FILE* jsonl_target = nullptr;
   std::unique_ptr<FILE, int (*)(FILE*)> held(nullptr, std::fclose);
   if (to_stdout) {
-    if (f.strict) {
+    // Held in a temporary file while the scan may still be refused (--strict, or a
+    // catalog scan that would replace one of more files): stdout cannot be taken back.
+    if (f.strict || check_replace) {
       held.reset(std::tmpfile());
       if (!held) return printer.Error(std::string("cannot create a temporary file: ") + std::strerror(errno));
       jsonl_target = held.get();
@@ -414,11 +364,10 @@ int RunScan(const ScanFlags& f) {
       jsonl_target = stdout;
     }
   } else if (!f.output.empty()) {
-    jsonl_target = out_file.file();
+    jsonl_target = out_file->file();
   }
   std::unique_ptr<JsonlSink> jsonl;
   if (jsonl_target) jsonl = std::make_unique<JsonlSink>(jsonl_target, f.facts);
-  std::mutex store_mu;
 
   std::vector<ScanResult> results;
   const size_t rounds = revisions.empty() ? 1 : revisions.size();
@@ -435,11 +384,13 @@ int RunScan(const ScanFlags& f) {
     auto scanned = ScanToSinks(o, sinks, store.get(), &store_mu);
     if (progress_shown) std::fprintf(stderr, "\r\033[K");
     if (!scanned.ok()) {
-      if (jsonl && jsonl->write_errno() == EPIPE) return 0;  // a closed pipe (| head) is not an error
       if (!strict_error.empty()) return printer.Error(strict_error);
-      if (jsonl && jsonl->write_errno())
-        return printer.Error("cannot write " + (to_stdout ? std::string("to stdout") : f.output) + ": " +
+      if (jsonl && jsonl->write_errno()) {
+        // A closed pipe (| head) is not an error.
+        if (to_stdout && !held) return StdoutWriteFailed(jsonl->write_errno(), 0);
+        return printer.Error("cannot write " + (to_stdout ? std::string("a temporary file") : f.output) + ": " +
                              std::strerror(jsonl->write_errno()));
+      }
       std::string where = revisions.size() > 1 ? revisions[k].name + ": " : std::string();
       return printer.Error(where + scanned.status().message());
     }
@@ -467,23 +418,15 @@ int RunScan(const ScanFlags& f) {
     }
   }
 
-  if (held) {  // --strict to stdout: the lines now
+  if (held) {  // held for stdout: the lines now
     std::rewind(held.get());
     char buf[1 << 16];
     size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, held.get())) > 0) {
-      if (std::fwrite(buf, 1, n, stdout) != n) {
-        if (errno == EPIPE) return 0;
-        return printer.Error(std::string("cannot write to stdout: ") + std::strerror(errno));
-      }
-    }
-    if (std::fflush(stdout) != 0) {
-      if (errno == EPIPE) return 0;
-      return printer.Error(std::string("cannot write to stdout: ") + std::strerror(errno));
-    }
+    while ((n = std::fread(buf, 1, sizeof buf, held.get())) > 0)
+      if (std::fwrite(buf, 1, n, stdout) != n) return StdoutWriteFailed(errno, 0);  // EPIPE (| head) is not an error
+    if (std::fflush(stdout) != 0) return StdoutWriteFailed(errno, 0);
   } else if (!to_stdout && !f.output.empty()) {
-    std::string err;
-    if (!out_file.Commit(&err)) return printer.Error(err);
+    if (Status st = out_file->Commit(); !st.ok()) return printer.Error(st.message());
   }
   (void)t0;
   return 0;
@@ -510,16 +453,22 @@ void RegisterScanCommands(CLI::App& app, CommandTable& table) {
   sub->add_option("--db", f->db,
                   "add the scan to this SQLite catalog; a scan of the same repo+commit (without a commit: of the "
                   "same directory) is replaced");
+  sub->add_flag("--replace", f->replace,
+                "with --db: replace the stored scan of the same key even when it read files this scan does not "
+                "(refused otherwise: it would delete their records)");
   sub->add_flag("--facts", f->facts, "add each site's facts object beside the record (extended export)");
   sub->add_flag("--no-docs", f->no_docs, "skip the document stage (prose fields stay null)");
   sub->add_option("-j,--jobs", f->jobs, "worker threads (default: hardware concurrency)")->check(CLI::NonNegativeNumber);
-  sub->add_option("--max-file-size", f->max_file_size, "skip files larger than BYTES (default 67108864 = 64 MiB)");
-  // Resource limits (extract/common/limits.h): ordinary code never reaches them.
+  // Resource limits (extract/common/limits.h): ordinary code never reaches them;
+  // when one is hit the summary says which, and how often.
+  sub->add_option("--max-file-size", f->max_file_size,
+                  "skip files larger than BYTES, with a diagnostic (default 16777216 = 16 MiB)")
+      ->check(CLI::PositiveNumber);
   sub->add_option("--max-sites-per-file", f->limits.max_sites,
                   "keep the first N sites of a file, count the rest (default 5000)")
       ->check(CLI::PositiveNumber);
   sub->add_option("--max-excerpt-bytes", f->limits.max_excerpt_bytes,
-                  "cut sourceCode, messages and every other text copied into a record to BYTES (default 16384)")
+                  "cut sourceCode, messages and every other text copied into a record to BYTES (default 8192)")
       ->check(CLI::Range(size_t{64}, size_t{1} << 30));
   sub->add_option("--max-guards", f->limits.max_guards, "keep the innermost N guards of a site (default 64)");
   sub->add_option("--max-guard-bytes", f->limits.max_guard_bytes, "cut each guard to BYTES (default 4096)")

@@ -18,7 +18,9 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/output_file.h"
 #include "cli/terminal.h"
+#include "match/pattern_db.h"
 #include "model/record.h"
 #include "store/catalog_store.h"
 #include "store/import.h"
@@ -27,24 +29,16 @@ namespace errdex::cli {
 namespace {
 
 int Fail(const std::string& msg) {
-  std::fprintf(stderr, "errdex: error: %s\n", msg.c_str());
+  // Messages quote imported records and paths: never raw terminal controls.
+  std::fprintf(stderr, "errdex: error: %s\n", Printable(msg).c_str());
   return 2;
 }
 int Fail(const Status& st) { return Fail(st.message()); }
 
 // Writes all of `text` to stdout. A closed pipe (EPIPE) is not an error (exit 0).
 int WriteStdout(const std::string& text) {
-  size_t off = 0;
-  while (off < text.size()) {
-    ssize_t n = ::write(STDOUT_FILENO, text.data() + off, text.size() - off);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      if (errno == EPIPE) return 0;
-      return Fail(std::string("cannot write to stdout: ") + std::strerror(errno));
-    }
-    off += static_cast<size_t>(n);
-  }
-  return 0;
+  int err = WriteFd(STDOUT_FILENO, text);
+  return err ? StdoutWriteFailed(err, 0) : 0;
 }
 
 Result<std::string> ReadWholeFile(const std::string& path) {
@@ -64,55 +58,17 @@ Result<std::string> ReadWholeFile(const std::string& path) {
   return ss.str();
 }
 
-Status WriteAll(int fd, const std::string& text) {
-  size_t off = 0;
-  while (off < text.size()) {
-    ssize_t n = ::write(fd, text.data() + off, text.size() - off);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return Status::IoError(std::strerror(errno));
-    off += static_cast<size_t>(n);
-  }
-  return Status::Ok();
-}
-
-// Output written to `path` through a temporary file in the same directory and a
-// rename (Commit), so a reader never sees a half-written file; "-" is stdout. A
-// symlink is followed (the file it names is replaced, the link stays); a path
-// that exists and is not a regular file (/dev/null, a FIFO) is written in
-// place, never renamed over. Removed unless committed.
-class AtomicOutput {
+// Export's output, streamed: "-" is stdout (written in large pieces through
+// WriteFd; a failed write keeps its errno for StdoutWriteFailed), else an
+// OutputFile (output_file.h: a temporary file renamed into place by Commit,
+// never over the catalog itself).
+class ExportOutput {
  public:
-  ~AtomicOutput() {
-    if (fd_ >= 0 && fd_ != STDOUT_FILENO) ::close(fd_);
-    if (!tmp_.empty()) ::unlink(tmp_.c_str());
-  }
-  Status Open(const std::string& requested) {
-    requested_ = requested;
-    if (requested == "-") {
-      fd_ = STDOUT_FILENO;
-      return Status::Ok();
-    }
-    path_ = requested;
-    struct stat st;
-    if (::lstat(path_.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-      if (char* real = ::realpath(path_.c_str(), nullptr)) {
-        path_ = real;
-        std::free(real);
-      }
-    }
-    if (::stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-      if (S_ISDIR(st.st_mode)) return Status::InvalidArgument(requested + ": is a directory");
-      fd_ = ::open(path_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
-      if (fd_ < 0) return Status::IoError(requested + ": cannot open: " + std::strerror(errno));
-      return Status::Ok();
-    }
-    std::string tmp = path_ + ".tmp.XXXXXX";
-    fd_ = ::mkstemp(tmp.data());
-    if (fd_ < 0) return Status::IoError(path_ + ": cannot create a temporary file: " + std::strerror(errno));
-    tmp_ = tmp;
-    mode_t mask = ::umask(0);
-    ::umask(mask);
-    ::fchmod(fd_, 0666 & ~mask);
+  Status Open(const std::string& requested, const std::string& db) {
+    if (requested == "-") return Status::Ok();
+    auto file = OutputFile::Open(requested, {db});  // never over the catalog (M4)
+    if (!file.ok()) return file.status();
+    file_ = std::move(file).value();
     return Status::Ok();
   }
   // Buffers; writes in large pieces.
@@ -123,34 +79,25 @@ class AtomicOutput {
   }
   Status Commit() {
     if (Status st = Drain(); !st.ok()) return st;
-    if (tmp_.empty()) return Status::Ok();  // stdout, or written in place
-    if (::fsync(fd_) != 0 || ::close(fd_) != 0) {
-      fd_ = -1;
-      return Status::IoError(path_ + ": write failed: " + std::strerror(errno));
-    }
-    fd_ = -1;
-    if (::rename(tmp_.c_str(), path_.c_str()) != 0)
-      return Status::IoError(path_ + ": cannot rename the temporary file into place: " + std::strerror(errno));
-    tmp_.clear();
-    return Status::Ok();
+    return file_ ? file_->Commit() : Status::Ok();
   }
-  bool broken_pipe() const { return broken_pipe_; }
+  // The errno of a failed write to stdout, 0 when none failed.
+  int stdout_errno() const { return stdout_errno_; }
 
  private:
   Status Drain() {
-    Status st = WriteAll(fd_, buffer_);
-    buffer_.clear();
-    if (!st.ok()) {
-      if (fd_ == STDOUT_FILENO && errno == EPIPE) broken_pipe_ = true;
-      return Status::IoError((fd_ == STDOUT_FILENO ? std::string("cannot write to stdout") : requested_ + ": write failed") +
-                             ": " + st.message());
+    std::string pending;
+    pending.swap(buffer_);
+    if (file_) return file_->Write(pending);
+    if (int err = WriteFd(STDOUT_FILENO, pending); err != 0) {
+      stdout_errno_ = err;
+      return Status::IoError(std::string("cannot write to stdout: ") + std::strerror(err));
     }
     return Status::Ok();
   }
-  std::string requested_, path_, tmp_;
+  std::unique_ptr<OutputFile> file_;
   std::string buffer_;
-  int fd_ = -1;
-  bool broken_pipe_ = false;
+  int stdout_errno_ = 0;
 };
 
 std::string JsonStr(std::string_view s) {
@@ -202,12 +149,15 @@ struct ImportOptions {
 
 int RunImport(const ImportOptions& o) {
   JsonLinesImport import(o.repo, o.sha);
+  import.set_pattern_check([](std::string_view p) { return CheckPattern(p); });
   for (const std::string& f : o.files) {
     auto text = ReadWholeFile(f);
     if (!text.ok()) return Fail(text.status());
     if (Status st = import.AddFile(f, *text); !st.ok()) return Fail(st);
   }
   int64_t lines = import.line_count();
+  const int64_t unmatchable = import.unmatchable_patterns();
+  const std::string first_unmatchable = import.first_unmatchable();
   std::vector<ScanBatch> batches = import.TakeBatches();
   std::vector<int64_t> ids;
   if (!batches.empty()) {
@@ -227,7 +177,7 @@ int RunImport(const ImportOptions& o) {
              ",\"sha\":" + JsonStr(batches[i].info.sha) + ",\"lines\":" + std::to_string(batches[i].lines.size()) +
              "}";
     }
-    out += "]}}\n";
+    out += "],\"unmatchablePatterns\":" + std::to_string(unmatchable) + "}}\n";
   } else {
     out = "imported " + std::to_string(lines) + (lines == 1 ? " line" : " lines") + " from " +
           std::to_string(o.files.size()) + (o.files.size() == 1 ? " file" : " files") + " into " +
@@ -241,6 +191,11 @@ int RunImport(const ImportOptions& o) {
       out += ")";
     }
     out += " in " + o.db + "\n";
+    // Not an error (bare asserts have such patterns), but explain will not match these by message.
+    if (unmatchable > 0)
+      std::fprintf(stderr, "errdex: note: %lld record(s) have a messagePattern explain does not match by (%s%s)\n",
+                   static_cast<long long>(unmatchable), Printable(first_unmatchable).c_str(),
+                   unmatchable > 1 ? ", ..." : "");
   }
   return WriteStdout(out);
 }
@@ -258,8 +213,8 @@ struct ExportOptions {
 int RunExport(const ExportOptions& o) {
   auto store = CatalogStore::Open(o.db, /*create=*/false);
   if (!store.ok()) return Fail(store.status());
-  AtomicOutput out;
-  if (Status st = out.Open(o.output); !st.ok()) return Fail(st);
+  ExportOutput out;
+  if (Status st = out.Open(o.output, o.db); !st.ok()) return Fail(st);
   ScanFilter filter;
   filter.repo = o.repo;
   filter.sha = o.sha;
@@ -274,7 +229,7 @@ int RunExport(const ExportOptions& o) {
   });
   if (st.ok()) st = out.Commit();
   if (!st.ok()) {
-    if (out.broken_pipe()) return 0;  // a closed pipe (| head) is not an error
+    if (out.stdout_errno()) return StdoutWriteFailed(out.stdout_errno(), 0);  // a closed pipe (| head) is exit 0
     return Fail(st);
   }
   if (lines == 0 && (!o.repo.empty() || !o.sha.empty()))

@@ -25,8 +25,10 @@ struct Palette {
 };
 
 // Control characters (ESC, C1 CSI, ...) become visible ("^[", "\u009b") so they
-// cannot move the cursor or recolour the screen. Keeps '\t' and '\n', drops the
-// '\r' of CRLF line ends.
+// cannot move the cursor or recolour the screen, and so do the bidirectional
+// controls and line separators (U+202A-202E, U+2066-2069, U+200E/F, U+061C,
+// U+2028/9: "\u202e"), which reorder what is shown. Keeps '\t' and '\n', drops
+// the '\r' of CRLF line ends.
 std::string Printable(std::string_view s);
 
 }  // namespace errdex::cli

@@ -63,8 +63,8 @@ Result<DocumentCatalogStats> DocumentCatalog(CatalogStore& store, const Document
     ++stats.scans;
     const ScanInfo& info = scan_by_id[l.scan_id];
     std::unique_ptr<RepoKnowledge> k;
-    auto blob = store.GetBlob("knowledge:" + info.repo + "@" + info.sha);
-    if (blob.ok() && blob.value()) k = RepoKnowledge::Deserialize(*blob.value());
+    auto blob = store.GetBlob(KnowledgeBlobKey(info));
+    if (blob.ok() && blob.value() && !blob.value()->empty()) k = RepoKnowledge::Deserialize(*blob.value());  // empty: --no-docs
     has_blob[l.scan_id] = k != nullptr;
     if (!k) k = RepoKnowledge::Build({});
     knowledge[l.scan_id] = std::move(k);
@@ -72,6 +72,7 @@ Result<DocumentCatalogStats> DocumentCatalog(CatalogStore& store, const Document
 
   std::vector<StoredLine>& all = lines.value();
   std::vector<std::string> contexts_json(options.llm ? all.size() : 0);
+  std::vector<std::string> user_facts_json(options.llm ? all.size() : 0);
   std::atomic<size_t> next{0};
   std::atomic<int> without_facts{0}, with_knowledge{0}, with_context{0};
   auto worker = [&] {
@@ -101,6 +102,7 @@ Result<DocumentCatalogStats> DocumentCatalog(CatalogStore& store, const Document
       if (options.llm) {
         const doc::KnowledgeIndex* idx = doc::AsIndex(k);
         contexts_json[i] = "{\"site\":" + SiteContextToJson(ctx) + ",\"settings\":" + (idx ? idx->ConsultedJson(deps) : "[]") + "}";
+        user_facts_json[i] = DocumentFactsJson(site, ctx, k);
       }
     }
   };
@@ -122,7 +124,7 @@ Result<DocumentCatalogStats> DocumentCatalog(CatalogStore& store, const Document
     items.reserve(all.size());
     for (size_t i = 0; i < all.size(); ++i) {
       StoredLine& l = all[i];
-      items.push_back({&l.line.record, l.line.facts ? SiteToJson(*l.line.facts) : std::string(), contexts_json[i]});
+      items.push_back({&l.line.record, l.line.facts ? SiteToJson(*l.line.facts) : std::string(), contexts_json[i], user_facts_json[i]});
     }
     stats.llm = PolishWithLlm(*options.llm, &cache, items);
     stats.llm_used = true;

@@ -1,7 +1,7 @@
 // document/catalog_documenter: (re)fills the prose fields of records already in
 // a catalog -- what `errdex document` runs. For each stored line: the site's facts
 // (stored with the line; rebuilt from the record when absent), the repository
-// knowledge blob "knowledge:<repo>@<sha>" the scanner stored, and the SiteContext
+// knowledge blob (KnowledgeBlobKey) the scanner stored, and the SiteContext
 // the scan gathered for it (kept in that blob) -- so the result equals the
 // scan's own; without a stored context, the one the sourceCode window gives
 // (placed at its real line numbers). Then DocumentRecord, the optional

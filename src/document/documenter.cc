@@ -5,6 +5,8 @@
 // Tested by documenter_test.cc, tests/prose/ and tests/document_e2e_test.cc.
 #include "document/documenter.h"
 
+#include <nlohmann/json.hpp>
+
 #include "document/facts.h"
 #include "document/knowledge.h"
 #include "document/text.h"
@@ -40,15 +42,71 @@ std::optional<std::string> WithoutRepeats(std::optional<std::string> situations,
 
 }  // namespace
 
+namespace {
+
+// Other languages' conditions in the form the parser reads (guards.h NormalizeGuard).
+Site Normalized(const Site& site_in) {
+  Site s = site_in;
+  auto norm = [&](const std::string& g) {
+    return doc::NormalizeGuard(g.size() > 20000 ? std::string_view(g).substr(0, 20000) : std::string_view(g), site_in.language);
+  };
+  for (auto& g : s.guards) g = norm(g);
+  if (s.assert_condition) s.assert_condition = norm(*s.assert_condition);
+  return s;
+}
+
+const char* KindName(doc::SubjectKind k) {
+  switch (k) {
+    case doc::SubjectKind::kFlag: return "flag";
+    case doc::SubjectKind::kField: return "field";
+    case doc::SubjectKind::kEnv: return "env";
+    case doc::SubjectKind::kParam: return "argument";
+    case doc::SubjectKind::kMissingAttr: return "missing-attribute";
+    case doc::SubjectKind::kMissingModule: return "missing-module";
+    case doc::SubjectKind::kHardware: return "hardware";
+    case doc::SubjectKind::kVersion: return "version";
+    case doc::SubjectKind::kType: return "type";
+    case doc::SubjectKind::kShape: return "shape";
+    case doc::SubjectKind::kTensor: return "tensor";
+    case doc::SubjectKind::kSelfState: return "state";
+    case doc::SubjectKind::kRequest: return "request";
+    default: return "code";
+  }
+}
+
+}  // namespace
+
+std::string DocumentFactsJson(const Site& site_in, const SiteContext& context, const RepoKnowledge& repo) {
+  using nlohmann::ordered_json;
+  Site foreign;
+  const Site* site = &site_in;
+  if (site_in.language != "python") {
+    foreign = Normalized(site_in);
+    site = &foreign;
+  }
+  doc::SiteFacts sf = doc::BuildSiteFacts(*site, context, doc::AsIndex(repo), nullptr);
+  ordered_json conds = ordered_json::array();
+  for (const auto& f : sf.facts)
+    conds.push_back({{"kind", f.disjunction ? "code" : KindName(f.subj.kind)},
+                     {"code", f.code},
+                     {"user", doc::UserTerm(sf, f)},
+                     {"earlierBranch", f.from_else}});
+  ordered_json j = {{"conditions", std::move(conds)},
+                    {"messageAdvice", sf.hints.sentences},
+                    {"messageAllowed", sf.hints.allowed},
+                    {"notes", sf.sibling_notes},
+                    {"backgroundTag", sf.background_tag}};
+  return j.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+}
+
 void DocumentRecord(const Site& site_in, const SiteContext& context, const RepoKnowledge& repo, Record* r, DocDeps* deps) {
   const doc::KnowledgeIndex* k = doc::AsIndex(repo);
   const Site* site = &site_in;
-  Site js;
-  if (site_in.language == "javascript" || site_in.language == "typescript") {
-    // JS/TS guards are read through the same parser in their Python form.
-    js = site_in;
-    for (auto& g : js.guards) g = doc::NormalizeJsGuard(g.size() > 20000 ? std::string_view(g).substr(0, 20000) : g);
-    site = &js;
+  Site foreign;
+  if (site_in.language != "python") {
+    // Other languages' conditions are read through the same parser in their Python form.
+    foreign = Normalized(site_in);
+    site = &foreign;
   }
   doc::SiteFacts sf = doc::BuildSiteFacts(*site, context, k, deps);
   r->background_tag = sf.background_tag;

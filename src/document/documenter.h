@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "document/site_context.h"
+#include "extract/python/tokenizer.h"
 #include "model/record.h"
 #include "model/site.h"
 
@@ -42,7 +43,10 @@ struct FileFacts {
 // `sites` are sites of this file (their guards name what to look up). Python
 // files are tokenized once for both; other languages give empty knowledge and
 // contexts with known = false. Never fails: bad input gives empty facts.
-FileFacts CollectFileFacts(std::string_view path, std::string_view text, const std::vector<const Site*>& sites);
+// `tokens`, when given, are the Python front end's tokens of `text` (one tokenization
+// for both stages); they are consumed.
+FileFacts CollectFileFacts(std::string_view path, std::string_view text, const std::vector<const Site*>& sites,
+                           py::Tokens* tokens = nullptr);
 FileKnowledgePtr CollectFileKnowledge(std::string_view path, std::string_view text);
 // A file's knowledge as bytes and back, every field (file_knowledge_codec.cc), so a
 // catalog keeps it with the file and a later scan builds the repository's
@@ -69,6 +73,12 @@ class RepoKnowledge {
   // JSON, so it can be kept in the catalog and `errdex document` can re-run later:
   // {"version":2,"settings":{...},"knowledge":{...},"sites":{"<record id>":{context}}}.
   virtual std::string Serialize(const std::vector<std::pair<std::string, const SiteContext*>>& sites = {}) const = 0;
+  // The same from the sites' contexts already rendered by AppendSiteContexts (in
+  // parallel, per file): chunks are joined in order.
+  virtual std::string SerializeChunks(const std::vector<std::string>& site_chunks) const = 0;
+  // `"<id>":{context},...` for the known contexts of `sites` (appended to `out`,
+  // a ',' first when `out` is not empty). Thread-safe.
+  static void AppendSiteContexts(std::string* out, const std::vector<std::pair<std::string, const SiteContext*>>& sites);
   // Unreadable JSON gives empty knowledge.
   static std::unique_ptr<RepoKnowledge> Deserialize(std::string_view json);
   // The context stored for a record id by Serialize (nullptr: none).
@@ -86,5 +96,12 @@ class RepoKnowledge {
 // Thread-safe (pure given its inputs). Time and output bounded per site.
 void DocumentRecord(const Site& site, const SiteContext& context, const RepoKnowledge& repo, Record* record,
                     DocDeps* deps = nullptr);
+
+// The facts the prose is written from, in the user's terms, as JSON for the
+// language-model pass: {"conditions": [{"kind", "code", "user", "earlierBranch"}],
+// "messageAdvice": [...], "messageAllowed": [...], "notes": [...], "backgroundTag"}.
+// Kinds: flag, field, env, argument, request, tensor, state, missing-attribute,
+// missing-module, hardware, version, type, shape, code. Thread-safe.
+std::string DocumentFactsJson(const Site& site, const SiteContext& context, const RepoKnowledge& repo);
 
 }  // namespace errdex

@@ -14,6 +14,7 @@
 #include "document/documenter.h"
 #include "document/guards.h"
 #include "document/knowledge.h"
+#include "document/prose_lint.h"
 #include "document/py_tokens.h"
 #include "document/taxonomy.h"
 #include "model/record.h"
@@ -223,7 +224,9 @@ TEST(DocumenterSeed, Seed001Nvfp4OnlineAllowedRunners) {
   // auto is resolved by the sibling branch.
   EXPECT_TRUE(Has(r.trigger_scenarios, "sets moe_runner_backend to `flashinfer_trtllm`"));
   EXPECT_TRUE(AnyHas(r.solutions, "one of the supported values: `flashinfer_trtllm`, `flashinfer_trtllm_routed` or `flashinfer_cutedsl`"));
-  EXPECT_TRUE(AnyHas(r.solutions, "Set `--moe-runner-backend` to one of `flashinfer_trtllm`, `flashinfer_trtllm_routed` or `flashinfer_cutedsl`, or leave it at `auto`"));
+  EXPECT_TRUE(AnyHas(r.solutions, "Set `--moe-runner-backend` to one of the supported values: `flashinfer_trtllm`, `flashinfer_trtllm_routed` or `flashinfer_cutedsl`, or leave it at `auto`"));
+  // The message's list and the tested list are one solution, not two.
+  EXPECT_EQ(r.solutions->size(), 2u);
   EXPECT_TRUE(AnyHas(r.solutions, "Change `--quantization` from `nvfp4_online`"));
   EXPECT_EQ(*r.example_fix,
             "# before\n--quantization nvfp4_online --moe-runner-backend deep_gemm\n"
@@ -257,7 +260,9 @@ TEST(DocumenterSeed, TwoSitesInOneFileGetDistinctDocumentation) {
   EXPECT_EQ(rb.severity, "critical");
   EXPECT_TRUE(Has(rb.trigger_scenarios, "`--quantization nvfp4_online`"));
   EXPECT_TRUE(Has(rb.trigger_scenarios, "`is_sm100_supported()` is False"));
-  EXPECT_TRUE(AnyHas(rb.solutions, "Run on a machine where `is_sm100_supported()` is True"));
+  EXPECT_TRUE(AnyHas(rb.solutions, "Run it on an NVIDIA Blackwell data-center GPU (SM100/SM103) (the check is `is_sm100_supported()`)"));
+  // No arbitrary one of the 7 other quantizations: the optional flag is left out.
+  EXPECT_EQ(rb.example_fix.value_or(""), "# before\n--quantization nvfp4_online\n# after\n# (without `--quantization`)");
   EXPECT_TRUE(Has(rb.type_guard, "is_sm100_supported()"));
 }
 
@@ -429,9 +434,9 @@ TEST(DocumenterCode, TypeGuardOnAParameter) {
   Record r = DocumentCode("json/__init__.py", file, 3, "TypeError", "the JSON object must be str", "loads", {"not isinstance(s, str)"});
   SCOPED_TRACE(Dump(r));
   EXPECT_TRUE(AnyHas(r.solutions, "Pass `s` to `loads` as an instance of `str`."));
-  EXPECT_TRUE(Has(r.trigger_scenarios, "Calling `loads` with `s` is not an instance of `str`"));
+  EXPECT_TRUE(Has(r.trigger_scenarios, "Calling `loads` with `s` that is not an instance of `str`"));
   EXPECT_FALSE(AnyHas(r.prevention_tips, "launch scripts"));  // a library type check is no launch setting
-  EXPECT_EQ(r.example_fix.value_or(""), "# before\nloads(s=value)  # not an instance of str\n# after\nloads(s=\"text\")  # a str");
+  EXPECT_EQ(r.example_fix.value_or(""), "# before\nloads(s=value)  # not an instance of str\n# after\nloads(s=\"text\")  # an instance of str");
   ExpectNoRestatedGuard(r, {"not isinstance(s, str)"});
 }
 
@@ -575,6 +580,166 @@ TEST(PyTokens, StringsAndBracketsFromTheFrontEndsTokenizer) {
   while (!t.IsOp(open, "(")) ++open;
   EXPECT_TRUE(t.IsOp(t.MatchBracket(open), ")"));
   EXPECT_EQ(t.line(t.MatchBracket(open)), 3);
+}
+
+// The blob's enums survive the round trip (reading them once iterated a destroyed
+// temporary and crashed `errdex lint-docs` and `errdex document` on any repo with an Enum).
+TEST(Knowledge, EnumsRoundTripThroughTheBlob) {
+  auto k = Knowledge({{"pkg/modes.py", "import enum\nclass Mode(enum.Enum):\n    FAST = \"fast\"\n    SLOW = \"slow\"\n"}});
+  auto back = RepoKnowledge::Deserialize(k->Serialize());
+  const doc::KnowledgeIndex* idx = doc::AsIndex(*back);
+  ASSERT_TRUE(idx);
+  ASSERT_EQ(idx->data().enums.count("Mode"), 1u);
+  EXPECT_EQ(idx->data().enums.at("Mode").size(), 2u);
+  EXPECT_EQ(back->Serialize(), k->Serialize());
+}
+
+// The scan hands the front end's tokens to the document stage (one tokenization):
+// the facts are the same as from tokenizing again.
+TEST(Knowledge, FrontEndTokensGiveTheSameFacts) {
+  std::string file =
+      "import os\n"
+      "MODES = [\"a\", \"b\"]\n"
+      "def pick(mode, n=1):\n"
+      "    if mode == \"a\":\n"
+      "        return 1\n"
+      "    if os.environ.get(\"X_FAST\") == \"1\" and n < 0:\n"
+      "        raise ValueError(\"bad\")\n"
+      "    raise ValueError(f\"unknown mode {mode}\")\n";
+  Site a = RaiseSite("m.py", 7, "ValueError", "bad", "pick");
+  a.guards = {"os.environ.get(\"X_FAST\") == \"1\" and n < 0"};
+  Site b = RaiseSite("m.py", 8, "ValueError", "unknown mode {mode}", "pick");
+  std::vector<const Site*> sites = {&a, &b};
+  FileFacts again = CollectFileFacts("m.py", file, sites);
+  py::Tokens tokens;
+  py::Tokenize(file, py::TokenizeOptions{}, &tokens);
+  FileFacts shared = CollectFileFacts("m.py", file, sites, &tokens);
+  ASSERT_EQ(again.contexts.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) EXPECT_EQ(SiteContextToJson(again.contexts[i]), SiteContextToJson(shared.contexts[i]));
+  std::vector<FileKnowledgePtr> k1, k2;
+  k1.push_back(std::move(again.knowledge));
+  k2.push_back(std::move(shared.knowledge));
+  EXPECT_EQ(RepoKnowledge::Build(std::move(k1))->Serialize(), RepoKnowledge::Build(std::move(k2))->Serialize());
+  // The fall-through raise is reached only when neither earlier `if` left (return, raise).
+  ASSERT_EQ(shared.contexts[1].exits.size(), 2u);
+  EXPECT_EQ(shared.contexts[1].exits[0].second, "mode == \"a\"");
+}
+
+// `assert 1` cannot fail; `assert False` fails whenever reached. Neither is "when `1` is false"
+// (stdlib test_grammar.py, lm-evaluation-harness tests, C asserts under #else).
+TEST(Documenter, AssertOnAConstantSaysWhatItMeans) {
+  std::string file = "def f(x):\n    assert 1\n    if x:\n        assert False, \"unsupported\"\n    assert not 0\n";
+  auto k = Knowledge({{"m.py", file}});
+  doc::ProseLinter lint;
+  auto assert_site = [&](int line, const std::string& cond) {
+    Site s = RaiseSite("m.py", line, "AssertionError", "", "f");
+    s.kind = SiteKind::kAssert;
+    s.assert_condition = cond;
+    Record r;
+    r.id = "r" + std::to_string(line);
+    r.file_path = "m.py";
+    r.line_number = line;
+    Doc(s, file, *k, &r);
+    lint.Check(r, &s);
+    return r;
+  };
+  Record holds = assert_site(2, "1");
+  SCOPED_TRACE(Dump(holds));
+  EXPECT_TRUE(Has(holds.documentation, "constant `1`, which always holds"));
+  EXPECT_FALSE(Has(holds.documentation, "is false"));
+  EXPECT_TRUE(Has(holds.trigger_scenarios, "None as written"));
+  Record fails = assert_site(4, "False");
+  SCOPED_TRACE(Dump(fails));
+  EXPECT_TRUE(Has(fails.documentation, "whenever that line is reached"));
+  EXPECT_TRUE(Has(fails.trigger_scenarios, "Any call of `f` that reaches line 4"));
+  Record negated = assert_site(5, "not 0");
+  EXPECT_TRUE(Has(negated.documentation, "always holds"));
+  lint.Finish();
+  EXPECT_EQ(lint.stats().by_check.at("constant-guard"), 0);
+}
+
+
+// English after a flag is no value of it: "Please specify --base-tag manually." (vllm-ascend's
+// release script) is no `--base-tag manually`.
+TEST(DocumenterCode, AnAdverbAfterAFlagIsNoValue) {
+  std::string file =
+      "import argparse\np = argparse.ArgumentParser()\np.add_argument(\"--base-tag\")\n"
+      "def main(args):\n    if not args.base_tag:\n        raise Exception(\"Could not find a previous tag. Please specify --base-tag manually.\")\n";
+  Record r = DocumentCode("rel.py", file, 6, "Exception", "Could not find a previous tag. Please specify --base-tag manually.", "main",
+                          {"not args.base_tag"});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_FALSE(AnyHas(r.solutions, "--base-tag manually`"));
+  EXPECT_FALSE(Has(r.example_fix, "manually"));
+  EXPECT_TRUE(AnyHas(r.solutions, "--base-tag"));
+}
+
+// `args != ["git", "diff"]` compares with one list: its items are no values to pick from.
+TEST(DocumenterCode, EqualityWithAListLiteralIsOneValue) {
+  std::string file = "def run(args):\n    if args != [\"git\", \"diff\"]:\n        raise ValueError(\"unexpected command\")\n";
+  Record r = DocumentCode("r.py", file, 3, "ValueError", "unexpected command", "run", {"args != [\"git\", \"diff\"]"});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_FALSE(AnyHas(r.solutions, "one of `git`"));
+  EXPECT_FALSE(Has(r.example_fix, "args=\"git\""));
+}
+
+// The message's own commands become the exampleFix: a quoted pip requirement, a variable to set.
+TEST(DocumenterCode, MessageCommandsAsExampleFix) {
+  std::string file =
+      "def load():\n    try:\n        import anthropic\n    except ImportError:\n"
+      "        raise ImportError(\"Please install anthropic via `pip install 'lm-eval[anthropic]'`\")\n"
+      "def key(k):\n    if not k:\n        raise ValueError(\"Please set the ANTHROPIC_API_KEY environment variable.\")\n";
+  Record pip = DocumentCode("a.py", file, 5, "ImportError", "Please install anthropic via `pip install 'lm-eval[anthropic]'`", "load", {});
+  SCOPED_TRACE(Dump(pip));
+  EXPECT_TRUE(Has(pip.example_fix, "pip install 'lm-eval[anthropic]'"));
+  Record env = DocumentCode("a.py", file, 8, "ValueError", "Please set the ANTHROPIC_API_KEY environment variable.", "key", {"not k"});
+  SCOPED_TRACE(Dump(env));
+  EXPECT_TRUE(Has(env.example_fix, "export ANTHROPIC_API_KEY=<value>"));
+}
+
+// A dataclass walked into flags: `Literal["auto", "normal"]` lists the choices, it is no
+// Annotated help, so plain fields beside it stay flags (the check stage's seed tree).
+TEST(Knowledge, LiteralFieldsAreChoicesNotAnnotatedMetadata) {
+  std::string py =
+      "import dataclasses\nfrom typing import Literal, Optional\n\n@dataclasses.dataclass\nclass ServerArgs:\n"
+      "    tp_size: int = 1\n    deepep_mode: Literal[\"auto\", \"normal\", \"low_latency\"] = \"auto\"\n"
+      "    quantization: Optional[Literal[\"fp8\", \"awq\"]] = None\n\n"
+      "    @staticmethod\n    def add_cli_args(parser):\n        for field in dataclasses.fields(ServerArgs):\n"
+      "            parser.add_argument(f\"--{field.name.replace('_', '-')}\", default=field.default)\n";
+  auto k = Knowledge({{"server_args.py", py}});
+  const auto* idx = doc::AsIndex(*k);
+  ASSERT_TRUE(idx);
+  const doc::Flag* mode = idx->FindFlag("--deepep-mode");
+  ASSERT_TRUE(mode);
+  EXPECT_EQ(mode->choices, (std::vector<std::string>{"auto", "normal", "low_latency"}));
+  EXPECT_EQ(*mode->default_value, "auto");
+  EXPECT_TRUE(idx->FindFlag("--tp-size"));
+  ASSERT_TRUE(idx->FindFlag("--quantization"));
+  EXPECT_EQ(idx->FindFlag("--quantization")->choices, (std::vector<std::string>{"fp8", "awq"}));
+}
+
+// A variable the guard tests and the message gives values for: the message's value, every
+// listed line kept (they differ in one value), no guessed `X=1` (vllm-ascend's setup.py).
+TEST(DocumenterCode, MessageValuesOfAnEnvironmentVariable) {
+  std::string msg =
+      "Could not determine chip type. Please set the 'SOC_VERSION' environment variable, for example:\n"
+      "  - Atlas A2: export SOC_VERSION=\"ascend910b1\"\n  - Atlas A3: export SOC_VERSION=\"ascend910_9391\"\n";
+  std::string file = "import os\ndef f():\n    if not os.environ.get(\"SOC_VERSION\"):\n        raise RuntimeError(\"x\")\n";
+  Record r = DocumentCode("setup.py", file, 4, "RuntimeError", msg, "f", {"not os.environ.get(\"SOC_VERSION\")"});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_EQ(r.example_fix.value_or(""), "# before\n# (SOC_VERSION not set)\n# after\nexport SOC_VERSION=\"ascend910b1\"");
+  EXPECT_TRUE(AnyHas(r.solutions, "ascend910_9391"));
+  EXPECT_FALSE(AnyHas(r.solutions, "SOC_VERSION=1"));
+}
+
+// Advice in parentheses ends at its own ')' (calls inside it kept whole): no "): {err}" tail.
+TEST(DocumenterCode, ParenthesisedAdviceEndsAtItsParenthesis) {
+  std::string msg = "UlyssesCommunicator.close failed (retry close() on all ranks): {err}";
+  std::string file = "def close(self):\n    if self.bad:\n        raise RuntimeError(f\"x\")\n";
+  Record r = DocumentCode("u.py", file, 3, "RuntimeError", msg, "close", {"self.bad"});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(AnyHas(r.solutions, "Retry close() on all ranks. (the message's advice)"));
+  EXPECT_FALSE(AnyHas(r.solutions, "{err}"));
+  for (const auto& sent : doc::ImperativeSentences(msg)) EXPECT_EQ(sent.find("{err}"), std::string::npos) << sent;
 }
 
 }  // namespace

@@ -6,11 +6,10 @@
 #include <set>
 
 #include "document/text.h"
+#include "document/values.h"
 
 namespace errdex::doc {
 namespace {
-
-constexpr size_t kMaxExpr = 160;  // bytes of one expression shown in prose
 
 std::string Show(std::string_view s) { return Clip(OneLine(s), kMaxExpr); }
 
@@ -28,6 +27,7 @@ std::vector<std::string> NameWords(std::string_view s) {
 
 bool IsHardwareWord(std::string_view s) {
   for (const std::string& w : NameWords(s)) {
+    if (Has(w, "graph") || Has(w, "kernel") || Has(w, "stream")) return false;  // cudagraphs, hip_kernel: software
     static const char* const kWords[] = {"cuda", "hip", "rocm", "npu", "xpu", "gpu", "mps", "tpu", "hpu", "musa", "hopper",
                                          "blackwell", "ampere", "ada", "cpu", "arch", "device", "capability", "nvidia",
                                          "amd", "intel", "ascend", "sm", "gfx", "cc", "mlu", "ipu", "neuron", "tegra",
@@ -122,7 +122,8 @@ class Resolver {
     return IsKnownPackage(first, {}) || first == "np" || first == "torch_npu" || first == "sys" || first == "os";
   }
 
-  Subject Resolve(const Atom& a) const {
+  // May normalize the atom's values (a device constant becomes its name).
+  Subject Resolve(Atom& a) const {
     Subject s;
     std::string expr = Trim(a.lhs);
     std::string v;
@@ -219,7 +220,7 @@ class Resolver {
         return s;
       }
     }
-    if (VersionLike(x) || VersionLike(a.rhs)) {
+    if ((VersionLike(x) || VersionLike(a.rhs)) && !Has(x, "{") && !Has(a.rhs, "{")) {
       s.kind = SubjectKind::kVersion;
       s.pred = Show(a.Code());
       s.missing = true;
@@ -284,13 +285,19 @@ class Resolver {
         return s;
       }
     }
+    if (Tensor(a, x, &s)) return s;
+    if (Request(x, &s)) return s;
     auto shapey = [](std::string_view t) {
-      return Has(t, "len(") || Has(t, ".shape") || Has(t, ".ndim") || Has(t, ".dim()") || Has(t, ".size(") || Has(t, ".numel()");
+      return Has(t, "len(") || Has(t, ".shape") || Has(t, ".ndim") || Has(t, ".dim()") || Has(t, ".size(") || Has(t, ".numel()") ||
+             EndsWith(t, ".length") || EndsWith(t, ".len()");
     };
     if (shapey(x) || shapey(a.rhs)) {
       s.kind = SubjectKind::kShape;
       if (StartsWith(x, "len(") && EndsWith(x, ")"))
         if (const ParamInfo* p = Param(Trim(x.substr(4, x.size() - 5)))) s.param = p->name, s.param_info = p;
+      for (const char* suf : {".length", ".len()", ".size()"})
+        if (EndsWith(x, suf))
+          if (const ParamInfo* p = Param(x.substr(0, x.size() - std::char_traits<char>::length(suf)))) s.param = p->name, s.param_info = p;
       return s;
     }
     if (k_ && IsDotted(x) && x.find('.') != std::string::npos) {
@@ -303,6 +310,13 @@ class Resolver {
           return s;
         }
         if (const ConfigField* f = k_->FindField(last, deps_)) {
+          // A field of a pydantic BaseSettings class: the user sets its environment variable.
+          if (const EnvVar* e = SettingsEnv(*f)) {
+            s.kind = SubjectKind::kEnv;
+            s.env = e->name;
+            s.env_info = e;
+            return s;
+          }
           s.kind = SubjectKind::kField;
           s.field = f;
           return s;
@@ -310,15 +324,131 @@ class Resolver {
       }
     }
     if (const ParamInfo* p = Param(x)) {
+      // A parameter of a click/typer command is its flag.
+      if (k_ && CommandFunction())
+        if (const Flag* f = k_->FindFlag(p->name, deps_); f && (f->origin == "click" || f->origin == "typer")) {
+          s.kind = SubjectKind::kFlag;
+          s.flag = f;
+          return s;
+        }
+      // is_hip / has_cuda passed in: the platform, not a choice of the caller.
+      if ((StartsWith(p->name, "is_") || StartsWith(p->name, "has_") || StartsWith(p->name, "use_")) && IsHardwareWord(p->name) &&
+          a.op.empty()) {
+        s.kind = SubjectKind::kHardware;
+        s.pred = p->name;
+        s.missing = a.falsy;
+        return s;
+      }
       s.kind = SubjectKind::kParam;
       s.param = p->name;
       s.param_info = p;
+      return s;
+    }
+    // self.<attr> of a class that is not a settings class: the object's state -- or,
+    // when __init__ stored a parameter there, that constructor argument.
+    if (StartsWith(x, "self.") && IsIdent(x.substr(5)) && !SettingsHolder("self", ctx_)) {
+      s.attr = x.substr(5);
+      for (const auto& w : ctx_.writes)
+        if (w.attr == s.attr && w.method == "__init__" && StartsWith(w.value, "param:") && !ctx_.class_name.empty()) {
+          s.kind = SubjectKind::kParam;
+          s.param = w.value.substr(6);
+          s.ctor = true;
+          return s;
+        }
+      s.kind = SubjectKind::kSelfState;
       return s;
     }
     return s;
   }
 
  private:
+  const EnvVar* SettingsEnv(const ConfigField& f) const {
+    const auto& sc = k_->data().settings_classes;
+    if (std::find(sc.begin(), sc.end(), f.class_name) == sc.end()) return nullptr;
+    std::string prefix;
+    if (auto it = k_->data().env_prefixes.find(f.class_name); it != k_->data().env_prefixes.end()) prefix = it->second;
+    return k_->FindEnv(Upper(prefix + f.name), deps_);
+  }
+  bool CommandFunction() const {
+    for (const auto& d : ctx_.decorators)
+      if (d == "command" || d == "option" || d == "callback" || d == "argument") return true;
+    return false;
+  }
+
+  // x.dtype != torch.float16, x.scalar_type() == at.kHalf, not x.is_contiguous(), x.device.type != "cuda",
+  // not x.is_cuda(): a property of a tensor the caller passes.
+  bool Tensor(Atom& a, const std::string& x, Subject* s) const {
+    std::string base, prop;
+    auto strip = [&](const char* suffix, const char* what) {
+      if (!EndsWith(x, suffix) || x.size() <= std::char_traits<char>::length(suffix)) return false;
+      base = x.substr(0, x.size() - std::char_traits<char>::length(suffix));
+      prop = what;
+      return true;
+    };
+    bool truth = a.op.empty();
+    long n;
+    bool int_rhs = !truth && IntLiteral(a.rhs, &n);
+    bool ok = (!truth && (strip(".dtype", "dtype") || strip(".dtype()", "dtype") || strip(".scalar_type()", "dtype") ||
+                          strip(".device.type", "device") || strip(".device().type()", "device"))) ||
+              (int_rhs && (strip(".dim()", "dim") || strip(".ndim", "dim") || strip(".ndimension()", "dim"))) ||
+              (truth && (strip(".is_contiguous()", "contiguous") || strip(".is_cuda", "cuda") || strip(".is_cuda()", "cuda") ||
+                         strip(".device().is_cuda()", "cuda") || strip(".is_cpu", "cpu") || strip(".is_cpu()", "cpu") ||
+                         strip(".device().is_cpu()", "cpu")));
+    if (ok && prop == "device" && !a.rhs_strings) {
+      // at::kCPU / c10::kCUDA / torch.kCUDA / DeviceType::CUDA: a device name.
+      std::string d = Lower(LastComponent(Trim(a.rhs)));
+      if (StartsWith(d, "k")) d = d.substr(1);
+      if (d == "cpu" || d == "cuda" || d == "xpu" || d == "mps" || d == "hip" || d == "meta") {
+        a.values = {d};  // the device's name as a string value (read by the writers)
+        a.rhs_strings = true;
+      } else {
+        return false;
+      }
+    }
+    if (!ok || !IsDotted(base)) return false;
+    s->kind = SubjectKind::kTensor;
+    s->tensor = base;
+    s->pred = prop;
+    s->missing = truth ? a.falsy : false;
+    if (const ParamInfo* p = Param(base)) s->param = p->name, s->param_info = p;
+    else if (!ctx_.known && IsIdent(base)) s->param = base;  // another language: no signature read
+    return true;
+  }
+
+  // request.json["x"], request.args.get("x"), request.form["x"], request.headers.get("X"),
+  // request.query_params.get("x"), req.body.x, req.query.x, req.params.x, req.headers["x"].
+  bool Request(const std::string& x, Subject* s) const {
+    static const std::pair<const char*, const char*> kPy[] = {
+        {"request.json", "body"},     {"request.get_json()", "body"}, {"request.args", "query"},
+        {"request.form", "form"},     {"request.values", "query"},    {"request.headers", "header"},
+        {"request.cookies", "cookie"}, {"request.query_params", "query"}, {"request.path_params", "path"},
+        {"req.body", "body"},         {"req.query", "query"},         {"req.params", "path"},
+        {"req.headers", "header"},    {"req.cookies", "cookie"},      {"request.body", "body"},
+        {"request.query", "query"},   {"request.params", "path"},     {"ctx.request.body", "body"},
+        {"ctx.query", "query"},       {"ctx.params", "path"}};
+    for (const auto& [prefix, where] : kPy) {
+      if (!StartsWith(x, prefix)) continue;
+      std::string rest = x.substr(std::char_traits<char>::length(prefix));
+      std::string field;
+      if (StartsWith(rest, ".get(")) {
+        auto args = CallArgs(rest, 4);
+        if (args.empty() || !StringLit(args[0], &field)) return false;
+      } else if (StartsWith(rest, "[") && EndsWith(rest, "]")) {
+        if (!StringLit(rest.substr(1, rest.size() - 2), &field)) return false;
+      } else if (StartsWith(rest, ".") && IsIdent(rest.substr(1))) {
+        field = rest.substr(1);
+      } else {
+        return false;
+      }
+      if (field.empty() || field.size() > 80) return false;
+      s->kind = SubjectKind::kRequest;
+      s->module = where;
+      s->attr = field;
+      return true;
+    }
+    return false;
+  }
+
   static bool VersionLike(std::string_view t) {
     auto call = [&](std::string_view fn) {
       for (size_t p = t.find(fn); p != std::string_view::npos; p = t.find(fn, p + 1))
@@ -382,147 +512,6 @@ std::string JoinCode(const std::vector<Atom>& atoms) {
 
 }  // namespace
 
-std::string Subject::Key() const {
-  switch (kind) {
-    case SubjectKind::kFlag: return "flag:" + flag->dest;
-    case SubjectKind::kField: return "field:" + field->name;
-    case SubjectKind::kEnv: return "env:" + env;
-    case SubjectKind::kParam: return "param:" + param;
-    default: return "expr:" + expr;
-  }
-}
-
-std::string Subject::SettingName() const {
-  if (kind == SubjectKind::kFlag) return flag->dest;
-  if (kind == SubjectKind::kField) return field->name;
-  if (kind == SubjectKind::kParam) return param;
-  return LastComponent(expr);
-}
-
-bool IsBoolFlag(const Subject& s) {
-  if (s.kind != SubjectKind::kFlag) return false;
-  if (s.flag->IsBool()) return true;
-  // A flag only named in messages: --enable-x / --disable-x / --use-x / --no-x take no value.
-  const std::string& d = s.flag->dest;
-  return s.flag->origin == "mentioned" &&
-         (StartsWith(d, "enable_") || StartsWith(d, "disable_") || StartsWith(d, "use_") || StartsWith(d, "no_"));
-}
-
-std::string SettingRef(const Subject& s) {
-  if (s.kind == SubjectKind::kFlag) return BT(s.flag->Primary());
-  if (s.kind == SubjectKind::kField) return "the " + BT(s.field->name) + " setting of " + BT(s.field->class_name);
-  if (s.kind == SubjectKind::kEnv) return "environment variable " + BT(s.env);
-  if (s.kind == SubjectKind::kParam) return "argument " + BT(s.param);
-  return BT(s.expr);
-}
-
-std::string SettingValue(const Subject& s, const std::string& v) {
-  if (s.kind == SubjectKind::kFlag) return s.flag->Primary() + " " + v;
-  if (s.kind == SubjectKind::kField) return s.field->name + "=" + PyQuote(v);
-  if (s.kind == SubjectKind::kEnv) return s.env + "=" + v;
-  if (s.kind == SubjectKind::kParam) return s.param + "=" + PyQuote(v);
-  return s.expr + " == " + PyQuote(v);
-}
-
-bool Triggers(const Fact& f, const std::string& v) {
-  const auto& vals = f.atom.values;
-  bool in = std::find(vals.begin(), vals.end(), v) != vals.end();
-  const std::string& op = f.atom.op;
-  if (op == "==" || op == "in" || op == "is") return in;
-  if (op == "!=" || op == "not in" || op == "is not") return !in;
-  return true;
-}
-
-Fact Positive(const Fact& f) {
-  Fact p = f;
-  p.atom.op = FlipOp(f.atom.op);
-  if (p.atom.op.empty()) p.atom.falsy = !f.atom.falsy;
-  if (!p.disjunction) p.code = Clip(OneLine(p.atom.Code()), kMaxExpr);
-  return p;
-}
-
-bool AbstractMethod(const SiteFacts& sf) {
-  const Site& site = *sf.site;
-  const SiteContext& c = *sf.ctx;
-  if (!sf.facts.empty() || site.error_class.value_or("") != "NotImplementedError" || c.class_name.empty() || c.def_name.empty())
-    return false;
-  if (StartsWith(c.def_name, "__") && c.def_name != "__call__") return false;
-  if (std::find(c.decorators.begin(), c.decorators.end(), "abstractmethod") != c.decorators.end()) return true;
-  for (const auto& b : c.class_bases)
-    if (HasWord(b, "ABC") || HasWord(b, "Protocol") || Has(b, "ABCMeta")) return true;
-  for (const char* w : {"Base", "Abstract", "Interface", "Mixin", "Protocol"})
-    if (Has(c.class_name, w)) return true;
-  std::string msg = Lower(site.error_message.value_or(""));
-  if (msg.empty()) return true;
-  return Has(msg, "subclass") || Has(msg, "override") || Has(msg, "must implement") || Has(msg, "should implement") ||
-         Has(msg, "must be implemented") || Has(msg, "should be implemented") || Has(msg, "abstract");
-}
-
-std::string KindWord(const Site& s) {
-  switch (s.kind) {
-    case SiteKind::kAssert: return "assert";
-    case SiteKind::kLog: return "log call";
-    case SiteKind::kHttpResponse: return "error response";
-    default: return "raise";
-  }
-}
-
-std::string CallName(const SiteFacts& sf) {
-  const SiteContext& c = *sf.ctx;
-  bool method = !c.params.empty() && (c.params[0].name == "self" || c.params[0].name == "cls") && !c.class_name.empty();
-  if (sf.func == "__init__" && !c.class_name.empty()) return c.class_name;
-  if (!method) {
-    bool cls_method = std::find(c.decorators.begin(), c.decorators.end(), "staticmethod") != c.decorators.end();
-    if (cls_method && !c.class_name.empty()) return c.class_name + "." + sf.func;
-    return sf.func;
-  }
-  return (c.params[0].name == "cls" ? c.class_name : std::string("obj")) + "." + sf.func;
-}
-
-std::string UserTerm(const SiteFacts& sf, const Fact& f) {
-  const Subject& s = f.subj;
-  const Atom& a = f.atom;
-  (void)sf;
-  if (f.disjunction) return BT(f.code);
-  const std::vector<std::string>& vals = a.values;
-  switch (s.kind) {
-    case SubjectKind::kFlag:
-    case SubjectKind::kField:
-    case SubjectKind::kEnv:
-    case SubjectKind::kParam: {
-      std::string ref = SettingRef(s);
-      if (a.op.empty()) {
-        if (s.kind == SubjectKind::kEnv) return a.falsy ? BT(s.env) + " unset or false" : BT(s.env + "=1") + " (any true value)";
-        if (IsBoolFlag(s)) return (a.falsy != (s.flag->action == "store_false")) ? "without " + ref : ref;
-        if (s.kind == SubjectKind::kParam) return a.falsy ? ref + " false, empty or None" : ref + " true or non-empty";
-        return a.falsy ? ref + " unset or empty" : ref + " set";
-      }
-      if ((a.op == "==" || a.op == "is") && a.rhs_strings && vals.size() == 1) return BT(SettingValue(s, vals[0]));
-      if (a.op == "!=" && a.rhs_strings && vals.size() == 1) return ref + " set to something other than " + BT(vals[0]);
-      if (a.op == "in" && a.rhs_strings) return ref + " set to " + JoinSome(Ticked(vals), "or", 8);
-      if (a.op == "not in" && a.rhs_strings) return ref + " set to a value other than " + JoinSome(Ticked(vals), "or", 8);
-      if (a.op == "is" && Trim(a.rhs) == "None") return ref + (s.kind == SubjectKind::kParam ? " left as None" : " not given");
-      if (a.op == "is not" && Trim(a.rhs) == "None") return ref + " given";
-      return ref + " " + a.op + " " + BT(Show(a.rhs));
-    }
-    case SubjectKind::kMissingAttr:
-      return s.missing ? "the installed " + BT(s.module) + " has no attribute " + BT(s.attr)
-                       : "the installed " + BT(s.module) + " has the attribute " + BT(s.attr);
-    case SubjectKind::kMissingModule:
-      return s.missing ? "the package " + BT(s.module) + " is not installed" : "the package " + BT(s.module) + " is installed";
-    case SubjectKind::kHardware:
-      return s.missing ? BT(s.pred) + " is False on this machine" : BT(s.pred) + " is True on this machine";
-    case SubjectKind::kVersion:
-      if (!s.attr.empty()) return "an installed " + BT(s.module) + " that does not satisfy " + BT(s.attr);
-      return "installed versions for which " + BT(s.pred) + " holds";
-    case SubjectKind::kType:
-      if (s.flag) return BT(s.flag->Primary()) + (s.missing ? " given a value that is not " : " given ") + "a " + BT(s.pred);
-      return s.missing ? BT(s.expr) + " is not an instance of " + BT(s.pred) : BT(s.expr) + " is an instance of " + BT(s.pred);
-    default:
-      return BT(f.code);
-  }
-}
-
 SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const KnowledgeIndex* k, DocDeps* deps) {
   SiteFacts sf;
   sf.site = &site;
@@ -549,6 +538,25 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
     }
     ParseGuard(g, (int)i, &clauses);
   }
+  // Earlier exiting ifs of the site's block: each test is false here (an else-fact).
+  int next_guard = (int)site.guards.size();
+  sf.exit_branches.reserve(ctx.exits.size());
+  for (const auto& [line, test] : ctx.exits) {
+    if (test.size() > 4096) continue;
+    BranchInfo b;
+    b.guard = next_guard++;
+    b.line = line;
+    b.test = test;
+    b.returns = true;
+    sf.exit_branches.push_back(b);
+    ParseGuard("not (" + test + ")", b.guard, &clauses);
+  }
+  // A condition that must hold (assert, TORCH_CHECK, CHECK, ensure!): its negation is the innermost fact.
+  if (site.assert_condition && !site.assert_condition->empty() && site.assert_condition->size() <= 4096) {
+    size_t before = clauses.size();
+    ParseCondition(*site.assert_condition, true, next_guard++, &clauses);
+    sf.checked_condition = clauses.size() > before;
+  }
   std::vector<Fact> facts;
   for (auto& c : clauses) {
     Fact f;
@@ -556,9 +564,49 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
     f.from_else = c.from_else;
     if (c.any_of.size() == 1) {
       f.atom = c.any_of[0];
-      if (f.atom.op.empty() && IsConstantExpr(f.atom.lhs)) {
+      if ((f.atom.op.empty() && IsConstantExpr(f.atom.lhs)) ||
+          (!f.atom.op.empty() && IsConstantExpr(f.atom.lhs) && IsConstantExpr(f.atom.rhs)) ||
+          (Trim(f.atom.lhs) == "__name__" && f.atom.op == "==")) {  // run as a script: no condition a user meets
         sf.constant_guard = true;  // `while True`, `if 1`: no condition at all
         continue;
+      }
+      if (k && !f.atom.rhs_strings && (f.atom.op == "==" || f.atom.op == "!=" || f.atom.op == "is" || f.atom.op == "is not")) {
+        // `mode == Quantization.gptq`: the Enum member's value, as the user writes it.
+        std::string r = Trim(f.atom.rhs);
+        size_t dot = r.rfind('.');
+        if (IsDotted(r) && dot != std::string::npos) {
+          auto en = k->data().enums.find(LastComponent(r.substr(0, dot)));
+          if (en != k->data().enums.end())
+            for (const auto& [m, v] : en->second)
+              if (m == r.substr(dot + 1)) {
+                f.atom.values = {v};
+                f.atom.rhs_strings = true;
+                if (f.atom.op == "is") f.atom.op = "==";
+                if (f.atom.op == "is not") f.atom.op = "!=";
+              }
+        }
+      }
+      if (k && !f.atom.rhs_strings && (f.atom.op == "in" || f.atom.op == "not in")) {
+        // `x not in SUPPORTED` / `x not in MODES.keys()`: the constant's values.
+        std::string r = Trim(f.atom.rhs);
+        if (EndsWith(r, ".keys()")) r = r.substr(0, r.size() - 7);
+        if (EndsWith(r, ".__members__")) {
+          // `x not in Mode.__members__`: the Enum's member names.
+          auto en = k->data().enums.find(LastComponent(r.substr(0, r.size() - 12)));
+          if (en != k->data().enums.end() && !en->second.empty()) {
+            f.atom.values.clear();
+            for (const auto& [m, v] : en->second) f.atom.values.push_back(m);
+            f.atom.rhs_strings = true;
+            f.atom_constant = r;
+          }
+        } else if (IsDotted(r)) {
+          auto it = k->data().list_constants.find(LastComponent(r));
+          if (it != k->data().list_constants.end() && !it->second.empty()) {
+            f.atom.values = it->second;
+            f.atom.rhs_strings = true;
+            f.atom_constant = r;
+          }
+        }
       }
       f.subj = res.Resolve(f.atom);
       f.code = Clip(OneLine(f.atom.Code()), kMaxExpr);
@@ -568,9 +616,12 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
       f.code = Clip(JoinCode(c.any_of), kMaxExpr);
       f.atom.lhs = "(" + f.code + ")";
     }
-    if (f.from_else)
+    if (f.from_else) {
       for (const auto& b : ctx.branches)
         if (!b.own && b.guard == f.guard) f.branch = &b;
+      for (const auto& b : sf.exit_branches)
+        if (b.guard == f.guard) f.branch = &b;
+    }
     facts.push_back(std::move(f));
   }
   // The same test twice (nested ifs) is one fact.
@@ -623,14 +674,37 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
   for (auto& f : facts)
     if (!f.implied) sf.facts.push_back(f);
   for (const auto& f : sf.facts)
-    if (f.subj.kind != SubjectKind::kCode && f.subj.kind != SubjectKind::kShape) sf.any_user_subject = true;
+    if (f.subj.kind != SubjectKind::kCode && f.subj.kind != SubjectKind::kShape && f.subj.kind != SubjectKind::kSelfState)
+      sf.any_user_subject = true;
 
   sf.hints = ReadHints(site, k, deps);
 
+  // Earlier exiting ifs of the site's own block: one sentence for them all.
+  {
+    std::vector<std::string> tests;
+    for (const auto& b : sf.exit_branches) {
+      if (tests.size() >= 4) break;
+      // In the user's terms when the exit tests one setting/argument.
+      std::string term = BT(Clip(b.test, kMaxExpr));
+      int atoms = 0;
+      const Fact* only = nullptr;
+      for (const auto& f : facts)
+        if (f.guard == b.guard) ++atoms, only = &f;
+      if (atoms == 1 && !only->disjunction && only->subj.kind != SubjectKind::kCode && only->subj.kind != SubjectKind::kShape &&
+          only->merged_lines.size() <= 1)
+        term = UserTerm(sf, Positive(*only));
+      tests.push_back(term + " (line " + std::to_string(b.line) + ")");
+    }
+    if (!tests.empty())
+      sf.sibling_notes.push_back("Earlier checks in " + BT(Clip(site.function, 120)) + " leave first when " + JoinSome(tests, "or", 4) +
+                                 (sf.exit_branches.size() > 4 ? " (and " + std::to_string(sf.exit_branches.size() - 4) + " more)" : "") +
+                                 "; only what none of them catches reaches this " + KindWord(site) + ".");
+  }
   // Earlier branches: what they do and which values they take away.
   std::set<int> noted;
   for (const auto& f : facts) {
     if (!f.from_else || !f.branch || noted.count(f.guard)) continue;
+    if (f.guard >= (int)site.guards.size()) continue;  // an exit: said above
     noted.insert(f.guard);
     const BranchInfo& b = *f.branch;
     std::vector<std::string> does;

@@ -23,6 +23,9 @@
 
 namespace errdex::doc {
 
+// Bytes of one expression (a guard's code, a compared value) shown in prose.
+inline constexpr size_t kMaxExpr = 160;
+
 enum class SubjectKind {
   kCode,           // nothing a user sets directly
   kFlag,           // a command-line flag (Flag)
@@ -35,6 +38,9 @@ enum class SubjectKind {
   kVersion,        // a version comparison
   kType,           // isinstance(x, T)
   kShape,          // len(x), x.shape, x.ndim, ...
+  kTensor,         // x.dtype / x.device / x.is_contiguous() (any language's spelling)
+  kSelfState,      // self.<attr>: the object's own state (set by another method)
+  kRequest,        // a field of an HTTP request (request.json["x"], req.body.x, req.query.x)
 };
 
 struct Subject {
@@ -45,8 +51,12 @@ struct Subject {
   std::string env;            // kEnv: the variable
   std::string param;          // kParam (and kType/kShape of a parameter): its name
   const ParamInfo* param_info = nullptr;
-  std::string module, attr;   // kMissingAttr / kMissingModule
-  std::string pred;           // kHardware: the predicate; kType: the type; kVersion: the comparison
+  std::string module, attr;   // kMissingAttr / kMissingModule; kRequest: location (body, query,
+                              // path, header, form, cookie) and field; kSelfState: attr
+  std::string tensor;         // kTensor: the tensor expression (param holds it when it is one)
+  bool ctor = false;          // kParam from `self.x` that __init__ set from its parameter: the class's call
+  std::string pred;           // kHardware: the predicate; kType: the type; kVersion: the comparison;
+                              // kTensor: dtype, device or contiguous
   std::string expr;           // the tested expression after substitution (one line, clipped)
   std::string via;            // the local that was substituted
   bool missing = false;       // capability kinds: the atom says it is absent
@@ -70,6 +80,7 @@ struct Fact {
   std::vector<Atom> any_of;  // disjunction: its atoms
   const BranchInfo* branch = nullptr;  // from_else: the earlier branch it negates (when found)
   std::vector<int> merged_lines;       // merged else-facts: the earlier branches' lines
+  std::string atom_constant;           // the rhs named a constant whose values atom.values holds
 };
 
 // A value an earlier branch (or the site's own branch) writes for a subject.
@@ -89,6 +100,8 @@ struct SiteFacts {
   std::map<std::string, Rewrite> rewrites;     // subject key -> an earlier branch's rewrite
   std::map<std::string, std::string> own_sets; // subject key -> what the site's own branch sets it to
   std::vector<std::string> sibling_notes;      // one sentence per earlier branch
+  std::vector<BranchInfo> exit_branches;       // the SiteContext's exits as branches (guard index past the site's)
+  bool checked_condition = false;  // the innermost fact is a condition that must hold (assert, TORCH_CHECK)
   Evidence evidence;
   std::string background_tag;
   std::string func;        // last component of site->function
@@ -100,6 +113,7 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
 
 // Helpers the writers share.
 std::string UserTerm(const SiteFacts& sf, const Fact& f);   // `--deepep-mode normal`, `X=1`, ...
+std::string TypePhrase(const SiteFacts& sf, const std::string& type);  // "an instance of `T`"; JS: "a string"
 std::string SettingRef(const Subject& s);                    // `--deepep-mode`, environment variable `X`
 std::string SettingValue(const Subject& s, const std::string& v);  // --deepep-mode v / X=v / field=v
 bool Triggers(const Fact& f, const std::string& v);          // v makes the fact true
@@ -107,6 +121,12 @@ Fact Positive(const Fact& f);                                // the fact negated
 bool IsBoolFlag(const Subject& s);
 std::string CallName(const SiteFacts& sf);                   // how a caller spells the call
 std::string KindWord(const Site& s);                         // raise / assert / log call / error response
+// A self-state fact (`self.x is None`, `not self.x`, `self.closed`): the methods of
+// the class that give the attribute a value that passes (`setters`) and those that
+// put it into the failing state (`resetters`, e.g. close()). Both empty when the
+// fact's test is none of these forms.
+void StateMethods(const SiteFacts& sf, const Fact& f, std::vector<std::string>* setters, std::vector<std::string>* resetters);
+
 // An unconditional NotImplementedError a subclass is meant to override (an
 // abstract method, a base class, a message asking for an implementation).
 bool AbstractMethod(const SiteFacts& sf);

@@ -2,6 +2,7 @@
 #include "document/file_index.h"
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
 #include <set>
 
@@ -12,7 +13,37 @@ namespace errdex::doc {
 
 using py::TokenKind;
 
-FileIndex::FileIndex(const Toks& t) : t_(t) {
+FileIndex::Wanted FileIndex::WantedBy(const std::vector<const Site*>& sites) {
+  Wanted w;
+  auto idents = [&](std::string_view g) {
+    for (size_t i = 0; i < g.size();) {
+      if (std::isalpha((unsigned char)g[i]) || g[i] == '_') {
+        size_t e = i;
+        while (e < g.size() && IsWordChar(g[e])) ++e;
+        w.names.insert(g.substr(i, e - i));
+        i = e;
+      } else {
+        ++i;
+      }
+    }
+  };
+  for (const Site* s : sites) {
+    if (!s) continue;
+    std::string_view f = s->function;
+    size_t dot = f.rfind('.');
+    std::string_view last = dot == std::string_view::npos ? f : f.substr(dot + 1);
+    w.callees.insert(last);
+    if (last == "__init__" && dot != std::string_view::npos) {
+      std::string_view cls = f.substr(0, dot);
+      size_t d2 = cls.rfind('.');
+      w.callees.insert(d2 == std::string_view::npos ? cls : cls.substr(d2 + 1));
+    }
+    for (const auto& g : s->guards) idents(std::string_view(g).substr(0, 4096));
+  }
+  return w;
+}
+
+FileIndex::FileIndex(const Toks& t, const Wanted* wanted) : t_(t) {
   const auto& lines = t.lines();
   ll_.reserve(lines.size());
   std::vector<int> stack;
@@ -32,7 +63,8 @@ FileIndex::FileIndex(const Toks& t) : t_(t) {
     l.last = L.last;
     l.indent = L.indent;
     l.start = t.line(L.first);
-    l.end = t.EndLine(L.last - 1);
+    // Only a multi-line string token ends on a later line than it starts.
+    l.end = t.IsKind(L.last - 1, TokenKind::kString) ? t.EndLine(L.last - 1) : t.line(L.last - 1);
     l.block = stack.empty() ? -1 : stack.back();
     int li = (int)ll_.size();
     uint32_t k = L.first;
@@ -47,13 +79,13 @@ FileIndex::FileIndex(const Toks& t) : t_(t) {
       for (const auto& [kw, kd] : kKw)
         if (w == kw) kind = kd;
       // `match` / `case` are soft keywords: only as a statement ending in ':'.
-      if ((kind == kMatch || kind == kCase) && !t.IsOp(L.last - 1, ":")) kind = -1;
+      if ((kind == kMatch || kind == kCase) && !t.IsOp1(L.last - 1, ':')) kind = -1;
     }
     uint32_t colon = 0;
     if (kind >= 0) {
       int base = t.depth(k);
       for (uint32_t j = k + 1; j < L.last; ++j)
-        if (t.depth(j) == base && t.IsOp(j, ":")) {
+        if (t.depth(j) == base && t.IsOp1(j, ':')) {
           colon = j;
           break;
         }
@@ -89,10 +121,15 @@ FileIndex::FileIndex(const Toks& t) : t_(t) {
       // name = ..., name: T = ...
       if (t.IsKind(L.first, TokenKind::kName)) {
         uint32_t eq = L.first + 1;
-        if (t.IsOp(eq, ":")) {
-          while (eq < L.last && !(t.IsOp(eq, "=") && t.depth(eq) == t.depth(L.first))) ++eq;
+        if (t.IsOp1(eq, ':')) {
+          while (eq < L.last && !(t.IsOp1(eq, '=') && t.depth(eq) == t.depth(L.first))) ++eq;
         }
-        if (eq < L.last && t.IsOp(eq, "=")) assigns_[t.Text(L.first)].push_back(li);
+        if (eq < L.last && t.IsOp1(eq, '=') && (!wanted || wanted->names.count(t.Text(L.first))))
+          assigns_[t.Text(L.first)].push_back(li);
+        // self.attr = ... / self.attr: T = ...
+        if (t.IsName(L.first, "self") && t.IsOp1(L.first + 1, '.') && t.IsKind(L.first + 2, TokenKind::kName) &&
+            (t.IsOp1(L.first + 3, '=') || t.IsOp1(L.first + 3, ':')) && (!wanted || wanted->names.count(t.Text(L.first + 2))))
+          self_assigns_[t.Text(L.first + 2)].push_back(li);
       }
       if (w == "import" || w == "from") {
         // import a.b -> a; import a as b -> b; from x import a, b as c -> a, c
@@ -103,7 +140,7 @@ FileIndex::FileIndex(const Toks& t) : t_(t) {
           ++j;
         }
         for (auto [pb, pe] : t.SplitTopLevel(j, L.last)) {
-          while (pb < pe && t.IsOp(pb, "(")) ++pb;
+          while (pb < pe && t.IsOp1(pb, '(')) ++pb;
           if (pb >= pe) continue;
           uint32_t as = pb;
           while (as < pe && !t.IsName(as, "as")) ++as;
@@ -113,8 +150,8 @@ FileIndex::FileIndex(const Toks& t) : t_(t) {
       }
     }
     for (uint32_t j = L.first; j + 1 < L.last; ++j)
-      if (t.IsKind(j, TokenKind::kName) && t.IsOp(j + 1, "(") && !(j > L.first && (t.IsName(j - 1, "def") || t.IsName(j - 1, "class"))))
-        calls_[t.Text(j)].push_back(j);
+      if (t.IsKind(j, TokenKind::kName) && t.IsOp1(j + 1, '(') && !(j > L.first && (t.IsName(j - 1, "def") || t.IsName(j - 1, "class"))))
+        if (!wanted || wanted->callees.count(t.Text(j))) calls_[t.Text(j)].push_back(j);
     ll_.push_back(l);
   }
   close_to(INT_MIN);
@@ -175,7 +212,7 @@ int FileIndex::MinIndent(int from, int to) const {
 std::string FileIndex::RhsOf(int li) const {
   const LogLine& l = ll_[li];
   uint32_t eq = l.first + 1;
-  while (eq < l.last && !(t_.IsOp(eq, "=") && t_.depth(eq) == t_.depth(l.first))) ++eq;
+  while (eq < l.last && !(t_.IsOp1(eq, '=') && t_.depth(eq) == t_.depth(l.first))) ++eq;
   if (eq + 1 >= l.last) return "";
   return Clip(OneLine(t_.Span(eq + 1, l.last)), kMaxContextText);
 }
@@ -189,16 +226,16 @@ void FileIndex::Summarize(const Block& b, int until_line, BranchInfo* out) const
     if (tk.kind != TokenKind::kName) continue;
     std::string_view w = t_.Text(i);
     std::string v;
-    if (t_.IsOp(i + 1, "=") && t_.StringAt(i + 2, &v) && out->sets.size() < 4) {
+    if (t_.IsOp1(i + 1, '=') && t_.StringAt(i + 2, &v) && out->sets.size() < 4) {
       std::pair<std::string, std::string> p{std::string(w), Clip(v, 80)};
       if (std::find(out->sets.begin(), out->sets.end(), p) == out->sets.end()) out->sets.push_back(std::move(p));
     }
-    if ((w == "warning" || w == "warn") && i > 0 && t_.IsOp(i - 1, ".") && t_.IsOp(i + 1, "(")) out->warns = true;
+    if ((w == "warning" || w == "warn") && i > 0 && t_.IsOp1(i - 1, '.') && t_.IsOp1(i + 1, '(')) out->warns = true;
     if (w == "return") out->returns = true;
     if (w == "raise" && out->raises.empty() && t_.IsKind(i + 1, TokenKind::kName)) {
       size_t j = i + 1;
       std::string r(t_.Text(j));
-      while (t_.IsOp(j + 1, ".") && t_.IsKind(j + 2, TokenKind::kName)) {
+      while (t_.IsOp1(j + 1, '.') && t_.IsKind(j + 2, TokenKind::kName)) {
         r += "." + std::string(t_.Text(j + 2));
         j += 2;
       }
@@ -211,7 +248,7 @@ std::vector<ParamInfo> FileIndex::Params(const Block& def) const {
   std::vector<ParamInfo> out;
   const LogLine& l = ll_[def.ll];
   uint32_t open = l.first;
-  while (open < l.last && !t_.IsOp(open, "(")) ++open;
+  while (open < l.last && !t_.IsOp1(open, '(')) ++open;
   if (open >= l.last) return out;
   size_t close = t_.MatchBracket(open);
   for (auto [pb, pe] : t_.SplitTopLevel(open + 1, close)) {
@@ -226,14 +263,136 @@ std::vector<ParamInfo> FileIndex::Params(const Block& def) const {
     size_t colon = 0, eq = 0;
     for (size_t j = pb + 1; j < pe; ++j) {
       if (t_.depth(j) != t_.depth(pb)) continue;
-      if (!colon && !eq && t_.IsOp(j, ":")) colon = j;
-      if (!eq && t_.IsOp(j, "=")) eq = j;
+      if (!colon && !eq && t_.IsOp1(j, ':')) colon = j;
+      if (!eq && t_.IsOp1(j, '=')) eq = j;
     }
     if (colon) p.annotation = Clip(OneLine(t_.Span(colon + 1, eq ? eq : pe)), 120);
     if (eq) p.default_value = Clip(OneLine(t_.Span(eq + 1, pe)), 120);
     out.push_back(std::move(p));
   }
   return out;
+}
+
+bool FileIndex::AlwaysExits(int bi) const {
+  const Block& b = blocks_[bi];
+  const LogLine& head = ll_[b.ll];
+  auto exit_word = [&](uint32_t tok) {
+    return t_.IsName(tok, "return") || t_.IsName(tok, "raise") || t_.IsName(tok, "continue") || t_.IsName(tok, "break");
+  };
+  if (b.body_b < head.last) return exit_word(b.body_b);  // a one-liner: `if x: return`
+  int last = -1;
+  for (int k = b.ll + 1, n = 0; k < (int)ll_.size() && ll_[k].start <= b.end && n < 4096; ++k, ++n)
+    if (ll_[k].block == bi) last = k;
+  if (last < 0) return false;
+  if (ll_[last].opens >= 0) return false;  // ends in a nested block: not followed
+  return exit_word(ll_[last].first);
+}
+
+void FileIndex::Exits(int li, int inner, SiteContext* c) const {
+  const LogLine& site_line = ll_[li];
+  if (site_line.block != inner || site_line.opens >= 0) return;  // the site sits in its own branch
+  int lo = inner >= 0 ? blocks_[inner].ll : -1;
+  std::vector<std::pair<int, std::string>> found;  // nearest first
+  std::vector<int> chain;                          // branches of the chain being read, last first
+  bool has_else = false;
+  for (int k = li - 1, n = 0; k > lo && n < 400 && found.size() < 8; --k, ++n) {
+    const LogLine& l = ll_[k];
+    if (l.block != inner || l.opens < 0) continue;
+    const Block& b = blocks_[l.opens];
+    if (b.kind == kElse) {
+      has_else = true;
+      chain.clear();
+      continue;
+    }
+    if (b.kind != kIf && b.kind != kElif) {
+      has_else = false;
+      chain.clear();
+      continue;
+    }
+    chain.push_back(l.opens);
+    if (b.kind == kElif) continue;
+    // The chain is complete (its `if`): it implies something only when every branch exits.
+    bool all_exit = !has_else;
+    for (int bi : chain) all_exit = all_exit && AlwaysExits(bi);
+    if (all_exit)
+      for (int bi : chain) {
+        const Block& cb = blocks_[bi];
+        std::string test = OneLine(t_.Span(cb.test_b, cb.test_e));
+        if (!test.empty() && test.size() <= kMaxContextText) found.emplace_back(cb.start, test);
+      }
+    chain.clear();
+    has_else = false;
+  }
+  for (auto it = found.rbegin(); it != found.rend(); ++it) c->exits.push_back(*it);
+}
+
+void FileIndex::Setters(const Site& site, int def, SiteContext* c) const {
+  if (def < 0 || c->class_name.empty()) return;
+  int cls = blocks_[def].parent;
+  if (cls < 0 || blocks_[cls].kind != kClass) return;
+  std::vector<std::string> attrs;
+  for (const std::string& g : site.guards) {
+    if (g.size() > 4096) continue;
+    for (size_t p = g.find("self."); p != std::string::npos && attrs.size() < 4; p = g.find("self.", p + 5)) {
+      if (p > 0 && (IsWordChar(g[p - 1]) || g[p - 1] == '.')) continue;
+      size_t e = p + 5;
+      while (e < g.size() && IsWordChar(g[e])) ++e;
+      if (e < g.size() && g[e] == '(') continue;  // a method call
+      std::string a = g.substr(p + 5, e - p - 5);
+      if (!a.empty() && std::find(attrs.begin(), attrs.end(), a) == attrs.end()) attrs.push_back(a);
+    }
+  }
+  for (const std::string& a : attrs) {
+    auto it = self_assigns_.find(a);
+    if (it == self_assigns_.end()) continue;
+    int found = 0;
+    for (int ai : it->second) {
+      if (found >= 4 || (int)c->writes.size() >= 12) break;
+      int d = DefOf(ll_[ai].block);
+      if (d < 0 || d == def || blocks_[d].parent != cls) continue;
+      std::string rhs = RhsOf(ai);
+      if (rhs.empty()) continue;
+      std::string value = IsConstantExpr(rhs) || rhs == "[]" || rhs == "{}" || rhs == "()" ? rhs : "";
+      if (blocks_[d].name == "__init__") {
+        // self.x = x of a constructor parameter: the caller chooses it when it builds the object.
+        if (!IsIdent(rhs)) continue;
+        bool param = false;
+        for (const auto& p : Params(blocks_[d])) param = param || (p.name == rhs && !p.star);
+        if (!param) continue;
+        value = "param:" + rhs;
+      }
+      StateWrite w{a, std::string(blocks_[d].name), value};
+      if (std::find(c->writes.begin(), c->writes.end(), w) != c->writes.end()) continue;
+      c->writes.push_back(std::move(w));
+      ++found;
+    }
+  }
+}
+
+void FileIndex::Route(const Block& def, SiteContext* c) const {
+  for (int k = def.ll - 1, n = 0; k >= 0 && n < 8 && t_.IsOp1(ll_[k].first, '@'); --k, ++n) {
+    const LogLine& l = ll_[k];
+    uint32_t open = l.first + 1;
+    while (open < l.last && !t_.IsOp1(open, '(')) ++open;
+    if (open >= l.last || open < l.first + 2) continue;
+    std::string verb(t_.Text(open - 1));
+    static const char* const kVerbs[] = {"get", "post", "put", "delete", "patch", "head", "options", "route", "api_route"};
+    bool route = false;
+    for (const char* v : kVerbs) route = route || verb == v;
+    if (!route || !t_.IsOp1(open - 2, '.')) continue;
+    std::string path;
+    if (!t_.StringAt(open + 1, &path) || path.empty() || path[0] != '/') continue;
+    c->route = Clip(path, 200);
+    c->route_method = verb == "route" || verb == "api_route" ? "GET" : Upper(verb);
+    // methods=["POST"]: the first method.
+    for (uint32_t j = open; j + 3 < l.last; ++j)
+      if (t_.IsName(j, "methods") && t_.IsOp1(j + 1, '=')) {
+        std::vector<std::string> ms;
+        size_t close = t_.IsOp1(j + 2, '[') || t_.IsOp1(j + 2, '(') ? t_.MatchBracket(j + 2) : j + 2;
+        if (t_.StringList(j + 2, close + 1, &ms) && !ms.empty()) c->route_method = Upper(ms[0]);
+      }
+    return;
+  }
 }
 
 SiteContext FileIndex::Gather(const Site& site) const {
@@ -249,11 +408,13 @@ SiteContext FileIndex::Gather(const Site& site) const {
     c.def_name = std::string(d.name);
     if (d.parent >= 0 && blocks_[d.parent].kind == kClass) c.class_name = std::string(blocks_[d.parent].name);
     c.params = Params(d);
-    for (int k = d.ll - 1, n = 0; k >= 0 && n < 8 && t_.IsOp(ll_[k].first, "@"); --k, ++n) {
+    for (int k = d.ll - 1, n = 0; k >= 0 && n < 8 && t_.IsOp1(ll_[k].first, '@'); --k, ++n) {
       std::string dec(t_.Span(ll_[k].first + 1, ll_[k].last));
       dec = dec.substr(0, dec.find('('));
       c.decorators.push_back(LastComponent(Trim(dec)));
     }
+    Route(d, &c);
+    Setters(site, def, &c);
   } else {
     for (int b = inner, depth = 0; b >= 0 && depth < 256; b = blocks_[b].parent, ++depth)
       if (blocks_[b].kind == kClass) {
@@ -266,7 +427,7 @@ SiteContext FileIndex::Gather(const Site& site) const {
     if (blocks_[b].kind != kClass || blocks_[b].name != c.class_name) continue;
     const LogLine& l = ll_[blocks_[b].ll];
     uint32_t open = l.first;
-    while (open < l.last && !t_.IsOp(open, "(")) ++open;
+    while (open < l.last && !t_.IsOp1(open, '(')) ++open;
     if (open < l.last)
       for (auto [pb, pe] : t_.SplitTopLevel(open + 1, t_.MatchBracket(open)))
         if (pb < pe && c.class_bases.size() < 8) c.class_bases.push_back(Clip(OneLine(t_.Span(pb, pe)), 80));
@@ -281,28 +442,43 @@ SiteContext FileIndex::Gather(const Site& site) const {
     if (IsIdent(n) && n != "self" && n != "cls" && names.size() < 16 && std::find(names.begin(), names.end(), n) == names.end())
       names.push_back(n);
   };
+  // The identifiers a test uses: candidates for locals (not after '.', not called)
+  // and for modules (not after '.'). A token-free scan: Gather runs for every site.
+  auto scan_names = [&](std::string_view g) {
+    for (size_t i = 0; i < g.size();) {
+      char ch = g[i];
+      if (ch == '"' || ch == '\'') {  // skip string literals
+        size_t e = i + 1;
+        while (e < g.size() && g[e] != ch) e += g[e] == '\\' ? 2 : 1;
+        i = e + 1;
+        continue;
+      }
+      if (!(std::isalpha((unsigned char)ch) || ch == '_')) {
+        ++i;
+        continue;
+      }
+      size_t e = i;
+      while (e < g.size() && IsWordChar(g[e])) ++e;
+      bool after_dot = i > 0 && g[i - 1] == '.';
+      if (!after_dot) {
+        std::string n(g.substr(i, e - i));
+        module_names.insert(n);
+        bool kw = n == "and" || n == "or" || n == "not" || n == "in" || n == "is" || n == "None" || n == "True" || n == "False" ||
+                  n == "if" || n == "else" || n == "lambda" || n == "for";
+        if (!kw && (e >= g.size() || g[e] != '(')) want(n);
+      }
+      i = e;
+    }
+  };
   std::vector<std::pair<int, std::string>> negated;  // guard index -> test of the earlier branch
   for (size_t g = first_guard; g < site.guards.size(); ++g) {
     const std::string& text = site.guards[g];
     if (text.size() > 4096) continue;
     std::string inner_test;
-    if (StripNot(text, &inner_test)) negated.emplace_back((int)g, OneLine(inner_test));
-    std::vector<Clause> clauses;
-    ParseGuard(text, (int)g, &clauses);
-    for (const Clause& cl : clauses)
-      for (const Atom& a : cl.any_of) {
-        std::string lhs = Trim(a.lhs);
-        want(lhs);
-        want(Trim(a.rhs));
-        if (IsDotted(lhs)) module_names.insert(FirstComponent(lhs));
-        for (const char* fn : {"getattr(", "hasattr("}) {
-          size_t p = lhs.find(fn);
-          if (p == std::string::npos) continue;
-          size_t b = p + std::char_traits<char>::length(fn), e = lhs.find(',', b);
-          if (e != std::string::npos) module_names.insert(FirstComponent(Trim(lhs.substr(b, e - b))));
-        }
-      }
+    if (StartsWith(text, "not (") && StripNot(text, &inner_test)) negated.emplace_back((int)g, OneLine(inner_test));
+    scan_names(text);
   }
+  if (site.assert_condition && site.assert_condition->size() <= 4096) scan_names(*site.assert_condition);
 
   // Locals on the path to the site (the def's scope, else module level).
   for (const std::string& n : names) {
@@ -392,6 +568,8 @@ SiteContext FileIndex::Gather(const Site& site) const {
     }
   }
 
+  Exits(li, inner, &c);
+
   // Callers in this file: calls of the function's name (a constructor: the class's).
   std::string callee = c.def_name == "__init__" ? c.class_name : c.def_name;
   if (!callee.empty()) {
@@ -403,7 +581,7 @@ SiteContext FileIndex::Gather(const Site& site) const {
                     (c.params[0].name == "self" || c.params[0].name == "cls");
       for (uint32_t tok : it->second) {
         // A method is called as obj.name(...); a function or class by its bare name.
-        bool dotted = tok > 0 && t_.IsOp(tok - 1, ".");
+        bool dotted = tok > 0 && t_.IsOp1(tok - 1, '.');
         if (method != dotted) continue;
         int line = t_.line(tok);
         if (line >= own_start && line <= own_end) continue;  // recursion

@@ -25,8 +25,16 @@ inline constexpr size_t kMaxGuards = 12;  // innermost guards a site's prose con
 
 class FileIndex {
  public:
-  // REQUIRES: `toks` outlives the index.
-  explicit FileIndex(const Toks& toks);
+  // What the sites of the file will ask about: the names their functions are called
+  // by, and the identifiers their guards use (locals, self attributes). Only these
+  // are indexed (a file with few sites costs little); null indexes everything.
+  struct Wanted {
+    std::unordered_set<std::string_view> callees, names;
+  };
+  // REQUIRES: `toks` (and `wanted`'s strings) outlive the index.
+  explicit FileIndex(const Toks& toks, const Wanted* wanted = nullptr);
+  // The Wanted of `sites` (views into the sites' strings).
+  static Wanted WantedBy(const std::vector<const Site*>& sites);
   SiteContext Gather(const Site& site) const;
 
  private:
@@ -57,12 +65,21 @@ class FileIndex {
   int MinIndent(int from, int to) const;  // over logical lines [from, to]
   std::string RhsOf(int li) const;
   void Summarize(const Block& b, int until_line, BranchInfo* out) const;
+  // Does every path through the body of block `bi` end in return/raise/continue/break?
+  bool AlwaysExits(int bi) const;
+  // The tests of earlier exiting `if` chains of the site's own block (SiteContext::exits).
+  void Exits(int li, int inner, SiteContext* c) const;
+  // Methods of the site's class that give self.<attr> (tested by a guard) a value.
+  void Setters(const Site& site, int def, SiteContext* c) const;
+  // @app.get("/path") / @app.route("/path", methods=["POST"]) on the def.
+  void Route(const Block& def, SiteContext* c) const;
   std::vector<ParamInfo> Params(const Block& def) const;
 
   const Toks& t_;
   std::vector<LogLine> ll_;
   std::vector<Block> blocks_;
   std::unordered_map<std::string_view, std::vector<int>> assigns_;  // name -> logical lines
+  std::unordered_map<std::string_view, std::vector<int>> self_assigns_;  // self.<attr> = ... -> logical lines
   std::unordered_map<std::string_view, std::vector<uint32_t>> calls_;  // name -> tokens
   std::unordered_set<std::string_view> imports_;
   mutable std::vector<int> seg_;  // range-min over ll_ indents, built on first use

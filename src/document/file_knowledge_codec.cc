@@ -20,7 +20,11 @@ namespace {
 // Bytes: a version, then each field as length-prefixed strings and varints (a
 // binary form: a scan reads every file's knowledge back, so this is on the
 // incremental scan's path).
-constexpr uint8_t kVersion = 1;
+// 2: ConfigField's Annotated metadata (choices_expr, has_meta, inner_type, aliases,
+// cli_name, action, no_cli), FieldWalker::function, SettingsData's all_bases and
+// class_calls (merge-time only in the repository's JSON, but a file's knowledge
+// is merged again from these bytes).
+constexpr uint8_t kVersion = 2;
 
 class Writer {
  public:
@@ -157,7 +161,14 @@ void Put(Writer& w, const doc::ConfigField& f) {
   w.Opt(f.default_value);
   w.List(f.choices);
   w.Str(f.choices_from);
+  w.Str(f.choices_expr);
   w.Str(f.help);
+  w.Bool(f.has_meta);
+  w.Str(f.inner_type);
+  w.List(f.aliases);
+  w.Str(f.cli_name);
+  w.Str(f.action);
+  w.Bool(f.no_cli);
   w.Str(f.file);
   w.Int(f.line);
 }
@@ -169,7 +180,14 @@ doc::ConfigField GetField(Reader& r) {
   f.default_value = r.Opt();
   f.choices = r.List();
   f.choices_from = r.Str();
+  f.choices_expr = r.Str();
   f.help = r.Str();
+  f.has_meta = r.Bool();
+  f.inner_type = r.Str();
+  f.aliases = r.List();
+  f.cli_name = r.Str();
+  f.action = r.Str();
+  f.no_cli = r.Bool();
   f.file = r.Str();
   f.line = r.Int();
   return f;
@@ -198,6 +216,7 @@ doc::EnvVar GetEnv(Reader& r) {
 
 void Put(Writer& w, const doc::FieldWalker& x) {
   w.Str(x.file);
+  w.Str(x.function);
   w.List(x.classes);
   w.Bool(x.kebab);
   w.Bool(x.underscore_alias);
@@ -207,6 +226,7 @@ void Put(Writer& w, const doc::FieldWalker& x) {
 doc::FieldWalker GetWalker(Reader& r) {
   doc::FieldWalker x;
   x.file = r.Str();
+  x.function = r.Str();
   x.classes = r.List();
   x.kebab = r.Bool();
   x.underscore_alias = r.Bool();
@@ -265,7 +285,7 @@ std::map<std::string, std::string> GetMapOfStrings(Reader& r) {
 bool Empty(const doc::SettingsData& d) {
   return d.flags.empty() && d.fields.empty() && d.envs.empty() && d.walkers.empty() && d.list_constants.empty() &&
          d.literal_aliases.empty() && d.enums.empty() && d.env_prefixes.empty() && d.class_bases.empty() &&
-         d.settings_classes.empty() && d.mentioned_flags.empty();
+         d.settings_classes.empty() && d.mentioned_flags.empty() && d.all_bases.empty() && d.class_calls.empty();
 }
 
 }  // namespace
@@ -299,6 +319,12 @@ std::string SerializeFileKnowledge(const FileKnowledge& k) {
     w.Str(flag);
     w.Int(line);
   }
+  PutMap(w, d.all_bases);
+  w.Num(d.class_calls.size());
+  for (const auto& [callee, cls] : d.class_calls) {
+    w.Str(callee);
+    w.Str(cls);
+  }
   return out;
 }
 
@@ -331,6 +357,12 @@ FileKnowledgePtr DeserializeFileKnowledge(std::string_view path, std::string_vie
   for (size_t i = 0; i < mentioned && r.ok(); ++i) {
     std::string flag = r.Str();
     d.mentioned_flags.emplace_back(std::move(flag), r.Int());
+  }
+  d.all_bases = GetMapOfLists(r);
+  size_t calls = r.Count();
+  for (size_t i = 0; i < calls && r.ok(); ++i) {
+    std::string callee = r.Str();
+    d.class_calls.emplace_back(std::move(callee), r.Str());
   }
   if (r.ok() && r.done()) k->data = std::move(d);  // else unreadable: the file teaches nothing
   return k;

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "document/documenter.h"
+#include "document/knowledge.h"
 
 namespace errdex {
 namespace {
@@ -104,6 +105,98 @@ TEST(FileKnowledgeCodec, RoundTripsEveryFileAndTheMergedKnowledge) {
   // Bytes that are not a file's knowledge give a file that teaches nothing.
   EXPECT_EQ(SerializeFileKnowledge(*DeserializeFileKnowledge("x.py", "{not json")), "");
   EXPECT_EQ(SerializeFileKnowledge(*DeserializeFileKnowledge("x.py", std::string("\x01\x05", 2))), "");
+}
+
+// The fields main's settings idioms added (issue 10: Annotated metadata, field
+// walkers given their classes by calls, every base of a class) survive the bytes:
+// a repository whose flags come from `add_cli_args_from_dataclass(parser,
+// ServerArgs)` merges from the decoded files into the same knowledge, with those
+// flags in it.
+TEST(FileKnowledgeCodec, RoundTripsAnnotatedFieldsWalkersAndClassCalls) {
+  const fs::path fixture = fs::path(ERRDEX_SOURCE_DIR) / "tests/prose/fixtures/dataclass_helper";
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const auto& e : fs::recursive_directory_iterator(fixture))
+    if (e.is_regular_file() && e.path().extension() == ".py")
+      files.emplace_back(fs::relative(e.path(), fixture).string(), Slurp(e.path()));
+  files.emplace_back("srv/extra_args.py", R"py(
+import dataclasses
+from srv.arg_groups.arg_utils import A, Arg, add_cli_args_from_dataclass
+
+@dataclasses.dataclass
+class ExtraArgs(Base, Mixin):
+    log_level: A[str, Arg(help="Logging level.", cli_name="--log", action="store")] = "info"
+    mode: A[str, Arg(help="Mode.", choices=MODES)] = "a"
+
+def register(parser):
+    add_cli_args_from_dataclass(parser, ExtraArgs)
+)py");
+  ASSERT_GE(files.size(), 3u);
+  std::vector<FileKnowledgePtr> before, after;
+  bool meta = false, cli_name = false, action = false, aliases = false, no_cli = false, choices_expr = false;
+  bool function = false, calls = false, bases = false;
+  for (const auto& [path, text] : files) {
+    FileKnowledgePtr k = CollectFileKnowledge(path, text);
+    std::string bytes = SerializeFileKnowledge(*k);
+    FileKnowledgePtr back = DeserializeFileKnowledge(path, bytes);
+    ASSERT_EQ(SerializeFileKnowledge(*back), bytes) << path;
+    const doc::SettingsData& a = k->data;
+    const doc::SettingsData& b = back->data;
+    ASSERT_EQ(a.fields.size(), b.fields.size()) << path;
+    for (size_t i = 0; i < a.fields.size(); ++i) {
+      const doc::ConfigField& x = a.fields[i];
+      const doc::ConfigField& y = b.fields[i];
+      EXPECT_EQ(x.choices_expr, y.choices_expr);
+      EXPECT_EQ(x.has_meta, y.has_meta);
+      EXPECT_EQ(x.inner_type, y.inner_type);
+      EXPECT_EQ(x.aliases, y.aliases);
+      EXPECT_EQ(x.cli_name, y.cli_name);
+      EXPECT_EQ(x.action, y.action);
+      EXPECT_EQ(x.no_cli, y.no_cli);
+      meta = meta || x.has_meta;
+      cli_name = cli_name || !x.cli_name.empty();
+      action = action || !x.action.empty();
+      aliases = aliases || !x.aliases.empty();
+      no_cli = no_cli || x.no_cli;
+      choices_expr = choices_expr || !x.choices_expr.empty();
+    }
+    ASSERT_EQ(a.walkers.size(), b.walkers.size()) << path;
+    for (size_t i = 0; i < a.walkers.size(); ++i) {
+      EXPECT_EQ(a.walkers[i].function, b.walkers[i].function);
+      function = function || !a.walkers[i].function.empty();
+    }
+    EXPECT_EQ(a.all_bases, b.all_bases) << path;
+    EXPECT_EQ(a.class_calls, b.class_calls) << path;
+    calls = calls || !a.class_calls.empty();
+    bases = bases || !a.all_bases.empty();
+    before.push_back(std::move(k));
+    after.push_back(std::move(back));
+  }
+  // The fixture exercises every new field (else this test would prove nothing).
+  EXPECT_TRUE(meta);
+  EXPECT_TRUE(cli_name);
+  EXPECT_TRUE(action);
+  EXPECT_TRUE(aliases);
+  EXPECT_TRUE(no_cli);
+  EXPECT_TRUE(choices_expr);
+  EXPECT_TRUE(function);
+  EXPECT_TRUE(calls);
+  EXPECT_TRUE(bases);
+  std::string merged_before = RepoKnowledge::Build(std::move(before))->Serialize();
+  std::string merged_after = RepoKnowledge::Build(std::move(after))->Serialize();
+  EXPECT_EQ(merged_after, merged_before);
+  EXPECT_NE(merged_before.find("--deepep-mode"), std::string::npos) << merged_before;
+  EXPECT_NE(merged_before.find("--ep"), std::string::npos) << merged_before;
+}
+
+// A file's knowledge in the first format (before the fields above) is read as a
+// file that teaches nothing, never as garbage: the version byte says which.
+TEST(FileKnowledgeCodec, AnOlderVersionTeachesNothing) {
+  FileKnowledgePtr k = CollectFileKnowledge("pkg/idioms.py", kIdioms);
+  std::string bytes = SerializeFileKnowledge(*k);
+  ASSERT_FALSE(bytes.empty());
+  EXPECT_EQ(static_cast<uint8_t>(bytes[0]), 2);
+  bytes[0] = 1;
+  EXPECT_EQ(SerializeFileKnowledge(*DeserializeFileKnowledge("pkg/idioms.py", bytes)), "");
 }
 
 }  // namespace

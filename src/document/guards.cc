@@ -92,13 +92,63 @@ class Parser {
         if (IsName(i + 1, "not")) { op = "is not"; len = 2; } else { op = "is"; }
       }
       if (op.empty()) continue;
-      n.atom.lhs = std::string(t_.Span(b, i));
-      n.atom.rhs = std::string(t_.Span(i + len, e));
-      n.atom.op = neg ? FlipOp(op) : op;
-      n.atom.rhs_strings = t_.StringList(i + len, e, &n.atom.values);
-      return n;
+      // A chained comparison `a <= x <= b`: (a <= x) and (x <= b).
+      if (op != "in" && op != "not in" && op != "is" && op != "is not")
+        for (size_t j = i + len; j < e; ++j) {
+          if (t_.depth(j) != base || !t_.IsKind(j, py::TokenKind::kOp)) continue;
+          std::string_view tj = t_.Text(j);
+          if (tj != "<" && tj != "<=" && tj != ">" && tj != ">=" && tj != "==" && tj != "!=") continue;
+          Node both;
+          both.kind = neg ? Node::kOr : Node::kAnd;
+          both.kids.push_back(MakeAtom(std::string(t_.Span(b, i)), op, i + len, j, neg));
+          both.kids.push_back(MakeAtom(std::string(t_.Span(i + len, j)), std::string(tj), j + 1, e, neg));
+          return both;
+        }
+      return MakeAtom(std::string(t_.Span(b, i)), op, i + len, e, neg);
     }
     return Opaque(b, e, neg);
+  }
+  // `lhs op rhs` (rhs tokens [rb, re)), a constant on the left mirrored to the right:
+  // `0 < x` -> `x > 0`.
+  Node MakeAtom(std::string lhs, std::string op, size_t rb, size_t re, bool neg) {
+    Node n;
+    std::string rhs(t_.Span(rb, re));
+    if (IsConstantExpr(lhs) && !IsConstantExpr(rhs) && op != "in" && op != "not in" && op != "is" && op != "is not") {
+      std::string m = op == "<" ? ">" : op == ">" ? "<" : op == "<=" ? ">=" : op == ">=" ? "<=" : op;
+      n.atom.lhs = Trim(rhs);
+      n.atom.rhs = Trim(lhs);
+      n.atom.op = neg ? FlipOp(m) : m;
+      n.atom.rhs_strings = false;
+      std::string v;
+      Toks lt = Toks::Expression(lhs);
+      if (lt.size() >= 2 && lt.StringValue(0, lt.size() - 1, &v)) n.atom.values = {v}, n.atom.rhs_strings = true;
+      return n;
+    }
+    n.atom.lhs = std::move(lhs);
+    n.atom.rhs = std::move(rhs);
+    n.atom.op = neg ? FlipOp(op) : op;
+    n.atom.rhs_strings = t_.StringList(rb, re, &n.atom.values);
+    if (n.atom.rhs_strings && op != "in" && op != "not in" && re > rb &&
+        (t_.IsOp(rb, "[") || t_.IsOp(rb, "(") || t_.IsOp(rb, "{"))) {
+      // `args == ["git", "diff"]`: one list value, not alternatives to pick from.
+      n.atom.values.clear();
+      n.atom.rhs_strings = false;
+    }
+    if (!n.atom.rhs_strings && (op == "in" || op == "not in") && re > rb + 2 &&
+        (t_.IsOp(rb, "[") || t_.IsOp(rb, "(") || t_.IsOp(rb, "{")) && t_.MatchBracket(rb) == re - 1) {
+      // `x in (32, 64)`: a list of integers.
+      std::vector<std::string> nums;
+      bool ok = true;
+      for (auto [pb, pe] : t_.SplitTopLevel(rb + 1, re - 1)) {
+        if (pb >= pe) continue;
+        std::string v(t_.Span(pb, pe));
+        long k;
+        if (!IntLiteral(v, &k) || nums.size() >= 64) ok = false;
+        else nums.push_back(v);
+      }
+      if (ok && !nums.empty()) n.atom.values = std::move(nums), n.atom.rhs_strings = n.atom.rhs_numbers = true;
+    }
+    return n;
   }
 
   std::string_view src_;
@@ -186,18 +236,75 @@ void ParseGuard(std::string_view text, int guard_index, std::vector<Clause>* out
   Flatten(p.Parse(false), guard_index, "", out);
 }
 
+void ParseCondition(std::string_view cond, bool negate, int guard_index, std::vector<Clause>* out) {
+  Parser p(cond);
+  Flatten(p.Parse(negate), guard_index, "", out);
+}
+
 }  // namespace errdex::doc
 
 namespace errdex::doc {
 
-std::string NormalizeJsGuard(std::string_view s) {
+std::string NormalizeGuard(std::string_view s, std::string_view language) {
+  const bool js = language == "javascript" || language == "typescript";
+  const bool java = language == "java" || language == "kotlin";
+  const bool rust = language == "rust";
   std::string o;
   o.reserve(s.size() + 16);
+  // go: `v := f(); cond` -> cond (the last top-level `;` part).
+  {
+    int depth = 0;
+    char q = 0;
+    size_t cut = std::string_view::npos;
+    for (size_t i = 0; i < s.size(); ++i) {
+      char c = s[i];
+      if (q) {
+        if (c == '\\') ++i;
+        else if (c == q) q = 0;
+        continue;
+      }
+      if (c == '"' || c == '\'' || c == '`') q = c;
+      else if (c == '(' || c == '[' || c == '{') ++depth;
+      else if (c == ')' || c == ']' || c == '}') --depth;
+      else if (c == ';' && depth == 0) cut = i;
+    }
+    if (cut != std::string_view::npos && cut + 1 < s.size()) s = s.substr(cut + 1);
+  }
+  // switch (x): case V -> x == V (a default keeps its text: the writers say it in words).
+  if (StartsWith(s, "switch (")) {
+    size_t close = s.find("): case ");
+    if (close != std::string_view::npos)
+      return std::string(s.substr(8, close - 8)) + " == " + std::string(s.substr(close + 8));
+    return std::string(s);
+  }
   size_t n = s.size();
   auto ident_at = [&](size_t i) {
     size_t e = i;
-    while (e < n && (IsWordChar(s[e]) || s[e] == '$' || s[e] == '.')) ++e;
+    while (e < n && (IsWordChar(s[e]) || s[e] == '$' || s[e] == '.' ||
+                     (s[e] == ':' && e + 1 < n && s[e + 1] == ':' && e + 2 < n && IsWordChar(s[e + 2])) ||
+                     (e > i && s[e - 1] == ':' && s[e] == ':')))
+      ++e;
     return e;
+  };
+  auto dotted = [](std::string w) {
+    std::string r;
+    for (size_t i = 0; i < w.size(); ++i) {
+      if (w[i] == ':' && i + 1 < w.size() && w[i + 1] == ':') {
+        r += '.';
+        ++i;
+      } else {
+        r += w[i];
+      }
+    }
+    return r;
+  };
+  auto close_paren = [&](size_t open) {
+    int d = 0;
+    for (size_t k = open; k < n; ++k) {
+      if (s[k] == '(') ++d;
+      else if (s[k] == ')' && --d == 0) return k;
+    }
+    return std::string_view::npos;
   };
   for (size_t i = 0; i < n;) {
     char c = s[i];
@@ -216,17 +323,18 @@ std::string NormalizeJsGuard(std::string_view s) {
       i += 3;
       continue;
     }
+    if (s.compare(i, 2, "->") == 0) { o += '.'; i += 2; continue; }
     if (s.compare(i, 2, "&&") == 0) { o += " and "; i += 2; continue; }
     if (s.compare(i, 2, "||") == 0) { o += " or "; i += 2; continue; }
     if (s.compare(i, 2, "??") == 0) { o += " or "; i += 2; continue; }
     if (c == '!' && (i + 1 >= n || s[i + 1] != '=')) { o += " not "; ++i; continue; }
     if (IsWordChar(c) || c == '$') {
       size_t e = ident_at(i);
-      std::string w(s.substr(i, e - i));
-      if (w == "null" || w == "undefined") o += "None";
+      std::string w = dotted(std::string(s.substr(i, e - i)));
+      if (w == "null" || w == "undefined" || w == "nullptr" || w == "NULL" || w == "nil") o += "None";
       else if (w == "true") o += "True";
       else if (w == "false") o += "False";
-      else if (w == "typeof") {
+      else if (js && w == "typeof") {
         // typeof x === "string" -> isinstance(x, str)
         size_t a = i + 6;
         while (a < n && s[a] == ' ') ++a;
@@ -251,12 +359,12 @@ std::string NormalizeJsGuard(std::string_view s) {
           }
         }
         o += w;
-      } else if (w == "instanceof") {
+      } else if ((js || java) && w == "instanceof") {
         // x instanceof T -> isinstance(x, T): rewrite the operand already copied.
         size_t a = i + 10;
         while (a < n && s[a] == ' ') ++a;
         size_t ae = ident_at(a);
-        std::string t(s.substr(a, ae - a));
+        std::string t = dotted(std::string(s.substr(a, ae - a)));
         while (!o.empty() && o.back() == ' ') o.pop_back();
         size_t lb = o.size();
         while (lb > 0 && (IsWordChar(o[lb - 1]) || o[lb - 1] == '.' || o[lb - 1] == '$')) --lb;
@@ -265,16 +373,56 @@ std::string NormalizeJsGuard(std::string_view s) {
         o += "isinstance(" + x + ", " + t + ")";
         i = ae;
         continue;
-      } else if (w == "Array.isArray" && e < n && s[e] == '(') {
-        size_t close = s.find(')', e);
+      } else if (js && w == "Array.isArray" && e < n && s[e] == '(') {
+        size_t close = close_paren(e);
         if (close != std::string_view::npos) {
           o += "isinstance(" + std::string(s.substr(e + 1, close - e - 1)) + ", list)";
           i = close + 1;
           continue;
         }
         o += w;
-      } else if (StartsWith(w, "process.env.") && w.size() > 12) {
+      } else if (js && (w == "includes" || EndsWith(w, ".includes")) && e < n && s[e] == '(') {
+        // xs.includes(v) / ["a", "b"].includes(v) -> v in xs.
+        size_t close = close_paren(e);
+        std::string receiver;
+        if (w != "includes") {
+          receiver = w.substr(0, w.size() - 9);
+        } else if (!o.empty() && o.back() == '.') {
+          o.pop_back();
+          size_t rb = o.size();
+          if (rb > 0 && o[rb - 1] == ']') {
+            int depth = 0;
+            while (rb > 0) {
+              char ch = o[--rb];
+              if (ch == ']') ++depth;
+              else if (ch == '[' && --depth == 0) break;
+            }
+          } else {
+            while (rb > 0 && (IsWordChar(o[rb - 1]) || o[rb - 1] == '.')) --rb;
+          }
+          receiver = o.substr(rb);
+          o.erase(rb);
+        }
+        if (close != std::string_view::npos && !receiver.empty()) {
+          o += "(" + std::string(s.substr(e + 1, close - e - 1)) + " in " + receiver + ")";
+          i = close + 1;
+          continue;
+        }
+        o += w;
+      } else if (js && StartsWith(w, "process.env.") && w.size() > 12) {
         o += "os.environ.get(\"" + w.substr(12) + "\")";
+      } else if (java && EndsWith(w, ".equals") && w.size() > 7 && e < n && s[e] == '(') {
+        size_t close = close_paren(e);
+        if (close != std::string_view::npos) {
+          o += "(" + w.substr(0, w.size() - 7) + " == " + std::string(s.substr(e + 1, close - e - 1)) + ")";
+          i = close + 1;
+          continue;
+        }
+        o += w;
+      } else if (rust && (EndsWith(w, ".is_none") || EndsWith(w, ".is_some")) && s.compare(e, 2, "()") == 0) {
+        o += w.substr(0, w.size() - 8) + (EndsWith(w, ".is_none") ? " is None" : " is not None");
+        i = e + 2;
+        continue;
       } else {
         o += w;
       }
@@ -283,6 +431,10 @@ std::string NormalizeJsGuard(std::string_view s) {
     }
     o += c;
     ++i;
+  }
+  // `x == None` / `x != None` -> is / is not.
+  for (auto [from, to] : {std::pair<const char*, const char*>{" == None", " is None"}, {" != None", " is not None"}}) {
+    for (size_t p = o.find(from); p != std::string::npos; p = o.find(from, p + 1)) o.replace(p, std::char_traits<char>::length(from), to);
   }
   return o;
 }

@@ -18,7 +18,8 @@ struct Atom {
   std::string rhs;   // source text ("" for a truth test)
   bool falsy = false;                // truth test: true means "lhs is false"
   std::vector<std::string> values;   // rhs as string literal(s) / list of string literals
-  bool rhs_strings = false;          // values holds the string literal(s) of rhs
+  bool rhs_strings = false;          // values holds the literal(s) of rhs (strings, or numbers: rhs_numbers)
+  bool rhs_numbers = false;          // `x in (32, 64)`: values are the numbers' text
   std::string Code() const;          // code form: `a == "x"`, `not f()`, `x`
 };
 
@@ -30,8 +31,11 @@ struct Clause {
   std::string negated_test;  // from_else: T, the sibling's own test text
 };
 
-// Parses one guard text (negated when `negate`) into clauses appended to `out`.
+// Parses one guard text into clauses appended to `out` ("not (T)": T negated, from_else).
 void ParseGuard(std::string_view text, int guard_index, std::vector<Clause>* out);
+// Parses a condition that must hold (an assert's, a TORCH_CHECK's), negated when
+// `negate`; never from_else.
+void ParseCondition(std::string_view cond, bool negate, int guard_index, std::vector<Clause>* out);
 
 // "not (T)" -> T (with the outer parentheses removed); otherwise false.
 bool StripNot(std::string_view guard, std::string* inner);
@@ -43,12 +47,20 @@ std::string FlipOp(std::string_view op);
 
 namespace errdex::doc {
 
-// A JavaScript/TypeScript condition in the Python form ParseGuard reads:
-// === / == -> ==, !== / != -> !=, && -> and, || -> or, a leading ! -> not,
-// null / undefined -> None, true / false -> True / False, `x instanceof T` ->
-// isinstance(x, T), `typeof x === "string"` -> isinstance(x, str),
-// Array.isArray(x) -> isinstance(x, list), process.env.X -> os.environ.get("X").
-// Strings are copied as they are. Linear; bounded output (at most 2x input).
-std::string NormalizeJsGuard(std::string_view js);
+// A condition of another language in the Python form ParseGuard reads, so the
+// rest of the stage is one code path for every language's Site facts:
+//   all:   === / == -> ==, !== / != -> !=, && -> and, || -> or, a leading ! -> not,
+//          null / undefined / nullptr / NULL / nil -> None, true / false -> True / False,
+//          `== None` / `!= None` -> is / is not, `::` and `->` -> `.`
+//   javascript/typescript: `x instanceof T` -> isinstance(x, T), `typeof x === "string"` ->
+//          isinstance(x, str), Array.isArray(x) -> isinstance(x, list), process.env.X ->
+//          os.environ.get("X"); `switch (x): case V` -> x == V
+//   java:  `x instanceof T` -> isinstance(x, T), a.equals(b) -> a == b
+//   rust:  x.is_none() / x.is_some() -> x is None / x is not None
+//   go:    `if v := f(); cond` -> cond
+// Strings are copied as they are. Linear; bounded output (at most 2x input + 64).
+std::string NormalizeGuard(std::string_view guard, std::string_view language);
+// The old name, for JavaScript.
+inline std::string NormalizeJsGuard(std::string_view js) { return NormalizeGuard(js, "javascript"); }
 
 }  // namespace errdex::doc

@@ -9,9 +9,11 @@
 #include <set>
 #include <nlohmann/json.hpp>
 
+#include "document/brace_context.h"
 #include "document/file_index.h"
 #include "document/py_tokens.h"
 #include "document/text.h"
+#include "model/json_bounded.h"
 
 namespace errdex {
 
@@ -25,16 +27,29 @@ bool IsPythonPath(std::string_view path) { return doc::EndsWith(path, ".py") || 
 
 }  // namespace
 
-FileFacts CollectFileFacts(std::string_view path, std::string_view text, const std::vector<const Site*>& sites) {
+FileFacts CollectFileFacts(std::string_view path, std::string_view text, const std::vector<const Site*>& sites,
+                           py::Tokens* tokens) {
   FileFacts out;
   out.knowledge.reset(new FileKnowledge());
   out.knowledge->path = std::string(path);
   out.contexts.resize(sites.size());
-  if (!IsPythonPath(path) || text.size() >= 0xFFFFFFF0u) return out;
-  doc::Toks toks = doc::Toks::File(text);
+  if (text.size() >= 0xFFFFFFF0u) return out;
+  if (!IsPythonPath(path)) {
+    // Other languages: the context of each site from the text around it (brace_context.h).
+    if (sites.empty()) return out;
+    std::unique_ptr<doc::BraceFile> file;
+    for (size_t i = 0; i < sites.size(); ++i) {
+      if (!sites[i] || sites[i]->language == "python") continue;
+      if (!file) file = std::make_unique<doc::BraceFile>(text, sites[i]->language);
+      out.contexts[i] = file->Gather(*sites[i]);
+    }
+    return out;
+  }
+  doc::Toks toks = tokens ? doc::Toks::FromTokens(text, std::move(*tokens)) : doc::Toks::File(text);
   doc::CollectSettings(path, toks, &out.knowledge->data);
   if (!sites.empty()) {
-    doc::FileIndex index(toks);
+    doc::FileIndex::Wanted wanted = doc::FileIndex::WantedBy(sites);
+    doc::FileIndex index(toks, &wanted);
     for (size_t i = 0; i < sites.size(); ++i)
       if (sites[i] && sites[i]->language == "python") out.contexts[i] = index.Gather(*sites[i]);
   }
@@ -211,6 +226,12 @@ std::string KnowledgeIndex::SettingsJson() const {
 }
 
 std::string KnowledgeIndex::Serialize(const std::vector<std::pair<std::string, const SiteContext*>>& sites) const {
+  std::string chunk;
+  RepoKnowledge::AppendSiteContexts(&chunk, sites);
+  return SerializeChunks({chunk});
+}
+
+std::string KnowledgeIndex::SerializeChunks(const std::vector<std::string>& site_chunks) const {
   json fields = json::array();
   for (const auto& f : data_.fields) fields.push_back(FieldJson(f));
   json enums = json::object();
@@ -230,16 +251,17 @@ std::string KnowledgeIndex::Serialize(const std::vector<std::pair<std::string, c
   json j = {{"version", 2}, {"settings", SettingsObject(data_)}, {"knowledge", std::move(knowledge)}};
   std::string out = j.dump(-1, ' ', false, json::error_handler_t::replace);
   // The sites' contexts: written directly (there can be 10^5 of them).
+  size_t total = out.size() + 16;
+  for (const auto& c : site_chunks) total += c.size() + 1;
+  out.reserve(total);
   out.pop_back();  // the closing '}'
   out += ",\"sites\":{";
   bool first = true;
-  for (const auto& [id, ctx] : sites) {
-    if (!ctx || !ctx->known) continue;
+  for (const auto& c : site_chunks) {
+    if (c.empty()) continue;
     if (!first) out += ',';
     first = false;
-    AppendJsonString(out, id);
-    out += ':';
-    out += SiteContextToJson(*ctx);
+    out += c;
   }
   out += "}}";
   return out;
@@ -294,6 +316,16 @@ const KnowledgeIndex* AsIndex(const RepoKnowledge& k) { return dynamic_cast<cons
 
 }  // namespace doc
 
+void RepoKnowledge::AppendSiteContexts(std::string* out, const std::vector<std::pair<std::string, const SiteContext*>>& sites) {
+  for (const auto& [id, ctx] : sites) {
+    if (!ctx || !ctx->known) continue;
+    if (!out->empty()) *out += ',';
+    AppendJsonString(*out, id);
+    *out += ':';
+    *out += SiteContextToJson(*ctx);
+  }
+}
+
 std::unique_ptr<RepoKnowledge> RepoKnowledge::Build(std::vector<FileKnowledgePtr> files) {
   std::sort(files.begin(), files.end(), [](const FileKnowledgePtr& a, const FileKnowledgePtr& b) {
     if (!a || !b) return !!a;
@@ -310,7 +342,8 @@ std::unique_ptr<RepoKnowledge> RepoKnowledge::Build(std::vector<FileKnowledgePtr
   all.class_bases.clear();
   std::map<std::string, std::map<std::string, std::string>> file_class_bases;
   for (auto& [name, defs] : definitions) {
-    bool agree = std::all_of(defs.begin(), defs.end(), [&](const auto& d) { return d.second == defs[0].second; });
+    const std::string& first_base = defs[0].second;  // (clang 14 cannot capture a structured binding)
+    bool agree = std::all_of(defs.begin(), defs.end(), [&](const auto& d) { return d.second == first_base; });
     if (agree) all.class_bases.emplace(name, defs[0].second);
     else
       for (auto& [file, base] : defs) file_class_bases[file].emplace(name, base);
@@ -323,7 +356,7 @@ std::unique_ptr<RepoKnowledge> RepoKnowledge::Deserialize(std::string_view text)
   doc::SettingsData d;
   std::map<std::string, std::map<std::string, std::string>> fcb;
   std::map<std::string, SiteContext, std::less<>> sites;
-  json j = json::parse(text.begin(), text.end(), nullptr, false);
+  json j = ParseJsonBounded(text);  // nesting bounded: copies and dumps below recurse
   if (!j.is_discarded() && j.is_object() && j.value("version", 0) == 2) {
     try {
       const json& s = j.at("settings");

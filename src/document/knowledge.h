@@ -28,6 +28,7 @@ class KnowledgeIndex final : public RepoKnowledge {
   KnowledgeIndex(SettingsData data, std::map<std::string, std::map<std::string, std::string>> file_class_bases);
 
   std::string Serialize(const std::vector<std::pair<std::string, const SiteContext*>>& sites) const override;
+  std::string SerializeChunks(const std::vector<std::string>& site_chunks) const override;
   const SiteContext* StoredContext(std::string_view record_id) const override;
   std::string SettingsJson() const override;
   uint64_t HashDeps(const DocDeps& deps) const override;

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "document/http_client.h"
+#include "model/json_bounded.h"
 
 namespace errdex {
 
@@ -32,10 +33,15 @@ using nlohmann::json;
 
 const char* kSystemPrompt =
     "You write the documentation of one error of a software project for its users. You are given the facts found "
-    "in the code (guards, message, function, file and line), the source window and a draft written from those "
-    "facts. Rewrite the draft fields so they read well. Rules: state only what the facts and the source show; keep "
-    "every command-line flag (--x), flag value, environment variable, file:line and function name the draft "
-    "mentions; do not invent versions, hardware or flags; answer only with the JSON object of the schema.";
+    "in the code (guards, message, function, file and line), the same conditions in the user's own terms "
+    "(userFacts: flags as --flag value, environment variables as NAME=value, arguments, request fields, hardware, "
+    "packages; the message's own advice and allowed values), the source window and a draft written from those "
+    "facts. Rewrite the draft fields so they read well. Rules: state only what the facts and the source show; name "
+    "settings in the user's terms (--deepep-mode normal), never as the code attribute (cfg.deepep_mode); a solution "
+    "is a change the user makes (a flag, an environment variable, an argument, an input, a package, the hardware) or "
+    "the message's own advice, never a condition restated; keep every command-line flag (--x), flag value, "
+    "environment variable, file:line and function name the draft mentions; do not invent versions, hardware or "
+    "flags; answer only with the JSON object of the schema.";
 
 json Schema() {
   json str = {{"type", "string"}};
@@ -113,13 +119,8 @@ std::string Join(const std::vector<std::string>& v) {
 // Merges the model's answer into `r`; returns the number of fields taken and
 // adds the kept ones to *kept. false when `content` is not a JSON object.
 bool Merge(const std::string& content, Record* r, int* taken, int* kept) {
-  json a;
-  try {
-    a = json::parse(content);
-  } catch (const std::exception&) {
-    return false;
-  }
-  if (!a.is_object()) return false;
+  json a = ParseJsonBounded(content);  // a model's answer: not trusted, nesting bounded
+  if (a.is_discarded() || !a.is_object()) return false;
   auto text_field = [&](const char* key, std::optional<std::string>* field, bool doc) {
     if (!a.contains(key)) return;
     const json& v = a[key];
@@ -193,7 +194,8 @@ Result<std::string> Ask(Shared& sh, const std::string& body) {
     }
     if (st < 200 || st >= 300) return Status::InvalidArgument("HTTP " + std::to_string(st) + ": " + resp->body.substr(0, 200));
     try {
-      json j = json::parse(resp->body);
+      json j = ParseJsonBounded(resp->body);
+      if (j.is_discarded()) return Status::ParseError("malformed answer: not JSON (or nested too deep)");
       const json& content = j.at("choices").at(0).at("message").at("content");
       if (!content.is_string()) return Status::ParseError("no message content in the answer");
       return content.get<std::string>();
@@ -211,7 +213,10 @@ void PolishOne(Shared& sh, LlmItem& item) {
   if (facts.is_discarded()) facts = nullptr;
   json context = item.context_json.empty() ? json(nullptr) : json::parse(item.context_json, nullptr, false);
   if (context.is_discarded()) context = nullptr;
+  json user_facts = item.user_facts_json.empty() ? json(nullptr) : json::parse(item.user_facts_json, nullptr, false);
+  if (user_facts.is_discarded()) user_facts = nullptr;
   json user = {{"facts", facts},
+               {"userFacts", user_facts},
                {"context", context},
                {"errorClass", r.error_class ? json(*r.error_class) : json(nullptr)},
                {"errorMessage", r.error_message ? json(*r.error_message) : json(nullptr)},

@@ -59,6 +59,8 @@ struct LlmItem {
   // What the document stage read around it: {"site": SiteContext, "settings": the
   // flags / env vars / fields its prose consulted}, or "".
   std::string context_json;
+  // The conditions in the user's own terms (DocumentFactsJson), or "".
+  std::string user_facts_json;
 };
 
 struct LlmStats {
@@ -72,7 +74,7 @@ struct LlmStats {
   std::vector<std::string> errors;  // one line per fallback: "<record id>: <reason>" (at most 20)
 };
 
-inline constexpr const char* kLlmPromptVersion = "errdex-doc-prompt-2";
+inline constexpr const char* kLlmPromptVersion = "errdex-doc-prompt-3";
 
 // Polishes every item. REQUIRES: options.url and options.model non-empty.
 // `cache` may be null (no caching).

@@ -181,7 +181,8 @@ TEST(Llm, GoodAnswerIsTakenAndRequestFollowsTheProtocol) {
   TestServer srv;
   srv.Script({{200, Completion(Good())}});
   Record r = Sample();
-  std::vector<LlmItem> items{{&r, "{\"kind\":\"raise\"}"}};
+  std::vector<LlmItem> items{{&r, "{\"kind\":\"raise\"}", "",
+                              "{\"conditions\":[{\"kind\":\"flag\",\"code\":\"cfg.deepep_mode == \\\"normal\\\"\",\"user\":\"`--deepep-mode normal`\"}]}"}};
   LlmOptions o = Options(srv);
   o.api_key = "sekret";
   LlmStats st = PolishWithLlm(o, nullptr, items);
@@ -198,6 +199,9 @@ TEST(Llm, GoodAnswerIsTakenAndRequestFollowsTheProtocol) {
   EXPECT_EQ(req["messages"][1]["role"], "user");
   json user = json::parse(req["messages"][1]["content"].get<std::string>());
   EXPECT_EQ(user["facts"]["kind"], "raise");
+  // The conditions in the user's terms reach the model.
+  EXPECT_EQ(user["userFacts"]["conditions"][0]["user"], "`--deepep-mode normal`");
+  EXPECT_NE(req["messages"][0]["content"].get<std::string>().find("never as the code attribute"), std::string::npos);
   EXPECT_EQ(user["draft"]["solutions"][0], "Pass `--deepep-mode low_latency`.");
 }
 
@@ -208,7 +212,7 @@ TEST(Llm, FieldThatDropsAFactKeepsTheDeterministicText) {
   bad["documentation"] = "Raised when the mode is wrong.";                 // lost file:line
   srv.Script({{200, Completion(bad)}});
   Record r = Sample(), orig = Sample();
-  std::vector<LlmItem> items{{&r, ""}};
+  std::vector<LlmItem> items{{&r, "", "", ""}};
   LlmStats st = PolishWithLlm(Options(srv), nullptr, items);
   EXPECT_EQ(st.fields_kept, 2);
   EXPECT_EQ(st.polished, 1);
@@ -221,7 +225,7 @@ TEST(Llm, RetriesAfter429And503ThenSucceeds) {
   TestServer srv;
   srv.Script({{429, "{\"error\":\"rate\"}"}, {503, "busy"}, {200, Completion(Good()), 0, true}});
   Record r = Sample();
-  std::vector<LlmItem> items{{&r, ""}};
+  std::vector<LlmItem> items{{&r, "", "", ""}};
   LlmStats st = PolishWithLlm(Options(srv), nullptr, items);
   EXPECT_EQ(st.requests, 3);
   EXPECT_EQ(st.retries, 2);
@@ -233,7 +237,7 @@ TEST(Llm, TimeoutFallsBackToDeterministicText) {
   TestServer srv;
   srv.Script({{200, Completion(Good()), 1500}});
   Record r = Sample(), orig = Sample();
-  std::vector<LlmItem> items{{&r, ""}};
+  std::vector<LlmItem> items{{&r, "", "", ""}};
   LlmOptions o = Options(srv);
   o.timeout_ms = 100;
   o.max_attempts = 2;
@@ -250,7 +254,7 @@ TEST(Llm, MalformedJsonFallsBackAndIsNotCached) {
   srv.Script({{200, "{not json"}});
   MemoryLlmCache cache;
   Record r = Sample(), orig = Sample();
-  std::vector<LlmItem> items{{&r, ""}};
+  std::vector<LlmItem> items{{&r, "", "", ""}};
   LlmStats st = PolishWithLlm(Options(srv), &cache, items);
   EXPECT_EQ(st.fallbacks, 1);
   EXPECT_EQ(r.documentation, orig.documentation);
@@ -268,11 +272,11 @@ TEST(Llm, SecondRunIsServedFromTheCache) {
   srv.Script({{200, Completion(Good())}});
   MemoryLlmCache cache;
   Record a = Sample(), b = Sample();
-  std::vector<LlmItem> first{{&a, "{}"}};
+  std::vector<LlmItem> first{{&a, "{}", "", ""}};
   LlmStats s1 = PolishWithLlm(Options(srv), &cache, first);
   EXPECT_EQ(s1.requests, 1);
   int before = srv.requests();
-  std::vector<LlmItem> second{{&b, "{}"}};
+  std::vector<LlmItem> second{{&b, "{}", "", ""}};
   LlmStats s2 = PolishWithLlm(Options(srv), &cache, second);
   EXPECT_EQ(srv.requests(), before);  // no request
   EXPECT_EQ(s2.cache_hits, 1);
@@ -282,7 +286,7 @@ TEST(Llm, SecondRunIsServedFromTheCache) {
   LlmOptions o = Options(srv);
   o.model = "other";
   Record c = Sample();
-  std::vector<LlmItem> third{{&c, "{}"}};
+  std::vector<LlmItem> third{{&c, "{}", "", ""}};
   EXPECT_EQ(PolishWithLlm(o, &cache, third).requests, 1);
 }
 
@@ -294,7 +298,7 @@ TEST(Llm, ManyRecordsUnreachableServerNeverFails) {
   }
   std::vector<Record> recs(5, Sample());
   std::vector<LlmItem> items;
-  for (auto& r : recs) items.push_back({&r, ""});
+  for (auto& r : recs) items.push_back({&r, "", "", ""});
   LlmOptions o;
   o.url = "http://127.0.0.1:" + std::to_string(port) + "/v1";
   o.model = "m";

@@ -69,10 +69,13 @@ std::string ImperativeClause(const std::string& sent) {
   size_t dash = sent.find(" - ");
   if (dash != std::string::npos) clauses.push_back(Trim(sent.substr(dash + 3)));
   size_t paren = sent.find(" (");
-  if (paren != std::string::npos && paren + 2 < sent.size()) clauses.push_back(Trim(sent.substr(paren + 2)));
+  if (paren != std::string::npos && paren + 2 < sent.size()) {
+    // "... (use --overwrite flag): {details}": the parenthesis only.
+    clauses.push_back(Trim(UpToClosingParen(std::string_view(sent).substr(paren + 2))));
+  }
   for (const std::string& c : clauses) {
     if (c.empty() || c[0] == '{') continue;
-    std::vector<std::string> w = Words(c);
+    std::vector<std::string> w = Words(c, 8);  // the verb and what follows it
     if (w.empty()) continue;
     size_t i = 0;
     bool polite = false;
@@ -97,6 +100,12 @@ std::string ImperativeClause(const std::string& sent) {
     if (verb && !(v == "do" || v == "don't"))
       for (const char* n : kNotAfter)
         if (next == n) verb = false;
+    // "Call aclnnHcPost failed", "Run step 3 errored": a report of what failed, not advice.
+    if (verb && !polite)
+      for (size_t k = i + 1; k < w.size() && k <= i + 3; ++k)
+        if (w[k] == "failed" || w[k] == "fails" || w[k] == "failure" || w[k] == "error" || w[k] == "errors" || w[k] == "errored" ||
+            w[k] == "exception" || w[k] == "crashed")
+          verb = false;
     if (verb || (polite && i > 0)) return c;
   }
   return "";
@@ -190,11 +199,32 @@ Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
       while (!flag.empty() && flag.back() == '-') flag.pop_back();
       std::vector<std::string> vals = ValuesAfterFlag(s, q);
       const Flag* fi = k ? k->FindFlag(flag, deps) : nullptr;
+      // "Drop --x or pick ...": no values ("or" is English), and none for a flag that takes none.
+      std::vector<std::string> words = Words(s);
+      bool removes = !words.empty() && (words[0] == "drop" || words[0] == "remove" || words[0] == "disable" ||
+                                        words[0] == "unset" || words[0] == "avoid" || words[0] == "omit");
+      if (removes || (fi && fi->IsBool())) vals.clear();
+      vals.erase(std::remove_if(vals.begin(), vals.end(),
+                                [](const std::string& v) {
+                                  // English after the flag, not its value: "--base-tag manually",
+                                  // "--x flag", "--x explicitly".
+                                  bool adverb = v.size() > 4 && EndsWith(v, "ly") &&
+                                                std::all_of(v.begin(), v.end(), [](char c) { return std::islower((unsigned char)c); });
+                                  return adverb || v == "or" || v == "and" || v == "to" || v == "if" || v == "in" || v == "with" ||
+                                         v == "for" || v == "the" || v == "a" || v == "when" || v == "is" || v == "instead" ||
+                                         v == "flag" || v == "option" || v == "argument" || v == "parameter" || v == "first" ||
+                                         v == "again" || v == "as" || v == "on" || v == "at" || v == "also";
+                                }),
+                 vals.end());
       if (fi && !fi->choices.empty()) {
         std::vector<std::string> ok;
         for (auto& v : vals)
           if (std::find(fi->choices.begin(), fi->choices.end(), v) != fi->choices.end()) ok.push_back(v);
         vals = ok;
+      }
+      if (!vals.empty() && !words.empty()) {
+        size_t vi = words[0] == "please" && words.size() > 1 ? 1 : 0;
+        h.flag_verbs.emplace(flag, words[vi]);
       }
       auto& dst = h.flag_values[flag];
       for (auto& v : vals)
@@ -206,12 +236,50 @@ Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
       size_t b = p;
       while (b > 0 && IsWordChar(s[b - 1])) --b;
       size_t e = p + 1;
-      while (e < s.size() && ValueChar(s[e])) ++e;
+      if (e < s.size() && (s[e] == '"' || s[e] == '\'')) {
+        // export SOC_VERSION="ascend910b1": the quoted value, quotes kept as typed.
+        size_t q = s.find(s[e], e + 1);
+        e = q != std::string::npos && q - p < 80 && s.find(' ', e) > q ? q + 1 : p + 1;
+      } else {
+        while (e < s.size() && ValueChar(s[e])) ++e;
+      }
       std::string name = s.substr(b, p - b);
       while (e > p + 1 && (s[e - 1] == '.' || s[e - 1] == ',')) --e;
       if (IsUpperName(name) && e > p + 1 && name.find('_') != std::string::npos && h.env_sets.size() < 4)
         h.env_sets.push_back(s.substr(b, e - b));
     }
+    // "Please set the ANTHROPIC_API_KEY environment variable" / "export HF_TOKEN": a
+    // variable to give a value, without one.
+    std::vector<std::string> w = Words(s, 12);
+    for (size_t i = 0; i + 1 < w.size() && h.env_names.size() < 4; ++i) {
+      if (w[i] != "set" && w[i] != "export" && w[i] != "define") continue;
+      size_t j = i + 1;
+      if (j < w.size() && (w[j] == "the" || w[j] == "your")) ++j;
+      if (j >= w.size()) break;
+      std::string upper = w[j];
+      for (auto& c : upper) c = (char)std::toupper((unsigned char)c);
+      // The word as the message spells it: upper case, with an underscore, not `X=v`.
+      size_t at = s.find(upper);
+      if (at == std::string::npos || upper.find('_') == std::string::npos || !IsUpperName(upper)) continue;
+      if (at + upper.size() < s.size() && s[at + upper.size()] == '=') continue;
+      h.env_names.push_back(upper);
+    }
+  }
+  // Every `--flag value` of the message (its context: "--quantization nvfp4_online supports only ...").
+  for (size_t p = msg.find("--"); p != std::string::npos && h.named_flags.size() < 8; p = msg.find("--", p + 2)) {
+    if (p > 0 && (IsWordChar(msg[p - 1]) || msg[p - 1] == '-')) continue;
+    size_t q = p + 2;
+    while (q < msg.size() && (std::islower((unsigned char)msg[q]) || std::isdigit((unsigned char)msg[q]) || msg[q] == '-' || msg[q] == '_')) ++q;
+    if (q == p + 2 || q >= msg.size() || msg[q] != ' ') continue;
+    size_t v = q + 1, ve = v;
+    while (ve < msg.size() && ValueChar(msg[ve])) ++ve;
+    while (ve > v && (msg[ve - 1] == '.' || msg[ve - 1] == ',')) --ve;
+    if (ve == v || msg[v] == '-') continue;
+    std::string flag = msg.substr(p, q - p), value = msg.substr(v, ve - v);
+    const Flag* fi = k ? k->FindFlag(flag, deps) : nullptr;
+    if (fi && !fi->choices.empty() && std::find(fi->choices.begin(), fi->choices.end(), value) == fi->choices.end()) continue;
+    if (!fi && value.find('_') == std::string::npos && value.find('-') == std::string::npos) continue;  // "--x is" is prose
+    h.named_flags.emplace_back(flag, value);
   }
   std::string lower = Lower(msg);
   // Allowed values.
@@ -300,8 +368,14 @@ Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
     for (const char* opt : {"-U ", "--upgrade ", "-u "})
       if (msg.compare(b, std::char_traits<char>::length(opt), opt) == 0) b += std::char_traits<char>::length(opt);
     size_t e = b;
-    while (e < msg.size() && msg[e] != ' ' && msg[e] != '\'' && msg[e] != '"' && msg[e] != '`' && msg[e] != '\n') ++e;
-    while (e > b && (msg[e - 1] == '.' || msg[e - 1] == ',' || msg[e - 1] == ')')) --e;
+    if (b < msg.size() && (msg[b] == '\'' || msg[b] == '"')) {
+      // pip install 'lm-eval[anthropic]': the quoted requirement, quotes kept as typed.
+      size_t q = msg.find(msg[b], b + 1);
+      if (q != std::string::npos && q - b < 120 && msg.find(' ', b) > q) e = q + 1;
+    } else {
+      while (e < msg.size() && msg[e] != ' ' && msg[e] != '\'' && msg[e] != '"' && msg[e] != '`' && msg[e] != '\n') ++e;
+      while (e > b && (msg[e - 1] == '.' || msg[e - 1] == ',' || msg[e - 1] == ')')) --e;
+    }
     if (e > b) h.pip = msg.substr(b, e - b);
     break;
   }
@@ -317,10 +391,25 @@ Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
     while (!x.empty() && (x.back() == '.' || x.back() == '`' || x.back() == '\'')) x.pop_back();
     size_t after = e;
     while (after < msg.size() && (msg[after] == '`' || msg[after] == '\'' || msg[after] == ' ')) ++after;
+    bool deprecated = Has(lower, "deprecated");
     if (!x.empty() && (x.find('.') != std::string::npos || x.find('_') != std::string::npos || StartsWith(x, "--") ||
                        x.find('(') != std::string::npos) &&
-        lower.compare(after, 7, "instead") == 0) {
+        (lower.compare(after, 7, "instead") == 0 || deprecated)) {
       h.replacement = x;
+      if (deprecated && lower.compare(after, 7, "instead") != 0) {
+        // "a.b is deprecated; use c.d": what is deprecated is the name before " is deprecated".
+        size_t d = lower.find(" is deprecated");
+        if (d != std::string::npos && d < p) {
+          size_t b2 = d;
+          while (b2 > 0 && (IsWordChar(msg[b2 - 1]) || msg[b2 - 1] == '.' || msg[b2 - 1] == '-' || msg[b2 - 1] == '`')) --b2;
+          std::string old_name = msg.substr(b2, d - b2);
+          while (!old_name.empty() && old_name.front() == '`') old_name.erase(old_name.begin());
+          while (!old_name.empty() && old_name.back() == '`') old_name.pop_back();
+          if (old_name.find('.') != std::string::npos || old_name.find('_') != std::string::npos || StartsWith(old_name, "--"))
+            h.replaced = old_name;
+        }
+        break;
+      }
       size_t of = lower.find("instead of ", after);
       if (of != std::string::npos) {
         size_t rb = of + 11, re = rb;
@@ -330,6 +419,19 @@ Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
       }
       break;
     }
+  }
+  // "X must be called first" / "X must be called before ..." / "call X first".
+  for (const char* w : {" must be called first", " must be called before", " should be called first", " needs to be called first"}) {
+    size_t p = lower.find(w);
+    if (p == std::string::npos) continue;
+    size_t e = p;
+    while (e > 0 && msg[e - 1] == '`') --e;
+    size_t b = e;
+    while (b > 0 && (IsWordChar(msg[b - 1]) || msg[b - 1] == '.' || msg[b - 1] == '(' || msg[b - 1] == ')')) --b;
+    std::string name = msg.substr(b, e - b);
+    if (EndsWith(name, "()")) name = name.substr(0, name.size() - 2);
+    if (!name.empty() && IsDotted(name) && name.size() < 80 && Has(name, "_")) h.call_first = name;
+    break;
   }
   (void)Ci;
   return h;

@@ -19,13 +19,19 @@ namespace errdex::doc {
 struct Hints {
   std::vector<std::string> sentences;  // imperative sentences, {holes} shown as `expr`
   std::map<std::string, std::vector<std::string>> flag_values;  // --flag -> values the message suggests
+  std::map<std::string, std::string> flag_verbs;                 // --flag -> the verb of its sentence ("pass", "use")
   std::vector<std::string> allowed;    // "supports only A, B or C"
   std::string allowed_flag;            // the flag the allowed list belongs to
   std::string package, version_op, version;  // "requires torch>=2.8"
   std::string upgrade;                 // "Please upgrade X"
   std::string pip;                     // "pip install X"
   std::vector<std::string> env_sets;   // "set X=1" -> X=1
+  std::vector<std::string> env_names;  // "set the X environment variable" -> X (no value given)
   std::string replacement, replaced;   // "use Y instead (of X)"
+  // "--quantization nvfp4_online supports only ...": every `--flag value` the message
+  // names (a value must be one of the flag's choices when they are known).
+  std::vector<std::pair<std::string, std::string>> named_flags;
+  std::string call_first;              // "register_pool must be called first": the call to make first
 };
 
 // The message analysed is at most kMaxHintBytes of errorMessage.

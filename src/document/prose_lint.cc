@@ -141,7 +141,10 @@ std::vector<std::string> ImperativeSentences(const std::string& message) {
     size_t dash = sent.find(" - ");
     if (dash != std::string::npos) clauses.push_back(Trim(sent.substr(dash + 3)));
     size_t paren = sent.find(" (");
-    if (paren != std::string::npos && paren + 2 < sent.size()) clauses.push_back(Trim(sent.substr(paren + 2)));
+    if (paren != std::string::npos && paren + 2 < sent.size()) {
+      // "... (retry close() on all ranks): {err}": the parenthesis only, as the writer reads it.
+      clauses.push_back(Trim(UpToClosingParen(std::string_view(sent).substr(paren + 2))));
+    }
     for (const std::string& c : clauses) {
       std::vector<std::string> w = Words(c);
       // A sentence starting with a {hole} is not an imperative of the message.
@@ -170,6 +173,12 @@ std::vector<std::string> ImperativeSentences(const std::string& message) {
       if (v == "make" && next != "sure") verb = false;
       if (v == "do" && next != "not") verb = false;
       if (v == "file" || v == "open" || v == "see" || v == "start" || v == "raise") verb = verb && polite;
+      // "Call aclnnHcPost failed", "Run step 3 errored": a report of what failed, not advice.
+      if (verb && !polite)
+        for (size_t k = i + 1; k < w.size() && k <= i + 3; ++k)
+          if (w[k] == "failed" || w[k] == "fails" || w[k] == "failure" || w[k] == "error" || w[k] == "errors" || w[k] == "errored" ||
+              w[k] == "exception" || w[k] == "crashed")
+            verb = false;
       if (verb || (polite && i > 0)) {
         out.push_back(c);
         break;
@@ -226,30 +235,41 @@ void ProseLinter::Check(const Record& r, const Site* facts) {
     }
   }
 
-  // restated-guard
+  // restated-guard: a solution whose action is a guard itself ("Make `x != y` false",
+  // "Ensure `cond`", "`cond` must not hold", "Avoid `x is None`"). Quoting the code as
+  // the check being explained ("... (the check is `f()`)") is no restatement; the
+  // message's own advice is the message's, whatever its words.
   for (const auto& s : sols) {
+    if (EndsWith(s, "(the message's advice)") || EndsWith(s, "(the message's own hint).")) continue;
     std::string low = Lower(s);
+    bool make = StartsWith(low, "make ") || StartsWith(low, "ensure ") || Has(low, " make ") || StartsWith(low, "keep ") ||
+                StartsWith(low, "avoid ") || Has(low, " so that ");
     bool restated = false;
     std::vector<std::string> spans = Spans(s);
     size_t pos = 0;
-    for (const auto& sp : spans) {
+    for (size_t si = 0; si < spans.size(); ++si) {
+      const std::string& sp = spans[si];
       size_t at = s.find("`" + sp + "`", pos);
       if (at == std::string::npos) continue;
+      std::string before = Lower(Trim(s.substr(pos, at - pos)));
       pos = at + sp.size() + 2;
       std::string after = Lower(s.substr(pos, 24));
-      bool make = StartsWith(low, "make ") || StartsWith(low, "ensure ") || Has(low, " make ") || StartsWith(low, "keep ");
-      if (make && (StartsWith(after, " false") || StartsWith(after, " true"))) restated = true;
+      if (make && (StartsWith(after, " false") || StartsWith(after, " true") || StartsWith(after, " is false") ||
+                   StartsWith(after, " is true") || StartsWith(after, " holds") || StartsWith(after, " hold")))
+        restated = true;
       if (StartsWith(after, " no longer holds") || StartsWith(after, " does not hold") || StartsWith(after, " must not hold"))
         restated = true;
       if (LooksLikeSetting(sp)) continue;
+      // The object of the sentence's verb: the first span, right after one verb.
+      bool object = si == 0 && !before.empty() && before.find(' ') == std::string::npos;
+      if (!object) continue;
       std::string one = OneLine(sp);
-      // The guard's own code as the thing to change (a bare name is a subject, not a guard).
       bool plain = IsDotted(one) || (StartsWith(one, "not ") && IsDotted(one.substr(4)));
       for (const auto& a : atoms)
         if (!plain && (one == a || one == "not " + a || "not " + one == a)) restated = true;
-      if (StartsWith(low, "make sure ") || StartsWith(low, "ensure ") || StartsWith(low, "make "))
+      if (make)
         for (const auto& subj : subjects)
-          if (one == subj && &sp == &spans.front()) restated = true;
+          if (one == subj) restated = true;
     }
     if (restated) Add(r, "restated-guard", "solutions", s);
   }
@@ -383,7 +403,9 @@ void ProseLinter::Check(const Record& r, const Site* facts) {
     auto named_as_attribute = [&](const std::string& text, std::string* what) {
       for (const auto& sp : Spans(text)) {
         if (StartsWith(sp, "--")) continue;
-        std::string head = sp.substr(0, sp.find_first_of(" =<>!([,"));
+        size_t cut = sp.find_first_of(" =<>!([,");
+        std::string head = sp.substr(0, cut);
+        if (cut != std::string::npos && sp[cut] == '(') continue;  // a call (cfg.get("x")), not an attribute
         if (head.find('.') == std::string::npos || !IsDotted(head) || !flag_dests_.count(LastComponent(head))) continue;
         // Only an attribute of a settings object names the setting: args.x, cfg.x,
         // self.server_args.x, ServerArgs.x -- not any object's attribute of that name.

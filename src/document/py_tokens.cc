@@ -6,10 +6,14 @@
 namespace errdex::doc {
 
 Toks Toks::File(std::string_view text) {
-  Toks t;
-  t.text_ = text;
   py::Tokens tk;
   py::Tokenize(text, py::TokenizeOptions{}, &tk);
+  return FromTokens(text, std::move(tk));
+}
+
+Toks Toks::FromTokens(std::string_view text, py::Tokens&& tk) {
+  Toks t;
+  t.text_ = text;
   t.t_ = std::move(tk.tokens);
   t.lines_ = std::move(tk.lines);
   t.line_starts_ = std::move(tk.line_starts);

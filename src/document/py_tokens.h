@@ -23,15 +23,17 @@ class Toks {
  public:
   // A whole file (logical lines, INDENT/DEDENT).
   static Toks File(std::string_view text);
+  // The same from tokens the front end already made of `text` (consumed).
+  static Toks FromTokens(std::string_view text, py::Tokens&& tokens);
   // An expression (a guard): newlines are whitespace.
   static Toks Expression(std::string_view text);
 
   std::string_view text() const { return text_; }
-  size_t size() const { return t_.size(); }
-  const py::Token& operator[](size_t i) const { return t_[i]; }
+  [[gnu::always_inline]] size_t size() const { return t_.size(); }
+  [[gnu::always_inline]] const py::Token& operator[](size_t i) const { return t_[i]; }
   const std::vector<py::Token>& tokens() const { return t_; }
   const std::vector<py::LogicalLine>& lines() const { return lines_; }
-  int depth(size_t i) const { return i < depth_.size() ? depth_[i] : 0; }
+  [[gnu::always_inline]] int depth(size_t i) const { return i < depth_.size() ? depth_[i] : 0; }
   // 1-based physical line of token i (File only; Expression: 0).
   int line(size_t i) const { return i < t_.size() ? t_[i].line : 0; }
   // 1-based physical line of the last byte of token i (File only).
@@ -39,10 +41,18 @@ class Toks {
   // Number of physical lines (File only).
   int LineCount() const { return (int)line_starts_.size(); }
 
-  std::string_view Text(size_t i) const { return i < t_.size() ? py::TokenText(text_, t_[i]) : std::string_view(); }
-  bool IsOp(size_t i, std::string_view op) const { return i < t_.size() && py::IsOp(text_, t_[i], op); }
-  bool IsName(size_t i, std::string_view n) const { return i < t_.size() && py::IsName(text_, t_[i], n); }
-  bool IsKind(size_t i, py::TokenKind k) const { return i < t_.size() && t_[i].kind == k; }
+  // The accessors below run millions of times per scan: no substr (which may throw
+  // and so is not inlined), just the bytes.
+  [[gnu::always_inline]] std::string_view Text(size_t i) const {
+    return i < t_.size() ? std::string_view(text_.data() + t_[i].begin, t_[i].end - t_[i].begin) : std::string_view();
+  }
+  [[gnu::always_inline]] bool IsOp(size_t i, std::string_view op) const { return i < t_.size() && t_[i].kind == py::TokenKind::kOp && Text(i) == op; }
+  // A one-character operator (inline: the hot loops test `(`, `.`, `=`, `:` ...).
+  [[gnu::always_inline]] bool IsOp1(size_t i, char op) const {
+    return i < t_.size() && t_[i].kind == py::TokenKind::kOp && t_[i].end == t_[i].begin + 1 && text_[t_[i].begin] == op;
+  }
+  [[gnu::always_inline]] bool IsName(size_t i, std::string_view n) const { return i < t_.size() && t_[i].kind == py::TokenKind::kName && Text(i) == n; }
+  [[gnu::always_inline]] bool IsKind(size_t i, py::TokenKind k) const { return i < t_.size() && t_[i].kind == k; }
   bool IsString(size_t i) const { return IsKind(i, py::TokenKind::kString); }
   // Decoded value of a (non-f, non-bytes) string token; false otherwise.
   bool StringAt(size_t i, std::string* out) const;

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "document/py_tokens.h"
+#include "document/settings_idioms.h"
 #include "document/text.h"
 
 namespace errdex::doc {
@@ -25,339 +26,13 @@ bool Flag::IsBool() const {
          action == "store_const" || action == "count" || (type == "bool" && origin != "argparse");
 }
 
+
 namespace {
-
-// Unquotes a string literal's source text ("auto" -> auto); other text unchanged.
-std::string Unquote(const std::string& s) {
-  std::string t = Trim(s);
-  if (t.size() >= 2 && (t[0] == '"' || t[0] == '\'') && t.back() == t[0] && t.find(t[0], 1) == t.size() - 1)
-    return t.substr(1, t.size() - 2);
-  return t;
-}
-
-bool LiteralText(const std::string& s) {
-  std::string t = Trim(s);
-  if (t.empty()) return false;
-  if (t == "None" || t == "True" || t == "False") return true;
-  if (std::isdigit((unsigned char)t[0]) || ((t[0] == '-' || t[0] == '+') && t.size() > 1 && std::isdigit((unsigned char)t[1])))
-    return true;
-  return (t[0] == '"' || t[0] == '\'') && t.back() == t[0];
-}
-
-struct Call {
-  size_t open = 0, close = 0;
-  std::vector<std::pair<size_t, size_t>> positional;
-  std::vector<std::pair<std::string, std::pair<size_t, size_t>>> keywords;  // in order
-  bool star_kwargs = false;
-  const std::pair<size_t, size_t>* Kw(std::string_view k) const {
-    for (const auto& [n, r] : keywords)
-      if (n == k) return &r;
-    return nullptr;
-  }
-};
-
-Call ParseCall(const Toks& t, size_t open) {
-  Call c;
-  c.open = open;
-  c.close = t.MatchBracket(open);
-  for (auto [b, e] : t.SplitTopLevel(open + 1, c.close)) {
-    if (b >= e) continue;
-    if (t.IsOp(b, "**")) {
-      c.star_kwargs = true;
-      continue;
-    }
-    if (e - b >= 2 && t.IsKind(b, TokenKind::kName) && t.IsOp(b + 1, "="))
-      c.keywords.emplace_back(std::string(t.Text(b)), std::make_pair(b + 2, e));
-    else
-      c.positional.emplace_back(b, e);
-  }
-  return c;
-}
-
-std::string SpanStr(const Toks& t, std::pair<size_t, size_t> r) { return std::string(t.Span(r.first, r.second)); }
-
-// The bool(int(...)) / int(...) wrapper of an env read at token `at`: the type it gives.
-std::string WrapperType(const Toks& t, size_t at) {
-  // Walk back over `(` and names: bool(int(os.getenv(...)))
-  std::string type;
-  size_t i = at;
-  for (int n = 0; n < 4 && i >= 2 && t.IsOp(i - 1, "(") && t.IsKind(i - 2, TokenKind::kName); ++n) {
-    std::string_view w = t.Text(i - 2);
-    if (w == "bool" || w == "int" || w == "float" || w == "str") {
-      if (type.empty() || w == "bool") type = std::string(w);
-    }
-    i -= 2;
-  }
-  return type;
-}
-
-void AddEnv(std::string_view path, const Toks& t, std::string name, std::string reader, std::string type,
-            std::optional<std::string> def, int line, SettingsData* d) {
-  if (name.empty() || name.size() > 100 || !IsIdent(name)) return;
-  EnvVar e;
-  e.name = std::move(name);
-  e.reader = std::move(reader);
-  e.type = std::move(type);
-  e.default_value = std::move(def);
-  e.file = std::string(path);
-  e.line = line;
-  d->envs.push_back(std::move(e));
-}
-
-std::string TypeFromGetter(std::string_view fn) {
-  std::string l = Lower(fn);
-  if (Has(l, "bool")) return "bool";
-  if (Has(l, "int")) return "int";
-  if (Has(l, "float")) return "float";
-  if (Has(l, "str")) return "str";
-  return "";
-}
-
-void CollectEnvAt(std::string_view path, const Toks& t, size_t i, SettingsData* d) {
-  auto str_arg = [&](const Call& c, std::string* name) {
-    return !c.positional.empty() && c.positional[0].second == c.positional[0].first + 1 &&
-           t.StringAt(c.positional[0].first, name);
-  };
-  if (t.IsName(i, "os") && t.IsOp(i + 1, ".")) {
-    std::string name;
-    if (t.IsName(i + 2, "environ") && t.IsOp(i + 3, "[") && t.StringAt(i + 4, &name) && t.IsOp(i + 5, "]")) {
-      AddEnv(path, t, name, "os.environ", WrapperType(t, i), std::nullopt, t.line(i), d);
-      return;
-    }
-    size_t call = 0;
-    std::string reader;
-    if (t.IsName(i + 2, "environ") && t.IsOp(i + 3, ".") && (t.IsName(i + 4, "get") || t.IsName(i + 4, "setdefault")) &&
-        t.IsOp(i + 5, "(")) {
-      call = i + 5;
-      reader = "os.environ";
-    } else if (t.IsName(i + 2, "getenv") && t.IsOp(i + 3, "(")) {
-      call = i + 3;
-      reader = "os.getenv";
-    }
-    if (call) {
-      Call c = ParseCall(t, call);
-      if (str_arg(c, &name)) {
-        std::optional<std::string> def;
-        if (c.positional.size() > 1) def = SpanStr(t, c.positional[1]);
-        else if (auto* k = c.Kw("default")) def = SpanStr(t, *k);
-        AddEnv(path, t, name, reader, WrapperType(t, i), def, t.line(i), d);
-      }
-    }
-    return;
-  }
-  // "X" in os.environ
-  if (t.IsString(i) && t.IsName(i + 1, "in") && t.IsName(i + 2, "os") && t.IsOp(i + 3, ".") && t.IsName(i + 4, "environ")) {
-    std::string name;
-    if (t.StringAt(i, &name)) AddEnv(path, t, name, "os.environ", "", std::nullopt, t.line(i), d);
-    return;
-  }
-  // get_bool_env_var("X", default), getenv_bool(...), env_int(...)
-  if (t.IsKind(i, TokenKind::kName) && t.IsOp(i + 1, "(") && !(i > 0 && t.IsOp(i - 1, "."))) {
-    std::string_view fn = t.Text(i);
-    std::string l = Lower(fn);
-    if (Has(l, "env") && (StartsWith(l, "get") || StartsWith(l, "_get") || StartsWith(l, "env")) && fn != "getenv") {
-      Call c = ParseCall(t, i + 1);
-      std::string name;
-      if (str_arg(c, &name)) {
-        std::optional<std::string> def;
-        if (c.positional.size() > 1) def = SpanStr(t, c.positional[1]);
-        else if (auto* k = c.Kw("default")) def = SpanStr(t, *k);
-        std::string type = TypeFromGetter(fn);
-        if (type.empty()) type = WrapperType(t, i);
-        AddEnv(path, t, name, std::string(fn), type, def, t.line(i), d);
-      }
-    }
-  }
-}
-
-// add_argument("--x", ...) at token i (the name add_argument).
-void CollectArgparse(std::string_view path, const Toks& t, size_t i, SettingsData* d) {
-  Call c = ParseCall(t, i + 1);
-  Flag f;
-  f.origin = "argparse";
-  for (auto [b, e] : c.positional) {
-    std::string v;
-    if (t.StringValue(b, e, &v) && !v.empty() && v[0] == '-') f.options.push_back(v);
-  }
-  if (f.options.empty()) return;  // a positional argument (or a generated name): not a flag
-  std::string v;
-  if (auto* k = c.Kw("dest"); k && t.StringValue(k->first, k->second, &v)) {
-    f.dest = v;
-  } else {
-    std::string opt = f.Primary();
-    size_t p = opt.find_first_not_of('-');
-    f.dest = p == std::string::npos ? opt : opt.substr(p);
-    std::replace(f.dest.begin(), f.dest.end(), '-', '_');
-  }
-  if (auto* k = c.Kw("choices")) {
-    if (t.StringList(k->first, k->second, &f.choices)) f.choices_from = "choices";
-    else f.choices_expr = SpanStr(t, *k);
-  }
-  if (auto* k = c.Kw("default")) {
-    if (t.StringValue(k->first, k->second, &v)) {
-      f.default_value = v;
-      f.default_is_literal = true;
-    } else {
-      f.default_value = SpanStr(t, *k);
-      f.default_is_literal = LiteralText(*f.default_value);
-    }
-  }
-  if (auto* k = c.Kw("help")) t.StringValue(k->first, k->second, &f.help);
-  if (auto* k = c.Kw("type")) f.type = SpanStr(t, *k);
-  if (auto* k = c.Kw("nargs")) f.nargs = Unquote(SpanStr(t, *k));
-  if (auto* k = c.Kw("action")) {
-    if (!t.StringValue(k->first, k->second, &f.action)) {
-      std::string a = SpanStr(t, *k);
-      f.action = LastComponent(a);
-    }
-  }
-  if (f.action == "BooleanOptionalAction") {
-    std::string p = f.Primary();
-    if (StartsWith(p, "--")) f.negative = "--no-" + p.substr(2);
-  }
-  if (f.action == "store_true" || f.action == "store_false" || f.action == "BooleanOptionalAction") f.type = "bool";
-  f.kwargs = c.star_kwargs;
-  f.file = std::string(path);
-  f.line = t.line(i);
-  d->flags.push_back(std::move(f));
-}
-
-// @click.option("--x/--no-x", "-x", "name", type=click.Choice([...]), default=, is_flag=, envvar=, help=)
-void CollectClickOption(std::string_view path, const Toks& t, size_t i, SettingsData* d, const std::string& function) {
-  Call c = ParseCall(t, i + 1);
-  Flag f;
-  f.origin = "click";
-  f.class_name = function;
-  std::string explicit_dest;
-  for (auto [b, e] : c.positional) {
-    std::string v;
-    if (!t.StringValue(b, e, &v)) continue;
-    if (v.empty()) continue;
-    if (v[0] != '-') {
-      explicit_dest = v;
-      continue;
-    }
-    size_t slash = v.find('/');
-    if (slash != std::string::npos) {
-      f.options.push_back(Trim(v.substr(0, slash)));
-      f.negative = Trim(v.substr(slash + 1));
-      f.type = "bool";
-    } else {
-      f.options.push_back(v);
-    }
-  }
-  if (f.options.empty()) return;
-  std::string p = f.Primary();
-  size_t k0 = p.find_first_not_of('-');
-  f.dest = explicit_dest.empty() ? (k0 == std::string::npos ? p : p.substr(k0)) : explicit_dest;
-  std::replace(f.dest.begin(), f.dest.end(), '-', '_');
-  std::string v;
-  if (auto* k = c.Kw("type")) {
-    std::string ty = SpanStr(t, *k);
-    // click.Choice(["a", "b"]) / Choice([...])
-    for (size_t j = k->first; j + 1 < k->second; ++j)
-      if (t.IsName(j, "Choice") && t.IsOp(j + 1, "(")) {
-        Call ch = ParseCall(t, j + 1);
-        if (!ch.positional.empty() && t.StringList(ch.positional[0].first, ch.positional[0].second, &f.choices))
-          f.choices_from = "click.Choice";
-        else if (!ch.positional.empty())
-          f.choices_expr = SpanStr(t, ch.positional[0]);
-      }
-    if (f.choices.empty() && f.choices_expr.empty()) f.type = ty;
-    else f.type = "str";
-  }
-  if (auto* k = c.Kw("is_flag"); k && t.Text(k->first) == "True") f.type = "bool", f.action = "store_true";
-  if (f.type == "bool" && f.action.empty()) f.action = f.negative.empty() ? "store_true" : "BooleanOptionalAction";
-  if (auto* k = c.Kw("default")) {
-    if (t.StringValue(k->first, k->second, &v)) f.default_value = v, f.default_is_literal = true;
-    else f.default_value = SpanStr(t, *k), f.default_is_literal = LiteralText(*f.default_value);
-  }
-  if (auto* k = c.Kw("help")) t.StringValue(k->first, k->second, &f.help);
-  if (auto* k = c.Kw("envvar")) t.StringValue(k->first, k->second, &f.env);
-  if (auto* k = c.Kw("multiple"); k && t.Text(k->first) == "True") f.action = "append";
-  f.file = std::string(path);
-  f.line = t.line(i);
-  if (!f.env.empty()) AddEnv(path, t, f.env, "click:" + f.Primary(), f.type, f.default_value, f.line, d);
-  d->flags.push_back(std::move(f));
-}
-
-// One parameter of a typer command: `name: T = typer.Option(default, "--opt", help=...)`,
-// `name: Annotated[T, typer.Option(...)] = default`, or (command_params) `name: T = default`.
-void CollectTyperParam(std::string_view path, const Toks& t, size_t b, size_t e, bool command_params,
-                       const std::string& function, const SettingsData& here, SettingsData* d) {
-  if (b >= e || !t.IsKind(b, TokenKind::kName)) return;
-  std::string name(t.Text(b));
-  if (name == "self" || name == "cls" || name == "ctx") return;
-  size_t colon = 0, eq = 0;
-  for (size_t j = b + 1; j < e; ++j) {
-    if (t.depth(j) != t.depth(b)) continue;
-    if (!colon && !eq && t.IsOp(j, ":")) colon = j;
-    if (!eq && t.IsOp(j, "=")) eq = j;
-  }
-  std::string type = colon ? std::string(t.Span(colon + 1, eq ? eq : e)) : "";
-  std::string def = eq ? std::string(t.Span(eq + 1, e)) : "";
-  // Find typer.Option( / Option( in the annotation or the default.
-  size_t opt = 0;
-  for (size_t j = b; j + 1 < e; ++j)
-    if (t.IsName(j, "Option") && t.IsOp(j + 1, "(")) opt = j;
-  if (!opt && !(command_params && eq)) return;
-  Flag f;
-  f.origin = "typer";
-  f.class_name = function;
-  f.dest = name;
-  std::string default_src = def;
-  if (opt) {
-    Call c = ParseCall(t, opt + 1);
-    bool in_default = eq && opt > eq;
-    size_t first_opt = 0;
-    if (in_default && !c.positional.empty()) {
-      default_src = SpanStr(t, c.positional[0]);
-      first_opt = 1;
-    }
-    if (auto* k = c.Kw("default")) default_src = SpanStr(t, *k);
-    for (size_t p = first_opt; p < c.positional.size(); ++p) {
-      std::string v;
-      if (!t.StringValue(c.positional[p].first, c.positional[p].second, &v) || v.empty() || v[0] != '-') continue;
-      size_t slash = v.find('/');
-      if (slash != std::string::npos) {
-        f.options.push_back(Trim(v.substr(0, slash)));
-        f.negative = Trim(v.substr(slash + 1));
-      } else {
-        f.options.push_back(v);
-      }
-    }
-    if (auto* k = c.Kw("help")) t.StringValue(k->first, k->second, &f.help);
-    if (auto* k = c.Kw("envvar")) t.StringValue(k->first, k->second, &f.env);
-  }
-  if (default_src == "..." || Trim(default_src).empty()) {
-    if (!opt) return;  // a required positional argument
-  }
-  std::string base_type = OneLine(type);
-  if (StartsWith(base_type, "Annotated[")) base_type = base_type.substr(10, base_type.find(',') == std::string::npos ? std::string::npos : base_type.find(',') - 10);
-  if (StartsWith(base_type, "Optional[")) base_type = base_type.substr(9, base_type.size() > 10 ? base_type.size() - 10 : 0);
-  if (Has(base_type, "| None")) base_type = Trim(base_type.substr(0, base_type.find("| None")));
-  std::string from;
-  f.choices = ChoicesOfType(type, here, &from);
-  f.choices_from = from;
-  if (f.choices.empty() && IsIdent(base_type) && !base_type.empty() && std::isupper((unsigned char)base_type[0]))
-    f.choices_expr = base_type;  // an Enum from another file: resolved when merged
-  f.type = base_type == "bool" ? "bool" : base_type;
-  if (f.options.empty()) f.options.push_back("--" + Kebab(name));
-  if (f.type == "bool" && f.negative.empty() && StartsWith(f.options[0], "--")) f.negative = "--no-" + f.options[0].substr(2);
-  if (f.type == "bool") f.action = "BooleanOptionalAction";
-  if (!Trim(default_src).empty()) {
-    f.default_value = Unquote(default_src);
-    f.default_is_literal = LiteralText(default_src);
-  }
-  f.file = std::string(path);
-  f.line = t.line(b);
-  d->flags.push_back(std::move(f));
-}
 
 // The help text of an Annotated[T, "help"] type or field(metadata={"help": ...}).
 std::string HelpOf(const Toks& t, size_t b, size_t e) {
   for (size_t j = b; j < e; ++j) {
-    if (t.IsName(j, "Annotated") && t.IsOp(j + 1, "[")) {
+    if (t.IsName(j, "Annotated") && t.IsOp1(j + 1, '[')) {
       size_t close = t.MatchBracket(j + 1);
       auto parts = t.SplitTopLevel(j + 2, close);
       for (size_t p = parts.size(); p-- > 1;) {
@@ -366,20 +41,111 @@ std::string HelpOf(const Toks& t, size_t b, size_t e) {
       }
     }
     std::string key;
-    if (t.StringAt(j, &key) && (key == "help" || key == "description") && t.IsOp(j + 1, ":")) {
+    if (t.StringAt(j, &key) && (key == "help" || key == "description") && t.IsOp1(j + 1, ':')) {
       size_t k = j + 2, end = k;
-      while (end < e && !(t.depth(end) <= t.depth(j) && (t.IsOp(end, ",") || t.IsOp(end, "}")))) ++end;
+      while (end < e && !(t.depth(end) <= t.depth(j) && (t.IsOp1(end, ',') || t.IsOp1(end, '}')))) ++end;
       std::string v;
       if (t.StringValue(k, end, &v)) return v;
     }
-    if ((t.IsName(j, "description") || t.IsName(j, "help")) && t.IsOp(j + 1, "=")) {
+    if ((t.IsName(j, "description") || t.IsName(j, "help")) && t.IsOp1(j + 1, '=')) {
       size_t k = j + 2, end = k;
-      while (end < e && !(t.depth(end) <= t.depth(j) && (t.IsOp(end, ",") || t.IsOp(end, ")")))) ++end;
+      while (end < e && !(t.depth(end) <= t.depth(j) && (t.IsOp1(end, ',') || t.IsOp1(end, ')')))) ++end;
       std::string v;
       if (t.StringValue(k, end, &v)) return v;
     }
   }
   return "";
+}
+
+// `Annotated[T, meta...]` (or any alias: sglang's `A[T, ...]`): a bare string is the
+// help; a call's help=/description=/choices=/aliases=/cli_name=/action=/no_cli= keywords
+// are the flag's metadata (sglang's Arg(...), pydantic's Field(...)). Anything else
+// (Dict[str, int], NS("x") alone) is no metadata.
+void ReadAnnotation(const Toks& t, size_t b, size_t e, ConfigField* f) {
+  if (e < b + 4 || !t.IsKind(b, TokenKind::kName)) return;
+  size_t open = b + 1;
+  while (open + 1 < e && t.IsOp1(open, '.') && t.IsKind(open + 1, TokenKind::kName)) open += 2;
+  if (!t.IsOp1(open, '[') || t.MatchBracket(open) != e - 1) return;
+  // Literal["auto", "normal"] lists values, Tuple/Union/Dict list types: none is Annotated.
+  static const std::set<std::string_view> kGenerics = {"Literal", "Union",   "Optional", "Tuple", "tuple", "Dict",
+                                                       "dict",    "List",    "list",     "Set",   "set",   "Callable",
+                                                       "Mapping", "Sequence", "Type",    "type"};
+  if (kGenerics.count(t.Text(open - 1))) return;
+  auto parts = t.SplitTopLevel(open + 1, e - 1);
+  if (parts.size() < 2 || parts[0].first >= parts[0].second) return;
+  bool meta = false;
+  for (size_t p = 1; p < parts.size(); ++p) {
+    auto [pb, pe] = parts[p];
+    if (pb >= pe) continue;
+    std::string v;
+    if (t.StringValue(pb, pe, &v)) {
+      if (f->help.empty()) f->help = v;
+      meta = true;
+      continue;
+    }
+    size_t q = pb;
+    while (q + 2 < pe && t.IsKind(q, TokenKind::kName) && t.IsOp1(q + 1, '.')) q += 2;
+    if (!t.IsKind(q, TokenKind::kName) || !t.IsOp1(q + 1, '(') || t.MatchBracket(q + 1) != pe - 1) continue;
+    Call c = ParseCall(t, q + 1);
+    for (const char* hk : {"help", "description"})
+      if (auto* k = c.Kw(hk); k && f->help.empty() && t.StringValue(k->first, k->second, &f->help)) meta = true;
+    if (auto* k = c.Kw("choices")) {
+      meta = true;
+      if (t.StringList(k->first, k->second, &f->choices)) f->choices_from = "choices";
+      else f->choices_expr = SpanStr(t, *k);
+    }
+    if (auto* k = c.Kw("aliases")) meta = true, t.StringList(k->first, k->second, &f->aliases);
+    if (auto* k = c.Kw("cli_name")) meta = true, t.StringValue(k->first, k->second, &f->cli_name);
+    if (auto* k = c.Kw("action")) {
+      meta = true;
+      if (!t.StringValue(k->first, k->second, &f->action)) f->action = LastComponent(SpanStr(t, *k));
+    }
+    if (auto* k = c.Kw("no_cli"); k && t.Text(k->first) == "True") meta = true, f->no_cli = true;
+  }
+  if (!meta) return;
+  f->has_meta = true;
+  f->inner_type = OneLine(t.Span(parts[0].first, parts[0].second));
+}
+
+// {"a": x, "b": y} at `open`: its string keys (all keys must be strings; at most 64).
+bool DictKeys(const Toks& t, size_t open, std::vector<std::string>* out) {
+  size_t close = t.MatchBracket(open);
+  std::vector<std::string> keys;
+  for (auto [pb, pe] : t.SplitTopLevel(open + 1, close)) {
+    if (pb >= pe) continue;
+    std::string k;
+    if (pe < pb + 3 || !t.StringAt(pb, &k) || !t.IsOp1(pb + 1, ':') || keys.size() >= 64) return false;
+    keys.push_back(std::move(k));
+  }
+  if (keys.empty()) return false;
+  *out = std::move(keys);
+  return true;
+}
+
+// The call opened at `open` passes a bare capitalized name among its first arguments
+// (`f(parser, ServerArgs)`): a cheap look at a few tokens.
+bool PassesClass(const Toks& t, size_t open) {
+  int depth = t.depth(open) + 1;
+  for (size_t j = open + 1, n = 0; j < t.size() && n < 8; ++j, ++n) {
+    if (t.IsOp1(j, ')') && t.depth(j) < depth) return false;
+    if (t.depth(j) == depth && t.IsKind(j, TokenKind::kName) && std::isupper((unsigned char)t.Text(j)[0]) &&
+        (t.IsOp1(j + 1, ',') || t.IsOp1(j + 1, ')')) && (t.IsOp1(j - 1, '(') || t.IsOp1(j - 1, ',')))
+      return true;
+  }
+  return false;
+}
+
+// The value type of an annotation: Optional[X] / X | None / Annotated[X, ...] -> X.
+std::string BareType(std::string ty) {
+  ty = Trim(OneLine(ty));
+  for (int n = 0; n < 4; ++n) {
+    if (StartsWith(ty, "Optional[") && EndsWith(ty, "]")) ty = Trim(ty.substr(9, ty.size() - 10));
+    else if (EndsWith(ty, "| None")) ty = Trim(ty.substr(0, ty.size() - 6));
+    else if (StartsWith(ty, "None |")) ty = Trim(ty.substr(6));
+    else if (StartsWith(ty, "Annotated[") && ty.find(',') != std::string::npos) ty = Trim(ty.substr(10, ty.find(',') - 10));
+    else break;
+  }
+  return ty;
 }
 
 struct Scope {
@@ -399,7 +165,7 @@ std::vector<std::string> ChoicesOfType(std::string_view type, const SettingsData
   if (type.empty() || type.size() > 4000) return out;
   Toks t = Toks::Expression(type);
   for (size_t j = 0; j + 1 < t.size(); ++j) {
-    if (t.IsName(j, "Literal") && t.IsOp(j + 1, "[")) {
+    if (t.IsName(j, "Literal") && t.IsOp1(j + 1, '[')) {
       size_t close = t.MatchBracket(j + 1);
       std::vector<std::string> vals;
       if (t.StringList(j + 2, close, &vals)) {
@@ -424,11 +190,79 @@ std::vector<std::string> ChoicesOfType(std::string_view type, const SettingsData
   return out;
 }
 
+// Cheap gates: could `w` (a name) be an env reader get_*env* / env_* / os?
+bool MaybeEnvReader(std::string_view w) {
+  if (w == "os") return true;
+  for (size_t k = 0; k + 3 <= w.size(); ++k)
+    if ((w[k] | 0x20) == 'e' && (w[k + 1] | 0x20) == 'n' && (w[k + 2] | 0x20) == 'v') return true;
+  return false;
+}
+
 void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
   const std::string_view text = t.text();
-  // Quick tests of what the file can hold (each collector needs its word).
-  bool has_typer = Has(text, "typer");
-  bool has_click = Has(text, "click") || has_typer;
+  // One pass over the tokens first: calls anywhere (add_argument, env reads,
+  // HfArgumentParser, classes passed to helpers, flags named in strings), and what
+  // the file can hold (each collector of the line pass needs its word) -- no scan of
+  // the whole text.
+  bool has_typer = false, has_click = false, saw_add_argument = false, saw_dash_name = false;
+  for (size_t i = 0; i < t.size(); ++i) {
+    const py::Token& tok = t[i];
+    if (tok.kind == TokenKind::kString) {
+      if (t.IsName(i + 1, "in")) CollectEnvAt(path, t, i, d);  // "X" in os.environ
+      std::string_view s = t.Text(i);
+      size_t p = s.find("--");
+      if (p == std::string_view::npos) continue;
+      // A "--" name built from a field: "--" + name, f"--{name}", "--%s" % name, "--{}".format(name).
+      if (s == "\"--\"" || s == "'--'" || StartsWith(s, "f\"--") || StartsWith(s, "f'--") || StartsWith(s, "\"--%s") ||
+          StartsWith(s, "\"--{}"))
+        saw_dash_name = true;
+      for (; p != std::string_view::npos; p = s.find("--", p + 2)) {
+        if (p > 0 && (IsWordChar(s[p - 1]) || s[p - 1] == '-')) continue;
+        size_t q = p + 2;
+        while (q < s.size() && (std::islower((unsigned char)s[q]) || std::isdigit((unsigned char)s[q]) || s[q] == '-' || s[q] == '_')) ++q;
+        if (q - p >= 5 && std::islower((unsigned char)s[p + 2]) && s[q - 1] != '-')
+          d->mentioned_flags.emplace_back(std::string(s.substr(p, q - p)), tok.line);
+        p = q - 2;
+      }
+      continue;
+    }
+    if (tok.kind != TokenKind::kName) continue;
+    std::string_view w = t.Text(i);
+    if (w == "typer") has_typer = true;
+    else if (w == "click") has_click = true;
+    if (!t.IsOp1(i + 1, '(')) {
+      if (w == "os") CollectEnvAt(path, t, i, d);  // os.environ[...] / os.environ.get / os.getenv
+      continue;
+    }
+    if (w == "add_argument") {
+      saw_add_argument = true;
+      CollectArgparse(path, t, i, d);
+    } else if (w == "HfArgumentParser") {
+      FieldWalker hw;
+      hw.file = std::string(path);
+      hw.kebab = false;
+      hw.underscore_alias = true;
+      hw.origin = "hf";
+      size_t close = t.MatchBracket(i + 1);
+      for (size_t j = i + 2; j < close; ++j)
+        if (t.IsKind(j, TokenKind::kName) && std::isupper((unsigned char)t.Text(j)[0]) && !t.IsOp1(j + 1, '.'))
+          hw.classes.emplace_back(t.Text(j));
+      if (!hw.classes.empty()) d->walkers.push_back(std::move(hw));
+    } else if (MaybeEnvReader(w)) {
+      CollectEnvAt(path, t, i, d);
+    } else if (d->class_calls.size() < 64 && std::islower((unsigned char)w[0]) && PassesClass(t, i + 1) &&
+               (Has(w, "arg") || Has(w, "cli") || Has(w, "field") || Has(w, "parser") || Has(w, "dataclass"))) {
+      // add_cli_args_from_dataclass(parser, ServerArgs): which classes a field walker is given.
+      Call c = ParseCall(t, i + 1);
+      for (auto [pb, pe] : c.positional)
+        if (pe == pb + 1 && t.IsKind(pb, TokenKind::kName) && std::isupper((unsigned char)t.Text(pb)[0]))
+          d->class_calls.emplace_back(std::string(w), std::string(t.Text(pb)));
+    }
+  }
+  has_click = has_click || has_typer;
+  // A field walker needs add_argument and a "--" name built from a field name.
+  bool file_walks = saw_add_argument && saw_dash_name;
+  bool file_kebab = file_walks && (Has(text, "replace(\"_\", \"-\")") || Has(text, "replace('_', '-')"));
   std::vector<Scope> stack;
   std::string pending_decorators;
   const auto& lines = t.lines();
@@ -436,30 +270,34 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
     while (!stack.empty() && stack.back().indent >= indent) {
       Scope s = stack.back();
       stack.pop_back();
-      if (!s.is_class && s.first_tok < next_tok) {
-        // A field walker: a function that walks dataclass fields and adds f"--{...}" flags.
+      if (!s.is_class && s.first_tok < next_tok && file_walks) {
+        // A field walker: a function that walks dataclass fields and adds the
+        // flags they name (the "--" name may be built by another function of the file).
         std::string_view body = text.substr(t[s.first_tok].begin, t[std::min(next_tok, t.size() - 1)].begin - t[s.first_tok].begin);
-        bool walks = Has(body, "fields(") || Has(body, "__dataclass_fields__");
-        bool dynamic_flag = Has(body, "f\"--") || Has(body, "f'--") || Has(body, "\"--\" +") || Has(body, "'--' +") ||
-                            Has(body, "\"--\"+") || Has(body, "'--'+") || Has(body, "\"--%s\"") || Has(body, "\"--{}\"");
-        if (walks && dynamic_flag && Has(body, "add_argument")) {
+        bool walks = Has(body, "fields(") || Has(body, "__dataclass_fields__") || Has(body, "model_fields");
+        if (walks && Has(body, "add_argument")) {
           FieldWalker w;
           w.file = std::string(path);
-          w.kebab = Has(body, ".replace(\"_\", \"-\")") || Has(body, ".replace('_', '-')") || Has(body, "kebab");
+          w.kebab = file_kebab || Has(body, "kebab");
           w.boolean_optional = Has(body, "BooleanOptionalAction");
-          // fields(ClassName) names the class; fields(cls/self) the enclosing class.
-          for (size_t j = s.first_tok; j + 3 < next_tok && j + 3 < t.size(); ++j)
-            if (t.IsName(j, "fields") && t.IsOp(j + 1, "(") && t.IsKind(j + 2, TokenKind::kName) && t.IsOp(j + 3, ")")) {
-              std::string c(t.Text(j + 2));
-              if (c == "cls" || c == "self") {
-                for (auto it = stack.rbegin(); it != stack.rend(); ++it)
-                  if (it->is_class) {
-                    c = it->name;
-                    break;
-                  }
-              }
-              if (!c.empty() && std::isupper((unsigned char)c[0])) w.classes.push_back(c);
+          // fields(ClassName) names the class; fields(cls/self) the enclosing class; fields(x)
+          // of a parameter: the classes the repository passes to this function.
+          for (size_t j = s.first_tok; j + 3 < next_tok && j + 3 < t.size(); ++j) {
+            if (!(t.IsKind(j, TokenKind::kName) && EndsWith(t.Text(j), "fields") && t.IsOp1(j + 1, '(') &&
+                  t.IsKind(j + 2, TokenKind::kName) && t.IsOp1(j + 3, ')')))
+              continue;
+            std::string c(t.Text(j + 2));
+            if (c == "cls" || c == "self") {
+              // A method's class (a module-level function's `cls` is a parameter).
+              for (auto it = stack.rbegin(); it != stack.rend(); ++it)
+                if (it->is_class) {
+                  c = it->name;
+                  break;
+                }
             }
+            if (std::isupper((unsigned char)c[0])) w.classes.push_back(c);
+            else w.function = s.name;
+          }
           d->walkers.push_back(std::move(w));
         }
       }
@@ -476,11 +314,11 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
       if (s.body_indent < 0) s.body_indent = L.indent;
       if (s.body_indent == L.indent) cls = &s;
     }
-    if (t.IsOp(b, "@")) {
+    if (t.IsOp1(b, '@')) {
       pending_decorators += std::string(t.Span(b, e)) + "\n";
       // @click.option(...) / @app.command()
       for (size_t j = b; j + 1 < e; ++j)
-        if (has_click && (t.IsName(j, "option") || t.IsName(j, "Option")) && t.IsOp(j + 1, "(") && j > b && t.IsOp(j - 1, ".")) {
+        if (has_click && (t.IsName(j, "option") || t.IsName(j, "Option")) && t.IsOp1(j + 1, '(') && j > b && t.IsOp1(j - 1, '.')) {
           // The decorated function's name is read when it comes; click flags carry the file's line.
           CollectClickOption(path, t, j, d, "");
           break;
@@ -496,24 +334,31 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
       s.name = std::string(t.Text(k + 1));
       s.first_tok = b;
       std::string bases;
-      if (t.IsOp(k + 2, "(")) {
+      if (t.IsOp1(k + 2, '(')) {
         size_t close = t.MatchBracket(k + 2);
         bases = std::string(t.Span(k + 3, close));
         // The first base's last dotted component.
         std::string first;
         for (size_t j = k + 3; j < close; ++j) {
-          if (t.IsKind(j, TokenKind::kName) && (t.IsOp(j + 1, ".") || t.IsOp(j + 1, ",") || j + 1 == close)) {
+          if (t.IsKind(j, TokenKind::kName) && (t.IsOp1(j + 1, '.') || t.IsOp1(j + 1, ',') || j + 1 == close)) {
             first = std::string(t.Text(j));
-            if (!t.IsOp(j + 1, ".")) break;
+            if (!t.IsOp1(j + 1, '.')) break;
             ++j;
             continue;
           }
           break;
         }
         if (!first.empty() && first != s.name) d->class_bases.emplace(s.name, first);
+        // Every base (a dataclass composed of field classes: `class ServerArgs(Parallel, Model)`).
+        for (auto [pb, pe] : t.SplitTopLevel(k + 3, close)) {
+          size_t q = pb;
+          while (q + 2 < pe && t.IsKind(q, TokenKind::kName) && t.IsOp1(q + 1, '.')) q += 2;
+          if (q + 1 == pe && t.IsKind(q, TokenKind::kName) && t.Text(q) != s.name && d->all_bases[s.name].size() < 16)
+            d->all_bases[s.name].emplace_back(t.Text(q));
+        }
       }
       s.dataclass = Has(pending_decorators, "dataclass") || Has(pending_decorators, "attr.s") ||
-                    Has(pending_decorators, "define") || Has(pending_decorators, "attrs");
+                    Has(pending_decorators, "define") || Has(pending_decorators, "attrs") || HasWord(bases, "Struct");
       s.enum_class = Has(bases, "Enum") || Has(bases, "IntFlag") || (HasWord(bases, "Flag") && Has(text, "enum"));
       s.settings_class = Has(bases, "BaseSettings");
       s.pydantic = s.settings_class || Has(bases, "BaseModel");
@@ -529,11 +374,11 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
       s.first_tok = b;
       bool typer_command = has_typer && (Has(pending_decorators, ".command(") || Has(pending_decorators, ".callback("));
       pending_decorators.clear();
-      if (has_typer && t.IsOp(k + 2, "(")) {
+      if (has_typer && t.IsOp1(k + 2, '(')) {
         size_t close = t.MatchBracket(k + 2);
         bool any_option = false;
         for (size_t j = k + 3; j < close; ++j)
-          if (t.IsName(j, "Option") && t.IsOp(j + 1, "(")) any_option = true;
+          if (t.IsName(j, "Option") && t.IsOp1(j + 1, '(')) any_option = true;
         if (typer_command || any_option)
           for (auto [pb, pe] : t.SplitTopLevel(k + 3, close))
             CollectTyperParam(path, t, pb, pe, typer_command, s.name, *d, d);
@@ -545,19 +390,20 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
     // Class-body statements.
     if (cls && t.IsKind(b, TokenKind::kName)) {
       std::string name(t.Text(b));
-      if ((cls->dataclass || cls->pydantic) && t.IsOp(b + 1, ":")) {
+      if ((cls->dataclass || cls->pydantic) && t.IsOp1(b + 1, ':')) {
         ConfigField f;
         f.class_name = cls->name;
         f.name = name;
         size_t j = b + 2;
-        while (j < e && !(t.IsOp(j, "=") && t.depth(j) == t.depth(b))) ++j;
+        while (j < e && !(t.IsOp1(j, '=') && t.depth(j) == t.depth(b))) ++j;
         f.type = std::string(t.Span(b + 2, j));
+        ReadAnnotation(t, b + 2, j, &f);
         if (j < e) {
           std::string dv = std::string(t.Span(j + 1, e));
           // field(default=..., metadata={"help": ...}) / Field(default, description=...)
           if ((t.IsName(j + 1, "field") || t.IsName(j + 1, "Field") || (t.IsName(j + 1, "dataclasses") && t.IsName(j + 3, "field"))) ) {
             size_t open = j + 2;
-            while (open < e && !t.IsOp(open, "(")) ++open;
+            while (open < e && !t.IsOp1(open, '(')) ++open;
             if (open < e) {
               Call c = ParseCall(t, open);
               if (auto* kd = c.Kw("default")) f.default_value = SpanStr(t, *kd);
@@ -573,24 +419,26 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
             f.default_value = dv;
           }
         }
-        f.help = HelpOf(t, b + 2, e);
-        std::string from;
-        f.choices = ChoicesOfType(f.type, *d, &from);
-        f.choices_from = from;
+        if (f.help.empty()) f.help = HelpOf(t, b + 2, e);
+        if (f.choices.empty() && f.choices_expr.empty()) {
+          std::string from;
+          f.choices = ChoicesOfType(f.has_meta ? f.inner_type : f.type, *d, &from);
+          f.choices_from = from;
+        }
         f.file = std::string(path);
         f.line = t.line(b);
         d->fields.push_back(std::move(f));
         continue;
       }
-      if (cls->enum_class && t.IsOp(b + 1, "=") && e == b + 3) {
+      if (cls->enum_class && t.IsOp1(b + 1, '=') && e == b + 3) {
         std::string v;
         if (t.StringAt(b + 2, &v)) d->enums[cls->name].emplace_back(name, v);
         else if (t.IsKind(b + 2, TokenKind::kNumber)) d->enums[cls->name].emplace_back(name, std::string(t.Text(b + 2)));
         continue;
       }
       // X = EnvBool(default): an environment registry class (sglang's envs.py).
-      if (IsUpperName(name) && t.IsOp(b + 1, "=") && t.IsKind(b + 2, TokenKind::kName) && StartsWith(t.Text(b + 2), "Env") &&
-          t.IsOp(b + 3, "(")) {
+      if (IsUpperName(name) && t.IsOp1(b + 1, '=') && t.IsKind(b + 2, TokenKind::kName) && StartsWith(t.Text(b + 2), "Env") &&
+          t.IsOp1(b + 3, '(')) {
         Call c = ParseCall(t, b + 3);
         std::optional<std::string> def;
         if (!c.positional.empty()) def = SpanStr(t, c.positional[0]);
@@ -601,8 +449,8 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
       if (name == "model_config" || name == "env_prefix") {
         for (size_t j = b; j + 2 < e; ++j) {
           std::string v;
-          if ((t.IsName(j, "env_prefix") && t.IsOp(j + 1, "=") && t.StringAt(j + 2, &v)) ||
-              (j == b && name == "env_prefix" && t.IsOp(b + 1, "=") && t.StringAt(b + 2, &v))) {
+          if ((t.IsName(j, "env_prefix") && t.IsOp1(j + 1, '=') && t.StringAt(j + 2, &v)) ||
+              (j == b && name == "env_prefix" && t.IsOp1(b + 1, '=') && t.StringAt(b + 2, &v))) {
             // class Config: env_prefix = "X" sits in a nested class: it belongs to the outer one.
             std::string owner = cls->name;
             if (owner == "Config" && stack.size() >= 2) owner = stack[stack.size() - 2].name;
@@ -612,85 +460,58 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
         }
       }
     }
-    // Module-level constants: NAME = ["a", "b"], NAME = Literal["a", "b"].
-    if (stack.empty() && L.indent == 0 && t.IsKind(b, TokenKind::kName)) {
+    // Constants of the module (and UPPER_CASE ones of class bodies): NAME = ["a", "b"],
+    // NAME = Literal["a", "b"], NAME = {"a": ..., "b": ...} (its keys).
+    bool module_level = stack.empty() && L.indent == 0;
+    if ((module_level || (cls && IsUpperName(t.Text(b)))) && t.IsKind(b, TokenKind::kName)) {
       size_t eq = b + 1;
-      if (t.IsOp(eq, ":")) {  // NAME: TypeAlias = ...
-        while (eq < e && !t.IsOp(eq, "=")) ++eq;
+      if (t.IsOp1(eq, ':')) {  // NAME: TypeAlias = ...
+        while (eq < e && !t.IsOp1(eq, '=')) ++eq;
       }
-      if (t.IsOp(eq, "=") && eq + 1 < e) {
+      if (t.IsOp1(eq, '=') && eq + 1 < e) {
         std::vector<std::string> vals;
-        if ((t.IsOp(eq + 1, "[") || t.IsOp(eq + 1, "(") || t.IsOp(eq + 1, "{")) && t.MatchBracket(eq + 1) == e - 1 &&
+        if ((t.IsOp1(eq + 1, '[') || t.IsOp1(eq + 1, '(') || t.IsOp1(eq + 1, '{')) && t.MatchBracket(eq + 1) == e - 1 &&
             t.StringList(eq + 1, e, &vals))
           d->list_constants.emplace(std::string(t.Text(b)), std::move(vals));
-        else if (t.IsName(eq + 1, "Literal") && t.IsOp(eq + 2, "[") && t.StringList(eq + 3, t.MatchBracket(eq + 2), &vals))
+        else if (t.IsName(eq + 1, "Literal") && t.IsOp1(eq + 2, '[') && t.StringList(eq + 3, t.MatchBracket(eq + 2), &vals))
           d->literal_aliases.emplace(std::string(t.Text(b)), std::move(vals));
+        else if (t.IsOp1(eq + 1, '{') && t.MatchBracket(eq + 1) == e - 1 && DictKeys(t, eq + 1, &vals))
+          d->list_constants.emplace(std::string(t.Text(b)), std::move(vals));
       }
     }
   }
   close_to(-1, t.size() - 1);
-  // Calls anywhere: add_argument, env reads, HfArgumentParser, and flags named in strings.
-  for (size_t i = 0; i < t.size(); ++i) {
-    const py::Token& tok = t[i];
-    if (tok.kind == TokenKind::kString) {
-      CollectEnvAt(path, t, i, d);
-      std::string_view s = t.Text(i);
-      for (size_t p = s.find("--"); p != std::string_view::npos; p = s.find("--", p + 2)) {
-        if (p > 0 && (IsWordChar(s[p - 1]) || s[p - 1] == '-')) continue;
-        size_t q = p + 2;
-        while (q < s.size() && (std::islower((unsigned char)s[q]) || std::isdigit((unsigned char)s[q]) || s[q] == '-' || s[q] == '_')) ++q;
-        if (q - p >= 5 && std::islower((unsigned char)s[p + 2]) && s[q - 1] != '-')
-          d->mentioned_flags.emplace_back(std::string(s.substr(p, q - p)), tok.line);
-        p = q - 2;
-      }
-      continue;
-    }
-    if (tok.kind != TokenKind::kName) continue;
-    std::string_view w = t.Text(i);
-    if (w == "add_argument" && t.IsOp(i + 1, "(")) CollectArgparse(path, t, i, d);
-    else if (w == "HfArgumentParser" && t.IsOp(i + 1, "(")) {
-      FieldWalker hw;
-      hw.file = std::string(path);
-      hw.kebab = false;
-      hw.underscore_alias = true;
-      hw.origin = "hf";
-      size_t close = t.MatchBracket(i + 1);
-      for (size_t j = i + 2; j < close; ++j)
-        if (t.IsKind(j, TokenKind::kName) && std::isupper((unsigned char)t.Text(j)[0]) && !t.IsOp(j + 1, "."))
-          hw.classes.emplace_back(t.Text(j));
-      if (!hw.classes.empty()) d->walkers.push_back(std::move(hw));
-    } else {
-      CollectEnvAt(path, t, i, d);
-    }
-  }
 }
 
 namespace {
 
-void ResolveChoices(Flag* f, const SettingsData& all) {
-  if (!f->choices.empty() || f->choices_expr.empty()) return;
-  // choices=NAME, list(Mode), [m.value for m in Mode], get_args(Alias): the first name that resolves.
-  Toks t = Toks::Expression(f->choices_expr);
+// choices=NAME, list(Mode), [m.value for m in Mode], get_args(Alias): the first name that resolves.
+void ResolveChoicesExpr(const std::string& expr, const SettingsData& all, std::vector<std::string>* choices,
+                        std::string* from) {
+  if (!choices->empty() || expr.empty() || expr.size() > 4000) return;
+  Toks t = Toks::Expression(expr);
   for (size_t j = 0; j < t.size(); ++j) {
     if (!t.IsKind(j, TokenKind::kName)) continue;
     std::string n(t.Text(j));
     if (auto it = all.list_constants.find(n); it != all.list_constants.end()) {
-      f->choices = it->second;
-      f->choices_from = "choices";
+      *choices = it->second;
+      *from = "choices";
       return;
     }
     if (auto it = all.literal_aliases.find(n); it != all.literal_aliases.end()) {
-      f->choices = it->second;
-      f->choices_from = "Literal";
+      *choices = it->second;
+      *from = "Literal";
       return;
     }
     if (auto it = all.enums.find(n); it != all.enums.end()) {
-      for (auto& [m, v] : it->second) f->choices.push_back(v);
-      f->choices_from = "Enum:" + n;
+      for (auto& [m, v] : it->second) choices->push_back(v);
+      *from = "Enum:" + n;
       return;
     }
   }
 }
+
+void ResolveChoices(Flag* f, const SettingsData& all) { ResolveChoicesExpr(f->choices_expr, all, &f->choices, &f->choices_from); }
 
 std::string BoolText(const std::optional<std::string>& d) { return d ? Trim(*d) : ""; }
 
@@ -711,39 +532,90 @@ SettingsData MergeSettings(std::vector<const SettingsData*> files) {
     for (const auto& [k, v] : f->class_bases) all.class_bases.emplace(k, v);
     all.settings_classes.insert(all.settings_classes.end(), f->settings_classes.begin(), f->settings_classes.end());
     all.mentioned_flags.insert(all.mentioned_flags.end(), f->mentioned_flags.begin(), f->mentioned_flags.end());
+    for (const auto& [k, v] : f->all_bases) all.all_bases.emplace(k, v);
+    all.class_calls.insert(all.class_calls.end(), f->class_calls.begin(), f->class_calls.end());
   }
-  // Field choices that name an alias or an Enum of another file.
-  for (auto& fd : all.fields)
-    if (fd.choices.empty()) fd.choices = ChoicesOfType(fd.type, all, &fd.choices_from);
+  // Field choices that name a constant, an alias or an Enum of another file.
+  for (auto& fd : all.fields) {
+    ResolveChoicesExpr(fd.choices_expr, all, &fd.choices, &fd.choices_from);
+    if (fd.choices.empty()) fd.choices = ChoicesOfType(fd.has_meta ? fd.inner_type : fd.type, all, &fd.choices_from);
+  }
+  // Defaults written as another class's field (`x: int = ParallelConfig.x`): that field's default.
+  {
+    std::map<std::pair<std::string, std::string>, const ConfigField*> by_class;
+    for (const auto& fd : all.fields) by_class.emplace(std::make_pair(fd.class_name, fd.name), &fd);
+    for (auto& fd : all.fields) {
+      for (int depth = 0; depth < 4 && fd.default_value; ++depth) {
+        std::string dv = Trim(*fd.default_value);
+        size_t dot = dv.rfind('.');
+        if (!IsDotted(dv) || dot == std::string::npos) break;
+        auto it = by_class.find({LastComponent(dv.substr(0, dot)), dv.substr(dot + 1)});
+        if (it == by_class.end() || it->second == &fd || !it->second->default_value) break;
+        fd.default_value = it->second->default_value;
+      }
+    }
+  }
   std::set<std::string> dests;
   for (const auto& f : all.flags) dests.insert(f.dest);
-  // Field walkers: the fields of their classes become flags.
+  // Field walkers: the fields of their classes (and of those classes' bases) become flags.
+  std::set<std::string> options_defined;
+  for (const auto& f : all.flags)
+    for (const auto& o : f.options) options_defined.insert(o);
+  std::map<std::string, std::vector<std::string>> passed;  // walker function -> classes given to it
+  for (const auto& [fn, cls] : all.class_calls) passed[fn].push_back(cls);
+  std::set<std::string> field_classes;
+  std::map<std::string, bool> class_has_meta;
+  for (const ConfigField& fd : all.fields) {
+    field_classes.insert(fd.class_name);
+    if (fd.has_meta) class_has_meta[fd.class_name] = true;
+  }
   for (const FieldWalker& w : all.walkers) {
     std::set<std::string> classes(w.classes.begin(), w.classes.end());
+    if (!w.function.empty())
+      if (auto it = passed.find(w.function); it != passed.end()) classes.insert(it->second.begin(), it->second.end());
+    bool by_file = classes.empty() && w.function.empty();
+    if (classes.empty() && !by_file) continue;  // a helper nobody calls with a class
+    std::vector<std::string> queue(classes.begin(), classes.end());
+    for (size_t qi = 0; qi < queue.size() && qi < 256; ++qi)
+      if (auto it = all.all_bases.find(queue[qi]); it != all.all_bases.end())
+        for (const auto& b : it->second)
+          if (field_classes.count(b) && classes.insert(b).second) queue.push_back(b);
     for (const ConfigField& fd : all.fields) {
-      bool mine = classes.empty() ? fd.file == w.file : classes.count(fd.class_name) > 0;
-      if (!mine || dests.count(fd.name) || StartsWith(fd.name, "_")) continue;
+      bool mine = by_file ? fd.file == w.file : classes.count(fd.class_name) > 0;
+      if (!mine || dests.count(fd.name) || StartsWith(fd.name, "_") || fd.no_cli) continue;
       if (StartsWith(Trim(fd.type), "ClassVar")) continue;
+      if (class_has_meta.count(fd.class_name) && !fd.has_meta) continue;  // the helper skips fields without metadata
       Flag f;
       f.origin = w.origin;
       f.dest = fd.name;
       f.class_name = fd.class_name;
       std::string kebab = fd.name;
       std::replace(kebab.begin(), kebab.end(), '_', '-');
-      if (w.kebab) f.options.push_back("--" + kebab);
+      if (!fd.cli_name.empty()) f.options.push_back(fd.cli_name);
+      else if (w.kebab) f.options.push_back("--" + kebab);
       else f.options.push_back("--" + fd.name);
       if (w.underscore_alias && kebab != fd.name) f.options.push_back("--" + kebab);
+      for (const auto& a : fd.aliases)
+        if (StartsWith(a, "-") && std::find(f.options.begin(), f.options.end(), a) == f.options.end()) f.options.push_back(a);
       f.choices = fd.choices;
       f.choices_from = fd.choices_from;
       f.help = fd.help;
-      std::string ty = OneLine(fd.type);
-      if (ty == "bool" || StartsWith(ty, "Annotated[bool")) {
+      std::string ty = BareType(fd.has_meta ? fd.inner_type : fd.type);
+      if (!fd.action.empty()) {
+        f.action = fd.action;
+        if (fd.action == "BooleanOptionalAction") {
+          f.type = "bool";
+          f.negative = "--no-" + f.options[0].substr(f.options[0].find_first_not_of('-'));
+        } else if (fd.action == "store_true" || fd.action == "store_false") {
+          f.type = "bool";
+        }
+      } else if (ty == "bool") {
         f.type = "bool";
         if (w.boolean_optional) {
           f.action = "BooleanOptionalAction";
           f.negative = "--no-" + f.options[0].substr(2);
         } else {
-          f.action = BoolText(fd.default_value) == "True" ? "store_false" : "store_true";
+          f.action = !fd.has_meta && BoolText(fd.default_value) == "True" ? "store_false" : "store_true";
         }
       } else {
         f.type = ty;
@@ -755,6 +627,7 @@ SettingsData MergeSettings(std::vector<const SettingsData*> files) {
       f.file = fd.file;
       f.line = fd.line;
       dests.insert(f.dest);
+      for (const auto& o : f.options) options_defined.insert(o);
       all.flags.push_back(std::move(f));
     }
   }
@@ -816,7 +689,7 @@ SettingsData MergeSettings(std::vector<const SettingsData*> files) {
   for (const auto& [opt, line] : all.mentioned_flags) {
     std::string dest = opt.substr(2);
     std::replace(dest.begin(), dest.end(), '-', '_');
-    if (dest.size() < 3 || dests.count(dest)) continue;
+    if (dest.size() < 3 || dests.count(dest) || options_defined.count(opt)) continue;
     if (StartsWith(dest, "no_")) continue;
     Flag f;
     f.origin = "mentioned";
@@ -827,6 +700,8 @@ SettingsData MergeSettings(std::vector<const SettingsData*> files) {
     all.flags.push_back(std::move(f));
   }
   all.mentioned_flags.clear();
+  all.class_calls.clear();
+  all.all_bases.clear();
   return all;
 }
 

@@ -13,10 +13,18 @@
 //                 Enum classes or `ServerArgs.field` are resolved; `**kwargs` flags (vLLM's
 //                 EngineArgs) take type/choices/default from the dataclass field of that name
 //   dataclass     fields of a dataclass that a helper turns into flags: a function that walks
-//                 `dataclasses.fields(C)` and calls add_argument(f"--{...}") (kebab-case when it
-//                 replaces "_" by "-"), or HfArgumentParser(C, ...) (--field_name); field types
-//                 Literal[...] / Annotated[Literal[...], "help"] / Enum give choices, the field
-//                 default the default, bool fields store_true
+//                 `fields(C)` (dataclasses.fields, a record_fields wrapper, __dataclass_fields__,
+//                 model_fields) and calls add_argument, in a file that builds "--" names
+//                 (kebab-case when it replaces "_" by "-"); the classes are the one it names, its
+//                 enclosing class, or the ones the repository passes to it
+//                 (`add_cli_args_from_dataclass(parser, ServerArgs)`, sglang), with their dataclass
+//                 bases; or HfArgumentParser(C, ...) (--field_name). A field annotated
+//                 `Annotated[T, "help"]` / `A[T, Arg(help=, choices=, aliases=, cli_name=, action=,
+//                 no_cli=)]` (any alias of Annotated) gives help, choices (Literal/Enum of T, or the
+//                 metadata's list or constant), aliases and its own flag name; when a class has
+//                 such fields, only they become flags (the helper skips the others). The field
+//                 default is the default (`X.y` resolved through class X's field y); bool fields
+//                 store_true (BooleanOptionalAction: --x/--no-x)
 //   click         @click.option("--x/--no-x", type=click.Choice([...]), default=, is_flag=,
 //                 envvar=, help=)
 //   typer         parameters with typer.Option(...) (or Annotated[T, typer.Option(...)]) and
@@ -70,7 +78,15 @@ struct ConfigField {
   std::optional<std::string> default_value;  // source text
   std::vector<std::string> choices;
   std::string choices_from;
+  std::string choices_expr;          // Arg(choices=NAME): resolved when merged
   std::string help;
+  // Annotated metadata (`A[T, Arg(...)]`, `Annotated[T, "help"]`); has_meta when present.
+  bool has_meta = false;
+  std::string inner_type;            // T of Annotated[T, ...] ("" without metadata)
+  std::vector<std::string> aliases;  // Arg(aliases=[...])
+  std::string cli_name;              // Arg(cli_name="--x")
+  std::string action;                // Arg(action=...): its last component
+  bool no_cli = false;               // Arg(no_cli=True)
   std::string file;
   int line = 0;
 };
@@ -88,7 +104,8 @@ struct EnvVar {
 // A helper that turns the fields of dataclasses into flags.
 struct FieldWalker {
   std::string file;
-  std::vector<std::string> classes;  // empty: the dataclasses of `file`
+  std::string function;              // the helper's name: calls of it name more classes
+  std::vector<std::string> classes;  // empty (and no calls of `function`): the dataclasses of `file`
   bool kebab = true;                 // --deepep-mode (else --deepep_mode)
   bool underscore_alias = false;     // HfArgumentParser: --a_b primary, --a-b alias
   bool boolean_optional = false;     // bool fields get --x/--no-x
@@ -108,6 +125,11 @@ struct SettingsData {
   std::map<std::string, std::string> class_bases;                   // class -> its first base's last component
   std::vector<std::string> settings_classes;                        // BaseSettings subclasses
   std::vector<std::pair<std::string, int>> mentioned_flags;         // "--x" named in strings, with a line
+  // Merge-time only (not serialized): every base of each class (last components),
+  // and calls that pass a class to a function whose name speaks of args/cli/fields
+  // (callee's last component, class) -- which classes a field walker is given.
+  std::map<std::string, std::vector<std::string>> all_bases;
+  std::vector<std::pair<std::string, std::string>> class_calls;
 };
 
 // Collects what `toks` (a whole file at `path`) says about settings into `out`.

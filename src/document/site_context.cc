@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/record.h"
+#include "model/json_bounded.h"
 
 namespace errdex {
 namespace {
@@ -112,6 +113,34 @@ std::string SiteContextToJson(const SiteContext& c) {
   Int(o, "callersTotal", c.callers_total);
   StrList(o, "modules", c.modules);
   StrList(o, "bases", c.class_bases);
+  if (!c.exits.empty()) {
+    Key(o, "exits");
+    o += '[';
+    for (size_t i = 0; i < c.exits.size(); ++i) {
+      if (i) o += ',';
+      o += '[' + std::to_string(c.exits[i].first) + ',';
+      AppendJsonString(o, c.exits[i].second);
+      o += ']';
+    }
+    o += ']';
+  }
+  if (!c.writes.empty()) {
+    Key(o, "writes");
+    o += '[';
+    for (size_t i = 0; i < c.writes.size(); ++i) {
+      if (i) o += ',';
+      o += '[';
+      AppendJsonString(o, c.writes[i].attr);
+      o += ',';
+      AppendJsonString(o, c.writes[i].method);
+      o += ',';
+      AppendJsonString(o, c.writes[i].value);
+      o += ']';
+    }
+    o += ']';
+  }
+  Str(o, "routeMethod", c.route_method);
+  Str(o, "route", c.route);
   o += '}';
   return o;
 }
@@ -119,7 +148,7 @@ std::string SiteContextToJson(const SiteContext& c) {
 SiteContext SiteContextFromJson(std::string_view text) {
   using nlohmann::json;
   SiteContext c;
-  json j = json::parse(text.begin(), text.end(), nullptr, false);
+  json j = ParseJsonBounded(text);  // nesting bounded: copies below recurse
   if (j.is_discarded() || !j.is_object()) return c;
   try {
     auto pairs = [](const json& a) {
@@ -152,6 +181,11 @@ SiteContext SiteContextFromJson(std::string_view text) {
     c.callers_total = j.value("callersTotal", 0);
     c.modules = j.value("modules", std::vector<std::string>{});
     c.class_bases = j.value("bases", std::vector<std::string>{});
+    for (const auto& x : j.value("exits", json::array())) c.exits.emplace_back(x.at(0).get<int>(), x.at(1).get<std::string>());
+    for (const auto& w : j.value("writes", json::array()))
+      c.writes.push_back({w.at(0).get<std::string>(), w.at(1).get<std::string>(), w.at(2).get<std::string>()});
+    c.route_method = j.value("routeMethod", "");
+    c.route = j.value("route", "");
   } catch (const std::exception&) {
     return SiteContext{};
   }

@@ -40,6 +40,14 @@ struct BranchInfo {
   std::string raises;                                      // the class its body raises, "" none
 };
 
+// `self.<attr> = <value>` in method `method`; value is the constant written (None,
+// True, False, 0, ""), "param:<p>" for __init__'s `self.x = p` of its parameter p, or
+// "" for anything else.
+struct StateWrite {
+  std::string attr, method, value;
+  bool operator==(const StateWrite& o) const { return attr == o.attr && method == o.method && value == o.value; }
+};
+
 struct CallerInfo {
   std::string scope;  // "Class.method", "function", "class Class" (a class body), "<module>"
   int line = 0;
@@ -59,6 +67,14 @@ struct SiteContext {
   int callers_total = 0;
   std::vector<std::string> modules;   // names the guards use that the file imports as modules
   std::vector<std::string> class_bases;  // of class_name, as written
+  // A site that runs after earlier `if T: return/raise/continue/break` statements of its
+  // own block (no else) is reached only when each T is false: (line, T), nearest last.
+  std::vector<std::pair<int, std::string>> exits;
+  // self.<attr> tests: the other methods of the class that assign <attr> (__init__: only
+  // from one of its parameters).
+  std::vector<StateWrite> writes;
+  // A web route around the def: @app.get("/items/{id}") -> ("GET", "/items/{id}").
+  std::string route_method, route;
 };
 
 // JSON object (compact, keys in a fixed order) and back. FromJson of anything

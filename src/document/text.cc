@@ -2,6 +2,7 @@
 #include "document/text.h"
 
 #include <cctype>
+#include <cstring>
 
 namespace errdex::doc {
 
@@ -76,6 +77,12 @@ std::string Lower(std::string_view s) {
   return o;
 }
 
+std::string Upper(std::string_view s) {
+  std::string o(s);
+  for (char& c : o) c = (char)std::toupper((unsigned char)c);
+  return o;
+}
+
 std::string Kebab(std::string_view s) {
   std::string o;
   for (size_t i = 0; i < s.size(); ++i) {
@@ -131,7 +138,13 @@ std::string LastComponent(std::string_view s) {
 }
 std::string FirstComponent(std::string_view s) { return std::string(s.substr(0, s.find('.'))); }
 
-bool Has(std::string_view s, std::string_view lit) { return s.find(lit) != std::string_view::npos; }
+bool Has(std::string_view s, std::string_view lit) {
+  if (lit.empty()) return true;
+  if (s.size() < lit.size()) return false;
+  // glibc's memmem (two-way, vectorized first-byte scan) is far faster than
+  // string_view::find on whole files; Has runs over every file's text.
+  return memmem(s.data(), s.size(), lit.data(), lit.size()) != nullptr;
+}
 bool StartsWith(std::string_view s, std::string_view lit) { return s.substr(0, lit.size()) == lit; }
 bool EndsWith(std::string_view s, std::string_view lit) {
   return s.size() >= lit.size() && s.substr(s.size() - lit.size()) == lit;
@@ -203,11 +216,23 @@ std::vector<std::string> Sentences(std::string_view msg) {
   return out;
 }
 
-std::vector<std::string> Words(std::string_view s) {
+std::string UpToClosingParen(std::string_view after_open) {
+  int depth = 0;
+  for (size_t i = 0; i < after_open.size(); ++i) {
+    if (after_open[i] == '(') ++depth;
+    else if (after_open[i] == ')' && depth-- == 0) return std::string(after_open.substr(0, i));
+  }
+  return std::string(after_open);
+}
+
+std::vector<std::string> Words(std::string_view s) { return Words(s, SIZE_MAX); }
+
+std::vector<std::string> Words(std::string_view s, size_t max) {
   std::vector<std::string> out;
   std::string cur;
   int hole = 0;
   for (char c : s) {
+    if (out.size() > max) break;  // one more than asked: a trailing '-' may empty one
     if (c == '{') {
       ++hole;
       continue;
@@ -249,6 +274,17 @@ bool IsConstantExpr(std::string_view s) {
   if (digits && std::isdigit((unsigned char)t[i])) return true;
   if ((t[0] == '"' || t[0] == '\'') && t.back() == t[0] && t.size() >= 2) return true;
   return false;
+}
+
+bool IntLiteral(const std::string& s, long* v) {
+  std::string t = Trim(s);
+  if (t.empty() || t.size() > 12) return false;
+  size_t i = t[0] == '-' ? 1 : 0;
+  if (i >= t.size()) return false;
+  for (size_t k = i; k < t.size(); ++k)
+    if (!std::isdigit((unsigned char)t[k])) return false;
+  *v = std::stol(t);
+  return true;
 }
 
 }  // namespace errdex::doc

@@ -24,6 +24,7 @@ std::vector<std::string> Ticked(const std::vector<std::string>& xs);
 // Shows at most `max` items, then "and N more".
 std::string JoinSome(const std::vector<std::string>& xs, std::string_view last, size_t max);
 std::string Lower(std::string_view s);
+std::string Upper(std::string_view s);
 std::string Kebab(std::string_view s);  // DeepEP_Mode -> deep-ep-mode; a_b -> a-b
 bool IsIdent(std::string_view s);
 bool IsDotted(std::string_view s);  // a.b.c
@@ -48,6 +49,14 @@ std::vector<std::string> Sentences(std::string_view msg);
 // Lower-cased words ([a-z0-9_-]+ runs; other bytes separate) of `s`; `{...}`
 // holes are skipped.
 std::vector<std::string> Words(std::string_view s);
+// The text after an opening parenthesis up to its matching ')' (all of it when unclosed):
+// "retry close() on all ranks): {err}" -> "retry close() on all ranks".
+std::string UpToClosingParen(std::string_view after_open);
+// The first words only (at most `max`, maybe one more): cheap on long texts.
+std::vector<std::string> Words(std::string_view s, size_t max);
+
+// An integer literal (optionally negative, at most 12 characters).
+bool IntLiteral(const std::string& s, long* v);
 
 // Is `s` a Python literal constant (True, False, None, a number, "..." , ...)?
 bool IsConstantExpr(std::string_view s);

@@ -1,114 +1,26 @@
 // document/write_fixes.cc: solutions (the message's own advice first, then one
-// user-side change per fact: a setting, an installed package, the hardware,
-// the arguments of the call), exampleFix (before/after in the form the user
-// types) and preventionTips.
+// user-side change per subject, innermost first: a setting, an installed package,
+// the hardware, a tensor the caller passes, the arguments of the call, a field of
+// the request, the object's state) and preventionTips. Never a guard restated as an
+// action: a fact with no user-side change gives no solution.
+// Tested by documenter_test.cc and tests/prose/.
 #include <algorithm>
 #include <cctype>
+#include <climits>
 #include <set>
 
 #include "document/text.h"
+#include "document/values.h"
 #include "document/writers.h"
 
 namespace errdex::doc {
 namespace {
 
-using Rewrites = std::map<std::string, Rewrite>;
-
-// "flash_attn>=2.8" -> "flash-attn>=2.8" (the distribution name, the requirement kept).
-std::string ReqName(const std::string& req) {
-  size_t op = req.find_first_of("<>=!~");
-  return PipName(req.substr(0, op)) + (op == std::string::npos ? "" : req.substr(op));
-}
-
-const std::vector<std::string>& ChoicesOf(const Subject& s) {
-  static const std::vector<std::string> none;
-  if (s.kind == SubjectKind::kFlag) return s.flag->choices;
-  if (s.kind == SubjectKind::kField) return s.field->choices;
-  if (s.kind == SubjectKind::kEnv && s.env_info) return s.env_info->choices;
-  return none;
-}
-std::optional<std::string> DefaultOf(const Subject& s) {
-  if (s.kind == SubjectKind::kFlag && s.flag->default_value) return s.flag->default_value;
-  if (s.kind == SubjectKind::kField && s.field->default_value) {
-    std::string d = Trim(*s.field->default_value);
-    if (d.size() >= 2 && (d[0] == '"' || d[0] == '\'') && d.back() == d[0]) d = d.substr(1, d.size() - 2);
-    return d;
-  }
-  if (s.kind == SubjectKind::kEnv && s.env_info && s.env_info->default_value) {
-    std::string d = Trim(*s.env_info->default_value);
-    if (d.size() >= 2 && (d[0] == '"' || d[0] == '\'') && d.back() == d[0]) d = d.substr(1, d.size() - 2);
-    return d;
-  }
-  if (s.kind == SubjectKind::kParam && s.param_info && !s.param_info->default_value.empty()) {
-    std::string d = s.param_info->default_value;
-    if (d.size() >= 2 && (d[0] == '"' || d[0] == '\'') && d.back() == d[0]) d = d.substr(1, d.size() - 2);
-    return d;
-  }
-  return std::nullopt;
-}
-
-std::string QuoteIfText(const std::string& v) {
-  long n;
-  if (v == "None" || v == "True" || v == "False" || IntLiteral(v, &n)) return v;
-  return PyQuote(v);
-}
-
-// A value the user can give that makes fact `f` false, preferring the message's hint.
-std::string FixValue(const SiteFacts& sf, const Fact& f) {
-  const Atom& a = f.atom;
-  if (a.op.empty() || !a.rhs_strings || a.values.empty()) return "";
-  if (auto it = sf.own_sets.find(f.subj.Key()); it != sf.own_sets.end()) return it->second;
-  if (f.subj.kind == SubjectKind::kFlag) {
-    auto hv = sf.hints.flag_values.find(f.subj.flag->Primary());
-    if (hv != sf.hints.flag_values.end() && !hv->second.empty() && !Triggers(f, hv->second[0])) return hv->second[0];
-    if (sf.hints.allowed_flag == f.subj.flag->Primary() && !sf.hints.allowed.empty() && !Triggers(f, sf.hints.allowed[0]))
-      return sf.hints.allowed[0];
-  }
-  if (a.op == "not in" || a.op == "!=") return a.values[0];
-  if (f.subj.kind == SubjectKind::kEnv && a.op == "==") return "\x01unset";
-  const auto& choices = ChoicesOf(f.subj);
-  auto def = DefaultOf(f.subj);
-  if (def && *def != "None" && !Triggers(f, *def) && (!choices.empty() || f.subj.kind == SubjectKind::kParam)) return *def;
-  for (auto& c : choices)
-    if (!Triggers(f, c)) return c;
-  return "";
-}
-
-// A value that makes the fact true (for "# before").
-std::string TriggerValue(const SiteFacts& sf, const Fact& f) {
-  const Atom& a = f.atom;
-  if (a.op.empty() || !a.rhs_strings || a.values.empty()) return "";
-  if (a.op == "==" || a.op == "in") return a.values[0];
-  auto rw = sf.rewrites.find(f.subj.Key());
-  for (auto& c : ChoicesOf(f.subj)) {
-    if (rw != sf.rewrites.end() && c == rw->second.from) continue;
-    if (!Triggers(f, c)) continue;
-    bool ok = true;
-    for (const auto& g : sf.facts)
-      if (&g != &f && g.subj.Key() == f.subj.Key() && g.atom.rhs_strings && !g.atom.op.empty() && !Triggers(g, c)) ok = false;
-    if (ok) return c;
-  }
-  return "";
-}
-
-std::string SettingForm(const Subject& s, const std::string& v, const Atom& a) {
-  if (a.op.empty()) {
-    if (s.kind == SubjectKind::kEnv) return a.falsy ? s.env + "=0" : s.env + "=1";
-    if (IsBoolFlag(s)) return a.falsy ? "" : (s.flag->action == "store_false" ? "" : s.flag->Primary());
-    return "";
-  }
-  if (v.empty()) return "";
-  if (v == "\x01unset") return "unset " + s.env;
-  if (s.kind == SubjectKind::kEnv) return s.env + "=" + v;
-  return SettingValue(s, v);
-}
-std::string NegatedForm(const Subject& s, const Atom& a) {
-  if (s.kind == SubjectKind::kEnv) return a.falsy ? s.env + "=1" : "unset " + s.env;
-  if (IsBoolFlag(s)) {
-    if (a.falsy) return s.flag->Primary();
-    return s.flag->negative;  // "" = drop the flag
-  }
-  return "";
+// `a`, `b`, `c` (and N more) for a long choice list: a few examples, not the whole list.
+std::string SomeChoices(const std::vector<std::string>& xs) {
+  if (xs.size() <= 6) return JoinSome(Ticked(xs), "or", 6);
+  std::vector<std::string> head(xs.begin(), xs.begin() + 3);
+  return "another of its " + std::to_string(xs.size()) + " choices (e.g. " + JoinWords(Ticked(head), "or") + ")";
 }
 
 // One change of a setting that makes fact `f` false.
@@ -124,6 +36,9 @@ std::string FlipSetting(const SiteFacts& sf, const Fact& f) {
               std::to_string(rw->second.line) + ")";
   auto def = DefaultOf(s);
   if (a.op.empty()) {
+    if (s.kind == SubjectKind::kEnv && a.falsy)
+      for (const auto& e : sf.hints.env_sets)
+        if (StartsWith(e, s.env + "=")) return "";  // the message's own values say it (export X="v")
     if (s.kind == SubjectKind::kEnv)
       return a.falsy ? "Set " + BT(s.env + "=1") + " in the environment."
                      : "Unset " + BT(s.env) + " (or set it to a false value such as " + BT(s.env + "=0") + ").";
@@ -132,13 +47,18 @@ std::string FlipSetting(const SiteFacts& sf, const Fact& f) {
       if (!on) return "Pass " + ref + ".";
       return s.flag->negative.empty() ? "Drop " + ref + " from the command line." : "Drop " + ref + " (or pass " + BT(s.flag->negative) + ").";
     }
+    if (s.kind == SubjectKind::kFlag) return a.falsy ? "Pass " + BT(s.flag->Primary() + " " + Upper(s.flag->dest)) + "." : "Drop " + ref + ".";
     return a.falsy ? "Set " + ref + " to a non-empty value." : "Leave " + ref + " unset.";
   }
   if (!a.rhs_strings) {
     long n;
-    if (IntLiteral(a.rhs, &n)) return "Set " + ref + " to a value " + IntBoundPhrase(a.op, Trim(a.rhs)) + ".";
-    if (Trim(a.rhs) == "None")
-      return a.op == "is" ? "Give " + ref + " a value." : "Leave " + ref + " unset.";
+    if (IntLiteral(a.rhs, &n)) {
+      std::string sx = "Set " + ref + " to a value " + IntBoundPhrase(a.op, Trim(a.rhs));
+      std::string v = FixValue(sf, f);
+      if (!v.empty()) sx += ", e.g. " + BT(SettingForm(s, v, a));
+      return sx + ".";
+    }
+    if (Trim(a.rhs) == "None") return a.op == "is" ? "Give " + ref + " a value." : "Leave " + ref + " unset.";
     return "";
   }
   if (a.op == "==" || a.op == "in") {
@@ -154,13 +74,16 @@ std::string FlipSetting(const SiteFacts& sf, const Fact& f) {
       for (auto& c : choices)
         if (!Triggers(f, c)) alts.push_back(c);
     std::string from = JoinSome(Ticked(a.values), "or", 8);
-    if (alts.empty()) return "Change " + ref + " away from " + from + ".";
-    std::string sx = "Change " + ref + " from " + from + " to " + JoinSome(Ticked(alts), "or", 8);
+    bool optional = !def || *def == "None" || def->empty();
+    if (alts.empty()) return optional ? "Drop " + BT(SettingValue(s, a.values[0])) + " (or change " + ref + " away from " + from + ")."
+                                      : "Change " + ref + " away from " + from + ".";
+    std::string sx = "Change " + ref + " from " + from + " to " + SomeChoices(alts);
     if (def && !Triggers(f, *def) && *def != "None") sx += "; its default is " + BT(*def);
+    else if (optional && s.kind == SubjectKind::kFlag) sx += ", or leave it out";
     return sx + rw_note + ".";
   }
   if (a.op == "not in") {
-    std::string sx = "Set " + ref + " to one of " + JoinSome(Ticked(a.values), "or", 8);
+    std::string sx = "Set " + ref + " to one of the supported values: " + JoinSome(Ticked(a.values), "or", 8);
     if (rw != sf.rewrites.end()) sx += ", or leave it at " + BT(rw->second.from) + rw_note;
     return sx + ".";
   }
@@ -168,35 +91,161 @@ std::string FlipSetting(const SiteFacts& sf, const Fact& f) {
   return "";
 }
 
+// The fact that stands for a setting: the test that pins it (== / in) or names
+// its allowed values (not in), else the first one.
+const Fact* PrimaryFact(const SiteFacts& sf, const std::string& key) {
+  const Fact* best = nullptr;
+  for (const auto& f : sf.facts) {
+    if (f.disjunction || f.subj.Key() != key) continue;
+    if (!best) best = &f;
+    if (!f.from_else && (f.atom.op == "==" || f.atom.op == "in" || f.atom.op == "not in")) return &f;
+    if (!f.from_else && best->from_else) best = &f;
+  }
+  return best;
+}
+
+std::string CallRef(const SiteFacts& sf) { return BT(CallName(sf)); }
+
 // One change of the call's arguments that makes fact `f` false (a parameter test).
 std::string FlipParam(const SiteFacts& sf, const Fact& f) {
   const Subject& s = f.subj;
   const Atom& a = f.atom;
-  std::string call = BT(CallName(sf));
+  std::string call = s.ctor ? BT(sf.ctx->class_name) : CallRef(sf);
   std::string p = BT(s.param);
   if (s.kind == SubjectKind::kType)
-    return s.missing ? "Pass " + p + " to " + call + " as an instance of " + BT(s.pred) + "."
-                     : "Pass " + p + " to " + call + " as something other than " + BT(s.pred) + ".";
+    return s.missing ? "Pass " + p + " to " + call + " as " + TypePhrase(sf, s.pred) + "."
+                     : "Pass " + p + " to " + call + " as something other than " + TypePhrase(sf, s.pred) + ".";
   if (s.kind == SubjectKind::kShape) {
     long n;
-    if (!a.op.empty() && IntLiteral(a.rhs, &n)) return "Pass a " + p + " to " + call + " whose length is " + IntBoundPhrase(a.op, Trim(a.rhs)) + ".";
+    if (!a.op.empty() && IntLiteral(a.rhs, &n)) {
+      std::string phrase = IntBoundPhrase(a.op, Trim(a.rhs));
+      if (StartsWith(phrase, "of ")) phrase = phrase.substr(3);
+      return "Pass a " + p + " to " + call + " whose length is " + phrase + ".";
+    }
     return "";
   }
   if (a.op.empty()) {
     auto def = DefaultOf(s);
     if (def && (*def == "True" || *def == "False"))
-      return "Call " + call + " with " + BT(s.param + "=" + (a.falsy ? "True" : "False")) + (("" + *def) == (a.falsy ? "True" : "False") ? " (its default)" : "") + ".";
+      return "Call " + call + " with " + BT(s.param + "=" + (a.falsy ? "True" : "False")) + ((*def) == (a.falsy ? "True" : "False") ? " (its default)" : "") + ".";
     return a.falsy ? "Pass a non-empty " + p + " to " + call + "." : "";
   }
   if (a.op == "is" && Trim(a.rhs) == "None") return "Pass " + p + " to " + call + " (it must not be None).";
-  if (a.op == "is not" && Trim(a.rhs) == "None") return "Call " + call + " without " + p + " (or with " + BT(s.param + "=None") + ").";
+  if (a.op == "is not" && Trim(a.rhs) == "None") return "";  // leaving an argument out is no fix
   if (a.rhs_strings && !a.values.empty()) {
+    std::string from_const = f.atom_constant.empty() ? "" : " (the values of " + BT(f.atom_constant) + ")";
     if (a.op == "not in" || a.op == "!=")
-      return "Call " + call + " with " + p + " set to " + (a.values.size() > 1 ? "one of " : "") + JoinSome(Ticked(a.values), "or", 8) + ".";
+      return "Call " + call + " with " + p + " set to " + (a.values.size() > 1 ? "one of " : "") + JoinSome(Ticked(a.values), "or", 8) + from_const + ".";
     if (a.op == "==" || a.op == "in") return "Call " + call + " with " + p + " set to something other than " + JoinSome(Ticked(a.values), "or", 8) + ".";
   }
   long n;
   if (IntLiteral(a.rhs, &n)) return "Call " + call + " with " + p + " " + IntBoundPhrase(a.op, Trim(a.rhs)) + ".";
+  return "";
+}
+
+// A tensor argument in the dtype/device/layout the check wants.
+std::string FlipTensor(const SiteFacts& sf, const Fact& f) {
+  const Subject& s = f.subj;
+  const Atom& a = f.atom;
+  std::string x = BT(s.tensor);
+  std::string call = s.param.empty() ? "" : " to " + CallRef(sf);
+  if (s.pred == "contiguous" && s.missing) return "Pass a contiguous " + x + call + ": " + BT(s.tensor + ".contiguous()") + ".";
+  if (s.pred == "cuda" && s.missing) return "Move " + x + " to the GPU before the call: " + BT(s.tensor + ".cuda()") + ".";
+  if (s.pred == "cpu" && s.missing) return "Move " + x + " to the CPU before the call: " + BT(s.tensor + ".cpu()") + ".";
+  if (s.pred == "dim" && a.op == "!=") {
+    long n;
+    if (IntLiteral(a.rhs, &n) && (n == 1 || n == 2))
+      return "Pass " + x + call + " with " + std::to_string(n) + " dimension" + (n == 1 ? "" : "s") + ": " +
+             BT(s.tensor + (n == 1 ? ".reshape(-1)" : ".reshape(-1, " + s.tensor + ".shape[-1])")) + ".";
+    if (IntLiteral(a.rhs, &n)) return "Pass " + x + call + " with exactly " + std::to_string(n) + " dimensions.";
+    return "";
+  }
+  if (s.pred == "device" && a.rhs_strings && !a.values.empty() && (a.op == "!=" || a.op == "not in"))
+    return "Move " + x + " to the " + Upper(a.values[0]) + " device before the call: " +
+           BT(s.tensor + (a.values[0] == "cpu" ? ".cpu()" : a.values[0] == "cuda" ? ".cuda()" : ".to(\"" + a.values[0] + "\")")) + ".";
+  if (s.pred == "dtype" && (a.op == "!=" || a.op == "not in")) {
+    std::vector<std::string> ok;
+    std::string r = Trim(a.rhs);
+    if (a.op == "!=") {
+      if (std::string d = TorchDtype(r); !d.empty()) ok.push_back(d);
+    } else if (r.size() >= 2 && (r[0] == '(' || r[0] == '[' || r[0] == '{')) {
+      std::string inner = r.substr(1, r.size() - 2), cur;
+      for (char c : inner + ",") {
+        if (c == ',') {
+          if (std::string d = TorchDtype(cur); !d.empty()) ok.push_back(d);
+          cur.clear();
+        } else {
+          cur += c;
+        }
+      }
+    }
+    if (ok.empty()) return "";
+    return "Pass " + x + call + " as " + JoinWords(Ticked(ok), "or") + ": " + BT(s.tensor + ".to(" + ok[0] + ")") + ".";
+  }
+  return "";
+}
+
+// A field of the request that makes fact `f` false.
+std::string FlipRequest(const Fact& f) {
+  const Subject& s = f.subj;
+  const Atom& a = f.atom;
+  std::string where = s.module == "body" ? "in the request body" : s.module == "query" ? "as a query parameter"
+                      : s.module == "header" ? "as a request header" : s.module == "form" ? "in the submitted form"
+                      : s.module == "cookie" ? "as a cookie" : "in the URL path";
+  bool missing = (a.op.empty() && a.falsy) || (a.op == "is" && Trim(a.rhs) == "None");
+  if (missing) return "Send " + BT(s.attr) + " " + where + ".";
+  if (a.rhs_strings && !a.values.empty() && (a.op == "not in" || a.op == "!="))
+    return "Send " + BT(s.attr) + " " + where + " as " + (a.values.size() > 1 ? "one of " : "") + JoinSome(Ticked(a.values), "or", 8) + ".";
+  long n;
+  if (IntLiteral(a.rhs, &n)) return "Send " + BT(s.attr) + " " + where + " with a value " + IntBoundPhrase(a.op, Trim(a.rhs)) + ".";
+  return "";
+}
+
+// self.<attr> is in the failing state: the methods of the class that change it.
+std::string FlipSelfState(const SiteFacts& sf, const Fact& f) {
+  if (sf.ctx->def_name.empty()) return "";
+  std::vector<std::string> set, reset;
+  StateMethods(sf, f, &set, &reset);
+  std::string me = BT("obj." + sf.ctx->def_name + "(...)");
+  std::vector<std::string> a, b;
+  for (const auto& m : set) a.push_back(BT("obj." + m + "(...)"));
+  for (const auto& m : reset) b.push_back(BT("obj." + m + "()"));
+  if (!a.empty())
+    return "Call " + JoinWords(a, "or") + " before " + me + ": it sets " + BT("self." + f.subj.attr) + " for it.";
+  if (!b.empty())
+    return "Call " + me + " before " + JoinWords(b, "or") + " (which puts " + BT("self." + f.subj.attr) +
+           " into the state this check rejects), or on a new object.";
+  return "";
+}
+
+// The hardware a platform predicate names, in words: is_sm100_supported() -> an
+// NVIDIA Blackwell GPU (SM100). "" when the predicate says nothing known.
+std::string HardwareName(const std::string& pred) {
+  std::string p = Lower(pred);
+  static const std::pair<const char*, const char*> kNames[] = {
+      {"sm120", "an NVIDIA Blackwell workstation/consumer GPU (SM120)"},
+      {"sm100", "an NVIDIA Blackwell data-center GPU (SM100/SM103)"},
+      {"blackwell", "an NVIDIA Blackwell GPU (SM100 or newer)"},
+      {"sm90", "an NVIDIA Hopper GPU (SM90)"},
+      {"hopper", "an NVIDIA Hopper GPU (SM90)"},
+      {"sm89", "an NVIDIA Ada GPU (SM89)"},
+      {"sm80", "an NVIDIA Ampere GPU (SM80) or newer"},
+      {"ampere", "an NVIDIA Ampere GPU (SM80) or newer"},
+      {"gfx95", "an AMD Instinct MI350-series GPU (gfx950)"},
+      {"gfx942", "an AMD Instinct MI300-series GPU (gfx942)"},
+      {"torch.cuda.is_available", "a machine with an NVIDIA GPU and a CUDA build of PyTorch"},
+      {"is_cuda", "an NVIDIA GPU with a CUDA build of PyTorch"},
+      {"is_hip", "an AMD GPU with a ROCm build of PyTorch"},
+      {"is_rocm", "an AMD GPU with a ROCm build of PyTorch"},
+      {"is_npu", "an Ascend NPU with torch_npu installed"},
+      {"is_xpu", "an Intel GPU (XPU) with an XPU build of PyTorch"},
+      {"is_mps", "Apple silicon (MPS)"},
+      {"is_musa", "a Moore Threads GPU (MUSA)"},
+      {"is_hpu", "an Intel Gaudi accelerator (HPU)"},
+      {"is_tpu", "a Google TPU"},
+      {"is_cpu", "the CPU backend"}};
+  for (const auto& [key, name] : kNames)
+    if (Has(p, key)) return name;
   return "";
 }
 
@@ -219,9 +268,15 @@ std::string FlipCapability(const SiteFacts& sf, const Fact& f) {
       if (!s.missing) return "Uninstall " + BT(s.module) + " if this code path must not be taken.";
       return "Install the package that provides " + BT(s.module) + " (" + BT("pip install " + PipName(s.module)) +
              " when the distribution has the same name).";
-    case SubjectKind::kHardware:
-      return s.missing ? "Run on a machine where " + BT(s.pred) + " is True, or choose a configuration that does not need it."
-                       : "Choose a configuration that supports the platform where " + BT(s.pred) + " is True.";
+    case SubjectKind::kHardware: {
+      std::string hw = HardwareName(s.pred);
+      if (s.missing)
+        return hw.empty() ? "Run it on a machine whose hardware and drivers pass the check " + BT(s.pred) +
+                                ", or choose a configuration that does not take this path."
+                          : "Run it on " + hw + " (the check is " + BT(s.pred) + "), or choose a configuration that does not take this path.";
+      return hw.empty() ? "This path does not support the platform " + BT(s.pred) + " detects: choose a configuration that does not take it there."
+                        : "This path does not support " + hw + ": choose a configuration that does not take it on this platform.";
+    }
     case SubjectKind::kVersion:
       if (!s.attr.empty()) return "Install a " + BT(s.module) + " with " + BT(s.attr) + ": " + BT("pip install \"" + ReqName(s.attr) + "\"") + ".";
       if (!s.module.empty() && !IsStdlibModule(s.module))
@@ -233,11 +288,19 @@ std::string FlipCapability(const SiteFacts& sf, const Fact& f) {
 }
 
 // Does a solution already say what the sentence says (the flag hint solution)?
+// The words of a solution without the note of where it comes from: two pieces of the
+// message's advice differing in one value are not alike for sharing that note.
+std::vector<std::string> SolutionWords(std::string s) {
+  for (const char* note : {" (the message's advice)", " (the message's own hint)."})
+    if (EndsWith(s, note)) s.resize(s.size() - std::char_traits<char>::length(note));
+  return Words(s);
+}
+
 bool Covered(const std::vector<std::string>& sols, const std::string& sentence) {
-  std::vector<std::string> w = Words(sentence);
+  std::vector<std::string> w = SolutionWords(sentence);
   if (!w.empty() && w[0] == "please") w.erase(w.begin());
   for (const auto& s : sols) {
-    std::vector<std::string> sw = Words(s);
+    std::vector<std::string> sw = SolutionWords(s);
     size_t j = 0, matched = 0;
     for (const auto& x : w)
       for (size_t k = j; k < sw.size(); ++k)
@@ -251,187 +314,8 @@ bool Covered(const std::vector<std::string>& sols, const std::string& sentence) 
   return false;
 }
 
-const std::map<std::string, std::string>& Samples() {
-  static const std::map<std::string, std::string> m = {
-      {"str", "\"text\""}, {"int", "1"}, {"float", "1.0"}, {"bytes", "b\"data\""}, {"list", "[...]"},
-      {"dict", "{...}"}, {"tuple", "(...)"}, {"bool", "True"}, {"bytearray", "bytearray(b\"data\")"},
-      {"Path", "Path(\"...\")"}, {"PathLike", "Path(\"...\")"}};
-  return m;
-}
-
-// A sample value of an annotation (`x: int`, `Optional[str]`), "" unknown.
-std::string SampleOf(const std::string& annotation) {
-  std::string t = Trim(annotation);
-  if (StartsWith(t, "Optional[") && EndsWith(t, "]")) t = t.substr(9, t.size() - 10);
-  size_t bar = t.find('|');
-  if (bar != std::string::npos) t = Trim(t.substr(0, bar));
-  if (t == "None") return "";
-  std::string base = t.substr(0, t.find('['));
-  auto it = Samples().find(LastComponent(base));
-  if (it != Samples().end()) return it->second;
-  if (base == "List" || base == "Sequence") return "[...]";
-  if (base == "Dict" || base == "Mapping") return "{...}";
-  return "";
-}
-
-// `# before` / `# after` calls for a parameter test of the innermost fact.
-std::optional<std::string> CallFix(const SiteFacts& sf) {
-  for (auto it = sf.facts.rbegin(); it != sf.facts.rend(); ++it) {
-    const Fact& f = *it;
-    if (f.disjunction || !f.subj.via.empty() || f.subj.param.empty()) continue;
-    const Atom& a = f.atom;
-    const Subject& s = f.subj;
-    std::string call = CallName(sf);
-    std::string x = s.param;
-    auto form = [&](const std::string& v, const std::string& note) {
-      return call + "(" + x + "=" + v + ")" + (note.empty() ? "" : "  # " + note);
-    };
-    std::string bad, good;
-    long n;
-    if (s.kind == SubjectKind::kType && s.missing) {
-      std::string type = s.pred;
-      if (!type.empty() && type[0] == '(') type = Trim(type.substr(1, type.find_first_of(",)") - 1));
-      if (!IsDotted(type)) continue;
-      auto smp = Samples().find(LastComponent(type));
-      bad = form("value", "not an instance of " + s.pred);
-      good = smp != Samples().end() ? form(smp->second, "a " + type) : form(type + "(...)", "");
-    } else if (s.kind == SubjectKind::kShape) {
-      if (a.op.empty() || !IntLiteral(a.rhs, &n) || !StartsWith(Trim(a.lhs), "len(")) continue;
-      long b, g;
-      if (a.op == "<") b = n - 1, g = n;
-      else if (a.op == "<=") b = n, g = n + 1;
-      else if (a.op == ">") b = n + 1, g = n;
-      else if (a.op == ">=") b = n, g = n - 1;
-      else if (a.op == "==") b = n, g = n + 1;
-      else if (a.op == "!=") b = n + 1, g = n;
-      else continue;
-      if (b < 0 || g < 0 || b > 8 || g > 8) continue;
-      auto items = [](long k) {
-        std::string o = "[";
-        for (long i = 0; i < k; ++i) o += (i ? ", " : "") + std::string("x") + std::to_string(i + 1);
-        return o + "]";
-      };
-      bad = form(items(b), std::to_string(b) + " items");
-      good = form(items(g), std::to_string(g) + " items");
-    } else if (s.kind != SubjectKind::kParam) {
-      continue;
-    } else if (a.op == "is" && Trim(a.rhs) == "None") {
-      std::string smp = s.param_info ? SampleOf(s.param_info->annotation) : "";
-      if (smp.empty()) continue;
-      bad = form("None", "");
-      good = form(smp, "");
-    } else if (a.rhs_strings && !a.values.empty() && (a.op == "not in" || a.op == "!=")) {
-      std::vector<std::string> q;
-      for (auto& v : a.values) q.push_back(PyQuote(v));
-      std::string bad_v = "\"other\"";
-      for (const char* cand : {"\"other\"", "\"unknown\"", "\"x\""})
-        if (std::find(q.begin(), q.end(), cand) == q.end()) {
-          bad_v = cand;
-          break;
-        }
-      bad = form(bad_v, "not " + JoinSome(q, "or", 6));
-      good = form(PyQuote(a.values[0]), "");
-    } else if (a.op.empty()) {
-      auto def = DefaultOf(s);
-      if (!def || (*def != "True" && *def != "False")) continue;
-      bad = form(a.falsy ? "False" : "True", "");
-      good = form(a.falsy ? "True" : "False", "the default is " + *def);
-    } else if (a.rhs_strings && a.values.size() == 1 && a.op == "==") {
-      auto def = DefaultOf(s);
-      std::string g = def && *def != a.values[0] && *def != "None" ? QuoteIfText(*def) : "";
-      if (g.empty()) continue;
-      bad = form(PyQuote(a.values[0]), "");
-      good = form(g, "the default");
-    } else if (IntLiteral(a.rhs, &n)) {
-      long b, g;
-      if (a.op == "<") b = n - 1, g = n;
-      else if (a.op == "<=") b = n, g = n + 1;
-      else if (a.op == ">") b = n + 1, g = n;
-      else if (a.op == ">=") b = n, g = n - 1;
-      else if (a.op == "==") b = n, g = n + 1;
-      else if (a.op == "!=") b = n + 1, g = n;
-      else continue;
-      bad = form(std::to_string(b), "");
-      good = form(std::to_string(g), "");
-    } else {
-      continue;
-    }
-    if (bad == good) continue;
-    return "# before\n" + bad + "\n# after\n" + good;
-  }
-  return std::nullopt;
-}
-
-std::optional<std::string> SettingsFix(const SiteFacts& sf) {
-  std::vector<const Fact*> settings;
-  for (const auto& f : sf.facts)
-    if (f.subj.IsSetting() && !f.disjunction) settings.push_back(&f);
-  // An inner capability test (hardware, dependency) is what the fix is about.
-  if (!sf.facts.empty() && sf.facts.back().subj.IsCapability()) return std::nullopt;
-  const Fact* flip = nullptr;
-  std::string flip_to;
-  for (auto it = settings.rbegin(); it != settings.rend() && !flip; ++it) {
-    const Fact* f = *it;
-    std::string v = FixValue(sf, *f);
-    if (!v.empty() || (f->atom.op.empty() && (IsBoolFlag(f->subj) || f->subj.kind == SubjectKind::kEnv))) {
-      flip = f;
-      flip_to = v;
-    }
-  }
-  if (!flip) return std::nullopt;
-  std::vector<std::string> before, after;
-  std::set<std::string> seen;
-  for (const auto* f : settings) {
-    std::string key = f->subj.Key();
-    if (seen.count(key)) continue;
-    const Fact* use = f;
-    for (const auto* g : settings)
-      if (g->subj.Key() == key && !g->from_else) use = g;
-    seen.insert(key);
-    std::string b = TriggerValue(sf, *use);
-    if (b.empty() && !use->atom.op.empty()) continue;
-    std::string bform = SettingForm(use->subj, b, use->atom);
-    if (bform.empty()) continue;
-    before.push_back(bform);
-    if (flip->subj.Key() == key) {
-      std::string aform = flip->atom.op.empty() ? NegatedForm(flip->subj, flip->atom) : SettingForm(use->subj, flip_to, use->atom);
-      if (!aform.empty()) after.push_back(aform);
-    } else {
-      after.push_back(bform);
-    }
-  }
-  if (before.empty()) return std::nullopt;
-  // Env vars go first on a command line (X=1 cmd ...); fields are Python.
-  bool fields = settings[0]->subj.kind == SubjectKind::kField;
-  std::string sep = fields ? ", " : " ";
-  auto join = [&](const std::vector<std::string>& xs) {
-    std::string o;
-    for (auto& x : xs) o += (o.empty() ? "" : sep) + x;
-    return o;
-  };
-  std::string b = join(before), a = join(after);
-  if (fields) {
-    const std::string& cls = settings[0]->subj.field->class_name;
-    b = cls + "(" + b + ")";
-    a = cls + "(" + a + ")";
-  }
-  if (a.empty()) a = "# (without the flag)";
-  if (a == b) return std::nullopt;
-  return "# before\n" + b + "\n# after\n" + a;
-}
-
 }  // namespace
 
-bool IntLiteral(const std::string& s, long* v) {
-  std::string t = Trim(s);
-  if (t.empty() || t.size() > 12) return false;
-  size_t i = t[0] == '-' ? 1 : 0;
-  if (i >= t.size()) return false;
-  for (size_t k = i; k < t.size(); ++k)
-    if (!std::isdigit((unsigned char)t[k])) return false;
-  *v = std::stol(t);
-  return true;
-}
 
 std::string IntBoundPhrase(const std::string& op, const std::string& n) {
   // The values that make `x <op> n` false.
@@ -464,101 +348,117 @@ std::optional<std::vector<std::string>> WriteSolutions(const SiteFacts& sf) {
   const Hints& h = sf.hints;
   std::vector<std::string> sol;
   auto add = [&](std::string s) {
-    if (!s.empty() && std::find(sol.begin(), sol.end(), s) == sol.end()) sol.push_back(std::move(s));
+    if (!s.empty() && std::find(sol.begin(), sol.end(), s) == sol.end() && !Covered(sol, s)) sol.push_back(std::move(s));
   };
+  // 1. The message's own advice, whole.
   for (const auto& [flag, vals] : h.flag_values) {
     if (vals.empty()) continue;
     std::vector<std::string> forms;
     for (auto& v : vals) forms.push_back(BT(flag + " " + v));
-    add("Pass " + JoinWords(forms, "or") + " (the message's own hint).");
+    // The message's own verb ("Use --device cuda", "Pass --deepep-mode auto").
+    std::string verb = "Pass";
+    if (auto it = h.flag_verbs.find(flag); it != h.flag_verbs.end() && !it->second.empty() && it->second[0] >= 'a' && it->second[0] <= 'z') {
+      verb = it->second;
+      verb[0] = (char)std::toupper((unsigned char)verb[0]);
+    }
+    add(verb + " " + JoinWords(forms, "or") + " (the message's own hint).");
   }
   for (const auto& e : h.env_sets) add("Set " + BT(e) + " in the environment (the message's own hint).");
-  // Every imperative sentence of the message, whole.
-  for (const auto& s : h.sentences)
-    if (!Covered(sol, s)) {
-      std::string t = s;
-      if (!t.empty() && std::islower((unsigned char)t[0])) t[0] = (char)std::toupper((unsigned char)t[0]);
-      if (!t.empty() && !std::ispunct((unsigned char)t.back())) t += ".";
-      add(t + " (the message's advice)");
-    }
+  for (const auto& s : h.sentences) {
+    std::string t = s;
+    if (!t.empty() && std::islower((unsigned char)t[0])) t[0] = (char)std::toupper((unsigned char)t[0]);
+    if (!t.empty() && !std::ispunct((unsigned char)t.back())) t += ".";
+    add(t + " (the message's advice)");
+  }
   bool ident_list = h.allowed.size() > 1 || !h.allowed_flag.empty();
   if (!h.allowed.empty() && (ident_list || h.flag_values.empty())) {
-    std::string what = h.allowed_flag.empty() ? "" : BT(h.allowed_flag) + " ";
-    std::string list = ident_list ? JoinSome(Ticked(h.allowed), "or", 8) : h.allowed[0];
-    std::string s = "Use " + what + (h.allowed.size() > 1 ? "one of the supported values: " : "what the message says is supported: ") + list + ".";
-    if (!Covered(sol, s)) add(s);
+    bool stated = false;  // a test of the same flag names the same values: its solution says it
+    for (const auto& f : sf.facts)
+      if (f.subj.kind == SubjectKind::kFlag && f.subj.flag->Primary() == h.allowed_flag && f.atom.op == "not in" &&
+          std::set<std::string>(f.atom.values.begin(), f.atom.values.end()) == std::set<std::string>(h.allowed.begin(), h.allowed.end()))
+        stated = true;
+    if (!h.allowed_flag.empty() && !stated)
+      add("Set " + BT(h.allowed_flag) + " to one of the supported values: " + JoinSome(Ticked(h.allowed), "or", 8) + ".");
+    else if (stated) {
+    }
+    else if (ident_list)
+      add("Use one of the values the message lists: " + JoinSome(Ticked(h.allowed), "or", 8) + ".");
+    else if (Words(h.allowed[0]).size() <= 6 && h.allowed[0].find(',') == std::string::npos)
+      add("Use what the message says is supported: " + h.allowed[0] + ".");
   }
   if (!h.package.empty())
     add("Install a new enough " + BT(h.package) + ": " + BT("pip install -U \"" + h.package + h.version_op + h.version + "\"") + ".");
   else if (!h.upgrade.empty())
     add("Upgrade " + BT(h.upgrade) + " as the message asks: " + BT("pip install -U " + PipName(h.upgrade)) + ".");
   if (!h.pip.empty()) add("Run " + BT("pip install " + h.pip) + " as the message says.");
-  if (!h.replacement.empty()) {
-    std::string s = "Use " + BT(h.replacement) + (h.replaced.empty() ? "" : " instead of " + BT(h.replaced)) + ", as the message says.";
-    if (!Covered(sol, "use " + h.replacement)) add(s);
-  }
+  if (!h.replacement.empty())
+    add("Use " + BT(h.replacement) + (h.replaced.empty() ? "" : " instead of " + BT(h.replaced)) + ", as the message says.");
+  if (!h.call_first.empty() && !sf.ctx->def_name.empty())
+    add("Call " + BT(h.call_first + "(...)") + " before " + BT(CallName(sf) + "(...)") + ", as the message says.");
+
+  // 2. One user-side change per subject, innermost first. A code condition inside an
+  // argument test makes the argument test context, not the cause: no change of it.
+  std::set<std::string> done;
+  bool inner_code = false;
   for (auto it = sf.facts.rbegin(); it != sf.facts.rend(); ++it) {
     const Fact& f = *it;
-    if (f.disjunction) continue;
-    if (f.subj.IsSetting()) add(FlipSetting(sf, f));
-    else if (f.subj.IsCapability()) add(FlipCapability(sf, f));
-    else if (!f.subj.param.empty()) add(FlipParam(sf, f));
+    if (f.disjunction && !inner_code) {
+      // `not a or not b` / `a is None or b is None` over arguments: pass them all.
+      std::vector<std::string> params;
+      bool all = !sf.ctx->params.empty();
+      for (const Atom& at : f.any_of) {
+        std::string x = Trim(at.lhs);
+        bool is_param = std::any_of(sf.ctx->params.begin(), sf.ctx->params.end(), [&](const ParamInfo& p) { return p.name == x; });
+        bool missing = (at.op.empty() && at.falsy) || (at.op == "is" && Trim(at.rhs) == "None");
+        if (!is_param || !missing) all = false;
+        else params.push_back(BT(x));
+      }
+      if (all && params.size() >= 2)
+        add("Pass " + JoinWords(params, "and") + " to " + CallRef(sf) + " (each must be given and not empty).");
+    }
+    if (f.disjunction) {
+      std::string p;
+      long bad, good, lo, hi;
+      if (!inner_code && IntRange(sf, f, &p, &bad, &good, &lo, &hi)) {
+        std::string range = lo != LONG_MIN && hi != LONG_MAX ? "from " + std::to_string(lo) + " to " + std::to_string(hi)
+                            : lo != LONG_MIN ? "of at least " + std::to_string(lo) : hi != LONG_MAX ? "of at most " + std::to_string(hi) : "";
+        if (!range.empty()) add("Call " + CallRef(sf) + " with " + BT(p) + " " + range + ".");
+      }
+      inner_code = true;
+      continue;
+    }
+    const Subject& s = f.subj;
+    if (!done.insert(s.Key()).second) continue;
+    switch (s.kind) {
+      case SubjectKind::kFlag:
+      case SubjectKind::kField:
+      case SubjectKind::kEnv:
+        if (const Fact* p = PrimaryFact(sf, s.Key())) add(FlipSetting(sf, *p));
+        break;
+      case SubjectKind::kMissingAttr:
+      case SubjectKind::kMissingModule:
+      case SubjectKind::kHardware:
+      case SubjectKind::kVersion: add(FlipCapability(sf, f)); break;
+      case SubjectKind::kTensor: add(FlipTensor(sf, f)); break;
+      case SubjectKind::kRequest: add(FlipRequest(f)); break;
+      case SubjectKind::kSelfState:
+        add(FlipSelfState(sf, f));
+        inner_code = true;
+        break;
+      case SubjectKind::kParam:
+      case SubjectKind::kType:
+      case SubjectKind::kShape:
+        if (!s.param.empty() && !inner_code) add(FlipParam(sf, f));
+        else if (s.param.empty()) inner_code = true;
+        break;
+      default: inner_code = true;
+    }
   }
-  const Site& site = *sf.site;
   if (AbstractMethod(sf))
     add("Override " + BT(sf.ctx->def_name) + " in the subclass of " + BT(sf.ctx->class_name) + " you use (or use a subclass that implements it).");
   if (sol.empty()) return std::nullopt;
-  if (sol.size() > 10) sol.resize(10);
+  if (sol.size() > 8) sol.resize(8);
   return sol;
-}
-
-std::optional<std::string> WriteExampleFix(const SiteFacts& sf) {
-  const Hints& h = sf.hints;
-  if (auto s = SettingsFix(sf)) return s;
-  for (const auto& f : sf.facts) {
-    const Subject& s = f.subj;
-    if (s.kind == SubjectKind::kMissingAttr && s.missing && !IsStdlibModule(FirstComponent(s.module))) {
-      std::string pkg = FirstComponent(s.module);
-      std::string ver = (!h.package.empty() && FirstComponent(h.package) == pkg) ? h.version_op + h.version : "";
-      return "# before\npython -c \"import " + pkg + "; print(hasattr(" + s.module + ", '" + s.attr + "'))\"  # False\n# after\npip install -U \"" +
-             PipName(pkg) + ver + "\"\npython -c \"import " + pkg + "; assert hasattr(" + s.module + ", '" + s.attr + "')\"";
-    }
-    if (s.kind == SubjectKind::kMissingModule && s.missing)
-      return "# before\npython -c \"import " + s.module + "\"  # fails\n# after\npip install " + PipName(s.module) +
-             "\npython -c \"import " + s.module + "\"";
-    if (s.kind == SubjectKind::kVersion && !s.attr.empty() && !IsStdlibModule(s.module))
-      return "# before\npip show " + PipName(s.module) + "  # a version outside " + s.attr + "\n# after\npip install \"" + ReqName(s.attr) + "\"";
-  }
-  if (auto c = CallFix(sf)) return c;
-  if (!h.package.empty())
-    return "# before\npip show " + h.package + "  # older than " + h.version + "\n# after\npip install -U \"" + h.package + h.version_op +
-           h.version + "\"";
-  if (!h.upgrade.empty()) return "# before\npip show " + PipName(h.upgrade) + "  # too old\n# after\npip install -U " + PipName(h.upgrade);
-  if (!h.pip.empty()) return "# before\n# " + h.pip + " not installed\n# after\npip install " + h.pip;
-  for (const auto& [flag, vals] : h.flag_values)
-    if (!vals.empty()) {
-      bool tested = false;
-      for (const auto& f : sf.facts)
-        if (f.subj.kind == SubjectKind::kFlag && f.subj.flag->Primary() == flag) tested = true;
-      if (!tested) return "# before\n# launched without " + flag + "\n# after\n" + flag + " " + vals[0];
-    }
-  for (const auto& e : h.env_sets) return "# before\n# " + e.substr(0, e.find('=')) + " not set\n# after\nexport " + e;
-  if (!h.replacement.empty() && !h.replaced.empty() && h.replaced != h.replacement)
-    return "# before\n" + h.replaced + "\n# after\n" + h.replacement;
-  const Site& site = *sf.site;
-  if (AbstractMethod(sf)) {
-    std::string params;
-    for (const auto& p : sf.ctx->params) {
-      if (p.name == "self" || p.name == "cls") continue;
-      params += ", " + std::string(p.star ? "*" : "") + p.name;
-      if (params.size() > 60) break;
-    }
-    std::string self = !sf.ctx->params.empty() && sf.ctx->params[0].name == "cls" ? "cls" : "self";
-    return "# before\nclass My" + sf.ctx->class_name + "(" + sf.ctx->class_name + "):\n    ...  # no " + sf.ctx->def_name +
-           "\n# after\nclass My" + sf.ctx->class_name + "(" + sf.ctx->class_name + "):\n    def " + sf.ctx->def_name + "(" + self +
-           params + "):\n        ...";
-  }
-  return std::nullopt;
 }
 
 std::optional<std::vector<std::string>> WritePreventionTips(const SiteFacts& sf, const std::vector<std::string>& solutions,

@@ -3,6 +3,7 @@
 // commonSituations (the typical context, never the condition again).
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 
 #include "document/text.h"
 #include "document/writers.h"
@@ -76,13 +77,43 @@ bool IsParamLike(const Fact& f) { return !f.subj.param.empty(); }
 // The condition of a code fact, in words where the code allows.
 std::string CodeCondition(const Fact& f) {
   const Atom& a = f.atom;
-  if (!f.disjunction && a.op.empty()) return BT(Clip(OneLine(Trim(a.lhs)), 160)) + (a.falsy ? " is false or empty" : " is true");
+  std::string lhs = Trim(a.lhs);
+  // A JavaScript `switch (x)` default branch.
+  if (!f.disjunction && a.op.empty() && StartsWith(lhs, "switch (") && EndsWith(lhs, "): default"))
+    return BT(lhs.substr(8, lhs.size() - 18)) + " matched none of the `case`s of its `switch`";
+  if (!f.disjunction && a.op.empty()) return BT(Clip(OneLine(lhs), 160)) + (a.falsy ? " is false or empty" : " is true");
   return CodeTerm(f);
 }
 
 std::string TermOf(const SiteFacts& sf, const Fact& f) {
   if (f.subj.kind == SubjectKind::kCode || f.subj.kind == SubjectKind::kShape) return CodeCondition(f);
   return UserTerm(sf, f);
+}
+
+// "`s` is not an instance of `str`" -> "`s` that is not an instance of `str`" after "with".
+std::string WithForm(const std::string& term) {
+  size_t p = term.find("` is ");
+  if (p == std::string::npos || StartsWith(term, "argument ")) return term;
+  return term.substr(0, p + 1) + " that" + term.substr(p + 1);
+}
+
+// An assert on a constant: `assert 1` always holds; `assert 0`, `assert False` and
+// C's `assert(false && "why")` fail whenever reached (a path the code does not support).
+enum class ConstantAssert { kNone, kHolds, kFails };
+ConstantAssert ConstantAssertOf(const Site& site, std::string* shown) {
+  if (site.kind != SiteKind::kAssert || !site.assert_condition) return ConstantAssert::kNone;
+  std::string c = Trim(OneLine(*site.assert_condition));
+  while (c.size() >= 2 && c.front() == '(' && c.back() == ')') c = Trim(c.substr(1, c.size() - 2));
+  bool negated = StartsWith(c, "not ");
+  std::string v = negated ? Trim(c.substr(4)) : c;
+  for (const char* lead : {"False and ", "0 and ", "None and "})
+    if (!negated && StartsWith(v, lead)) v = Trim(v.substr(0, v.find(' ')));
+  if (v.empty() || !IsConstantExpr(v) || v == "__debug__" || v == "...") return ConstantAssert::kNone;
+  double num = 0;
+  bool zero = (std::isdigit((unsigned char)v[0]) || v[0] == '-' || v[0] == '+') && std::sscanf(v.c_str(), "%lf", &num) == 1 && num == 0;
+  bool falsy = v == "False" || v == "None" || v == "\"\"" || v == "''" || zero;
+  *shown = Clip(c, 80);
+  return falsy != negated ? ConstantAssert::kFails : ConstantAssert::kHolds;
 }
 
 }  // namespace
@@ -101,6 +132,10 @@ std::string WriteDocumentation(const SiteFacts& sf) {
   if (!conds.empty()) {
     doc += " when " + JoinSome(conds, "and", 6);
     if (sf.guards_omitted > 0) doc += " (inside " + std::to_string(sf.guards_omitted) + " more enclosing conditions)";
+  } else if (std::string k; ConstantAssertOf(site, &k) == ConstantAssert::kHolds) {
+    doc += "; its condition is the constant " + BT(k) + ", which always holds, so it does not fail as written";
+  } else if (ConstantAssertOf(site, &k) == ConstantAssert::kFails) {
+    doc += " whenever that line is reached: its condition is the constant " + BT(k) + ", so it marks a path the code does not support";
   } else if (site.kind == SiteKind::kAssert && site.assert_condition) {
     doc += " when " + BT(Clip(OneLine(*site.assert_condition), 160)) + " is false";
   } else if (sf.constant_guard) {
@@ -136,7 +171,7 @@ std::string WriteDocumentation(const SiteFacts& sf) {
 
 std::string WriteTriggers(const SiteFacts& sf) {
   const Site& site = *sf.site;
-  std::vector<std::string> launch, env, caps, params, other;
+  std::vector<std::string> launch, env, caps, params, built, request, other;
   for (const auto& f : sf.facts) {
     switch (f.subj.kind) {
       case SubjectKind::kFlag:
@@ -146,11 +181,23 @@ std::string WriteTriggers(const SiteFacts& sf) {
       case SubjectKind::kMissingModule:
       case SubjectKind::kHardware:
       case SubjectKind::kVersion: caps.push_back(UserTerm(sf, f)); break;
-      case SubjectKind::kParam: params.push_back(UserTerm(sf, f)); break;
+      case SubjectKind::kParam:
+        if (f.subj.ctor) {
+          Fact plain = f;
+          plain.subj.ctor = false;
+          std::string t = UserTerm(sf, plain);
+          built.push_back(StartsWith(t, "argument ") ? t.substr(9) : t);
+        } else {
+          params.push_back(UserTerm(sf, f));
+        }
+        break;
       case SubjectKind::kType:
-        if (IsParamLike(f)) params.push_back(UserTerm(sf, f));
+      case SubjectKind::kTensor:
+        if (IsParamLike(f)) params.push_back(WithForm(UserTerm(sf, f)));
         else other.push_back(UserTerm(sf, f));
         break;
+      case SubjectKind::kRequest: request.push_back(UserTerm(sf, f)); break;
+      case SubjectKind::kSelfState: other.push_back(UserTerm(sf, f)); break;
       default: other.push_back(CodeCondition(f));
     }
   }
@@ -159,9 +206,19 @@ std::string WriteTriggers(const SiteFacts& sf) {
   if (!env.empty()) trig.push_back("Running with " + JoinSome(env, "and", 6) + " in the environment.");
   if (!caps.empty()) trig.push_back("Running where " + JoinSome(caps, "and", 6) + ".");
   if (!params.empty()) trig.push_back("Calling " + BT(CallName(sf)) + " with " + JoinSome(params, "and", 6) + ".");
+  if (!built.empty()) trig.push_back("Building " + BT(sf.ctx->class_name) + " with " + JoinSome(built, "and", 6) + ".");
+  if (!request.empty())
+    trig.push_back((sf.ctx->route.empty() ? std::string("A request where ") : "A " + sf.ctx->route_method + " " + BT(sf.ctx->route) + " request where ") +
+                   JoinSome(request, "and", 6) + ".");
   if (!other.empty()) trig.push_back("Reaching " + BT(Clip(site.function, 120)) + " while " + JoinSome(other, "and", 6) + ".");
   if (sf.facts.empty()) {
-    if (site.kind == SiteKind::kAssert && site.assert_condition)
+    std::string k;
+    ConstantAssert ca = ConstantAssertOf(site, &k);
+    if (ca == ConstantAssert::kHolds)
+      trig.push_back("None as written: the assert on the constant " + BT(k) + " always holds.");
+    else if (ca == ConstantAssert::kFails)
+      trig.push_back("Any call of " + BT(Clip(site.function, 120)) + " that reaches line " + std::to_string(site.line) + ".");
+    else if (site.kind == SiteKind::kAssert && site.assert_condition)
       trig.push_back("Reaching " + BT(Clip(site.function, 120)) + " with " + BT(Clip(OneLine(*site.assert_condition), 160)) + " false.");
     else if (sf.constant_guard)
       trig.push_back("Every pass of the `while True` loop in " + BT(Clip(site.function, 120)) + " that gets to line " +
@@ -232,6 +289,25 @@ std::optional<std::string> WriteSituations(const SiteFacts& sf) {
     if (s.kind == SubjectKind::kParam && f.atom.op == "is" && Trim(f.atom.rhs) == "None" && s.param_info &&
         s.param_info->default_value == "None")
       out.push_back("Relying on the default " + BT(s.param + "=None") + " of " + BT(CallName(sf)));
+    if (s.kind == SubjectKind::kTensor && s.pred == "contiguous")
+      out.push_back("Passing a view such as a transposed, permuted or strided slice of a tensor, which is not contiguous in memory");
+    if (s.kind == SubjectKind::kTensor && (s.pred == "cuda" || s.pred == "device")) {
+      bool wants_cpu = s.pred == "device" && !f.atom.values.empty() && f.atom.values[0] == "cpu";
+      out.push_back(wants_cpu ? "A tensor left on the GPU when this CPU kernel is called"
+                              : "A tensor created or loaded on the CPU and not moved to the GPU before the call");
+    }
+    if (s.kind == SubjectKind::kTensor && s.pred == "cpu")
+      out.push_back("A tensor left on the GPU when this CPU kernel is called");
+    if (s.kind == SubjectKind::kTensor && s.pred == "dtype")
+      out.push_back("A tensor left in the dtype of the checkpoint or of an earlier step (e.g. float32) instead of the one this kernel takes");
+    if (s.kind == SubjectKind::kRequest)
+      out.push_back("A client, form or script that builds the request without " + BT(s.attr) + " or with an old value");
+    if (s.kind == SubjectKind::kSelfState && !sf.ctx->def_name.empty()) {
+      std::vector<std::string> set, reset;
+      StateMethods(sf, f, &set, &reset);
+      if (!set.empty()) out.push_back("Calling " + BT(sf.ctx->def_name) + " on a new object, before " + JoinWords(Ticked(set), "or") + " has run");
+      if (!reset.empty()) out.push_back("Calling " + BT(sf.ctx->def_name) + " after " + JoinWords(Ticked(reset), "or") + ", e.g. on an object already closed or shut down");
+    }
   }
   if (site.except_context && out.empty())
     out.push_back("An underlying error caught by " + BT(Clip(*site.except_context, 120)) + " in " + BT(Clip(site.function, 120)) +

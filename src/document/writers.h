@@ -38,8 +38,10 @@ std::vector<std::string> WriteTags(const SiteFacts& sf);
 // Shared by the writers.
 std::string CodeTerm(const Fact& f);               // `code` (`via` = `expr`)
 std::string IntBoundPhrase(const std::string& op, const std::string& n);  // "<", "0" -> "at least 0"
-bool IntLiteral(const std::string& s, long* v);
 bool IsStdlibModule(const std::string& m);
 std::string PipName(const std::string& module);
+// `x < 1 or x > 12` over one argument x: a failing and a passing value, and the
+// range [lo, hi] that passes (LONG_MIN/LONG_MAX when open).
+bool IntRange(const SiteFacts& sf, const Fact& f, std::string* param, long* bad, long* good, long* lo, long* hi);
 
 }  // namespace errdex::doc

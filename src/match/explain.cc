@@ -2,6 +2,7 @@
 // Tested by explain_test.cc.
 #include "match/explain.h"
 
+#include "match/evidence.h"
 #include "match/foreign_traces.h"
 #include "match/python_repr.h"
 
@@ -10,6 +11,7 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <tuple>
 #include <unordered_set>
 
 namespace errdex {
@@ -18,101 +20,6 @@ namespace {
 
 bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
-// Python's built-in exception tree (and a few stdlib classes users see often):
-// child -> parent. Used to tell "a subclass" from "another class".
-const std::unordered_map<std::string_view, std::string_view>& ClassParents() {
-  static const std::unordered_map<std::string_view, std::string_view> m = {
-      {"Exception", "BaseException"}, {"SystemExit", "BaseException"}, {"KeyboardInterrupt", "BaseException"},
-      {"GeneratorExit", "BaseException"}, {"BaseExceptionGroup", "BaseException"},
-      {"ExceptionGroup", "Exception"}, {"ArithmeticError", "Exception"}, {"FloatingPointError", "ArithmeticError"},
-      {"OverflowError", "ArithmeticError"}, {"ZeroDivisionError", "ArithmeticError"},
-      {"AssertionError", "Exception"}, {"AttributeError", "Exception"}, {"BufferError", "Exception"},
-      {"EOFError", "Exception"}, {"ImportError", "Exception"}, {"ModuleNotFoundError", "ImportError"},
-      {"LookupError", "Exception"}, {"IndexError", "LookupError"}, {"KeyError", "LookupError"},
-      {"MemoryError", "Exception"}, {"NameError", "Exception"}, {"UnboundLocalError", "NameError"},
-      {"OSError", "Exception"}, {"BlockingIOError", "OSError"}, {"ChildProcessError", "OSError"},
-      {"ConnectionError", "OSError"}, {"BrokenPipeError", "ConnectionError"},
-      {"ConnectionAbortedError", "ConnectionError"}, {"ConnectionRefusedError", "ConnectionError"},
-      {"ConnectionResetError", "ConnectionError"}, {"FileExistsError", "OSError"}, {"FileNotFoundError", "OSError"},
-      {"InterruptedError", "OSError"}, {"IsADirectoryError", "OSError"}, {"NotADirectoryError", "OSError"},
-      {"PermissionError", "OSError"}, {"ProcessLookupError", "OSError"}, {"TimeoutError", "OSError"},
-      {"ReferenceError", "Exception"}, {"RuntimeError", "Exception"}, {"NotImplementedError", "RuntimeError"},
-      {"RecursionError", "RuntimeError"}, {"StopIteration", "Exception"}, {"StopAsyncIteration", "Exception"},
-      {"SyntaxError", "Exception"}, {"IndentationError", "SyntaxError"}, {"TabError", "IndentationError"},
-      {"SystemError", "Exception"}, {"TypeError", "Exception"}, {"ValueError", "Exception"},
-      {"UnicodeError", "ValueError"}, {"UnicodeDecodeError", "UnicodeError"},
-      {"UnicodeEncodeError", "UnicodeError"}, {"UnicodeTranslateError", "UnicodeError"},
-      {"Warning", "Exception"}, {"UserWarning", "Warning"}, {"DeprecationWarning", "Warning"},
-      {"FutureWarning", "Warning"}, {"RuntimeWarning", "Warning"}, {"SyntaxWarning", "Warning"},
-      {"JSONDecodeError", "ValueError"}, {"CalledProcessError", "SubprocessError"},
-      {"SubprocessError", "Exception"}, {"TimeoutExpired", "SubprocessError"},
-      {"BaseException", ""},
-  };
-  return m;
-}
-
-std::string_view CanonicalClass(std::string_view c) {
-  if (c == "IOError" || c == "EnvironmentError" || c == "socket.error" || c == "error") return c == "error" ? c : "OSError";
-  return c;
-}
-
-// (score delta, agreement) for a printed class against an entry's class.
-std::pair<double, int> ClassEvidence(std::string_view printed, std::string_view entry) {
-  if (printed.empty() || entry.empty()) return {0, 0};
-  printed = CanonicalClass(printed);
-  entry = CanonicalClass(ShortClassName(entry));
-  if (printed == entry) return {25, 1};
-  const auto& parents = ClassParents();
-  std::string_view c = printed;
-  for (int k = 0; k < 12; ++k) {
-    auto it = parents.find(c);
-    if (it == parents.end() || it->second.empty()) break;
-    c = it->second;
-    if (c == entry) return {15, 1};
-  }
-  bool printed_known = parents.count(printed) > 0;
-  bool entry_known = parents.count(entry) > 0;
-  if (!printed_known || !entry_known) return {-8, 0};  // maybe a subclass we cannot see
-  return {-50, -1};
-}
-
-// Path components from the end: Next() yields "decoder.py", then "json", ...
-struct ReversePath {
-  std::string_view rest;
-  bool Next(std::string_view& out) {
-    while (!rest.empty() && (rest.back() == '/' || rest.back() == '\\')) rest.remove_suffix(1);
-    if (rest.empty()) return false;
-    size_t s = rest.find_last_of("/\\");
-    size_t begin = s == std::string_view::npos ? 0 : s + 1;
-    out = rest.substr(begin);
-    rest = rest.substr(0, begin);
-    return true;
-  }
-};
-
-// Does a frame's file name the entry's file? Trailing path components must agree:
-// at least two ("json/decoder.py"), or one when the entry path has one.
-bool FileMatches(std::string_view frame_file, std::string_view entry_file) {
-  if (entry_file.empty() || frame_file.empty()) return false;
-  ReversePath a{frame_file}, b{entry_file};
-  std::string_view x, y;
-  size_t n = 0;
-  bool b_more = false;
-  while (b.Next(y)) {
-    if (!a.Next(x) || x != y) {
-      b_more = true;
-      break;
-    }
-    if (++n >= 2) return true;
-  }
-  return n >= 1 && !b_more;  // one agreeing component, and the entry path has only that one
-}
-
-bool FunctionMatches(std::string_view frame_fn, std::string_view entry_fn) {
-  if (frame_fn.empty() || entry_fn.empty()) return false;
-  return ShortClassName(frame_fn) == ShortClassName(entry_fn);
-}
-
 std::string_view BaseName(std::string_view p) {
   // A plain loop: find_last_of calls memchr on its set for every byte.
   size_t i = p.size();
@@ -120,78 +27,7 @@ std::string_view BaseName(std::string_view p) {
   return p.substr(i);
 }
 
-struct FrameEvidence {
-  double score = 0;
-  bool file = false;
-  bool function = false;
-  int line_delta = -1;  // of the best frame, -1 none
-};
-
-FrameEvidence ScoreFrames(const MatchEntry& e, const std::vector<TracebackFrame>* frames) {
-  FrameEvidence best;
-  if (!frames) return best;
-  for (const TracebackFrame& f : *frames) {
-    if (!FileMatches(f.file, e.file_path)) continue;
-    FrameEvidence ev;
-    ev.file = true;
-    ev.score = 30;
-    ev.function = FunctionMatches(f.function, e.function);
-    if (ev.function) ev.score += 15;
-    ev.line_delta = e.line > 0 ? std::abs(f.line - e.line) : -1;
-    if (ev.line_delta == 0) ev.score += 5;
-    else if (ev.line_delta > 0 && ev.line_delta <= 3) ev.score += 3;
-    if (ev.score > best.score) best = ev;
-  }
-  return best;
-}
-
-// Lower-cased alphanumeric runs of 2+ bytes (bytes >= 0x80 count as letters);
-// "{expr}" placeholders of a template are left out when drop_placeholders.
-std::unordered_set<std::string> Tokens(std::string_view s, bool drop_placeholders) {
-  std::unordered_set<std::string> out;
-  std::string cur;
-  int brace = 0;
-  auto flush = [&] {
-    if (cur.size() >= 2) out.insert(cur);
-    cur.clear();
-  };
-  for (char ch : s) {
-    unsigned char c = static_cast<unsigned char>(ch);
-    if (drop_placeholders) {
-      if (ch == '{') {
-        ++brace;
-        continue;
-      }
-      if (ch == '}' && brace > 0) {
-        --brace;
-        continue;
-      }
-      if (brace > 0) continue;
-    }
-    if (c >= 'A' && c <= 'Z') cur.push_back(static_cast<char>(c + ('a' - 'A')));
-    else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c >= 0x80) cur.push_back(ch);
-    else flush();
-  }
-  flush();
-  return out;
-}
-
-// Similarity of a template's tokens to a query's (computed once per query).
-double SimilarityToTokens(const std::unordered_set<std::string>& q, std::string_view message_template) {
-  auto t = Tokens(message_template, true);
-  if (q.empty() || t.empty()) return 0;
-  size_t inter = 0;
-  for (const auto& x : t) inter += q.count(x);
-  double jaccard = static_cast<double>(inter) / static_cast<double>(q.size() + t.size() - inter);
-  double containment = static_cast<double>(inter) / static_cast<double>(t.size());
-  return 0.5 * jaccard + 0.5 * containment;
-}
-
 }  // namespace
-
-double TokenSimilarity(std::string_view query, std::string_view message_template) {
-  return SimilarityToTokens(Tokens(query, false), message_template);
-}
 
 Matcher::Matcher(std::unique_ptr<PatternDatabase> db, std::vector<MatchEntry> entries,
                  std::shared_ptr<const void> storage)
@@ -235,9 +71,36 @@ void Matcher::SortFile(const FileEntries& f) const {
   }
 }
 
-void Matcher::EntriesNearFrame(std::string_view file, int line, std::string_view function,
+void Matcher::EntriesWithCode(uint32_t code_hash, std::vector<uint32_t>* out) const {
+  if (code_hash == 0) return;
+  std::call_once(code_index_once_, [this] {
+    for (uint32_t i = 0; i < entries_.size(); ++i)
+      if (entries_[i].code_hash != 0) by_code_.emplace_back(entries_[i].code_hash, i);
+    std::sort(by_code_.begin(), by_code_.end());
+  });
+  auto lo = std::lower_bound(by_code_.begin(), by_code_.end(), std::make_pair(code_hash, uint32_t{0}));
+  for (auto it = lo; it != by_code_.end() && it->first == code_hash; ++it) out->push_back(it->second);
+}
+
+void Matcher::EntriesOfClass(std::string_view short_class, std::vector<uint32_t>* out) const {
+  std::call_once(class_index_once_, [this] {
+    for (uint32_t i = 0; i < entries_.size(); ++i)
+      if (!entries_[i].error_class.empty()) by_class_.emplace_back(ShortClassName(entries_[i].error_class), i);
+    std::sort(by_class_.begin(), by_class_.end());
+  });
+  auto lo = std::lower_bound(by_class_.begin(), by_class_.end(), std::make_pair(short_class, uint32_t{0}));
+  for (auto it = lo; it != by_class_.end() && it->first == short_class; ++it) out->push_back(it->second);
+}
+
+void Matcher::EntriesNearFrame(std::string_view file_printed, int line, std::string_view function,
                                std::vector<uint32_t>* out) const {
   std::call_once(file_index_once_, [this] { BuildFileIndex(); });
+  std::string frozen;
+  std::string_view file = file_printed;
+  if (!file.empty() && file.front() == '<') {
+    frozen = FrozenModuleFile(file);
+    file = frozen;
+  }
   auto files = by_base_.find(BaseName(file));
   if (files == by_base_.end()) return;
   std::string_view fn = function.empty() ? std::string_view() : ShortClassName(function);
@@ -291,14 +154,23 @@ struct ExplainSession::Window {
 };
 
 namespace {
-struct FuzzyQuery {
-  std::string text;
-  std::string printed_class;
-  uint64_t begin = 0, end = 0;
-};
 constexpr size_t kMaxFuzzyQueries = 8;
+constexpr size_t kMaxWeakEntries = 64;    // approximate entries the fallback does not repeat
 constexpr size_t kMaxFuzzyQueryBytes = 2048;
 constexpr size_t kMaxTracebackLines = 1024;  // lines followed after one traceback header
+constexpr size_t kMaxEqualEntries = 32;      // entries listed by one "several sites match equally" hit
+constexpr size_t kLearnLines = 12;
+constexpr size_t kMaxPasteFrames = 64;
+constexpr size_t kMaxClassSites = 8;             // class-only candidates (kClass) of one printed class           // frames of a paste weighed against plain lines           // lines after a traceback header looked at to learn a prefix
+
+// One error as printed, what the ranking weighs candidates against.
+struct PrintedError {
+  std::string_view printed_class;  // as printed ("" none)
+  std::string_view printed_short;  // its last dotted component
+  const std::vector<TracebackFrame>* frames = nullptr;  // null for a plain line
+  uint32_t code_hash_of_raising = 0;
+  std::vector<std::string> packages;  // PackageHints
+};
 
 // A set of pattern ids of one line or window: a handful, so a vector beats a tree.
 class SmallSet {
@@ -326,11 +198,13 @@ size_t LineEnd(std::string_view text, size_t begin) {
 
 // Does the traceback whose header line starts at `header_begin` continue past the
 // end of `text`? Calls visit(line begin, normalized line) for each line it follows.
+// headerless: the traceback's tail was pasted without its header; header_begin is
+// its first frame line.
 template <typename Normalize, typename Visit>
 bool FollowTraceback(std::string_view text, size_t header_begin, size_t max_message_lines, Normalize&& normalize,
-                     Visit&& visit) {
+                     Visit&& visit, bool headerless = false) {
   const NormalizedLine& header = normalize(header_begin);
-  if (!IsTracebackHeader(header.text)) return false;
+  if (headerless ? !LooksLikeFrameLine(header.text) : !IsTracebackHeader(header.text)) return false;
   std::string source = header.source;
   visit(header_begin, header);
   bool in_frames = true;
@@ -357,8 +231,20 @@ bool FollowTraceback(std::string_view text, size_t header_begin, size_t max_mess
       continue;
     }
     if (t.empty() || nl.record_start || StartsWith(t, "During handling") || StartsWith(t, "The above exception") ||
-        ++message_lines > max_message_lines)
+        ++message_lines > max_message_lines) {
+      // A chaining sentence may follow (after blank lines): it joins this traceback
+      // to the next one, so it is needed too.
+      for (size_t more = 0; more < 4 && (t.empty() || StartsWith(t, "During handling") || StartsWith(t, "The above exception")); ++more) {
+        if (!t.empty()) return false;
+        b = LineEnd(text, b) + 1;
+        if (b >= text.size()) return false;
+        const NormalizedLine& next = normalize(b);
+        if (next.source != source) return false;
+        t = next.text;
+        if (t.empty() || StartsWith(t, "During handling") || StartsWith(t, "The above exception")) visit(b, next);
+      }
       return false;
+    }
   }
   return false;
 }
@@ -470,67 +356,8 @@ Status ExplainSession::Finish(const HitSink& sink) {
   if (!w_->raw.empty()) FlushPrefix(w_->raw.size(), sink);
   w_->raw.shrink_to_fit();
   if (!flush_status_.ok()) return flush_status_;
-  if (hits_ > 0 || !opt_.fuzzy || fuzzy_queries_.empty()) return Status::Ok();
-
-  // Fuzzy fallback: candidates per query, then token similarity decides.
-  std::map<uint32_t, ExplainHit> best;
-  for (const std::string& packed : fuzzy_queries_) {
-    // packed = begin \0 end \0 class \0 text
-    size_t a = packed.find('\0'), b = packed.find('\0', a + 1), c = packed.find('\0', b + 1);
-    FuzzyQuery q;
-    q.begin = std::stoull(packed.substr(0, a));
-    q.end = std::stoull(packed.substr(a + 1, b - a - 1));
-    q.printed_class = packed.substr(b + 1, c - b - 1);
-    q.text = packed.substr(c + 1);
-    const auto query_tokens = Tokens(q.text, false);
-    // The message words search; the class is weighed apart (ClassEvidence). A class
-    // alone ("AssertionError") says nothing fuzzy search can use, and as a search
-    // word it hits most of a test suite's catalog (98k rows: 150 ms per query).
-    ClassSplit cs = SplitClassPrefix(q.text, true);
-    std::string_view message = cs.ok ? std::string_view(q.text).substr(cs.message_begin) : std::string_view(q.text);
-    if (message.find_first_not_of(" \t:") == std::string_view::npos) continue;
-    std::vector<std::pair<uint32_t, double>> cands;
-    if (fuzzy_) {
-      cands = fuzzy_(message, 30);
-    } else {
-      for (uint32_t i = 0; i < m_.entries().size() && i < 200000; ++i) cands.emplace_back(i, 0.0);
-    }
-    for (auto [entry, bm25] : cands) {
-      if (entry >= m_.entries().size()) continue;
-      if (opt_.accept && !opt_.accept(entry)) continue;
-      const MatchEntry& e = m_.entries()[entry];
-      double sim = SimilarityToTokens(query_tokens, e.message);
-      auto [cls, agree] = ClassEvidence(q.printed_class, e.error_class);
-      if (agree < 0) sim *= 0.7;
-      if (sim < opt_.fuzzy_min_similarity) continue;
-      ExplainHit h;
-      h.entry = entry;
-      h.kind = ExplainHit::Kind::kFuzzy;
-      h.approximate = true;
-      h.score = 40 * sim + (bm25 > 0 ? 2 * bm25 / (1 + bm25) : 0);
-      h.begin = q.begin;
-      h.end = q.end;
-      h.printed_class = q.printed_class;
-      h.message = q.text;
-      h.message_length = q.text.size();
-      h.class_agreement = agree;
-      auto it = best.find(entry);
-      if (it == best.end() || it->second.score < h.score) best[entry] = std::move(h);
-    }
-  }
-  std::vector<ExplainHit> hits;
-  for (auto& [k, h] : best) hits.push_back(std::move(h));
-  std::sort(hits.begin(), hits.end(), [](const ExplainHit& x, const ExplainHit& y) {
-    return x.score != y.score ? x.score > y.score : x.entry < y.entry;
-  });
-  if (hits.size() > opt_.top_k) hits.resize(opt_.top_k);
-  uint64_t group = next_group_++;
-  for (ExplainHit& h : hits) {
-    h.group = group;
-    ++hits_;
-    sink(h);
-  }
-  return Status::Ok();
+  if (confident_hits_ > 0 || !opt_.fuzzy || fuzzy_queries_.empty()) return Status::Ok();
+  return Fallback(sink);  // fallback.cc
 }
 
 Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, const HitSink& sink, size_t* done) {
@@ -564,6 +391,26 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
   markers.clear();
   Status st = db.Scan(text, scratch, hs_hits, &markers);
   if (!st.ok()) return st;
+  // A paste's own line prefix ("[worker-7] ", "myhost app[12]: "), learned from the
+  // lines of a traceback whose frame lines do not start with "  File": before any
+  // line of this window is normalized for good.
+  size_t learned_upto = 0;  // lines looked at already
+  for (auto [marker, end] : markers) {
+    if (marker != PatternDatabase::Marker::kTracebackHeader && marker != PatternDatabase::Marker::kFrameLine) continue;
+    size_t b = LineBegin(text, end > 0 ? end - 1 : 0);
+    if (b < learned_upto) continue;
+    std::vector<std::string> texts;
+    NormalizedLine tmp;
+    bool bare_frames = false;
+    size_t lb = b;
+    for (size_t k = 0; k < kLearnLines && lb < n; ++k, lb = LineEnd(text, lb) + 1) {
+      normalizer_.Normalize(text.substr(lb, LineEnd(text, lb) - lb), tmp);
+      if (StartsWith(tmp.text, "  File \"")) bare_frames = true;
+      texts.push_back(tmp.text);
+    }
+    learned_upto = lb;
+    if (!bare_frames) normalizer_.LearnPrefix(texts);
+  }
   // Tracebacks first: from each header on, the lines of its writer. One still going
   // at the end of the window ends the window before its header.
   size_t cut = n;
@@ -573,6 +420,19 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
     bool open = FollowTraceback(
         text, b, opt_.max_message_lines, [&](size_t lb) -> const NormalizedLine& { return line_at(lb).norm; },
         [&](size_t lb, const NormalizedLine&) { lines[lb].needed = true; });
+    if (open && !force) cut = std::min(cut, b);
+  }
+  // The tail of a traceback pasted without its header: from the first frame line no
+  // traceback above has followed.
+  for (auto [marker, end] : markers) {
+    if (marker != PatternDatabase::Marker::kFrameLine) continue;
+    size_t b = LineBegin(text, end > 0 ? end - 1 : 0);
+    if (b >= cut) continue;
+    auto it = lines.find(b);
+    if (it != lines.end() && it->second.needed) continue;
+    bool open = FollowTraceback(
+        text, b, opt_.max_message_lines, [&](size_t lb) -> const NormalizedLine& { return line_at(lb).norm; },
+        [&](size_t lb, const NormalizedLine&) { lines[lb].needed = true; }, /*headerless=*/true);
     if (open && !force) cut = std::min(cut, b);
   }
   if (cut < n) {
@@ -603,7 +463,7 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
     if (b < cut) lines[b].needed = true;
 
   auto remember_query = [&](std::string_view q, std::string_view cls, uint64_t b, uint64_t e) {
-    if (hits_ > 0 || !opt_.fuzzy || q.empty()) return;
+    if (confident_hits_ > 0 || !opt_.fuzzy || q.empty()) return;
     std::string packed = std::to_string(b) + '\0' + std::to_string(e) + '\0' + std::string(cls) + '\0' +
                          std::string(q.substr(0, kMaxFuzzyQueryBytes));
     if (fuzzy_queries_.size() >= kMaxFuzzyQueries) fuzzy_queries_.erase(fuzzy_queries_.begin());
@@ -612,7 +472,7 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
   // The last non-blank lines outside tracebacks, for the fuzzy fallback (only while
   // nothing matched).
   auto remember_lines = [&](const std::vector<bool>* consumed, const std::vector<size_t>* sel_begin) {
-    if (hits_ > 0 || !opt_.fuzzy) return;
+    if (confident_hits_ > 0 || !opt_.fuzzy) return;
     std::vector<std::pair<size_t, size_t>> picked;  // [begin, end)
     size_t e = n;
     if (e > 0 && text[e - 1] == '\n') --e;
@@ -667,11 +527,35 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
   auto sel_raw_of = [&](size_t k, size_t off) { return base + sel_begin[k] + L[k]->RawOffset(off); };
 
   std::vector<bool> consumed(m, false);
-  std::vector<ExceptionSection> sections = ParseTracebacks(L, opt_.max_message_lines, consumed);
-  ParseForeignTraces(L, opt_.max_message_lines, consumed, sections);
+  std::vector<TracebackFrame> orphans;
+  std::vector<ExceptionSection> sections = ParseTracebacks(L, opt_.max_message_lines, consumed, &orphans);
+  {
+    // Rust, Go, Java, C++ (foreign_traces.h): each section a chain of its own, in
+    // input order (a Java trace prints the exception thrown first, its causes after).
+    size_t python_sections = sections.size();
+    size_t next_chain = 0;
+    for (const ExceptionSection& sec : sections) next_chain = std::max(next_chain, sec.chain_id + 1);
+    ParseForeignTraces(L, opt_.max_message_lines, consumed, sections);
+    for (size_t k = python_sections; k < sections.size(); ++k) {
+      sections[k].chain_id = next_chain++;
+      sections[k].chain_pos = 0;
+      sections[k].chain_len = 1;
+    }
+  }
+  auto remember_frames = [&](const std::vector<TracebackFrame>& fs) {
+    for (const TracebackFrame& f : fs) {
+      if (paste_frames_.size() >= kMaxPasteFrames) paste_frames_.erase(paste_frames_.begin());
+      paste_frames_.push_back(f);
+    }
+  };
+  remember_frames(orphans);
+  for (const ExceptionSection& sec : sections) remember_frames(sec.frames);
 
   struct Group {
-    uint64_t begin;
+    // Emission order: tracebacks before plain lines (an exception raised beats a log
+    // line about it), by the input offset of the chain (or line), then the final
+    // exception of a chain before its causes.
+    std::tuple<bool, uint64_t, size_t> key;
     std::vector<ExplainHit> hits;
   };
   std::vector<Group> groups;
@@ -679,10 +563,31 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
 
   auto accept = [&](uint32_t entry) { return !opt_.accept || opt_.accept(entry); };
 
-  // Evaluates one pattern hit on `text` (with a mapping of its offsets to input offsets).
-  auto evaluate = [&](uint32_t pattern, std::string_view text, size_t hs_end, std::string_view printed_short,
-                      const std::vector<TracebackFrame>* frames, const auto& map,
-                      std::vector<ExplainHit>& out) {
+  // The candidates of one printed error (a traceback's exception section or a plain
+  // line): every entry some evidence points at, with the best evidence seen for it.
+  struct Candidate {
+    ExplainHit hit;
+    CandidateEvidence ev;
+  };
+  std::vector<Candidate> cands;
+  std::unordered_map<uint32_t, size_t> cand_of;
+  auto candidate = [&](uint32_t entry) -> Candidate& {
+    auto [it, fresh] = cand_of.try_emplace(entry, cands.size());
+    if (fresh) {
+      cands.emplace_back();
+      cands.back().hit.entry = entry;
+    }
+    return cands[it->second];
+  };
+  auto reset_candidates = [&] {
+    cands.clear();
+    cand_of.clear();
+  };
+
+  // Evaluates one pattern hit on `text` (a message, with a mapping of its offsets to
+  // input offsets): a full match of the message, or a match inside it at word
+  // boundaries and outside any path; the literal share says how much it explains.
+  auto evaluate = [&](uint32_t pattern, std::string_view text, size_t hs_end, const auto& map) {
     std::optional<LocatedMatch> loc = db.LocateWhole(pattern, text, scratch);
     if (!loc || !loc->whole_text) {
       auto in = db.LocateIn(pattern, text, scratch);
@@ -694,74 +599,53 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
       loc->end = std::min(hs_end, text.size());
       loc->whole_text = false;
     }
-    double coverage = text.empty() ? 1.0 : static_cast<double>(loc->end - loc->begin) / static_cast<double>(text.size());
-    int literal = db.literal_chars(pattern);
-    // How much of the printed text is the template's own literal text: a full match
-    // of "(.*?) in (.*?)" explains little of a long message.
-    double literal_ratio = text.empty() ? 1.0 : std::min(1.0, 2.0 * literal / static_cast<double>(text.size()));
+    if (!loc->whole_text && !InsideWords(text, loc->begin, loc->end)) return;
+    MessageEvidence me;
+    me.kind = loc->whole_text ? MessageEvidence::Kind::kFull : MessageEvidence::Kind::kPartial;
+    me.literal = db.literal_chars(pattern);
+    size_t len = TrimmedLength(text);
+    // A message of several lines whose first lines the template matches whole (a
+    // C++ what() followed by the shell's "Aborted" line, a message with detail lines
+    // after it): the lines it covers are the message it explains.
+    if (!loc->whole_text && text.find('\n') != std::string_view::npos &&
+        (loc->begin == 0 || text[loc->begin - 1] == '\n') &&
+        (loc->end >= TrimmedLength(text) || text[loc->end] == '\n' || text[loc->end] == '\r')) {
+      me.kind = MessageEvidence::Kind::kFull;
+      len = loc->end - loc->begin;
+    }
+    me.explained = len == 0 ? 1.0 : std::min(1.0, static_cast<double>(me.literal) / static_cast<double>(len));
     for (uint32_t entry : m_.EntriesOfPattern(pattern)) {
       if (!accept(entry)) continue;
-      const MatchEntry& e = m_.entries()[entry];
-      ExplainHit h;
-      h.entry = entry;
+      Candidate& c = candidate(entry);
+      const MessageEvidence& old = c.ev.message;
+      if (old.kind > me.kind || (old.kind == me.kind && old.explained >= me.explained)) continue;
+      c.ev.message = me;
+      ExplainHit& h = c.hit;
       h.kind = ExplainHit::Kind::kPattern;
       h.full = loc->whole_text;
-      double s = h.full ? 70 + 30 * literal_ratio : 40 + 30 * std::min(1.0, coverage);
-      s += 0.25 * std::min(literal, 160);
-      auto [cls, agree] = ClassEvidence(printed_short, e.error_class);
-      s += cls;
-      h.class_agreement = agree;
-      FrameEvidence fe = ScoreFrames(e, frames);
-      s += fe.score;
-      h.frame_file = fe.file;
-      h.frame_function = fe.function;
-      h.score = s;
       h.begin = map(loc->begin);
       h.end = loc->end > loc->begin ? map(loc->end - 1) + 1 : h.begin;
       h.message = std::string(text);
       h.message_offset = loc->begin;
       h.message_length = loc->end - loc->begin;
-      for (const PatternCapture& c : loc->captures) {
+      h.captures.clear();
+      for (const PatternCapture& pc : loc->captures) {
         ExplainCapture ec;
-        ec.group = c.group;
-        ec.begin = map(c.begin);
-        ec.end = c.end > c.begin ? map(c.end - 1) + 1 : ec.begin;
-        ec.text = std::string(text.substr(c.begin, c.end - c.begin));
-        ec.message_begin = c.begin;
-        ec.message_end = c.end;
+        ec.group = pc.group;
+        ec.begin = map(pc.begin);
+        ec.end = pc.end > pc.begin ? map(pc.end - 1) + 1 : ec.begin;
+        ec.text = std::string(text.substr(pc.begin, pc.end - pc.begin));
+        ec.message_begin = pc.begin;
+        ec.message_end = pc.end;
         h.captures.push_back(std::move(ec));
       }
-      out.push_back(std::move(h));
     }
   };
-  // Best first, one hit per entry, top_k of them. Indices are sorted, not the hits:
-  // a pattern shared by a hundred entries gives a hundred hits, and moving
-  // ExplainHits around in the sort was a tenth of a log's explain time.
-  std::vector<uint32_t> order;
-  auto rank = [&](std::vector<ExplainHit>& hits) {
-    order.resize(hits.size());
-    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      const ExplainHit& x = hits[a];
-      const ExplainHit& y = hits[b];
-      return x.score != y.score ? x.score > y.score : x.entry < y.entry;
-    });
-    std::vector<ExplainHit> kept;
-    for (uint32_t i : order) {
-      if (kept.size() >= opt_.top_k) break;
-      bool seen = std::any_of(kept.begin(), kept.end(), [&](const ExplainHit& k) { return k.entry == hits[i].entry; });
-      if (!seen) kept.push_back(std::move(hits[i]));
-    }
-    hits = std::move(kept);
-  };
-
 
   // A message printed as a repr (KeyError) or as a tuple (several arguments): also
   // match the string it shows, decoded (python_repr.h).
   ReprReading repr;
-  auto try_repr = [&](std::string_view printed_msg, std::string_view printed_short,
-                      const std::vector<TracebackFrame>* frames, const auto& map,
-                      std::vector<ExplainHit>& hits) -> Status {
+  auto try_repr = [&](std::string_view printed_msg, const auto& map) -> Status {
     if (printed_msg.empty() || (printed_msg[0] != '\'' && printed_msg[0] != '"' && printed_msg[0] != '('))
       return Status::Ok();
     if (!ReadPythonRepr(printed_msg, repr) || repr.text.empty()) return Status::Ok();
@@ -773,11 +657,131 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
     };
     SmallSet seen;
     for (auto [p, end] : rescan)
-      if (seen.insert(p)) evaluate(p, repr.text, end, printed_short, frames, repr_map, hits);
+      if (seen.insert(p)) evaluate(p, repr.text, end, repr_map);
     return Status::Ok();
   };
 
+  // Weighs every candidate's evidence and keeps the best top_k, one hit per entry;
+  // entries whose evidence is equal to the best one's become one hit that lists
+  // them (equal_entries), so that no single one of them claims to be the answer.
+  std::vector<uint32_t> order;
+  // Both templates match the whole message, nothing else tells them apart (no frame,
+  // same class agreement, same kind of code, same package hints) and their literal
+  // text explains about as much: the message alone cannot choose.
+  auto NearTie = [&](const Candidate& a, const Candidate& b) {
+    const CandidateEvidence& x = a.ev;
+    const CandidateEvidence& y = b.ev;
+    if (a.hit.kind != ExplainHit::Kind::kPattern || b.hit.kind != ExplainHit::Kind::kPattern) return false;
+    if (x.message.kind != MessageEvidence::Kind::kFull || y.message.kind != MessageEvidence::Kind::kFull) return false;
+    if (x.frames.raising_file || x.frames.other_frame || y.frames.raising_file || y.frames.other_frame) return false;
+    return x.class_agreement == y.class_agreement && x.class_score == y.class_score && x.flags == y.flags &&
+           x.package_hint == y.package_hint && x.vendored_named == y.vendored_named &&
+           std::abs(x.message.explained - y.message.explained) < kNearTieShare;
+  };
+  auto rank = [&](const PrintedError& pe) -> std::vector<ExplainHit> {
+    for (Candidate& c : cands) {
+      const MatchEntry& e = m_.entries()[c.hit.entry];
+      auto [cls, agree] = ClassEvidence(pe.printed_short, e.error_class);
+      c.ev.class_score = cls;
+      c.ev.class_agreement = agree;
+      c.ev.flags = e.flags;
+      c.ev.frames = pe.frames ? FramesFor(e.file_path, e.function, e.line, e.code_hash, *pe.frames) : FrameEvidence{};
+      // A plain line: a frame anywhere in the paste naming the entry's file.
+      if (!pe.frames && AnyFrameNames(paste_frames_, e.file_path)) c.ev.frames.other_frame = true;
+      c.ev.package_hint = NamesPackage(pe.packages, e.file_path, e.repo);
+      c.ev.vendored_named = (e.flags & kEntryVendored) && VendoredCopyNamed(pe.printed_class, e.file_path);
+      ExplainHit& h = c.hit;
+      h.score = Score(c.ev);
+      h.class_agreement = agree;
+      h.frame_file = c.ev.frames.raising_file || c.ev.frames.other_frame;
+      h.frame_function = c.ev.frames.raising_function;
+      h.frame_line = c.ev.frames.raising_file && c.ev.frames.line_delta == 0;
+      h.frame_code = c.ev.frames.code;
+      const MessageEvidence& me = c.ev.message;
+      bool certain = FramesCertain(c.ev.frames, agree);
+      if (h.kind == ExplainHit::Kind::kPattern) {
+        // A template must explain enough of the message before it may call itself
+        // exact: "(.*?) not found" matches a thousand messages.
+        bool enough = me.kind == MessageEvidence::Kind::kFull
+                          ? me.explained >= kMinExactShare || me.literal >= kMinExactLiteral
+                          : me.explained >= kMinExactPartialShare;
+        h.approximate = !(enough || certain) || agree < 0;
+      } else if (h.kind == ExplainHit::Kind::kClass) {
+        h.approximate = true;
+      } else {
+        h.approximate = !certain;
+      }
+    }
+    order.resize(cands.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    auto tie_rank = [&](uint32_t i) {
+      const MatchEntry& e = m_.entries()[cands[i].hit.entry];
+      return std::make_tuple(e.flags & (kEntryInTests | kEntryVendored), e.flags & kEntryOlderOnly, cands[i].hit.entry);
+    };
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      const ExplainHit& x = cands[a].hit;
+      const ExplainHit& y = cands[b].hit;
+      if (x.score != y.score) return x.score > y.score;
+      if (x.approximate != y.approximate) return !x.approximate;
+      return tie_rank(a) < tie_rank(b);
+    });
+    std::vector<ExplainHit> kept;
+    size_t i = 0;
+    while (i < order.size() && kept.size() < opt_.top_k) {
+      ExplainHit h = std::move(cands[order[i]].hit);
+      size_t j = i + 1;
+      while (j < order.size() && (std::abs(cands[order[j]].hit.score - h.score) < kTieEpsilon ||
+                                  NearTie(cands[order[i]], cands[order[j]])) &&
+             cands[order[j]].hit.approximate == h.approximate) {
+        if (h.equal_entries.size() < kMaxEqualEntries) h.equal_entries.push_back(cands[order[j]].hit.entry);
+        ++j;
+      }
+      h.printed_class = std::string(pe.printed_class);
+      kept.push_back(std::move(h));
+      i = j;
+    }
+    return kept;
+  };
+
+  // A class printed with its package ("click.exceptions.BadParameter") names the
+  // sites of that package raising it with a message built at run time (a message
+  // the catalog cannot hold), when there are few of them.
+  auto add_class_candidates = [&](std::string_view printed, std::string_view msg, uint64_t b, uint64_t e) {
+    size_t dot = printed.find('.');
+    if (dot == std::string_view::npos || dot == 0) return;
+    std::vector<std::string> module{std::string(printed.substr(0, dot))};
+    frame_cands_.clear();
+    m_.EntriesOfClass(ShortClassName(printed), &frame_cands_);
+    size_t kept = 0;
+    for (uint32_t entry : frame_cands_) {
+      const MatchEntry& en = m_.entries()[entry];
+      if (en.pattern >= 0 || !NamesPackage(module, en.file_path, en.repo) || !accept(entry)) continue;
+      if (++kept > kMaxClassSites) break;
+    }
+    if (kept == 0 || kept > kMaxClassSites) return;
+    for (uint32_t entry : frame_cands_) {
+      const MatchEntry& en = m_.entries()[entry];
+      if (en.pattern >= 0 || !NamesPackage(module, en.file_path, en.repo) || !accept(entry)) continue;
+      Candidate& c = candidate(entry);
+      if (c.ev.message.kind != MessageEvidence::Kind::kNone) continue;
+      c.ev.class_only = true;
+      c.hit.kind = ExplainHit::Kind::kClass;
+      c.hit.begin = b;
+      c.hit.end = e;
+      c.hit.message = std::string(msg);
+      c.hit.message_length = msg.size();
+    }
+  };
+
   // 1. Exception sections of tracebacks.
+  std::map<std::pair<size_t, size_t>, const ExceptionSection*> by_chain_pos;
+  for (const ExceptionSection& sec : sections) by_chain_pos[{sec.chain_id, sec.chain_pos}] = &sec;
+  std::map<size_t, uint64_t> chain_begin;
+  for (const ExceptionSection& sec : sections) {
+    uint64_t b = sel_raw_of(sec.class_line, 0);
+    auto [it, fresh] = chain_begin.try_emplace(sec.chain_id, b);
+    if (!fresh) it->second = std::min(it->second, b);
+  }
   for (const ExceptionSection& sec : sections) {
     std::string seg;
     struct Piece {
@@ -790,22 +794,23 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
       seg.append((*L[li]).text, std::min(off, (*L[li]).text.size()));
     }
     auto map = [&](size_t pos) -> uint64_t {
+      if (pieces.empty()) return sel_raw_of(sec.class_line, 0);  // a cut-off traceback: no message
       size_t k = pieces.size() - 1;
       while (k > 0 && pieces[k].seg_off > pos) --k;
       return sel_raw_of(pieces[k].line, pieces[k].line_off + (pos - pieces[k].seg_off));
     };
-    std::vector<ExplainHit> hits;
+    reset_candidates();
     SmallSet done;
     if (pieces.size() == 1 && !sel_line[pieces[0].line]->escape) {
       // One plain message line: the window scan already saw it.
       for (auto [p, end] : sel_line[pieces[0].line]->patterns)
-        if (done.insert(p)) evaluate(p, seg, seg.size(), sec.short_class, &sec.frames, map, hits);
+        if (done.insert(p)) evaluate(p, seg, seg.size(), map);
     } else if (!pieces.empty()) {
       rescan.clear();
       Status s = db.Scan(seg, scratch, rescan);
       if (!s.ok()) return s;
       for (auto [p, end] : rescan)
-        if (done.insert(p)) evaluate(p, seg, end, sec.short_class, &sec.frames, map, hits);
+        if (done.insert(p)) evaluate(p, seg, end, map);
       if (seg.find('\n') != std::string::npos) {
         // A message wrapped over lines, or a value with newlines: also try it as one line.
         std::string flat = seg;
@@ -814,53 +819,64 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
         s = db.Scan(flat, scratch, rescan);
         if (!s.ok()) return s;
         for (auto [p, end] : rescan)
-          if (done.insert(p)) evaluate(p, flat, end, sec.short_class, &sec.frames, map, hits);
+          if (done.insert(p)) evaluate(p, flat, end, map);
       }
     }
-    if (Status rs = try_repr(seg, sec.short_class, &sec.frames, map, hits); !rs.ok()) return rs;
-    if (hits.empty()) {
-      // No message matched (AssertionError without message, a reworded message):
-      // the frames may still name the place.
-      std::map<uint32_t, ExplainHit> by_entry;
-      std::vector<uint32_t> cands;
-      for (const TracebackFrame& f : sec.frames) {
-        cands.clear();
-        m_.EntriesNearFrame(f.file, f.line, f.function, &cands);
-        for (uint32_t entry : cands) {
-          const MatchEntry& e = m_.entries()[entry];
-          int d = e.line > 0 ? std::abs(f.line - e.line) : 1000000;
-          bool fn_match = FunctionMatches(f.function, e.function);
-          if (!fn_match && d > 10) continue;
-          if (!accept(entry)) continue;
-          auto [cls, agree] = ClassEvidence(sec.short_class, e.error_class);
-          if (agree != 1 && !(sec.short_class.empty() && e.error_class.empty())) continue;
-          ExplainHit h;
-          h.entry = entry;
-          h.kind = ExplainHit::Kind::kFrame;
-          h.approximate = !seg.empty();
-          h.score = 20 + 30 + (fn_match ? 15 : 0) + (d == 0 ? 15 : d <= 5 ? 8 : d <= 50 ? 2 : 0) + cls;
-          h.class_agreement = agree;
-          h.frame_file = true;
-          h.frame_function = fn_match;
-          h.begin = sel_raw_of(sec.class_line, 0);
-          h.end = sel_raw_of(sec.class_line, (*L[sec.class_line]).text.size());
-          h.message = seg;
-          h.message_length = seg.size();
-          auto it = by_entry.find(entry);
-          if (it == by_entry.end() || it->second.score < h.score) by_entry[entry] = std::move(h);
-        }
-      }
-      for (auto& [k, h] : by_entry) hits.push_back(std::move(h));
+    if (Status rs = try_repr(seg, map); !rs.ok()) return rs;
+    // The raising frame names the place even when the message matched nothing (a
+    // bare raise or assert, a message built at run time) or matched elsewhere.
+    const uint64_t class_b = sel_raw_of(sec.class_line, 0);
+    const uint64_t class_e = sel_raw_of(sec.class_line, (*L[sec.class_line]).text.size());
+    auto add_frame_candidate = [&](uint32_t entry) {
+      if (!accept(entry)) return;
+      Candidate& c = candidate(entry);
+      if (c.hit.kind == ExplainHit::Kind::kPattern && c.ev.message.kind != MessageEvidence::Kind::kNone) return;
+      c.hit.kind = ExplainHit::Kind::kFrame;
+      c.hit.begin = class_b;
+      c.hit.end = class_e;
+      c.hit.message = seg;
+      c.hit.message_length = seg.size();
+    };
+    if (!sec.frames.empty()) {
+      const TracebackFrame& f = sec.frames.back();
+      frame_cands_.clear();
+      m_.EntriesNearFrame(f.file, f.line, f.function, &frame_cands_);
+      for (uint32_t entry : frame_cands_) add_frame_candidate(entry);
     }
-    for (ExplainHit& h : hits) h.printed_class = sec.printed_class;
-    rank(hits);
+    // "AssertionError: assert x == y": the user quoted the assert statement.
+    if (StartsWith(seg, "assert ")) {
+      frame_cands_.clear();
+      m_.EntriesWithCode(CodeLineHash(seg), &frame_cands_);
+      for (uint32_t entry : frame_cands_) add_frame_candidate(entry);
+    }
+    PrintedError pe;
+    pe.printed_class = sec.printed_class;
+    pe.printed_short = sec.short_class;
+    pe.frames = &sec.frames;
+    pe.code_hash_of_raising = sec.frames.empty() ? 0 : CodeLineHash(sec.frames.back().code);
+    PackageHints(sec.frames, sec.printed_class, &pe.packages);
+    std::vector<ExplainHit> hits = rank(pe);
+    // A frame-only candidate the frames do not name with some certainty is noise.
+    // and so is one of another class than the printed one.
+    hits.erase(std::remove_if(hits.begin(), hits.end(),
+                              [&](const ExplainHit& h) {
+                                return h.kind == ExplainHit::Kind::kFrame && (!h.frame_file || h.class_agreement < 0);
+                              }),
+               hits.end());
     if (hits.empty()) {
       std::string q = sec.printed_class.empty() ? seg : sec.printed_class + ": " + seg;
-      remember_query(q, sec.short_class, sel_raw_of(sec.class_line, 0),
-                     sel_raw_of(sec.class_line, (*L[sec.class_line]).text.size()));
+      if (!sec.cut_off) remember_query(q, sec.short_class, class_b, class_e);
       continue;
     }
-    groups.push_back(Group{sel_raw_of(sec.class_line, 0), std::move(hits)});
+    for (ExplainHit& h : hits) {
+      h.chain_pos = sec.chain_pos;
+      h.chain_len = sec.chain_len;
+      if (sec.chain_pos + 1 < sec.chain_len) {
+        auto next = by_chain_pos.find({sec.chain_id, sec.chain_pos + 1});
+        h.chain_direct_cause = next != by_chain_pos.end() && next->second->cause_is_direct;
+      }
+    }
+    groups.push_back(Group{{false, chain_begin[sec.chain_id], sec.chain_len - 1 - sec.chain_pos}, std::move(hits)});
   }
 
   // 2. Plain lines: the window scan's hits on them; a line with an ANSI escape is
@@ -870,6 +886,7 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
     if (consumed[li]) continue;
     std::vector<std::pair<uint32_t, size_t>>& pats = sel_line[li]->patterns;
     std::string_view t = (*L[li]).text;
+    if (LooksLikeFrameLine(t)) continue;  // a frame of a traceback cut off above: a path, not a message
     if (sel_line[li]->escape) {
       rescan.clear();
       Status s = db.Scan(t, scratch, rescan);
@@ -877,40 +894,65 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
       pats.insert(pats.end(), rescan.begin(), rescan.end());
     }
     if (pats.empty()) continue;
-    ClassSplit cs = SplitClassPrefix(t, /*strict=*/true);
-    std::string_view printed = cs.ok ? t.substr(0, cs.class_end) : std::string_view();
-    std::string_view msg = cs.ok ? t.substr(cs.message_begin) : t;
-    size_t msg_base = cs.ok ? cs.message_begin : 0;
-    std::vector<ExplainHit> hits;
+    // The message: after a class at the start ("ValueError: ..."), or after a class
+    // inside the line ("Getting `ValueError: ...` when calling it"), else the line.
+    EmbeddedClass ec = FindEmbeddedClass(t);
+    std::string_view printed = ec.ok ? t.substr(ec.class_begin, ec.class_end - ec.class_begin) : std::string_view();
+    std::string_view msg = ec.ok ? t.substr(ec.message_begin, ec.message_end - ec.message_begin) : t;
+    size_t msg_base = ec.ok ? ec.message_begin : 0;
+    if (!ec.ok) {
+      // "error: route request: ...", "fatal: ...": a lowercase label a program prints
+      // before its error (Go's log.Fatalf("error: %v", err)) is the class the line shows.
+      size_t k = 0;
+      while (k < t.size() && k < 12 && std::isalpha(static_cast<unsigned char>(t[k]))) ++k;
+      if (k >= 3 && k + 2 < t.size() && t[k] == ':' && t[k + 1] == ' ' && std::islower(static_cast<unsigned char>(t[0]))) {
+        printed = t.substr(0, k);
+        msg_base = k + 2;
+        msg = t.substr(msg_base);
+      }
+    }
+    reset_candidates();
     SmallSet done;
     for (auto [p, end] : pats) {
       if (plain_seen.contains(p) || !done.insert(p)) continue;
-      size_t before = hits.size();
       auto map = [&](size_t pos) { return sel_raw_of(li, msg_base + pos); };
-      evaluate(p, msg, msg.size(), ShortClassName(printed), nullptr, map, hits);
-      if (hits.size() == before && msg_base > 0) {
+      size_t before = cands.size();
+      evaluate(p, msg, msg.size(), map);
+      if (cands.size() == before && msg_base > 0) {
         auto map0 = [&](size_t pos) { return sel_raw_of(li, pos); };
-        evaluate(p, t, t.size(), ShortClassName(printed), nullptr, map0, hits);
+        evaluate(p, t, t.size(), map0);
       }
     }
     auto msg_map = [&](size_t pos) { return sel_raw_of(li, msg_base + pos); };
-    if (Status rs = try_repr(msg, ShortClassName(printed), nullptr, msg_map, hits); !rs.ok()) return rs;
-    for (ExplainHit& h : hits) {
-      h.printed_class = std::string(printed);
-      plain_seen.insert(static_cast<uint32_t>(m_.entries()[h.entry].pattern));
-    }
-    rank(hits);
+    if (Status rs = try_repr(msg, msg_map); !rs.ok()) return rs;
+    PrintedError pe;
+    pe.printed_class = printed;
+    pe.printed_short = ShortClassName(printed);
+    PackageHints(paste_frames_, printed, &pe.packages);
+    for (const Candidate& c : cands) plain_seen.insert(static_cast<uint32_t>(m_.entries()[c.hit.entry].pattern));
+    add_class_candidates(printed, msg, sel_raw_of(li, msg_base), sel_raw_of(li, msg_base + msg.size()));
+    std::vector<ExplainHit> hits = rank(pe);
     if (hits.empty()) continue;
-    groups.push_back(Group{sel_raw_of(li, 0), std::move(hits)});
+    groups.push_back(Group{{true, sel_raw_of(li, 0), 0}, std::move(hits)});
   }
-  if (groups.empty() && hits_ == 0 && opt_.fuzzy) remember_lines(&consumed, &sel_begin);
+  bool any_confident = false;
+  for (const Group& g : groups)
+    for (const ExplainHit& h : g.hits) any_confident = any_confident || !h.approximate;
+  if (!any_confident && confident_hits_ == 0 && opt_.fuzzy) remember_lines(&consumed, &sel_begin);
 
-  std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.begin < b.begin; });
+  std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.key < b.key; });
   for (Group& g : groups) {
     uint64_t id = next_group_++;
     for (ExplainHit& h : g.hits) {
       h.group = id;
       ++hits_;
+      if (!h.approximate) {
+        ++confident_hits_;
+      } else if (weak_entries_.size() < kMaxWeakEntries) {
+        weak_entries_.push_back(h.entry);
+        for (uint32_t e : h.equal_entries)
+          if (weak_entries_.size() < kMaxWeakEntries) weak_entries_.push_back(e);
+      }
       sink(h);
     }
   }

@@ -22,20 +22,20 @@
 // are normalized, so a log costs little more than raw Vectorscan on it
 // (bench/match_bench.cc measures the ratio).
 //
-// Ranking (Score* in explain.cc, covered by explain_test.cc):
-//  * the whole printed message matched (full) beats a match inside it (partial);
-//  * more literal characters in the pattern beat fewer: a generic template never
-//    outranks a specific one for the same kind of match;
-//  * a frame naming the entry's file (path suffix) is strong evidence, its function
-//    more, the exact line a little more (line numbers move between versions);
-//  * the printed class must agree with the entry's: equal or a known subclass adds,
-//    an unknown class name (maybe a subclass) costs a little, two known unrelated
-//    classes cost a lot;
-//  * an exception whose message matched nothing (AssertionError without message)
-//    is matched by its frames: file + function or a nearby line, class agreeing.
-//  * When nothing matched in the whole input, a fuzzy fallback (token similarity
-//    over candidates from a FuzzySearch, or over all entries) may report near
-//    matches, always marked approximate.
+// Ranking (the weights are in evidence.h/.cc, covered by evidence_test.cc and
+// explain_test.cc): for each printed error, every entry that a template match or
+// the raising frame points at is a candidate; the raising frame at the entry's
+// line or code line counts most, then how much of the message the template's
+// literal text explains (whole message > inside it, at word boundaries and never
+// inside a path), then the class, then tie breakers (other frames, package names
+// in the paste, library code over tests and vendored copies, the latest scan).
+// Entries with equal evidence give one hit listing the others (equal_entries).
+// A template hit calls itself exact only when its literal text explains enough of
+// the message, a frame hit only when the raising frame is at the entry's line.
+// In a chain of exceptions the final one's hits come first, then its causes.
+// When nothing matched in the whole input, a fuzzy fallback (token similarity
+// over candidates from a FuzzySearch, or over all entries) may report near
+// matches, always marked approximate.
 //
 // Thread-safety: Matcher is immutable and thread-safe; ExplainSession is not (one
 // per input per thread).
@@ -69,6 +69,9 @@ struct MatchEntry {
   int line = 0;
   std::string_view message;      // errorMessage ("{expr}" for interpolations), for fuzzy similarity
   int pattern = -1;              // index into the PatternDatabase, -1 when the entry has none
+  std::string_view repo;         // "owner/name", "" unknown
+  uint8_t flags = 0;             // EntryFlag (evidence.h): test code, vendored copy, older scans only
+  uint32_t code_hash = 0;        // CodeLineHash of the site's first source line, 0 unknown
 };
 
 class Matcher {
@@ -89,6 +92,13 @@ class Matcher {
   // index behind it is built on the first call: only a traceback whose message
   // matched nothing needs it, and building it at open cost as much as the open.
   void EntriesNearFrame(std::string_view file, int line, std::string_view function, std::vector<uint32_t>* out) const;
+  // Entries whose first source line hashes to `code_hash` (CodeLineHash): a pasted
+  // "assert x == y" names its assert. Appended to *out. Thread-safe; the index is
+  // built on the first call.
+  void EntriesWithCode(uint32_t code_hash, std::vector<uint32_t>* out) const;
+  // Entries whose class's last dotted component is `short_class`. Appended to *out.
+  // Thread-safe; the index is built on the first call.
+  void EntriesOfClass(std::string_view short_class, std::vector<uint32_t>* out) const;
 
   // Scratch from a pool (allocating a Vectorscan scratch for a big database costs
   // more than explaining a paste); give it back with ReleaseScratch. Thread-safe.
@@ -120,6 +130,10 @@ class Matcher {
   // Base name ("decoder.py") -> its files. Keyed by views into the entries' file
   // paths (they live as long as the Matcher).
   mutable std::unordered_map<std::string_view, std::vector<FileEntries>> by_base_;
+  mutable std::once_flag code_index_once_;
+  mutable std::vector<std::pair<uint32_t, uint32_t>> by_code_;  // (code_hash, entry), sorted
+  mutable std::once_flag class_index_once_;
+  mutable std::vector<std::pair<std::string_view, uint32_t>> by_class_;  // (short class, entry), sorted
 };
 
 struct ExplainOptions {
@@ -144,7 +158,12 @@ struct ExplainCapture {
 };
 
 struct ExplainHit {
-  enum class Kind { kPattern, kFrame, kFuzzy };
+  // kPattern: a template matched the message; kFrame: the traceback's frames name
+  // the site; kNormalized: a template matched once case, whitespace, quotes and
+  // markdown were evened out (always approximate); kFuzzy: similar words only.
+  // kClass: the printed class, qualified by its package, names sites that raise it
+  // with a message built at run time (always approximate).
+  enum class Kind { kPattern, kFrame, kNormalized, kFuzzy, kClass };
   uint32_t entry = 0;
   double score = 0;
   Kind kind = Kind::kPattern;
@@ -160,6 +179,16 @@ struct ExplainHit {
   int class_agreement = 0;    // +1 equal/subclass, 0 unknown, -1 disagrees
   bool frame_file = false;    // a traceback frame names the entry's file
   bool frame_function = false;
+  bool frame_line = false;    // the raising frame is at the entry's line
+  bool frame_code = false;    // the code line printed under the raising frame is the entry's
+  // Other entries whose evidence is exactly as good: "several sites match equally".
+  std::vector<uint32_t> equal_entries;
+  // Place in a chain of exceptions (traceback sections joined by "During handling
+  // of the above exception..." / "The above exception was the direct cause..."):
+  // chain_pos == chain_len - 1 is the exception the user hit; others are its causes.
+  size_t chain_pos = 0;
+  size_t chain_len = 1;
+  bool chain_direct_cause = false;  // this one was the direct cause (raise ... from) of the next
   uint64_t group = 0;         // hits of the same section/line share it
 };
 
@@ -183,6 +212,8 @@ class ExplainSession {
 
  private:
   struct Window;
+  // When nothing matched in the whole input: bare classes, near-exact, fuzzy (fallback.cc).
+  Status Fallback(const HitSink& sink);
   // Explains the window's first n bytes, then drops them.
   void FlushPrefix(size_t n, const HitSink& sink);
   // Explains `text` (complete lines of the input from offset `base` on: the
@@ -202,9 +233,18 @@ class ExplainSession {
   std::unique_ptr<Window> w_;
   std::vector<std::pair<uint32_t, size_t>> hs_hits_;  // reused by Flush
   std::vector<std::pair<PatternDatabase::Marker, size_t>> markers_;
+  std::vector<uint32_t> frame_cands_;  // reused by Flush
+  // Frames seen anywhere in the input so far (bounded; newest kept): a plain line's
+  // hits, and the fallback's, are weighed against them (a file the paste names).
+  std::vector<TracebackFrame> paste_frames_;
   size_t retry_at_ = 0;  // window size at which an open traceback is looked at again
   uint64_t raw_offset_ = 0;   // input offset of the next byte fed
   uint64_t hits_ = 0;
+  // Hits that are not approximate. Until there is one, the fallback still runs (a
+  // generic template's weak match must not hide a near-exact or fuzzy answer); the
+  // entries already reported as approximate are not reported again by it.
+  uint64_t confident_hits_ = 0;
+  std::vector<uint32_t> weak_entries_;  // bounded
   uint64_t next_group_ = 0;
   bool limit_reported_ = false;
   Status flush_status_;
@@ -213,5 +253,11 @@ class ExplainSession {
 
 // Token similarity used by the fuzzy fallback, 0..1 (exposed for tests).
 double TokenSimilarity(std::string_view query, std::string_view message_template);
+// The near-exact comparison (fallback.cc): both sides lower-cased, smart quotes and
+// dashes as ASCII, markdown characters (` * _ ~) dropped, whitespace runs as one
+// space. NearExactShare: the share of the query the template's literal pieces
+// explain when all of them appear in order (the last may be cut off), else -1.
+std::string NearExactText(std::string_view text);
+double NearExactShare(std::string_view query, std::string_view message_template);
 
 }  // namespace errdex

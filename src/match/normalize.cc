@@ -22,11 +22,20 @@ constexpr PrefixRule kRules[] = {
     {R"(([A-Za-z0-9][\w.-]*[-_]\d+)\s+\| ?)", 1, false},
     {R"(\[(rank\d+)\]: ?)", 1, false},
     {R"(\(([\w.-]+ pid=\d+)\) ?)", 1, false},
-    {R"((?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[[^\]]*\] ?)", 0, true},
+    // vLLM: "ERROR 03-10 14:17:52 [core.py:12] ", before 2025 "ERROR 03-10 14:17:52 core.py:12] "
+    {R"((?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? (?:\[[^\]]*\]|[\w.-]+:\d+\]) ?)", 0, true},
     {R"(\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?: ([^\]]*))?\] ?)", 1, true},
-    {R"(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?(?: [-|] [\w.]+ [-|] (?:DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL|FATAL) [-|:] | \[?(?:DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL|FATAL)\]?:? +| )?)",
+    // ISO timestamp, then maybe a level, a logger and a separator ("ERROR router | ",
+    // " - app.db - ERROR - "); a Kubernetes CRI line ("... stderr F ").
+    {R"(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?(?: (?:stdout|stderr) [FP] | [-|] [\w.]+ [-|] (?:DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL|FATAL) [-|:] | \[?(?:DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL|FATAL)\]?:? +(?:[\w.-]+ +\| )?| )?)",
      0, true},
     {R"((?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.<>-]*:)", 0, true},
+    // journald: "Dec 03 10:11:12 host unit[123]: "
+    {R"([A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]+ ([\w.@/-]+)(?:\[\d+\])?: )", 1, true},
+    // glog / absl: "E1203 10:11:12.123456  1234 file.cc:12] "
+    {R"([IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ [\w.-]+:\d+\] )", 0, true},
+    // kubectl logs --prefix: "[pod/name/container] "; a bare clock: "[01:01:20] "
+    {R"(\[pod/[^\]\s]+\] |\[\d\d:\d\d:\d\d(?:[.,]\d+)?\] )", 0, false},
 };
 constexpr int kNumRules = sizeof kRules / sizeof kRules[0];
 constexpr int kMaxStrips = 6;
@@ -60,6 +69,7 @@ bool MayStart(int rule, std::string_view t) {
     }
     case 1:
     case 4:
+    case 9:
       return c == '[';
     case 2:
       return c == '(';
@@ -68,16 +78,77 @@ bool MayStart(int rule, std::string_view t) {
       return c == 'D' || c == 'I' || c == 'W' || c == 'E' || c == 'C';
     case 5:
       return c >= '0' && c <= '9';
+    case 7:
+      return c >= 'A' && c <= 'Z' && t.size() > 16 && t[3] == ' ';
+    case 8:
+      return (c == 'I' || c == 'W' || c == 'E' || c == 'F') && t.size() > 5 && t[1] >= '0' && t[1] <= '9';
   }
   return false;
 }
 
 }  // namespace
 
+// A learned prefix: literal bytes, and digit runs that may differ from line to line
+// (timestamps, pids). kDigits stands for [0-9]+.
+constexpr int kDigits = 256;
+using Shape = std::vector<int>;
+
+Shape ShapeOf(std::string_view t) {
+  Shape s;
+  for (size_t i = 0; i < t.size();) {
+    if (t[i] >= '0' && t[i] <= '9') {
+      while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+      s.push_back(kDigits);
+    } else {
+      s.push_back(static_cast<unsigned char>(t[i++]));
+    }
+  }
+  return s;
+}
+
+// Bytes of `t` the shape covers from its start, or npos.
+size_t MatchShape(const Shape& s, std::string_view t) {
+  size_t i = 0;
+  for (int tok : s) {
+    if (tok == kDigits) {
+      size_t b = i;
+      while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+      if (i == b) return std::string_view::npos;
+    } else {
+      if (i >= t.size() || static_cast<unsigned char>(t[i]) != tok) return std::string_view::npos;
+      ++i;
+    }
+  }
+  return i;
+}
+
 struct LineNormalizer::Impl {
   pcre2_match_data* md = pcre2_match_data_create(8, nullptr);
+  Shape learned;  // empty: none
   ~Impl() { pcre2_match_data_free(md); }
 };
+
+bool LineNormalizer::has_learned_prefix() const { return !impl_->learned.empty(); }
+
+bool LineNormalizer::LearnPrefix(const std::vector<std::string>& lines) {
+  std::vector<Shape> shapes;
+  size_t frames = 0;
+  for (const std::string& t : lines) {
+    size_t p = t.find("File \"");
+    if (p == std::string::npos || t.find("\", line ", p) == std::string::npos) continue;
+    ++frames;
+    size_t e = p;
+    while (e > 0 && (t[e - 1] == ' ' || t[e - 1] == '\t')) --e;
+    if (e == 0) return false;  // a bare frame line: this traceback has no unknown prefix
+    shapes.push_back(ShapeOf(std::string_view(t).substr(0, e)));
+  }
+  if (shapes.size() < 2 || frames != shapes.size()) return false;
+  for (const Shape& s : shapes)
+    if (s != shapes[0]) return false;
+  if (shapes[0].size() > 200 || shapes[0] == impl_->learned) return false;
+  impl_->learned = shapes[0];
+  return true;
+}
 
 LineNormalizer::LineNormalizer() : impl_(std::make_unique<Impl>()) {}
 LineNormalizer::~LineNormalizer() = default;
@@ -155,6 +226,13 @@ void LineNormalizer::Normalize(std::string_view raw, NormalizedLine& out) {
       stripped = true;
     }
     if (!stripped) break;
+  }
+  if (!impl_->learned.empty()) {
+    size_t n = MatchShape(impl_->learned, std::string_view(out.text).substr(cut));
+    if (n != std::string_view::npos) {
+      cut += n;
+      if (cut < out.text.size() && out.text[cut] == ' ') ++cut;  // the separator
+    }
   }
   if (cut > 0) {
     out.text.erase(0, cut);

@@ -8,6 +8,12 @@
 //   "[2025-03-10 14:17:52 TP6] "          (SGLang)
 //   "2025-03-10T14:17:52.123Z ERROR "     (ISO timestamp [+ logger name] + level)
 //   "ERROR:root:"                         (Python logging default format)
+//   "2025-03-10T14:17:52.1+00:00 stderr F " (Kubernetes CRI)
+//   "Dec 03 10:11:12 host unit[123]: "    (journald)
+//   "E1203 10:11:12.123456  1234 f.cc:12] " (glog / absl)
+//   "[pod/name/container] ", "[01:01:20] " (kubectl --prefix, a bare clock)
+// then the paste's own prefix, when one was learned (LearnPrefix: the shape that
+// stands in front of each frame line of a traceback, e.g. "[worker-7] "),
 // and keeps a map from the normalized text back to byte offsets of the raw line.
 // Bytes, not code points: invalid UTF-8 passes through untouched.
 //
@@ -47,6 +53,14 @@ class LineNormalizer {
 
   // REQUIRES: raw has no '\n' and raw.size() < 4 GiB.
   void Normalize(std::string_view raw, NormalizedLine& out);
+
+  // Learns the paste's own line prefix from the lines of one traceback (normalized
+  // texts: header, then the lines after it). The prefix is the shape (digit runs
+  // may vary, all else literal) that stands before `File "` on at least two frame
+  // lines, every frame line of the traceback having the same one. true when a new
+  // prefix was learned; Normalize strips it (and one space after it) from then on.
+  bool LearnPrefix(const std::vector<std::string>& traceback_lines);
+  bool has_learned_prefix() const;
 
  private:
   struct Impl;

@@ -55,6 +55,44 @@ TEST(Normalize, AnsiAndCarriageReturnWithOffsets) {
   for (size_t i = 0; i < q.text.size(); ++i) EXPECT_EQ(pre[q.RawOffset(i)], q.text[i]) << i;
 }
 
+TEST(Normalize, MoreKnownPrefixes) {
+  EXPECT_EQ(N("2026-10-12T19:54:57.879123456+00:00 stderr F ValueError: x").text, "ValueError: x");
+  EXPECT_EQ(N("2026-10-12T19:54:57.879Z ERROR router |   File \"a.py\", line 1, in f").text,
+            "  File \"a.py\", line 1, in f");
+  EXPECT_EQ(N("Dec 03 10:11:12 gpu-node-4 vllm-serve[2318]: ValueError: x").text, "ValueError: x");
+  EXPECT_EQ(N("Dec 03 10:11:12 gpu-node-4 vllm-serve[2318]: ValueError: x").source, "vllm-serve");
+  EXPECT_EQ(N("E1203 10:11:12.123456  1234 server.py:212] ValueError: x").text, "ValueError: x");
+  EXPECT_EQ(N("[pod/vllm-0/engine] ValueError: x").text, "ValueError: x");
+  EXPECT_EQ(N("[01:01:20] KeyError: 'k'").text, "KeyError: 'k'");
+  EXPECT_EQ(N("ERROR 10-23 23:20:26 registry.py:272]   File \"r.py\", line 1, in f").text,
+            "  File \"r.py\", line 1, in f");
+}
+
+// A prefix no rule knows, learned from the traceback it stands in front of.
+TEST(Normalize, LearnsThePastesOwnPrefix) {
+  LineNormalizer n;
+  std::vector<std::string> tb = {
+      "[worker-7] Traceback (most recent call last):",
+      "[worker-7]   File \"/srv/a.py\", line 3, in <module>",
+      "[worker-7]     main()",
+      "[worker-7]   File \"/srv/b.py\", line 9, in main",
+      "[worker-7] ValueError: x",
+  };
+  EXPECT_TRUE(n.LearnPrefix(tb));
+  EXPECT_TRUE(n.has_learned_prefix());
+  NormalizedLine out;
+  n.Normalize("[worker-12]   File \"/srv/b.py\", line 9, in main", out);  // digits may differ
+  EXPECT_EQ(out.text, "  File \"/srv/b.py\", line 9, in main");
+  n.Normalize("[worker-3] ValueError: x", out);
+  EXPECT_EQ(out.text, "ValueError: x");
+  n.Normalize("ValueError: unprefixed", out);
+  EXPECT_EQ(out.text, "ValueError: unprefixed");
+  // Frame lines that start with "  File" need no prefix; differing shapes teach nothing.
+  LineNormalizer m;
+  EXPECT_FALSE(m.LearnPrefix({"Traceback (most recent call last):", "  File \"a.py\", line 1, in f"}));
+  EXPECT_FALSE(m.LearnPrefix({"x:   File \"a.py\", line 1, in f", "yy:   File \"b.py\", line 2, in g"}));
+}
+
 TEST(SplitClassPrefix, StrictAndLoose) {
   auto s = SplitClassPrefix("json.decoder.JSONDecodeError: Expecting value", true);
   ASSERT_TRUE(s.ok);

@@ -28,6 +28,7 @@ constexpr int kMaxCompileRetries = 32;
 constexpr const char* kMarkerExpressions[] = {
     "Traceback \\(most recent call last\\)",  // kTracebackHeader
     "\\x1b",                                     // kEscape
+    "File \"[^\"\\n]{1,1000}\", line [0-9]",          // kFrameLine
 };
 constexpr size_t kNumMarkers = sizeof kMarkerExpressions / sizeof kMarkerExpressions[0];
 
@@ -171,7 +172,7 @@ const ScanRuntime& ScanRuntimeInUse() {
 uint64_t Fingerprint(const std::vector<std::string>& patterns, const MatcherOptions& o) {
   XXH3_state_t* st = XXH3_createState();
   XXH3_64bits_reset(st);
-  std::string head = "errdex-match-v4|" + std::string(ScanRuntimeInUse().name) + "|" + std::string(hs_version()) +
+  std::string head = "errdex-match-v5|" + std::string(ScanRuntimeInUse().name) + "|" + std::string(hs_version()) +
                      "|" + std::to_string(o.max_patterns) + "|" + std::to_string(o.max_pattern_bytes) + "|" +
                      std::to_string(o.min_literal_chars) + "|";
   XXH3_64bits_update(st, head.data(), head.size());
@@ -244,18 +245,27 @@ int OnHsMatch(unsigned int id, unsigned long long from, unsigned long long to, u
 
 }  // namespace
 
-namespace {
-// Literal characters of p[i..] up to the end of the enclosing group; an
-// alternation counts its poorest branch (what is guaranteed to be present).
-int CountSequence(std::string_view p, size_t& i) {
-  int best = -1, n = 0;
+// Literal characters: each group counts its poorest branch (what is guaranteed to
+// be present), a quantified atom or group counts nothing. Iterative (a stack of
+// open groups): an imported pattern can nest thousands of parentheses, and this
+// runs on every pattern before PCRE2 sees it.
+int CountLiteralChars(std::string_view p) {
+  struct Group {
+    int best = -1;  // the poorest finished branch (-1: none yet)
+    int n = 0;      // the branch being read
+  };
+  auto value = [](const Group& g) { return g.best < 0 ? g.n : std::min(g.best, g.n); };
+  auto quantified_at = [&p](size_t i) { return i < p.size() && (p[i] == '*' || p[i] == '?' || p[i] == '{'); };
+  std::vector<Group> open(1);
+  int total = 0;
+  size_t i = 0;
   while (i < p.size()) {
     char c = p[i];
+    Group& g = open.back();
     if (c == '\\' && i + 1 < p.size()) {
       char d = p[i + 1];
       i += 2;
-      bool quantified = i < p.size() && (p[i] == '*' || p[i] == '?' || p[i] == '{');
-      if ((IsMeta(d) || !std::isalnum(static_cast<unsigned char>(d))) && !quantified) ++n;
+      if ((IsMeta(d) || !std::isalnum(static_cast<unsigned char>(d))) && !quantified_at(i)) ++g.n;
       continue;
     }
     if (c == '[') {  // a class: no literal
@@ -273,37 +283,55 @@ int CountSequence(std::string_view p, size_t& i) {
         while (i < p.size() && p[i] != ':' && p[i] != ')') ++i;  // "(?:", "(?i:", "(?=" ...
         if (i < p.size() && p[i] == ':') ++i;
       }
-      int inner = CountSequence(p, i);
-      if (i < p.size() && p[i] == ')') ++i;
-      bool quantified = i < p.size() && (p[i] == '*' || p[i] == '?' || p[i] == '{');
-      if (!quantified) n += inner;
+      open.emplace_back();
       continue;
     }
-    if (c == ')') break;
+    if (c == ')') {
+      ++i;
+      if (open.size() == 1) {  // an unbalanced ')': what came before counts, then start afresh
+        total += value(g);
+        g = Group();
+        continue;
+      }
+      int inner = value(g);
+      open.pop_back();
+      if (!quantified_at(i)) open.back().n += inner;
+      continue;
+    }
     if (c == '|') {
-      best = best < 0 ? n : std::min(best, n);
-      n = 0;
+      g.best = g.best < 0 ? g.n : std::min(g.best, g.n);
+      g.n = 0;
       ++i;
       continue;
     }
     ++i;
     if (IsMeta(c)) continue;
     // A quantified literal ("a*", "a?", "a{0,2}") may be absent.
-    if (i < p.size() && (p[i] == '*' || p[i] == '?' || p[i] == '{')) continue;
-    ++n;
+    if (quantified_at(i)) continue;
+    ++g.n;
   }
-  return best < 0 ? n : std::min(best, n);
+  while (open.size() > 1) {  // groups left open at the end count as closed
+    int inner = value(open.back());
+    open.pop_back();
+    open.back().n += inner;
+  }
+  return total + value(open.back());
 }
-}  // namespace
 
-int CountLiteralChars(std::string_view p) {
-  size_t i = 0;
-  int total = 0;
-  while (i < p.size()) {
-    total += CountSequence(p, i);
-    if (i < p.size()) ++i;  // an unbalanced ')'
-  }
-  return total;
+Status CheckPattern(std::string_view pattern, const MatcherOptions& options) {
+  if (pattern.size() > options.max_pattern_bytes)
+    return Status::LimitExceeded("pattern is " + std::to_string(pattern.size()) + " bytes, more than max_pattern_bytes=" +
+                                 std::to_string(options.max_pattern_bytes));
+  std::string err;
+  pcre2_code* re = CompilePcre(std::string(pattern), 0, &err, /*jit=*/false);
+  if (!re) return Status::ParseError(err);
+  pcre2_code_free(re);
+  int literals = CountLiteralChars(pattern);
+  if (literals < static_cast<int>(options.min_literal_chars))
+    return Status::InvalidArgument("too generic: " + std::to_string(literals) +
+                                   " literal characters, fewer than min_literal_chars=" +
+                                   std::to_string(options.min_literal_chars) + " (it would match almost anything)");
+  return Status::Ok();
 }
 
 struct PatternDatabase::Scratch {

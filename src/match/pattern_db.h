@@ -115,6 +115,7 @@ class PatternDatabase {
   enum class Marker : uint8_t {
     kTracebackHeader,  // "Traceback (most recent call last)"
     kEscape,           // an ANSI escape byte
+    kFrameLine,        // 'File "x.py", line 12' (a traceback's frame, maybe without its header)
   };
 
   // Appends (pattern index, end offset of its first match on that line) for every
@@ -168,5 +169,12 @@ class PatternDatabase {
 // Number of literal characters of a pattern (escaped metacharacters count as one,
 // groups, holes and regex operators as none). Exposed for ranking and tests.
 int CountLiteralChars(std::string_view pattern);
+
+// Build's own checks of one pattern, without compiling a database (for an
+// importer): Ok, or kLimitExceeded (longer than max_pattern_bytes), kParseError
+// (not a regular expression PCRE2 accepts: the record is broken) or
+// kInvalidArgument (too generic: fewer than min_literal_chars literal
+// characters). Vectorscan's own refusals are not checked (they need a compile).
+Status CheckPattern(std::string_view pattern, const MatcherOptions& options = MatcherOptions{});
 
 }  // namespace errdex

@@ -41,6 +41,34 @@ TEST(CountLiteralChars, CountsEscapesNotHolesOrGroups) {
   EXPECT_EQ(CountLiteralChars("(a+)+$"), 1);
 }
 
+TEST(CountLiteralChars, UnbalancedAndUnclosedGroups) {
+  EXPECT_EQ(CountLiteralChars("ab)cd"), 4);     // an unbalanced ')' is skipped
+  EXPECT_EQ(CountLiteralChars("ab|c)de|f"), 2);  // each part its poorest branch: 1 + 1
+  EXPECT_EQ(CountLiteralChars("x(?:ab"), 3);     // a group left open counts as closed
+  EXPECT_EQ(CountLiteralChars("x(?:ab)?"), 1);   // a quantified group counts nothing
+}
+
+// An imported (hostile) pattern can nest a million parentheses: counting its
+// literals recursed once per level and overflowed the stack before PCRE2 (which
+// refuses nesting past 250) ever saw it. Counting and checking are iterative;
+// Build rejects the pattern and keeps the others.
+TEST(CountLiteralChars, AMillionNestedGroupsAreCountedWithoutRecursion) {
+  const std::string deep = std::string(1000000, '(') + "needle" + std::string(1000000, ')');
+  EXPECT_EQ(CountLiteralChars(deep), 6);
+  EXPECT_EQ(CountLiteralChars(std::string(1000000, '(')), 0);
+  EXPECT_EQ(CheckPattern(deep, MatcherOptions{.max_pattern_bytes = 1u << 30}).code(), Status::Code::kParseError);
+  auto db = MustBuild({deep, "a usable pattern here"}, MatcherOptions{.max_pattern_bytes = 1u << 30});
+  EXPECT_NE(WhyRejected(*db, 0), nullptr);
+  EXPECT_EQ(Hits(*db, "a usable pattern here"), std::vector<uint32_t>({1}));
+}
+
+TEST(CheckPattern, SaysWhatBuildWouldSay) {
+  EXPECT_TRUE(CheckPattern("No module named (.*?)").ok());
+  EXPECT_EQ(CheckPattern("(unclosed group here").code(), Status::Code::kParseError);
+  EXPECT_EQ(CheckPattern("a(.*?)b").code(), Status::Code::kInvalidArgument);  // too generic
+  EXPECT_EQ(CheckPattern(std::string(9000, 'a')).code(), Status::Code::kLimitExceeded);
+}
+
 TEST(PatternDatabase, FindsPatternsAndReportsEachOnce) {
   auto db = MustBuild({"No module named (.*?)", "Expecting value: line (.*?) column (.*?) \\(char (.*?)\\)",
                        "unrelated message here"});

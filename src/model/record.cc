@@ -10,7 +10,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <limits>
 #include <nlohmann/json.hpp>
+#include <unordered_set>
 
 namespace errdex {
 
@@ -87,10 +89,20 @@ std::optional<std::string> OptStr(const Json& o, const char* k) {
   if (!it->is_string()) throw std::runtime_error(std::string("key \"") + k + "\" must be a string or null");
   return it->get<std::string>();
 }
+// An int field. A number outside int's range is an error, never truncated: a
+// lineNumber of 4294967297 must not come back as 1.
 std::optional<int> OptInt(const Json& o, const char* k) {
   auto it = o.find(k);
   if (it == o.end() || it->is_null()) return std::nullopt;
   if (!it->is_number_integer()) throw std::runtime_error(std::string("key \"") + k + "\" must be an integer or null");
+  const bool fits = it->is_number_unsigned()
+                        ? it->get<uint64_t>() <= static_cast<uint64_t>(std::numeric_limits<int>::max())
+                        : it->get<int64_t>() >= std::numeric_limits<int>::min() &&
+                              it->get<int64_t>() <= std::numeric_limits<int>::max();
+  if (!fits)
+    throw std::runtime_error(std::string("key \"") + k + "\" is " + it->dump() + ", outside the range " +
+                             std::to_string(std::numeric_limits<int>::min()) + ".." +
+                             std::to_string(std::numeric_limits<int>::max()));
   return it->get<int>();
 }
 std::optional<std::vector<std::string>> OptList(const Json& o, const char* k) {
@@ -197,13 +209,57 @@ Site SiteFromObject(const Json& o) {
   return s;
 }
 
+// JSON.parse would keep the last of two equal keys and drop the first in
+// silence; a catalog line with a duplicate key is malformed. Also refuses
+// nesting deeper than a record can have (the parser itself is iterative, but
+// nothing legitimate nests deeper than 3 levels).
+Json ParseStrict(std::string_view json) {
+  constexpr int kMaxDepth = 64;
+  std::vector<std::unordered_set<std::string>> keys;  // the keys of each open object
+  Json::parser_callback_t check = [&keys](int depth, Json::parse_event_t event, Json& parsed) {
+    switch (event) {
+      case Json::parse_event_t::object_start:
+      case Json::parse_event_t::array_start:
+        if (depth >= kMaxDepth) throw std::runtime_error("JSON nested deeper than " + std::to_string(kMaxDepth) + " levels");
+        if (event == Json::parse_event_t::object_start) keys.emplace_back();
+        break;
+      case Json::parse_event_t::object_end:
+        if (!keys.empty()) keys.pop_back();
+        break;
+      case Json::parse_event_t::key: {
+        if (keys.empty()) break;
+        const std::string& k = parsed.get_ref<const std::string&>();
+        if (!keys.back().insert(k).second) throw std::runtime_error("duplicate key \"" + k + "\"");
+        break;
+      }
+      default:
+        break;
+    }
+    return true;
+  };
+  return Json::parse(json, check);
+}
+
 }  // namespace
 
 void AppendJsonString(std::string& out, std::string_view s) {
   static const char kHex[] = "0123456789abcdef";
   out.push_back('"');
+  out.reserve(out.size() + s.size() + 2);
   size_t i = 0;
   while (i < s.size()) {
+    // A run of bytes that need no escape is copied at once (most of every text).
+    size_t run = i;
+    while (run < s.size()) {
+      unsigned char r = s[run];
+      if (r < 0x20 || r == '"' || r == '\\' || r >= 0x80) break;
+      ++run;
+    }
+    if (run > i) {
+      out.append(s.data() + i, run - i);
+      i = run;
+      continue;
+    }
     unsigned char c = s[i];
     if (c >= 0x80) {
       size_t n = Utf8SeqLen(s, i);
@@ -333,7 +389,7 @@ std::string CatalogLineToJson(const CatalogLine& line) {
 
 Result<CatalogLine> ParseCatalogLine(std::string_view json) {
   try {
-    Json o = Json::parse(json);
+    Json o = ParseStrict(json);
     if (!o.is_object()) return Status::ParseError("a catalog line must be a JSON object");
     for (auto it = o.begin(); it != o.end(); ++it) {
       if (it.key() != "record" && it.key() != "datasetVersion" && it.key() != "facts")
@@ -354,7 +410,7 @@ Result<CatalogLine> ParseCatalogLine(std::string_view json) {
 
 Result<Record> RecordFromJson(std::string_view json) {
   try {
-    return RecordFromObject(Json::parse(json));
+    return RecordFromObject(ParseStrict(json));
   } catch (const std::exception& e) {
     return Status::ParseError(e.what());
   }

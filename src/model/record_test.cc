@@ -68,6 +68,59 @@ TEST(RecordJson, RejectsBadLinesWithAReason) {
   EXPECT_NE(r.status().message().find("lineNumber"), std::string::npos);
 }
 
+// Issue 15, M2: import truncated integers beyond 32 bits (lineNumber 4294967297
+// came back as 1). A number outside int's range is an error naming the key.
+TEST(RecordJson, IntegersOutsideIntRangeAreRejectedNotTruncated) {
+  const std::string seed = ReadFile(SeedFiles().front());
+  auto with = [&](const std::string& key, const std::string& value) {
+    size_t k = seed.find("\"" + key + "\":");
+    size_t b = k + key.size() + 3, e = seed.find_first_of(",}", b);
+    return seed.substr(0, b) + value + seed.substr(e);
+  };
+  for (const char* key : {"lineNumber", "httpStatus", "sourceCodeStart", "sourceCodeEnd"}) {
+    for (const char* bad : {"4294967297", "1099511627776", "-2147483649", "18446744073709551615"}) {
+      auto r = ParseCatalogLine(with(key, bad));
+      ASSERT_FALSE(r.ok()) << key << "=" << bad;
+      EXPECT_NE(r.status().message().find(key), std::string::npos) << r.status().message();
+      EXPECT_NE(r.status().message().find("range"), std::string::npos) << r.status().message();
+    }
+    auto edge = ParseCatalogLine(with(key, "2147483647"));
+    ASSERT_TRUE(edge.ok()) << key;
+    EXPECT_EQ(CatalogLineToJson(*edge), with(key, "2147483647"));
+  }
+}
+
+// Issue 15, L4: duplicate keys were accepted (the last of two equal keys silently
+// won). (schemaVersion is checked where lines come in: store/import_test.cc.)
+TEST(RecordJson, DuplicateKeysAreRejected) {
+  const std::string seed = ReadFile(SeedFiles().front());
+  // The same key twice: in the record, at the top, in facts.
+  std::string dup = seed;
+  dup.replace(dup.find("{\"id\":"), 7, "{\"id\":\"00000000000000a4\",\"id\":");
+  auto r = ParseCatalogLine(dup);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("duplicate key \"id\""), std::string::npos) << r.status().message();
+  std::string top = seed;
+  top.insert(top.rfind('}'), ",\"datasetVersion\":\"x\"");
+  EXPECT_FALSE(ParseCatalogLine(top).ok());
+  EXPECT_FALSE(ParseCatalogLine(R"({"record":{"id":"x","tags":["a"],"tags":null}})").ok());
+  EXPECT_FALSE(RecordFromJson(R"({"id":"x","id":"y"})").ok());
+  // Equal keys in different objects are fine.
+  EXPECT_TRUE(ParseCatalogLine(R"({"record":{"id":"x"},"facts":{"kind":"raise","truncated":{"id":3}}})").ok());
+}
+
+// Hostile nesting is a parse error, never a stack overflow (in parsing, in the
+// destruction of the parsed value, or in the error message).
+TEST(RecordJson, DeepNestingIsAParseError) {
+  for (const std::string& open : {std::string("["), std::string("{\"a\":")}) {
+    std::string deep;
+    for (int i = 0; i < 200000; ++i) deep += open;
+    std::string line = "{\"record\":{\"id\":\"x\",\"tags\":" + deep + "}}";
+    EXPECT_FALSE(ParseCatalogLine(line).ok());
+    EXPECT_FALSE(RecordFromJson(deep).ok());
+  }
+}
+
 TEST(Slug, TakesFiftyCodePointsAndCollapsesRuns) {
   EXPECT_EQ(MakeSlug("--quantization nvfp4_online supports only --moe-runner-backend x"),
             "quantization-nvfp4-online-supports-only-moe-ru");

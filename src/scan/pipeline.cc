@@ -29,8 +29,10 @@
 #include "document/documenter.h"
 #include "extract/common/binary.h"
 #include "extract/cpp/cpp_extractor.h"
+#include "extract/python/python_extractor.h"
 #include "scan/cpp_table.h"
 #include "scan/parallel.h"
+#include "scan/py_classes.h"
 #include "scan/scanner.h"
 #include "scan/unit_key.h"
 #include "store/catalog_store.h"
@@ -113,6 +115,7 @@ ExtractOutput FromFrontEnd(R r) {
   out.diagnostics = std::move(r.diagnostics);
   out.failed = r.failed;
   if constexpr (requires { r.sites_left_out; }) out.sites_left_out = r.sites_left_out;
+  if constexpr (requires { r.tokens; }) out.python_tokens = std::move(r.tokens);
   return out;
 }
 
@@ -298,6 +301,8 @@ struct Task {
   bool cpp = false;
   std::string blob_id;  // from the listing (git), or the bytes' (directory, once read)
   std::string cpp_deps;  // a C-family file's CppDependencies digest
+  bool py = false;
+  std::string py_deps;   // a Python file's digest of the class templates it depends on (py_classes.h)
   std::string key;
   std::string text;     // a C-family file read for the #define table, until extracted
   bool has_text = false;
@@ -324,6 +329,7 @@ class Pipeline {
  private:
   Status List();
   Status ReadCppTable();
+  Status ReadPyClassTable();
   void FirstPass(size_t i);
   // Reads and parses task i into a new unit (no prose yet).
   Result<std::shared_ptr<Unit>> Parse(size_t i, std::string text);
@@ -397,6 +403,7 @@ Status Pipeline::List() {
     if (!ex) continue;
     Task t;
     t.cpp = !o_.extractor && IsCppPath(p);
+    t.py = !o_.extractor && IsPython(p);
     t.path = rs_.prefix + p;
     t.listed = std::move(p);
     t.extractor = std::move(ex);
@@ -439,9 +446,43 @@ Status Pipeline::ReadCppTable() {
     t.blob_id = std::move(files[k].blob_id);
     t.cpp_deps = std::move(files[k].deps);
     std::shared_ptr<CppTableBuilder> table = cpp_;
-    t.extractor = [table](std::string_view path, std::string_view text) {
-      return FromFrontEnd(ExtractCpp(path, text, table->Table().get()));
+    t.extractor = [table, limits = o_.limits](std::string_view path, std::string_view text) {
+      return FromFrontEnd(ExtractCpp(path, text, table->Table().get(), limits));
     };
+  }
+  return Status::Ok();
+}
+
+// Python files: messages built by exception classes (a template in one module,
+// raises of the class in others; extract/python/class_messages.h). Every Python
+// file's classes make the repository's table (cached per blob with a catalog);
+// with a catalog, each file's key names the templates it depends on, so a unit
+// is not reused after one of them changed in another file.
+Status Pipeline::ReadPyClassTable() {
+  std::vector<size_t> py_files;
+  for (size_t i = 0; i < tasks_.size(); ++i)
+    if (tasks_[i].py) py_files.push_back(i);
+  if (py_files.empty()) return Status::Ok();
+  std::vector<PyFile> files(py_files.size());
+  for (size_t k = 0; k < py_files.size(); ++k) {
+    Task& t = tasks_[py_files[k]];
+    files[k].path = t.path;
+    files[k].listed = t.listed;
+    files[k].blob_id = t.blob_id;
+  }
+  PyClassTableBuilder builder(rs_.source, store_, store_mu_, jobs_, o_.resident_bytes);
+  if (Status st = builder.Run(files); !st.ok()) return st;
+  std::shared_ptr<const py::ClassMessageTable> table = builder.Table();
+  for (size_t k = 0; k < py_files.size(); ++k) {
+    Task& t = tasks_[py_files[k]];
+    t.text = std::move(files[k].text);
+    t.has_text = files[k].has_text;
+    t.blob_id = std::move(files[k].blob_id);
+    t.py_deps = std::move(files[k].deps);
+    if (table)
+      t.extractor = [table, limits = o_.limits](std::string_view path, std::string_view text) {
+        return FromFrontEnd(ExtractPython(path, text, limits, table.get()));
+      };
   }
   return Status::Ok();
 }
@@ -526,7 +567,7 @@ Result<std::shared_ptr<Unit>> Pipeline::Parse(size_t i, std::string text) {
       std::vector<const Site*> file_sites;
       file_sites.reserve(unit->records.size());
       for (const UnitRecord& r : unit->records) file_sites.push_back(&*r.line.facts);
-      FileFacts ff = CollectFileFacts(path, text, file_sites);
+      FileFacts ff = CollectFileFacts(path, text, file_sites, out.python_tokens.get());
       if (ff.knowledge) unit->knowledge = SerializeFileKnowledge(*ff.knowledge);
       for (size_t k = 0; k < unit->records.size() && k < ff.contexts.size(); ++k)
         if (ff.contexts[k].known) unit->records[k].context = SiteContextToJson(ff.contexts[k]);
@@ -560,6 +601,7 @@ Result<std::shared_ptr<Unit>> Pipeline::ReadAndParse(size_t i) {
       unit->repo = rs_.repo.value_or("");
       unit->path = t.path;
       unit->stats.skipped = true;
+      unit->stats.too_large = read.status().code() == Status::Code::kLimitExceeded;  // --max-file-size
       unit->stats.diagnostics.push_back(UnitStats::Note{t.path, 0, 0, read.status().message()});
       return unit;
     }
@@ -590,7 +632,7 @@ void Pipeline::FirstPass(size_t i) {
   FileState& fs = states_[i];
   auto finish = [&] { done_.fetch_add(1); };
   if (store_ && !t.blob_id.empty()) {
-    t.key = UnitKeyOf(key_config_, t.path, t.blob_id, t.cpp_deps);
+    t.key = UnitKeyOf(key_config_, t.path, t.blob_id, t.cpp ? t.cpp_deps : t.py_deps);
     if (Lookup(t.key, &fs.stored)) {
       fs.knowledge = fs.stored.front().knowledge;
       fs.check_pending = check_ != nullptr;
@@ -615,6 +657,7 @@ void Pipeline::FirstPass(size_t i) {
       unit->repo = rs_.repo.value_or("");
       unit->path = t.path;
       unit->stats.skipped = true;
+      unit->stats.too_large = read.status().code() == Status::Code::kLimitExceeded;  // --max-file-size
       unit->stats.diagnostics.push_back(UnitStats::Note{t.path, 0, 0, read.status().message()});
       fs.fresh = true;
       if (Status st = spool_.Put(i, unit, 256); !st.ok()) emitter_->Fail(st);
@@ -623,7 +666,7 @@ void Pipeline::FirstPass(size_t i) {
   }
   if (store_ && t.key.empty()) {
     t.blob_id = GitBlobId(text);
-    t.key = UnitKeyOf(key_config_, t.path, t.blob_id, t.cpp_deps);
+    t.key = UnitKeyOf(key_config_, t.path, t.blob_id, t.cpp ? t.cpp_deps : t.py_deps);
     if (Lookup(t.key, &fs.stored)) {
       fs.knowledge = fs.stored.front().knowledge;
       fs.check_pending = check_ != nullptr;
@@ -743,6 +786,7 @@ Status Pipeline::EmitOne(FileOutput& out) {
   const UnitStats& us = out.stats;
   st.bytes += us.bytes;
   if (us.skipped) ++st.files_skipped;
+  if (us.too_large) ++st.limits.files_too_large;
   if (out.unit_id > 0) ++st.files_reused;
   for (size_t k = 0; k < us.sites_by_kind.size() && k < st.sites_by_kind.size(); ++k)
     st.sites_by_kind[k] += us.sites_by_kind[k];
@@ -790,6 +834,7 @@ Result<ScanResult> Pipeline::Run() {
   emitter_ = std::make_unique<Emitter>(tasks_.size(), [this](FileOutput& out) { return EmitOne(out); });
   if (Status st = ReadCppTable(); !st.ok()) return st;
   result_.stats.cpp_table_seconds = SecondsSince(t1);
+  if (Status st = ReadPyClassTable(); !st.ok()) return st;
   ParallelFor(tasks_.size(), jobs_, [this](size_t i) { FirstPass(i); }, [this] { Tick(); });
   if (emitter_->failed()) return emitter_->error();
   result_.stats.extract_seconds = SecondsSince(t1);

@@ -42,6 +42,7 @@ ExtractOutput FromFrontEnd(R r) {
   out.diagnostics = std::move(r.diagnostics);
   out.failed = r.failed;
   if constexpr (requires { r.sites_left_out; }) out.sites_left_out = r.sites_left_out;
+  if constexpr (requires { r.tokens; }) out.python_tokens = std::move(r.tokens);
   return out;
 }
 
@@ -51,7 +52,10 @@ Extractor ExtractorForPath(std::string_view path, const ExtractLimits& limits) {
   if (EndsWith(path, ".py")) {
     return [limits](std::string_view p, std::string_view text) { return FromFrontEnd(ExtractPython(p, text, limits)); };
   }
-  if (IsCppPath(path)) return [](std::string_view p, std::string_view text) { return FromFrontEnd(ExtractCpp(p, text)); };
+  if (IsCppPath(path))
+    return [limits](std::string_view p, std::string_view text) {
+      return FromFrontEnd(ExtractCpp(p, text, nullptr, limits));
+    };
 #ifdef ERRDEX_HAVE_TREE_SITTER
   // tree-sitter front end. Minified bundles and type declarations raise nothing a
   // user can map back to a line worth reading, and would dominate the scan time.

@@ -27,6 +27,7 @@
 #include "extract/common/diagnostic.h"
 #include "extract/common/file_source.h"
 #include "extract/common/limits.h"
+#include "extract/python/tokenizer.h"
 #include "model/record.h"
 #include "model/site.h"
 #include "model/status.h"
@@ -43,6 +44,7 @@ struct ExtractOutput {
   std::vector<Diagnostic> diagnostics;
   bool failed = false;  // nothing could be extracted: the file counts as skipped
   size_t sites_left_out = 0;  // sites past ExtractLimits::max_sites
+  std::shared_ptr<py::Tokens> python_tokens;  // the Python front end's tokens, for the document stage
 };
 using Extractor = std::function<ExtractOutput(std::string_view path, std::string_view text)>;
 
@@ -95,11 +97,12 @@ struct ScanOptions {
 
 // How often a resource limit was hit (the CLI's summary line names each one).
 struct LimitStats {
+  int64_t files_too_large = 0;     // files skipped: larger than ScanOptions::max_file_size
   int64_t files_sites_cut = 0;     // files with more than max_sites sites
   int64_t sites_left_out = 0;      // the sites those files did not contribute
   int64_t sites_excerpts_cut = 0;  // sites with a text cut by max_excerpt_bytes
   int64_t sites_guards_cut = 0;    // sites with guards cut by max_guards or max_guard_bytes
-  bool any() const { return files_sites_cut || sites_excerpts_cut || sites_guards_cut; }
+  bool any() const { return files_too_large || files_sites_cut || sites_excerpts_cut || sites_guards_cut; }
 };
 
 struct ScanStats {

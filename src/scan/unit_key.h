@@ -4,7 +4,9 @@
 // A unit's key is a hash of everything a file's records are a function of,
 // besides the commit: this build's pipeline (its sources' fingerprint), the
 // repository, the file's path and blob id, the scan's limits, whether prose is
-// written, and, for C/C++ files, the repository's #define table. Its variant is
+// written, for C/C++ files the repository's #define table (what of it the file
+// can reach), and for Python files the exception-class message templates its
+// raises can bind to (scan/py_classes.h: defined in other files too). Its variant is
 // the hash of the repository-wide knowledge its prose consulted (the DocDeps
 // of each record, with the file's own class bases): an unchanged file whose
 // consulted knowledge is unchanged is reused as stored; one whose knowledge
@@ -37,7 +39,8 @@ struct KeyConfig {
 std::string_view PipelineFingerprint();
 
 // 16 bytes. `blob_id`: the git blob id of the file's bytes; `cpp_table`: the
-// digest of the #define table for C-family files ("" otherwise).
+// digest of what the file depends on elsewhere in the repository -- the #define
+// table for C-family files, the class templates for Python files ("" for none).
 std::string UnitKeyOf(const KeyConfig& config, std::string_view path, std::string_view blob_id,
                       std::string_view cpp_table);
 // The key of a file that could not be read (no blob id): path and reason.

@@ -24,6 +24,7 @@
 #include "serve/queries.h"
 #include "serve/router.h"
 #include "serve/safe_text.h"
+#include "model/json_bounded.h"
 
 namespace errdex::serve {
 
@@ -585,7 +586,7 @@ struct HttpServer::Impl {
     er.repo = req.get_param_value("repo");
     std::string top = req.get_param_value("top");
     if (type == "application/json") {
-      json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+      json j = ParseJsonBounded(body);  // nesting bounded (model/json_bounded.h)
       if (j.is_discarded()) return Problem(res, 400, "bad-json", "the request body is not valid JSON", req.path);
       if (!j.is_object() || !j.contains("text") || !j["text"].is_string())
         return Problem(res, 400, "invalid-request", "expected {\"text\": string, \"repo\"?: string, \"top\"?: integer}",
@@ -640,7 +641,7 @@ struct HttpServer::Impl {
       session.protocol_version = version;
       session.initialized = true;
     }
-    json msg = json::parse(body, nullptr, /*allow_exceptions=*/false);
+    json msg = ParseJsonBounded(body);  // nesting bounded: an echoed id is copied and dumped
     if (msg.is_discarded()) {
       res.status = 400;
       res.set_content(DumpJson({{"jsonrpc", "2.0"}, {"id", nullptr},

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "serve/queries.h"
+#include "model/json_bounded.h"
 
 namespace errdex::serve {
 
@@ -324,7 +325,7 @@ std::optional<json> McpServer::Handle(const json& message, Session& session) {
 }
 
 std::optional<std::string> McpServer::HandleText(std::string_view text, Session& session) {
-  json msg = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  json msg = ParseJsonBounded(text);  // nesting bounded: an echoed id is copied and dumped
   if (msg.is_discarded())
     return DumpJson({{"jsonrpc", "2.0"}, {"id", nullptr}, {"error", {{"code", kParseError}, {"message", "parse error"}}}});
   auto reply = Handle(msg, session);

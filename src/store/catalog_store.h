@@ -48,6 +48,13 @@ struct ScanInfo {
   std::string commit_time;        // ISO time of the commit ("" when unknown): history's order
 };
 
+// The key of a scan's repository-knowledge blob (the document stage's input):
+// "knowledge:<repo>@<sha>", plus "@<location>" for a scan without a commit, so
+// two plain directories in one catalog keep their own.
+inline std::string KnowledgeBlobKey(const ScanInfo& s) {
+  return "knowledge:" + s.repo + "@" + s.sha + (s.location.empty() ? std::string() : "@" + s.location);
+}
+
 // Which lines to load. Empty fields match everything.
 struct ScanFilter {
   std::string repo;
@@ -162,9 +169,11 @@ class CatalogStore {
   // Writes inside nest as savepoints.
   virtual Status InTransaction(const std::function<Status()>& body) = 0;
 
-  // Opaque blobs. "knowledge:<repo>@<sha>" is the document stage's blob of that
-  // commit: stored as given when put, else assembled from the scan's stored
-  // knowledge and its records' contexts.
+  // Opaque blobs. KnowledgeBlobKey(scan) ("knowledge:<repo>@<sha>[@<location>]")
+  // is the document stage's blob of that scan: stored as given when put, else
+  // assembled from the scan's stored knowledge and its records' contexts (none
+  // after --no-docs). Storing or deleting a scan drops a blob put under its key,
+  // which described the code of the scan it replaced.
   virtual Status PutBlob(const std::string& key, std::string_view bytes) = 0;
   virtual Result<std::optional<std::string>> GetBlob(const std::string& key) = 0;
 

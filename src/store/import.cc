@@ -23,6 +23,7 @@ Status JsonLinesImport::AddFile(std::string_view name, std::string_view text) {
     std::string where;
   };
   std::vector<Parsed> parsed;
+  std::vector<std::string> unmatchable;
   size_t pos = 0;
   int line_no = 0;
   while (pos < text.size()) {
@@ -34,6 +35,9 @@ Status JsonLinesImport::AddFile(std::string_view name, std::string_view text) {
     if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
     if (raw.find_first_not_of(" \t") == std::string_view::npos) continue;
     std::string where = std::string(name) + ":" + std::to_string(line_no);
+    if (raw.size() > kMaxLineBytes)
+      return Status::LimitExceeded(where + ": the line is " + std::to_string(raw.size()) + " bytes, more than " +
+                                   std::to_string(kMaxLineBytes) + " (no record is that large)");
     auto line = ParseCatalogLine(raw);
     if (!line.ok()) return Status::ParseError(where + ": " + line.status().message());
     const Record& r = line->record;
@@ -41,6 +45,16 @@ Status JsonLinesImport::AddFile(std::string_view name, std::string_view text) {
       return Status::InvalidArgument(where + ": record.id \"" + r.id + "\" is not 16 lowercase hex digits");
     if (line->dataset_version.empty()) return Status::InvalidArgument(where + ": datasetVersion is missing");
     if (r.file_path.empty()) return Status::InvalidArgument(where + ": record.filePath is missing");
+    if (r.schema_version != kSchemaVersion)
+      return Status::InvalidArgument(where + ": record.schemaVersion " + std::to_string(r.schema_version) +
+                                     " is not supported (this errdex reads schema " + std::to_string(kSchemaVersion) +
+                                     ")");
+    if (pattern_check_ && r.message_pattern) {
+      Status p = pattern_check_(*r.message_pattern);
+      if (p.code() == Status::Code::kParseError)
+        return Status::InvalidArgument(where + ": record.messagePattern is not a regular expression: " + p.message());
+      if (!p.ok()) unmatchable.push_back(where + ": " + p.message());
+    }
     if (!default_repo_.empty() && r.repo && *r.repo != default_repo_)
       return Status::InvalidArgument(where + ": record.repo \"" + *r.repo + "\" differs from --repo \"" +
                                      default_repo_ + "\"");
@@ -66,6 +80,8 @@ Status JsonLinesImport::AddFile(std::string_view name, std::string_view text) {
   }
 
   files_.emplace_back(name);
+  if (!unmatchable.empty() && unmatchable_ == 0) first_unmatchable_ = unmatchable.front();
+  unmatchable_ += static_cast<int64_t>(unmatchable.size());
   for (Parsed& p : parsed) {
     const Record& r = p.line.record;
     auto key = std::make_pair(r.repo.value_or(default_repo_), r.analyzed_sha.value_or(default_sha_));
@@ -115,6 +131,8 @@ std::vector<ScanBatch> JsonLinesImport::TakeBatches() {
   seen_ids_.clear();
   files_.clear();
   line_count_ = 0;
+  unmatchable_ = 0;
+  first_unmatchable_.clear();
   return out;
 }
 

@@ -108,5 +108,63 @@ TEST(JsonLinesImport, RepoAndShaDefaultsFillNullsAndMustAgree) {
   EXPECT_NE(st.message().find("--repo"), std::string::npos);
 }
 
+// Issue 15, L4: schemaVersion 99 was accepted.
+TEST(JsonLinesImport, OnlySchemaVersion2IsAccepted) {
+  for (int v : {99, 1, 0, -1, 3}) {
+    CatalogLine l = MakeLine("o/a", "s1", 0, "m0");
+    l.record.schema_version = v;
+    JsonLinesImport import("", "");
+    Status st = import.AddFile("v.jsonl", CatalogLineToJson(l));
+    ASSERT_FALSE(st.ok()) << v;
+    EXPECT_EQ(st.message().rfind("v.jsonl:1: record.schemaVersion " + std::to_string(v), 0), 0u) << st.message();
+  }
+  // A line without the key is version 2 (the key is written back).
+  std::string line = CatalogLineToJson(MakeLine("o/a", "s1", 0, "m0"));
+  line.replace(line.find(",\"schemaVersion\":2"), 18, "");
+  JsonLinesImport import("", "");
+  EXPECT_TRUE(import.AddFile("n.jsonl", line).ok());
+}
+
+// Issue 15, L2: an invalid pattern was accepted in silence (and warned about on
+// every explain). With a PatternCheck a broken pattern rejects the file; an
+// unusable one (too generic) is kept and counted.
+TEST(JsonLinesImport, BrokenPatternsAreRejectedUnusableOnesCounted) {
+  auto check = [](std::string_view p) {
+    if (p.find('(') != std::string_view::npos && p.find(')') == std::string_view::npos)
+      return Status::ParseError("missing closing parenthesis");
+    if (p.size() < 6) return Status::InvalidArgument("too generic");
+    return Status::Ok();
+  };
+  CatalogLine broken = MakeLine("o/a", "s1", 0, "m0");
+  broken.record.message_pattern = "(unclosed";
+  JsonLinesImport import("", "");
+  import.set_pattern_check(check);
+  ASSERT_TRUE(import.AddFile("ok.jsonl", CatalogLineToJson(MakeLine("o/a", "s1", 1, "a fine message"))).ok());
+  Status st = import.AddFile("bad.jsonl", CatalogLineToJson(MakeLine("o/a", "s1", 2, "fine")) + "\n" +
+                                              CatalogLineToJson(broken));
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.message(), "bad.jsonl:2: record.messagePattern is not a regular expression: missing closing parenthesis");
+  EXPECT_EQ(import.line_count(), 1);
+  EXPECT_EQ(import.unmatchable_patterns(), 0);  // nothing of bad.jsonl is kept, not even its count
+
+  ASSERT_TRUE(import.AddFile("generic.jsonl", CatalogLineToJson(MakeLine("o/a", "s1", 3, "ab"))).ok());
+  EXPECT_EQ(import.line_count(), 2);
+  EXPECT_EQ(import.unmatchable_patterns(), 1);
+  EXPECT_EQ(import.first_unmatchable(), "generic.jsonl:1: too generic");
+}
+
+// A line longer than kMaxLineBytes is refused before it is parsed (parsing takes
+// about ten times its size).
+TEST(JsonLinesImport, AHugeLineIsRefusedBeforeParsing) {
+  std::string huge = CatalogLineToJson(MakeLine("o/a", "s1", 0, "m0"));
+  huge.insert(huge.find("\"sourceCode\":\"") + 14, std::string(JsonLinesImport::kMaxLineBytes, 'x'));
+  JsonLinesImport import("", "");
+  Status st = import.AddFile("huge.jsonl", CatalogLineToJson(MakeLine("o/a", "s1", 1, "m1")) + "\n" + huge);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.code(), Status::Code::kLimitExceeded);
+  EXPECT_EQ(st.message().rfind("huge.jsonl:2: the line is ", 0), 0u) << st.message();
+  EXPECT_EQ(import.line_count(), 0);
+}
+
 }  // namespace
 }  // namespace errdex

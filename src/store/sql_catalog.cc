@@ -570,6 +570,9 @@ Result<int64_t> SqlCatalog::PutScanUnits(const ScanInfo& info, const std::vector
   if (!old.ok()) return old.status();
   if (*old >= 0)
     if (Status st = DeleteScanRows(*old); !st.ok()) return st;
+  // The knowledge blob of the key is the new scan's (assembled from what it stores,
+  // none after --no-docs): one put for the scan it replaces described other code.
+  if (Status st = DeleteBlob(KnowledgeBlobKey(info)); !st.ok()) return st;
   std::optional<int64_t> knowledge_id;
   if (!knowledge.empty()) {
     std::string text(knowledge);
@@ -821,23 +824,39 @@ Result<std::optional<std::string>> SqlCatalog::GetBlob(const std::string& key) {
   if (!stored.ok() || stored->has_value()) return stored;
   constexpr std::string_view kKnowledge = "knowledge:";
   if (key.compare(0, kKnowledge.size(), kKnowledge) != 0) return stored;
+  // "knowledge:<repo>@<sha>", or "...@<location>" for a scan without a commit
+  // (KnowledgeBlobKey): neither repo (OWNER/NAME) nor sha holds an '@'.
   std::string rest = key.substr(kKnowledge.size());
-  size_t at = rest.rfind('@');
+  size_t at = rest.find('@');
   if (at == std::string::npos) return stored;
-  return AssembleKnowledge(rest.substr(0, at), rest.substr(at + 1));
+  std::string repo = rest.substr(0, at), sha = rest.substr(at + 1), location;
+  if (size_t at2 = sha.find('@'); at2 != std::string::npos) {
+    location = sha.substr(at2 + 1);
+    sha.resize(at2);
+  }
+  return AssembleKnowledge(repo, sha, location);
+}
+
+Status SqlCatalog::DeleteBlob(const std::string& key) {
+  Query q(db(), "DELETE FROM blobs WHERE key = $1");
+  if (!q.ok()) return q.status();
+  q->BindText(1, key);
+  return q->Run();
 }
 
 // The document stage's blob: the stored text (a JSON object) with a "sites"
 // member appended -- each record's context, in the scan's order, as
 // RepoKnowledge::Serialize writes them.
-Result<std::optional<std::string>> SqlCatalog::AssembleKnowledge(const std::string& repo, const std::string& sha) {
+Result<std::optional<std::string>> SqlCatalog::AssembleKnowledge(const std::string& repo, const std::string& sha,
+                                                                  const std::string& location) {
   int64_t scan_id = 0, knowledge_id = 0;
   {
-    Query q(db(), "SELECT scan_id, knowledge_id FROM scans WHERE repo = $1 AND sha = $2 AND location = '' "
+    Query q(db(), "SELECT scan_id, knowledge_id FROM scans WHERE repo = $1 AND sha = $2 AND location = $3 "
                   "AND knowledge_id IS NOT NULL");
     if (!q.ok()) return q.status();
     q->BindText(1, repo);
     q->BindText(2, sha);
+    q->BindText(3, location);
     auto row = q->Step();
     if (!row.ok()) return row.status();
     if (!*row) return std::optional<std::string>();

@@ -121,7 +121,11 @@ class SqlCatalog : public CatalogStore {
   Status RecountScan(int64_t scan_id, const std::string& newer_dataset_version);
   // Lines grouped into verbatim units (consecutive lines of one file together).
   Result<std::vector<int64_t>> PutVerbatim(const std::string& repo, const std::vector<CatalogLine>& lines);
-  Result<std::optional<std::string>> AssembleKnowledge(const std::string& repo, const std::string& sha);
+  Result<std::optional<std::string>> AssembleKnowledge(const std::string& repo, const std::string& sha,
+                                                       const std::string& location);
+  // Removes a blob put under `key` (a scan's knowledge put by `errdex document`,
+  // which would otherwise outlive the scan it described).
+  Status DeleteBlob(const std::string& key);
   Status MarkNewEntries();
 
  private:

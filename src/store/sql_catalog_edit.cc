@@ -202,6 +202,7 @@ Result<int64_t> SqlCatalog::DeleteScans(const std::string& repo, const std::stri
   auto scans = ListScans();
   if (!scans.ok()) return scans.status();
   std::vector<int64_t> doomed;
+  std::vector<std::string> doomed_blobs;
   std::set<std::string> shas;
   for (const ScanInfo& s : *scans) {
     if (s.repo != repo) continue;
@@ -209,6 +210,7 @@ Result<int64_t> SqlCatalog::DeleteScans(const std::string& repo, const std::stri
     bool prefix = sha.size() >= 4 && s.sha.compare(0, sha.size(), sha) == 0;
     if (!exact && !prefix) continue;
     doomed.push_back(s.scan_id);
+    doomed_blobs.push_back(KnowledgeBlobKey(s));
     shas.insert(s.sha);
   }
   if (shas.size() > 1) {
@@ -219,6 +221,8 @@ Result<int64_t> SqlCatalog::DeleteScans(const std::string& repo, const std::stri
   }
   for (int64_t id : doomed)
     if (Status st = DeleteScanRows(id); !st.ok()) return st;
+  for (const std::string& key : doomed_blobs)
+    if (Status st = DeleteBlob(key); !st.ok()) return st;
   if (!doomed.empty())
     if (Status st = BumpContentVersion(); !st.ok()) return st;
   if (Status st = CommitTxn(txn); !st.ok()) return st;

@@ -11,7 +11,7 @@ constexpr uint8_t kPayloadVersion = 1;
 
 void WriteStats(store::ByteWriter& w, const UnitStats& s) {
   w.Varint(s.bytes);
-  w.Byte(s.skipped ? 1 : 0);
+  w.Byte((s.skipped ? 1 : 0) | (s.too_large ? 2 : 0));  // bit 2 added later: older units read as not too large
   w.Varint(static_cast<uint64_t>(s.sites_left_out));
   w.Varint(s.sites_by_kind.size());
   for (int64_t n : s.sites_by_kind) w.Varint(static_cast<uint64_t>(n));
@@ -29,7 +29,9 @@ void WriteStats(store::ByteWriter& w, const UnitStats& s) {
 UnitStats ReadStats(store::ByteReader& r) {
   UnitStats s;
   s.bytes = r.Varint();
-  s.skipped = r.Byte() != 0;
+  uint8_t flags = r.Byte();
+  s.skipped = (flags & 1) != 0;
+  s.too_large = (flags & 2) != 0;
   s.sites_left_out = static_cast<int64_t>(r.Varint());
   uint64_t kinds = r.Varint();
   for (uint64_t i = 0; i < kinds && r.ok(); ++i) {

@@ -47,6 +47,7 @@ struct UnitRecord {
 struct UnitStats {
   uint64_t bytes = 0;          // of the file
   bool skipped = false;        // unreadable / too large / failed to parse
+  bool too_large = false;      // of those, larger than --max-file-size
   int64_t sites_left_out = 0;  // past --max-sites-per-file
   std::vector<int64_t> sites_by_kind;  // indexed by SiteKind (shorter: zeros)
   int64_t excerpts_cut = 0;    // records with a text cut by --max-excerpt-bytes

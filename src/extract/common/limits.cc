@@ -13,10 +13,17 @@ namespace errdex {
 
 namespace {
 
+// Cuts `text` to at most `max` bytes and gives the memory back (resize keeps the
+// capacity: 3,000 sites cut from 60 KB to 8 KB still held 180 MB).
+void Cut(std::string& text, size_t max) {
+  text.resize(Utf8CutPoint(text, max));
+  text.shrink_to_fit();
+}
+
 void CapText(Site& site, const char* field, std::string& text, size_t max) {
   if (text.size() <= max) return;
   NoteTruncated(site, field, text.size());
-  text.resize(Utf8CutPoint(text, max));
+  Cut(text, max);
 }
 
 void CapText(Site& site, const char* field, std::optional<std::string>& text, size_t max) {
@@ -33,8 +40,9 @@ void CapList(Site& site, const char* field, std::vector<std::string>& list, size
   size_t kept = 0;
   for (size_t i = 0; i < list.size(); ++i) {
     if (kept + list[i].size() > max_total) {
-      list[i].resize(Utf8CutPoint(list[i], max_total - kept));
+      Cut(list[i], max_total - kept);
       list.resize(list[i].empty() ? i : i + 1);
+      list.shrink_to_fit();
       break;
     }
     kept += list[i].size();
@@ -74,7 +82,7 @@ void CapSite(Site& site, const ExtractLimits& limits) {
   for (std::string& g : site.guards) {
     if (g.size() <= limits.max_guard_bytes) continue;
     longest = std::max(longest, g.size());
-    g.resize(Utf8CutPoint(g, limits.max_guard_bytes));
+    Cut(g, limits.max_guard_bytes);
   }
   if (longest > 0) NoteTruncated(site, "guardBytes", longest);
 }

@@ -123,6 +123,19 @@ void RenderInto(Site& site, const Alts& alts) {
 namespace {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// An argument index written in a message ("{12}", "%2$s", "%[3]d"): digits only,
+// saturating at a value no call has as many arguments (std::stoul threw
+// out_of_range on "{66666666666666666666}" and the scan died: found by fuzzing).
+size_t ArgIndex(std::string_view digits) {
+  constexpr size_t kMax = 1u << 20;
+  size_t v = 0;
+  for (char c : digits) {
+    v = v * 10 + static_cast<size_t>(c - '0');
+    if (v > kMax) return kMax;
+  }
+  return v;
+}
 bool IsAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 // Text of an argument as one hole (a conversion that does not print it as is).
@@ -223,7 +236,7 @@ Segs ApplyPrintf(const Segs& format, const std::vector<Segs>& args, Printf diale
         size_t k = j;
         while (k < n && IsDigit(t[k])) ++k;
         if (k > j && k < n && t[k] == '$') {
-          explicit_index = static_cast<size_t>(std::stoul(t.substr(j, k - j))) - 1;
+          explicit_index = ArgIndex(std::string_view(t).substr(j, k - j)) - 1;
           j = k + 1;
         } else if (j < n && t[j] == '<') {
           explicit_index = next == 0 ? 0 : next - 1;
@@ -236,7 +249,7 @@ Segs ApplyPrintf(const Segs& format, const std::vector<Segs>& args, Printf diale
         size_t k = j + 1;
         while (k < n && IsDigit(t[k])) ++k;
         if (k < n && t[k] == ']' && k > j + 1) {
-          explicit_index = static_cast<size_t>(std::stoul(t.substr(j + 1, k - j - 1))) - 1;
+          explicit_index = ArgIndex(std::string_view(t).substr(j + 1, k - j - 1)) - 1;
           j = k + 1;
         }
       }
@@ -425,7 +438,7 @@ Segs ApplyBraces(const Segs& format, const std::vector<Segs>& args, Braces diale
           positional(next++, whole);
         }
       } else if (std::all_of(id.begin(), id.end(), [](char ch) { return IsDigit(ch); })) {
-        positional(static_cast<size_t>(std::stoul(std::string(id))), whole);
+        positional(ArgIndex(id), whole);
       } else {
         bool found = false;
         for (const NamedArg& a : named) {

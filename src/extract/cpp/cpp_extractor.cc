@@ -191,16 +191,39 @@ struct Local {
 
 class Walker {
  public:
-  Walker(std::string_view path, std::string_view text, const std::vector<Token>& toks, const cpp::Expander& exp)
-      : path_(path), text_(text), t_(toks), exp_(exp), in_tests_(InTestsPath(path)) {
+  Walker(std::string_view path, std::string_view text, const std::vector<Token>& toks, const cpp::Expander& exp,
+         const ExtractLimits& limits)
+      : path_(path), text_(text), t_(toks), exp_(exp), limits_(limits), in_tests_(InTestsPath(path)) {
     if (path.size() >= 2 && path.substr(path.size() - 2) == ".c") language_ = "c";
     else if (path.size() >= 3 && (path.substr(path.size() - 3) == ".cu" || path.substr(path.size() - 4) == ".cuh"))
       language_ = "cuda";
   }
   void Run();
   std::vector<Site> sites;
+  size_t sites_left_out = 0;  // past the collection bound of Add
 
  private:
+  // Keeps a site within the limits as it is made (memory stays bounded: a macro
+  // expanding to a 60 KB literal, used 20,000 times, made 7 GB of sites). A copy
+  // of a site already made (a block a dispatch macro pastes into each of its
+  // cases: flashinfer's mixed_comm.cu makes 9,000 copies of 71 sites) is dropped
+  // here, before the bound, so copies never push distinct sites out. Collects at
+  // most twice max_sites distinct sites (the first max_sites in the file are
+  // kept); past that only counts.
+  void Add(Site site) {
+    CapSite(site, limits_);
+    const std::string key = std::to_string(site.line) + ':' + std::to_string(site.column) + ':' +
+                            SiteKindName(site.kind) + '\0' + site.error_class.value_or("") + '\0' +
+                            site.message_pattern.value_or("") + '\0' + site.error_message.value_or("") + '\0' +
+                            site.message_expr.value_or("");
+    if (!seen_.insert(std::hash<std::string>{}(key)).second) return;  // 64-bit hash: the set stays small
+    if (sites.size() >= 2 * limits_.max_sites) {
+      ++sites_left_out;
+      return;
+    }
+    sites.push_back(std::move(site));
+  }
+  std::unordered_set<size_t> seen_;  // hashes of the sites made (see Add)
   const Token& T(size_t i) const { return t_[i]; }
   size_t N() const { return t_.size(); }
   bool IsP(size_t i, char c) const { return i < N() && t_[i].IsPunct(c); }
@@ -244,6 +267,7 @@ class Walker {
   std::string_view text_;
   const std::vector<Token>& t_;
   const cpp::Expander& exp_;
+  const ExtractLimits& limits_;
   bool in_tests_;
   std::string language_ = "cpp";
 
@@ -1355,7 +1379,7 @@ void Walker::HandleSink(size_t i, size_t name_begin, const cpp::Sink& sink) {
   if (msg::Bytes(whole) <= msg::kMaxMessageBytes) msg::RenderInto(site, whole);
   if (end < N()) site.end_line = static_cast<int>(T(end).line);
   if (site.end_line < site.line) site.end_line = site.line;
-  sites.push_back(std::move(site));
+  Add(std::move(site));
 }
 
 void Walker::HandleThrow(size_t i) {
@@ -1373,7 +1397,7 @@ void Walker::HandleThrow(size_t i) {
     site.error_class = "const char*";
     site.error_class_expr = Spell(k, e);
     if (std::optional<Alts> v = Eval(k, e, 0)) msg::RenderInto(site, *v);
-    sites.push_back(std::move(site));
+    Add(std::move(site));
     return;
   }
   // A qualified name, template arguments skipped.
@@ -1405,7 +1429,7 @@ void Walker::HandleThrow(size_t i) {
   if (parts.empty()) {
     site.error_class_expr = Spell(b, e);
     site.dynamic = true;
-    sites.push_back(std::move(site));
+    Add(std::move(site));
     return;
   }
   std::string written;
@@ -1430,7 +1454,7 @@ void Walker::HandleThrow(size_t i) {
         if (it->kind == CtxKind::kCatch && it->catch_param == parts[0]) return;  // rethrow of the caught value
     }
     site.dynamic = true;
-    sites.push_back(std::move(site));
+    Add(std::move(site));
     return;
   }
   auto classlike = [](std::string_view n) {
@@ -1453,7 +1477,7 @@ void Walker::HandleThrow(size_t i) {
   }
   size_t close = Close(name_e);
   if (close >= N() || close > e) {
-    sites.push_back(std::move(site));
+    Add(std::move(site));
     return;
   }
   auto args = SplitArgs(name_e, close);
@@ -1476,7 +1500,7 @@ void Walker::HandleThrow(size_t i) {
     }
     site.message_expr = Spell(close + 2, e);
     msg::RenderInto(site, out);
-    sites.push_back(std::move(site));
+    Add(std::move(site));
     return;
   }
   std::optional<Alts> best;
@@ -1502,12 +1526,13 @@ void Walker::HandleThrow(size_t i) {
   } else if (candidates == 1) {
     site.message_expr = Spell(args[only].first, args[only].second);
   }
-  sites.push_back(std::move(site));
+  Add(std::move(site));
 }
 
 }  // namespace
 
-CppExtractResult ExtractCpp(std::string_view path, std::string_view text, const cpp::MacroTable* repo) {
+CppExtractResult ExtractCpp(std::string_view path, std::string_view text, const cpp::MacroTable* repo,
+                            const ExtractLimits& limits) {
   CppExtractResult result;
   if (text.size() > kCppMaxFileBytes) {
     result.failed = true;
@@ -1525,20 +1550,19 @@ CppExtractResult ExtractCpp(std::string_view path, std::string_view text, const 
   local.Finish(repo);
   cpp::Expander expander(path, &local, repo, lexed.includes);
   std::vector<Token> tokens = expander.Expand(lexed.tokens);
-  Walker walker(path, text, tokens, expander);
+  Walker walker(path, text, tokens, expander, limits);
   walker.Run();
   std::stable_sort(walker.sites.begin(), walker.sites.end(), [](const Site& a, const Site& b) {
     return a.line != b.line ? a.line < b.line : a.column < b.column;
   });
   // A block argument a dispatch macro pastes into each of its cases, or a
-  // wrapper expanded inside another's copies, is one site written once: keep
-  // the first of identical sites at one place.
-  std::unordered_set<std::string> seen;
-  for (Site& s : walker.sites) {
-    std::string key = std::to_string(s.line) + ':' + std::to_string(s.column) + ':' + SiteKindName(s.kind) + '\0' +
-                      s.error_class.value_or("") + '\0' + s.message_pattern.value_or("") + '\0' +
-                      s.error_message.value_or("") + '\0' + s.message_expr.value_or("");
-    if (seen.insert(std::move(key)).second) result.sites.push_back(std::move(s));
+  // wrapper expanded inside another's copies, is one site written once: the
+  // walker kept the first of identical sites at one place (Walker::Add).
+  result.sites = std::move(walker.sites);
+  result.sites_left_out = walker.sites_left_out;
+  if (result.sites.size() > limits.max_sites) {  // the first ones in the file are kept
+    result.sites_left_out += result.sites.size() - limits.max_sites;
+    result.sites.resize(limits.max_sites);
   }
   return result;
 }

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "extract/common/diagnostic.h"
+#include "extract/common/limits.h"
 #include "extract/cpp/cpp_macros.h"
 #include "model/site.h"
 
@@ -38,6 +39,7 @@ struct CppExtractResult {
   std::vector<Site> sites;  // ordered by (line, column)
   std::vector<Diagnostic> diagnostics;
   bool failed = false;  // too large to extract
+  size_t sites_left_out = 0;  // sites past limits.max_sites (the first ones are kept)
 };
 
 // True for the extensions this front end handles.
@@ -47,8 +49,9 @@ bool IsCppPath(std::string_view path);
 inline constexpr size_t kCppMaxFileBytes = size_t{16} << 20;
 
 // `repo` is the repository's macro table (may be null: only the file's own
-// #defines are expanded).
-CppExtractResult ExtractCpp(std::string_view path, std::string_view text, const cpp::MacroTable* repo = nullptr);
+// #defines are expanded). Each site is kept within `limits` as it is made.
+CppExtractResult ExtractCpp(std::string_view path, std::string_view text, const cpp::MacroTable* repo = nullptr,
+                            const ExtractLimits& limits = ExtractLimits{});
 
 // The repository-wide table from every C-family file's (path,
 // cpp::LexDefines(path, text)); the scans may run on any threads.

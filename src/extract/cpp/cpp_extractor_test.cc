@@ -180,6 +180,56 @@ TEST(CppExtractor, HostileInputIsSafe) {
   EXPECT_TRUE(big.failed);
 }
 
+// Issue 15: a 669 KB file whose 20,000 TORCH_CHECKs use a macro expanding to a
+// 60 KB literal made 7 GB of sites (the front end ignored the extraction limits;
+// the scanner cut them only afterwards). Every site is within the limits as it is
+// made, and past max_sites the rest is counted.
+TEST(CppExtractor, LimitsBoundSitesAndTheirTextsAsTheyAreMade) {
+  std::string text = "#define BIG \"" + std::string(60000, 'x') + "\"\nvoid f(int x) {\n";
+  for (int i = 0; i < 3000; ++i) text += "  TORCH_CHECK(x > " + std::to_string(i) + ", BIG);\n";
+  text += "}\n";
+  ExtractLimits limits;
+  limits.max_sites = 100;
+  limits.max_excerpt_bytes = 1000;
+  CppExtractResult r = ExtractCpp("k.cc", text, nullptr, limits);
+  ASSERT_EQ(r.sites.size(), 100u);
+  EXPECT_EQ(r.sites_left_out, 2900u);
+  EXPECT_EQ(r.sites.front().line, 3);  // the first ones in the file are kept
+  for (const Site& s : r.sites) {
+    ASSERT_TRUE(s.error_message.has_value());
+    EXPECT_LE(s.error_message->size(), 1000u);
+    EXPECT_LE(s.message_pattern.value_or("").size(), 1000u);
+    EXPECT_LE(s.message_expr.value_or("").size(), 1000u);
+    bool recorded = false;
+    for (const auto& [field, before] : s.truncated) recorded |= field == "errorMessage" && before >= 60000;
+    EXPECT_TRUE(recorded);
+  }
+}
+
+// Issue 15: copies of one site (a block a dispatch macro pastes into each case,
+// nested: flashinfer's mixed_comm.cu made 9,182 copies of 71 sites) counted
+// against the site bound before they were merged, and 11 distinct sites were cut.
+// Copies are merged as they are made: distinct sites under the bound all stay.
+TEST(CppExtractor, CopiesOfASiteDoNotPushDistinctSitesOutOfTheBound) {
+  std::string text;
+  for (const char* d : {"D1", "D2", "D3"}) {  // three dispatch macros, as flashinfer's
+    text += std::string("#define ") + d + "(t, ...) [&]() -> bool { ";
+    for (int c = 0; c < 5; ++c) text += "if (t == " + std::to_string(c) + ") { return __VA_ARGS__(); } else ";
+    text += "{ TORCH_CHECK(false, \"no case for \" #t); return false; } }()\n";
+  }
+  text += "void f(int a, int b, int c, int x) {\n  D1(a, [&] { return D2(b, [&] { return D3(c, [&] {\n";
+  for (int i = 0; i < 30; ++i) text += "    TORCH_CHECK(x > " + std::to_string(i) + ", \"check " + std::to_string(i) + "\");\n";
+  text += "    return true; }); }); });\n}\n";
+  ExtractLimits limits;
+  limits.max_sites = 100;  // 30 checks x 125 copies are made, and the dispatches' own
+  CppExtractResult r = ExtractCpp("k.cu", text, nullptr, limits);
+  EXPECT_EQ(r.sites_left_out, 0u);
+  int checks = 0;
+  for (const Site& s : r.sites) checks += s.error_message.value_or("").rfind("check ", 0) == 0;
+  EXPECT_EQ(checks, 30);
+  EXPECT_LT(r.sites.size(), 100u);
+}
+
 TEST(CppExtractor, PathsAndLanguage) {
   EXPECT_TRUE(IsCppPath("a/b.cu"));
   EXPECT_TRUE(IsCppPath("a/b.hpp"));

@@ -107,7 +107,7 @@ TEST(PythonExtractor, MessageFormsMatchTheOracle) {
       {20, 8, 23, SiteKind::kRaise, "OSError", "\nfirst\n  second\n", "\nfirst\n  second\n", "literal"},
       {24, 8, 24, SiteKind::kRaise, "OSError", "padded{path}", "padded(.*?)", "literal"},
       {25, 8, 25, SiteKind::kRaise, "OSError", "a+b", "a\\+b", "literal"},
-      {28, 8, 28, SiteKind::kRaise, "RuntimeError", "base more {path}", "base more (.*?)", "variable+aug"},
+      {28, 8, 28, SiteKind::kRaise, "RuntimeError", "base more {path}", "(?:base more (.*?)|base)", "variable+aug"},  // the += part optional (beyond the oracle)
       {29, 8, 29, SiteKind::kRaise, "RuntimeError", "module prefix: x", "module prefix: x", "module-constant"},
       {30, 8, 30, SiteKind::kRaise, "RuntimeError", "yes", "(?:yes|no)", "literal"},
       {31, 8, 31, SiteKind::kRaise, "Err", "bad input", "bad input", "literal"},

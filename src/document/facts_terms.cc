@@ -1,0 +1,239 @@
+// document/facts_terms.cc: a fact in the user's own words -- the setting it names
+// (`--deepep-mode normal`, `X=1`, an argument, a request field), the values that
+// make it true, how a caller spells the call. The facts themselves are built by
+// facts.cc. Tested by facts_test.cc and tests/prose/.
+#include "document/facts.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "document/text.h"
+#include "document/values.h"
+
+namespace errdex::doc {
+namespace {
+
+std::string Show(std::string_view s) { return Clip(OneLine(s), kMaxExpr); }
+
+}  // namespace
+
+std::string Subject::Key() const {
+  switch (kind) {
+    case SubjectKind::kFlag: return "flag:" + flag->dest;
+    case SubjectKind::kField: return "field:" + field->name;
+    case SubjectKind::kEnv: return "env:" + env;
+    case SubjectKind::kParam: return "param:" + param;
+    case SubjectKind::kRequest: return "req:" + module + ":" + attr;
+    case SubjectKind::kTensor: return "tensor:" + tensor + ":" + pred;
+    default: return "expr:" + expr;
+  }
+}
+
+std::string Subject::SettingName() const {
+  if (kind == SubjectKind::kFlag) return flag->dest;
+  if (kind == SubjectKind::kField) return field->name;
+  if (kind == SubjectKind::kParam) return param;
+  return LastComponent(expr);
+}
+
+bool IsBoolFlag(const Subject& s) {
+  if (s.kind != SubjectKind::kFlag) return false;
+  if (s.flag->IsBool()) return true;
+  // A flag only named in messages: --enable-x / --disable-x / --use-x / --no-x take no value.
+  const std::string& d = s.flag->dest;
+  return s.flag->origin == "mentioned" &&
+         (StartsWith(d, "enable_") || StartsWith(d, "disable_") || StartsWith(d, "use_") || StartsWith(d, "no_"));
+}
+
+std::string SettingRef(const Subject& s) {
+  if (s.kind == SubjectKind::kFlag) return BT(s.flag->Primary());
+  if (s.kind == SubjectKind::kField) return "the " + BT(s.field->name) + " setting of " + BT(s.field->class_name);
+  if (s.kind == SubjectKind::kEnv) return "environment variable " + BT(s.env);
+  if (s.kind == SubjectKind::kParam && s.ctor) return "the " + BT(s.param) + " the object was built with";
+  if (s.kind == SubjectKind::kParam) return "argument " + BT(s.param);
+  return BT(s.expr);
+}
+
+std::string SettingValue(const Subject& s, const std::string& v) {
+  if (s.kind == SubjectKind::kFlag) return s.flag->Primary() + " " + v;
+  if (s.kind == SubjectKind::kField) return s.field->name + "=" + QuoteIfText(v);
+  if (s.kind == SubjectKind::kEnv) return s.env + "=" + v;
+  if (s.kind == SubjectKind::kParam) return s.param + "=" + QuoteIfText(v);
+  return s.expr + " == " + PyQuote(v);
+}
+
+bool Triggers(const Fact& f, const std::string& v) {
+  const auto& vals = f.atom.values;
+  bool in = std::find(vals.begin(), vals.end(), v) != vals.end();
+  const std::string& op = f.atom.op;
+  if (op == "==" || op == "in" || op == "is") return in;
+  if (op == "!=" || op == "not in" || op == "is not") return !in;
+  return true;
+}
+
+Fact Positive(const Fact& f) {
+  Fact p = f;
+  p.atom.op = FlipOp(f.atom.op);
+  if (p.atom.op.empty()) p.atom.falsy = !f.atom.falsy;
+  if (!p.disjunction) p.code = Clip(OneLine(p.atom.Code()), kMaxExpr);
+  return p;
+}
+
+void StateMethods(const SiteFacts& sf, const Fact& f, std::vector<std::string>* setters, std::vector<std::string>* resetters) {
+  if (f.subj.kind != SubjectKind::kSelfState || f.disjunction) return;
+  const Atom& a = f.atom;
+  std::string rhs = Trim(a.rhs);
+  auto truthy = [](const std::string& v) {
+    return !(v == "None" || v == "False" || v == "0" || v == "\"\"" || v == "''" || v == "[]" || v == "{}" || v == "()");
+  };
+  // Does the atom hold when self.<attr> is `v` ("" = some object)?
+  auto holds = [&](const std::string& v, bool* known) {
+    *known = true;
+    if (a.op.empty()) return a.falsy ? !truthy(v) : truthy(v);
+    if ((a.op == "is" || a.op == "==") && rhs == "None") return v == "None";
+    if ((a.op == "is not" || a.op == "!=") && rhs == "None") return v != "None";
+    if ((a.op == "is" || a.op == "==") && (rhs == "True" || rhs == "False")) return !v.empty() && v == rhs;
+    if ((a.op == "is not" || a.op == "!=") && (rhs == "True" || rhs == "False")) return v.empty() || v != rhs;
+    *known = false;
+    return false;
+  };
+  for (const auto& w : sf.ctx->writes) {
+    if (w.attr != f.subj.attr) continue;
+    bool known;
+    bool fails = holds(w.value, &known);
+    if (!known) return;
+    auto& dst = fails ? *resetters : *setters;
+    if (std::find(dst.begin(), dst.end(), w.method) == dst.end()) dst.push_back(w.method);
+  }
+}
+
+bool AbstractMethod(const SiteFacts& sf) {
+  const Site& site = *sf.site;
+  const SiteContext& c = *sf.ctx;
+  if (!sf.facts.empty() || site.error_class.value_or("") != "NotImplementedError" || c.class_name.empty() || c.def_name.empty())
+    return false;
+  if (StartsWith(c.def_name, "__") && c.def_name != "__call__") return false;
+  if (std::find(c.decorators.begin(), c.decorators.end(), "abstractmethod") != c.decorators.end()) return true;
+  for (const auto& b : c.class_bases)
+    if (HasWord(b, "ABC") || HasWord(b, "Protocol") || Has(b, "ABCMeta")) return true;
+  for (const char* w : {"Base", "Abstract", "Interface", "Mixin", "Protocol"})
+    if (Has(c.class_name, w)) return true;
+  std::string msg = Lower(site.error_message.value_or(""));
+  if (msg.empty()) return true;
+  return Has(msg, "subclass") || Has(msg, "overrid") || Has(msg, "must implement") || Has(msg, "should implement") ||
+         Has(msg, "must be implemented") || Has(msg, "should be implemented") || Has(msg, "abstract");
+}
+
+std::string KindWord(const Site& s) {
+  switch (s.kind) {
+    case SiteKind::kAssert: return "assert";
+    case SiteKind::kLog: return "log call";
+    case SiteKind::kHttpResponse: return "error response";
+    default: return "raise";
+  }
+}
+
+std::string CallName(const SiteFacts& sf) {
+  const SiteContext& c = *sf.ctx;
+  bool method = !c.params.empty() && (c.params[0].name == "self" || c.params[0].name == "cls") && !c.class_name.empty();
+  if (sf.func == "__init__" && !c.class_name.empty()) return c.class_name;
+  if (!method) {
+    bool cls_method = std::find(c.decorators.begin(), c.decorators.end(), "staticmethod") != c.decorators.end();
+    if (cls_method && !c.class_name.empty()) return c.class_name + "." + sf.func;
+    return sf.func;
+  }
+  return (c.params[0].name == "cls" ? c.class_name : std::string("obj")) + "." + sf.func;
+}
+
+std::string TypePhrase(const SiteFacts& sf, const std::string& type) {
+  const std::string& lang = sf.site->language;
+  if (lang == "javascript" || lang == "typescript") {
+    // typeof / instanceof / Array.isArray, said in JavaScript's words.
+    if (type == "str") return "a string";
+    if (type == "(int, float)") return "a number";
+    if (type == "bool") return "a boolean";
+    if (type == "list") return "an array";
+    if (type == "dict") return "an object";
+    if (type == "Callable") return "a function";
+  }
+  return "an instance of " + BT(type);
+}
+
+std::string UserTerm(const SiteFacts& sf, const Fact& f) {
+  const Subject& s = f.subj;
+  const Atom& a = f.atom;
+  if (f.disjunction) return BT(f.code);
+  const std::vector<std::string>& vals = a.values;
+  switch (s.kind) {
+    case SubjectKind::kFlag:
+    case SubjectKind::kField:
+    case SubjectKind::kEnv:
+    case SubjectKind::kParam: {
+      std::string ref = SettingRef(s);
+      if (a.op.empty()) {
+        if (s.kind == SubjectKind::kEnv) return a.falsy ? BT(s.env) + " unset or false" : BT(s.env + "=1") + " (any true value)";
+        if (IsBoolFlag(s)) return (a.falsy != (s.flag->action == "store_false")) ? "without " + ref : ref;
+        if (s.kind == SubjectKind::kParam) return a.falsy ? ref + " false, empty or None" : ref + " true or non-empty";
+        return a.falsy ? ref + " unset or empty" : ref + " set";
+      }
+      if ((a.op == "==" || a.op == "is") && a.rhs_strings && vals.size() == 1) return BT(SettingValue(s, vals[0]));
+      if (a.op == "!=" && a.rhs_strings && vals.size() == 1) return ref + " set to something other than " + BT(vals[0]);
+      if (a.op == "in" && a.rhs_strings) return ref + " set to " + JoinSome(Ticked(vals), "or", 8);
+      if (a.op == "not in" && a.rhs_strings) return ref + " set to a value other than " + JoinSome(Ticked(vals), "or", 8);
+      if (a.op == "is" && Trim(a.rhs) == "None") return ref + (s.kind == SubjectKind::kParam ? " left as None" : " not given");
+      if (a.op == "is not" && Trim(a.rhs) == "None") return ref + " given";
+      return ref + " " + a.op + " " + BT(Show(a.rhs));
+    }
+    case SubjectKind::kMissingAttr:
+      return s.missing ? "the installed " + BT(s.module) + " has no attribute " + BT(s.attr)
+                       : "the installed " + BT(s.module) + " has the attribute " + BT(s.attr);
+    case SubjectKind::kMissingModule:
+      return s.missing ? "the package " + BT(s.module) + " is not installed" : "the package " + BT(s.module) + " is installed";
+    case SubjectKind::kHardware:
+      return s.missing ? BT(s.pred) + " is False on this machine" : BT(s.pred) + " is True on this machine";
+    case SubjectKind::kVersion:
+      if (!s.attr.empty()) return "an installed " + BT(s.module) + " that does not satisfy " + BT(s.attr);
+      return "installed versions for which " + BT(s.pred) + " holds";
+    case SubjectKind::kType: {
+      if (s.flag) return BT(s.flag->Primary()) + (s.missing ? " given a value that is not " : " given ") + "a " + BT(s.pred);
+      return BT(s.expr) + (s.missing ? " is not " : " is ") + TypePhrase(sf, s.pred);
+    }
+    case SubjectKind::kTensor: {
+      std::string x = BT(s.tensor);
+      if (s.pred == "contiguous") return s.missing ? x + " is not contiguous" : x + " is contiguous";
+      if (s.pred == "cuda") return s.missing ? x + " is not on a CUDA device" : x + " is on a CUDA device";
+      if (s.pred == "cpu") return s.missing ? x + " is not on the CPU" : x + " is on the CPU";
+      if (s.pred == "dim") return x + " has " + (a.op == "!=" ? "not " + Trim(a.rhs) : a.op + " " + Trim(a.rhs)) + " dimensions";
+      if (s.pred == "device" && a.rhs_strings && !a.values.empty())
+        return x + (a.op == "!=" || a.op == "not in" ? " is not on the " : " is on the ") + Upper(a.values[0]) + " device";
+      std::string what = s.pred == "dtype" ? "the dtype of " + x : "the device of " + x;
+      std::string named = s.pred == "dtype" && !TorchDtype(a.rhs).empty() ? TorchDtype(a.rhs) : Show(a.rhs);
+      if (a.op == "!=") return what + " is not " + BT(named);
+      if (a.op == "==") return what + " is " + BT(named);
+      if (a.op == "not in") return what + " is none of " + BT(Show(a.rhs));
+      if (a.op == "in") return what + " is one of " + BT(Show(a.rhs));
+      return BT(f.code);
+    }
+    case SubjectKind::kSelfState: {
+      std::string x = BT("self." + s.attr);
+      if ((a.op == "is" && Trim(a.rhs) == "None") || (a.op.empty() && a.falsy)) return x + " is not set yet" + (a.op.empty() ? " (false or empty)" : " (None)");
+      return BT(f.code);
+    }
+    case SubjectKind::kRequest: {
+      std::string where = s.module == "body" ? "the request body" : s.module == "query" ? "the query string"
+                          : s.module == "header" ? "the request headers" : s.module == "form" ? "the submitted form"
+                          : s.module == "cookie" ? "the request cookies" : "the URL path";
+      if ((a.op == "is" && Trim(a.rhs) == "None") || (a.op.empty() && a.falsy)) return where + " has no " + BT(s.attr);
+      if (a.op.empty()) return where + " has " + BT(s.attr);
+      if (a.rhs_strings && (a.op == "not in" || a.op == "!="))
+        return BT(s.attr) + " in " + where + " is not " + JoinSome(Ticked(a.values), "or", 8);
+      if (a.rhs_strings && (a.op == "in" || a.op == "==")) return BT(s.attr) + " in " + where + " is " + JoinSome(Ticked(a.values), "or", 8);
+      return BT(s.attr) + " in " + where + " " + a.op + " " + BT(Show(a.rhs));
+    }
+    default:
+      return BT(f.code);
+  }
+}
+
+
+}  // namespace errdex::doc

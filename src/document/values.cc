@@ -1,0 +1,202 @@
+// document/values.cc: see values.h. Tested by tests/prose/ (the flag-idiom
+// fixtures) and documenter_test.cc.
+#include "document/values.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include "document/text.h"
+#include "document/writers.h"
+
+namespace errdex::doc {
+namespace {
+
+std::string Unquoted(std::string d) {
+  d = Trim(d);
+  if (d.size() >= 2 && (d[0] == '"' || d[0] == '\'') && d.back() == d[0]) d = d.substr(1, d.size() - 2);
+  return d;
+}
+
+}  // namespace
+
+const std::vector<std::string>& ChoicesOf(const Subject& s) {
+  static const std::vector<std::string> none;
+  if (s.kind == SubjectKind::kFlag) return s.flag->choices;
+  if (s.kind == SubjectKind::kField) return s.field->choices;
+  if (s.kind == SubjectKind::kEnv && s.env_info) return s.env_info->choices;
+  return none;
+}
+
+std::optional<std::string> DefaultOf(const Subject& s) {
+  if (s.kind == SubjectKind::kFlag && s.flag->default_value) return s.flag->default_value;
+  if (s.kind == SubjectKind::kField && s.field->default_value) return Unquoted(*s.field->default_value);
+  if (s.kind == SubjectKind::kEnv && s.env_info && s.env_info->default_value) return Unquoted(*s.env_info->default_value);
+  if ((s.kind == SubjectKind::kParam || !s.param.empty()) && s.param_info && !s.param_info->default_value.empty())
+    return Unquoted(s.param_info->default_value);
+  return std::nullopt;
+}
+
+bool IntBound(const Atom& a, long* bad, long* good) {
+  long n;
+  if (a.op.empty() || a.rhs_strings || !IntLiteral(a.rhs, &n)) return false;
+  if (a.op == "<") *bad = n - 1, *good = n;
+  else if (a.op == "<=") *bad = n, *good = n + 1;
+  else if (a.op == ">") *bad = n + 1, *good = n;
+  else if (a.op == ">=") *bad = n, *good = n - 1;
+  else if (a.op == "==") *bad = n, *good = n == 0 ? 1 : n + 1;
+  else if (a.op == "!=") *bad = n + 1, *good = n;
+  else return false;
+  return true;
+}
+
+std::string FixValue(const SiteFacts& sf, const Fact& f) {
+  const Atom& a = f.atom;
+  long bad, good;
+  if (IntBound(a, &bad, &good)) {
+    // A default that already avoids the error is the value to name.
+    auto def = DefaultOf(f.subj);
+    long d, n;
+    if (def && IntLiteral(*def, &d) && IntLiteral(a.rhs, &n)) {
+      bool holds = (a.op == "<" && d < n) || (a.op == "<=" && d <= n) || (a.op == ">" && d > n) || (a.op == ">=" && d >= n) ||
+                   (a.op == "==" && d == n) || (a.op == "!=" && d != n);
+      if (!holds) return std::to_string(d);
+    }
+    return std::to_string(good);
+  }
+  if (a.op.empty() || !a.rhs_strings || a.values.empty()) return "";
+  if (auto it = sf.own_sets.find(f.subj.Key()); it != sf.own_sets.end()) return it->second;
+  if (f.subj.kind == SubjectKind::kFlag) {
+    auto hv = sf.hints.flag_values.find(f.subj.flag->Primary());
+    if (hv != sf.hints.flag_values.end() && !hv->second.empty() && !Triggers(f, hv->second[0])) return hv->second[0];
+    if (sf.hints.allowed_flag == f.subj.flag->Primary() && !sf.hints.allowed.empty() && !Triggers(f, sf.hints.allowed[0]))
+      return sf.hints.allowed[0];
+  }
+  if (a.op == "not in" || a.op == "!=") return a.values[0];
+  if (f.subj.kind == SubjectKind::kEnv && a.op == "==") return "\x01unset";
+  const auto& choices = ChoicesOf(f.subj);
+  auto def = DefaultOf(f.subj);
+  if (def && *def != "None" && !Triggers(f, *def) && (!choices.empty() || f.subj.kind == SubjectKind::kParam)) return *def;
+  // Another choice only when there are few: among many, any pick would be arbitrary.
+  if (choices.size() <= 4)
+    for (auto& c : choices)
+      if (!Triggers(f, c)) return c;
+  return "";
+}
+
+std::string TriggerValue(const SiteFacts& sf, const Fact& f) {
+  const Atom& a = f.atom;
+  long bad, good;
+  if (IntBound(a, &bad, &good)) return std::to_string(bad);
+  if (a.op.empty() || !a.rhs_strings || a.values.empty()) return "";
+  if (a.op == "==" || a.op == "in") return a.values[0];
+  if (a.rhs_numbers && (a.op == "not in" || a.op == "!=")) {
+    // A number outside the allowed ones.
+    long m = 0, k;
+    for (auto& v : a.values)
+      if (IntLiteral(v, &k)) m = std::max(m, k);
+    return std::to_string(m + 1);
+  }
+  auto rw = sf.rewrites.find(f.subj.Key());
+  for (auto& c : ChoicesOf(f.subj)) {
+    if (rw != sf.rewrites.end() && c == rw->second.from) continue;
+    if (!Triggers(f, c)) continue;
+    bool ok = true;
+    for (const auto& g : sf.facts)
+      if (&g != &f && g.subj.Key() == f.subj.Key() && g.atom.rhs_strings && !g.atom.op.empty() && !Triggers(g, c)) ok = false;
+    if (ok) return c;
+  }
+  return "";
+}
+
+std::string SettingForm(const Subject& s, const std::string& v, const Atom& a) {
+  if (a.op.empty()) {
+    if (s.kind == SubjectKind::kEnv) return a.falsy ? s.env + "=0" : s.env + "=1";
+    if (IsBoolFlag(s)) return a.falsy ? "" : (s.flag->action == "store_false" ? "" : s.flag->Primary());
+    // A flag that takes a value, tested for being given: the flag with argparse's metavar.
+    if (s.kind == SubjectKind::kFlag && !a.falsy) return s.flag->Primary() + " " + Upper(s.flag->dest);
+    return "";
+  }
+  if (v.empty()) return "";
+  if (v == "\x01unset") return "unset " + s.env;
+  if (s.kind == SubjectKind::kEnv) return s.env + "=" + v;
+  if (s.kind == SubjectKind::kField) return s.field->name + "=" + QuoteIfText(v);
+  if (s.kind == SubjectKind::kParam) return s.param + "=" + QuoteIfText(v);
+  return SettingValue(s, v);
+}
+
+std::string NegatedForm(const Subject& s, const Atom& a) {
+  // A boolean env var (its reader parses it) is switched off by 0; one read for being
+  // set at all must be unset.
+  if (s.kind == SubjectKind::kEnv)
+    return a.falsy ? s.env + "=1" : (s.env_info && s.env_info->type == "bool" ? s.env + "=0" : "unset " + s.env);
+  if (IsBoolFlag(s)) {
+    if (a.falsy) return s.flag->action == "store_false" ? "" : s.flag->Primary();
+    return s.flag->negative;  // "" = drop the flag
+  }
+  if (s.kind == SubjectKind::kFlag && a.falsy) return s.flag->Primary() + " " + Upper(s.flag->dest);
+  return "";
+}
+
+std::string QuoteIfText(const std::string& v) {
+  long n;
+  if (v == "None" || v == "True" || v == "False" || IntLiteral(v, &n)) return v;
+  bool number = !v.empty();
+  for (char c : v)
+    if (!(std::isdigit((unsigned char)c) || c == '.' || c == '-' || c == 'e')) number = false;
+  if (number && std::isdigit((unsigned char)v.back())) return v;
+  return PyQuote(v);
+}
+
+std::string SampleOfType(const std::string& type) {
+  static const std::map<std::string, std::string> m = {
+      {"str", "\"text\""}, {"int", "1"}, {"float", "1.0"}, {"bytes", "b\"data\""}, {"list", "[...]"},
+      {"dict", "{...}"}, {"tuple", "(...)"}, {"bool", "True"}, {"bytearray", "bytearray(b\"data\")"},
+      {"Path", "Path(\"...\")"}, {"PathLike", "Path(\"...\")"}, {"List", "[...]"}, {"Sequence", "[...]"},
+      {"Dict", "{...}"}, {"Mapping", "{...}"}, {"Tensor", "torch.tensor(...)"}, {"ndarray", "np.array(...)"}};
+  auto it = m.find(LastComponent(type));
+  return it == m.end() ? "" : it->second;
+}
+
+std::string SampleOf(const std::string& annotation) {
+  std::string t = Trim(annotation);
+  if (StartsWith(t, "Optional[") && EndsWith(t, "]")) t = t.substr(9, t.size() - 10);
+  size_t bar = t.find('|');
+  if (bar != std::string::npos) t = Trim(t.substr(0, bar));
+  if (t == "None" || t.empty()) return "";
+  return SampleOfType(t.substr(0, t.find('[')));
+}
+
+std::string TorchDtype(const std::string& expr) {
+  std::string e = Trim(expr);
+  std::string last = LastComponent(e);
+  static const std::map<std::string, std::string> k = {
+      {"kHalf", "float16"},       {"kFloat16", "float16"},   {"Half", "float16"},         {"kBFloat16", "bfloat16"},
+      {"BFloat16", "bfloat16"},   {"kFloat", "float32"},     {"kFloat32", "float32"},     {"Float", "float32"},
+      {"kDouble", "float64"},     {"kFloat64", "float64"},   {"Double", "float64"},       {"kInt", "int32"},
+      {"kInt32", "int32"},        {"Int", "int32"},          {"kLong", "int64"},          {"kInt64", "int64"},
+      {"Long", "int64"},          {"kByte", "uint8"},        {"kUInt8", "uint8"},         {"Byte", "uint8"},
+      {"kChar", "int8"},          {"kInt8", "int8"},         {"Char", "int8"},            {"kBool", "bool"},
+      {"kFloat8_e4m3fn", "float8_e4m3fn"}, {"Float8_e4m3fn", "float8_e4m3fn"}, {"kFloat8_e5m2", "float8_e5m2"},
+      {"kShort", "int16"},        {"kInt16", "int16"}};
+  if (StartsWith(e, "torch.") && IsDotted(e) && e.find('.', 6) == std::string::npos && !StartsWith(last, "k")) {
+    static const char* const kNames[] = {"float16", "half", "bfloat16", "float32", "float", "float64", "double", "int8",
+                                         "uint8", "int16", "int32", "int64", "long", "bool", "float8_e4m3fn",
+                                         "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "complex64", "int4"};
+    for (const char* n : kNames)
+      if (last == n) return e;
+    return "";
+  }
+  auto it = k.find(last);
+  if (it != k.end() && (StartsWith(e, "at.") || StartsWith(e, "torch.") || StartsWith(e, "c10.") || StartsWith(e, "at::") ||
+                        StartsWith(e, "torch::") || e == last || StartsWith(e, "ScalarType.")))
+    return "torch." + it->second;
+  return "";
+}
+
+std::string ReqName(const std::string& req) {
+  size_t op = req.find_first_of("<>=!~");
+  return PipName(req.substr(0, op)) + (op == std::string::npos ? "" : req.substr(op));
+}
+
+}  // namespace errdex::doc

@@ -1,0 +1,504 @@
+// document/write_example.cc: exampleFix -- `# before` / `# after` in the form the
+// user types: the command line (flags, env vars), pip, a call with other arguments
+// (a value, a converted tensor), a request with the missing field, the method to
+// call first, the override a subclass needs. The first form that the facts support
+// wins (settings, installed packages, the message's own hint, the call, the
+// request, the object's state, an abstract method); null when none does. Before
+// and after always differ.
+// Tested by documenter_test.cc and tests/prose/.
+#include <algorithm>
+#include <climits>
+#include <set>
+
+#include "document/text.h"
+#include "document/values.h"
+#include "document/writers.h"
+
+namespace errdex::doc {
+namespace {
+
+// "an instance of `str`" -> "an instance of str" (a code comment has no backticks).
+std::string Unticked(std::string s) {
+  s.erase(std::remove(s.begin(), s.end(), '`'), s.end());
+  return s;
+}
+
+std::string Fix(const std::string& before, const std::string& after) {
+  if (Trim(before) == Trim(after) || Trim(after).empty()) return "";
+  return "# before\n" + before + "\n# after\n" + after;
+}
+
+// Command line (or config constructor) before/after for the setting facts.
+std::optional<std::string> SettingsFix(const SiteFacts& sf) {
+  std::vector<const Fact*> settings;
+  for (const auto& f : sf.facts)
+    if (f.subj.IsSetting() && !f.disjunction) settings.push_back(&f);
+  if (settings.empty()) return std::nullopt;
+  // A missing package inside is what the fix is about (pip), not the settings around it.
+  const Subject& inner = sf.facts.back().subj;
+  if (inner.kind == SubjectKind::kMissingAttr || inner.kind == SubjectKind::kMissingModule || inner.kind == SubjectKind::kVersion)
+    return std::nullopt;
+  // The setting to change: the innermost one with a known good value.
+  const Fact* flip = nullptr;
+  std::string flip_to;
+  bool drop = false;
+  for (auto it = settings.rbegin(); it != settings.rend() && !flip; ++it) {
+    const Fact* f = *it;
+    std::string v = FixValue(sf, *f);
+    bool given_test = f->subj.kind == SubjectKind::kFlag && (f->atom.op.empty() || Trim(f->atom.rhs) == "None");
+    if (!v.empty() || (f->atom.op.empty() && (IsBoolFlag(f->subj) || f->subj.kind == SubjectKind::kEnv)) || given_test) {
+      flip = f;
+      flip_to = v;
+    }
+  }
+  if (!flip) {
+    // `--quantization nvfp4_online` on the wrong GPU: an optional flag can be left out.
+    for (auto it = settings.rbegin(); it != settings.rend() && !flip; ++it) {
+      const Fact* f = *it;
+      auto def = DefaultOf(f->subj);
+      if (f->subj.kind == SubjectKind::kFlag && (f->atom.op == "==" || f->atom.op == "in") && f->atom.rhs_strings &&
+          (!def || *def == "None" || def->empty()))
+        flip = f, drop = true;
+    }
+  }
+  if (!flip) return std::nullopt;
+  std::vector<std::string> before, after;
+  std::string tail;  // a comment after the "before" line
+  std::set<std::string> seen;
+  for (const auto* f : settings) {
+    std::string key = f->subj.Key();
+    if (seen.count(key)) continue;
+    const Fact* use = f;
+    for (const auto* g : settings)
+      if (g->subj.Key() == key && !g->from_else) use = g;
+    seen.insert(key);
+    const Subject& us = use->subj;
+    const Atom& ua = use->atom;
+    bool is_flip = flip->subj.Key() == key;
+    std::string bform, aform;
+    if (us.kind == SubjectKind::kFlag && !IsBoolFlag(us) && (ua.op.empty() || Trim(ua.rhs) == "None")) {
+      // A flag that takes a value, tested for being given (`if args.x:` / `x is not None`).
+      bool given_fails = ua.op.empty() ? !ua.falsy : ua.op == "is not";
+      std::string with = us.flag->Primary() + " " + Upper(us.flag->dest);
+      bform = given_fails ? with : "";
+      aform = given_fails ? "" : with;
+    } else {
+      std::string b = TriggerValue(sf, *use);
+      if (b.empty() && is_flip && ua.rhs_strings && (ua.op == "not in" || ua.op == "!=")) {
+        // No known choice that fails: the flag with argparse's metavar (a value elsewhere),
+        // and what it must not be.
+        b = us.kind == SubjectKind::kFlag ? Upper(us.flag->dest) : "...";
+        tail = "  # not " + JoinSome(ua.values, "or", 6);
+      }
+      if (b.empty() && !ua.op.empty()) continue;
+      bform = SettingForm(us, b, ua);
+      if (bform.empty() && !(is_flip && ua.op.empty())) continue;
+      aform = ua.op.empty() ? NegatedForm(us, ua) : SettingForm(us, flip_to, ua);
+    }
+    if (!bform.empty()) before.push_back(bform);
+    if (is_flip) {
+      if (!drop && !aform.empty()) after.push_back(aform);
+    } else if (!bform.empty()) {
+      after.push_back(bform);
+    }
+  }
+  // Env vars go first on a command line (X=1 cmd ...); fields are Python; `unset X`
+  // is a command of its own, on the line before.
+  bool fields = settings[0]->subj.kind == SubjectKind::kField;
+  std::string sep = fields ? ", " : " ";
+  auto join = [&](const std::vector<std::string>& xs) {
+    std::string o, unsets;
+    for (auto& x : xs) {
+      if (StartsWith(x, "unset ")) unsets += x + "\n";
+      else o += (o.empty() ? "" : sep) + x;
+    }
+    if (!unsets.empty() && o.empty()) unsets.pop_back();
+    return unsets + o;
+  };
+  std::string b = join(before), a = join(after);
+  if (fields) {
+    const std::string& cls = settings[0]->subj.field->class_name;
+    b = cls + "(" + b + ")";
+    a = cls + "(" + a + ")";
+  }
+  std::string left_out = SettingRef(flip->subj);
+  if (b.empty()) b = "# (without " + left_out + ")";
+  else b += tail;
+  if (Trim(a).empty() || a == "()" || EndsWith(a, "()")) a = fields ? a : "# (without " + left_out + ")";
+  std::string fx = Fix(b, a);
+  if (fx.empty()) return std::nullopt;
+  return fx;
+}
+
+// pip for a missing module/attribute/version.
+std::optional<std::string> PackageFix(const SiteFacts& sf) {
+  const Hints& h = sf.hints;
+  for (const auto& f : sf.facts) {
+    const Subject& s = f.subj;
+    if (s.kind == SubjectKind::kMissingAttr && s.missing && !IsStdlibModule(FirstComponent(s.module))) {
+      std::string pkg = FirstComponent(s.module);
+      std::string ver = (!h.package.empty() && FirstComponent(h.package) == pkg) ? h.version_op + h.version : "";
+      return "# before\npython -c \"import " + pkg + "; print(hasattr(" + s.module + ", '" + s.attr + "'))\"  # False\n# after\npip install -U \"" +
+             PipName(pkg) + ver + "\"\npython -c \"import " + pkg + "; assert hasattr(" + s.module + ", '" + s.attr + "')\"";
+    }
+    if (s.kind == SubjectKind::kMissingModule && s.missing && !IsStdlibModule(s.module))
+      return "# before\npython -c \"import " + s.module + "\"  # fails\n# after\npip install " + PipName(s.module) +
+             "\npython -c \"import " + s.module + "\"";
+    if (s.kind == SubjectKind::kVersion && !s.attr.empty() && !IsStdlibModule(s.module))
+      return "# before\npip show " + PipName(s.module) + "  # a version outside " + s.attr + "\n# after\npip install \"" + ReqName(s.attr) + "\"";
+  }
+  return std::nullopt;
+}
+
+// What the message itself says to run or pass.
+std::optional<std::string> HintFix(const SiteFacts& sf) {
+  const Hints& h = sf.hints;
+  if (!h.package.empty())
+    return "# before\npip show " + PipName(h.package) + "  # older than " + h.version + "\n# after\npip install -U \"" + PipName(h.package) +
+           h.version_op + h.version + "\"";
+  if (!h.upgrade.empty()) return "# before\npip show " + PipName(h.upgrade) + "  # too old\n# after\npip install -U " + PipName(h.upgrade);
+  if (!h.pip.empty()) return "# before\n# " + h.pip + " not installed\n# after\npip install " + h.pip;
+  for (const auto& [flag, vals] : h.flag_values)
+    if (!vals.empty()) {
+      bool tested = false;
+      for (const auto& f : sf.facts)
+        if (f.subj.kind == SubjectKind::kFlag && f.subj.flag->Primary() == flag) tested = true;
+      if (!tested) return "# before\n# (launched without " + flag + ")\n# after\n" + flag + " " + vals[0];
+    }
+  for (const auto& e : h.env_sets) return "# before\n# (" + e.substr(0, e.find('=')) + " not set)\n# after\nexport " + e;
+  for (const auto& e : h.env_names) {
+    bool tested = false;  // the settings fix names a variable the guards test
+    for (const auto& f : sf.facts)
+      if (f.subj.kind == SubjectKind::kEnv) tested = true;
+    if (!tested) return "# before\n# (" + e + " not set)\n# after\nexport " + e + "=<value>";
+  }
+  // "--quantization nvfp4_online supports only --moe-runner-backend a or b": the flags
+  // the message names, then the allowed flag at its first value.
+  if (!h.allowed_flag.empty() && !h.allowed.empty() && StartsWith(h.allowed_flag, "--")) {
+    std::string context;
+    for (const auto& [flag, value] : h.named_flags)
+      if (flag != h.allowed_flag) context += flag + " " + value + " ";
+    std::string bad;
+    if (sf.k)
+      if (const Flag* fl = sf.k->FindFlag(h.allowed_flag))
+        for (const auto& c : fl->choices)
+          if (std::find(h.allowed.begin(), h.allowed.end(), c) == h.allowed.end() && c != "auto") {
+            bad = c;
+            break;
+          }
+    std::string before = context + (bad.empty() ? "" : h.allowed_flag + " " + bad);
+    if (Trim(before).empty()) before = "# (launched without " + h.allowed_flag + ")";
+    std::string fx = Fix(Trim(before), context + h.allowed_flag + " " + h.allowed[0]);
+    if (!fx.empty()) return fx;
+  }
+  if (!h.replacement.empty() && !h.replaced.empty() && h.replaced != h.replacement)
+    return "# before\n" + h.replaced + "\n# after\n" + h.replacement;
+  // "register_pool must be called first": that call before this one.
+  if (!h.call_first.empty() && !sf.ctx->def_name.empty() && LastComponent(h.call_first) != sf.ctx->def_name) {
+    bool method = !sf.ctx->class_name.empty() && !sf.ctx->params.empty() && sf.ctx->params[0].name == "self";
+    std::string first = (method && h.call_first.find('.') == std::string::npos ? "obj." : "") + h.call_first + "(...)";
+    std::string me = CallName(sf) + "(...)";
+    return "# before\n" + me + "\n# after\n" + first + "\n" + me;
+  }
+  return std::nullopt;
+}
+
+// How a user reaches a private helper that checks `param`: the public function or
+// constructor of this file that calls it passing `param` through (date(...) for
+// _check_date_fields(year, month, day)); the helper itself otherwise.
+std::string PublicCallName(const SiteFacts& sf, const std::string& param) {
+  const std::string& f = sf.func;
+  if (!StartsWith(f, "_") || StartsWith(f, "__") || param.empty()) return CallName(sf);
+  for (const auto& c : sf.ctx->callers) {
+    if (c.scope == "<module>" || StartsWith(c.scope, "class ")) continue;
+    std::string last = LastComponent(c.scope);
+    size_t dot = c.scope.rfind('.');
+    std::string cls = dot == std::string::npos ? "" : c.scope.substr(0, dot);
+    bool ctor = last == "__init__" || last == "__new__";
+    if (StartsWith(last, "_") && !ctor) continue;
+    if (!HasWord(c.call, param)) continue;
+    if (ctor) return cls.empty() ? CallName(sf) : cls;
+    return cls.empty() ? last : "obj." + last;
+  }
+  return CallName(sf);
+}
+
+// The call form `f(x=v)` / `obj.f(x=v)` / `C(x=v)`; `f(..., v, ...)` when the
+// parameter's place is unknown (another language).
+std::string CallWith(const SiteFacts& sf, const std::string& param, const std::string& value, const std::string& note,
+                     bool ctor = false) {
+  std::string call = ctor ? sf.ctx->class_name : PublicCallName(sf, param);
+  int others = 0;
+  bool known = sf.ctx->known;
+  for (const auto& p : sf.ctx->params)
+    if (p.name != "self" && p.name != "cls" && p.name != param && !p.star) ++others;
+  // Python: by keyword; another language (a kernel reached through its binding): by position.
+  std::string args = !known                            ? "..., " + value + ", ..."
+                     : sf.site->language == "python" ? param + "=" + value
+                     : others == 0                     ? value
+                                                       : "..., " + value + ", ...";
+  return call + "(" + args + ")" + (note.empty() ? "" : "  # " + note);
+}
+
+}  // namespace
+
+bool IntRange(const SiteFacts& sf, const Fact& f, std::string* param, long* bad, long* good, long* lo, long* hi) {
+  if (!f.disjunction || f.any_of.size() < 2 || f.any_of.size() > 4) return false;
+  std::string x = Trim(f.any_of[0].lhs);
+  bool is_param = false;
+  for (const auto& p : sf.ctx->params) is_param = is_param || (p.name == x && !p.star);
+  if (!is_param) return false;
+  std::vector<std::pair<std::string, long>> tests;
+  for (const Atom& a : f.any_of) {
+    long n;
+    if (Trim(a.lhs) != x || a.op.empty() || a.rhs_strings || !IntLiteral(a.rhs, &n)) return false;
+    tests.emplace_back(a.op, n);
+  }
+  auto fails = [&](long v) {
+    for (const auto& [op, n] : tests)
+      if ((op == "<" && v < n) || (op == "<=" && v <= n) || (op == ">" && v > n) || (op == ">=" && v >= n) || (op == "==" && v == n) ||
+          (op == "!=" && v != n))
+        return true;
+    return false;
+  };
+  bool have_good = false, have_bad = false;
+  *lo = LONG_MIN, *hi = LONG_MAX;
+  for (const auto& [op, n] : tests) {
+    if (op == "<") *lo = std::max(*lo, n);
+    if (op == "<=") *lo = std::max(*lo, n + 1);
+    if (op == ">") *hi = std::min(*hi, n);
+    if (op == ">=") *hi = std::min(*hi, n - 1);
+  }
+  for (const auto& [op, n] : tests)
+    for (long v : {n, n - 1, n + 1}) {
+      if (!have_good && !fails(v)) *good = v, have_good = true;
+      if (!have_bad && fails(v)) *bad = v, have_bad = true;
+    }
+  *param = x;
+  return have_good && have_bad;
+}
+
+namespace {
+
+// A call of the function with a bad and a good value of the tested parameter.
+std::optional<std::string> CallFix(const SiteFacts& sf) {
+  for (auto it = sf.facts.rbegin(); it != sf.facts.rend(); ++it) {
+    const Fact& f = *it;
+    const Subject& s = f.subj;
+    const Atom& a = f.atom;
+    if (f.disjunction) {
+      // `x < 1 or x > 12` of one argument: a value out of range and one inside.
+      std::string p;
+      long bad, good, lo, hi;
+      if (!IntRange(sf, f, &p, &bad, &good, &lo, &hi)) return std::nullopt;  // a condition of the code: outer arguments are context
+      std::string fx = Fix(CallWith(sf, p, std::to_string(bad), ""), CallWith(sf, p, std::to_string(good), ""));
+      if (!fx.empty()) return fx;
+      return std::nullopt;
+    }
+    if (s.IsSetting() || s.IsCapability()) continue;
+    if (s.kind == SubjectKind::kCode || s.kind == SubjectKind::kSelfState || (s.param.empty() && s.kind != SubjectKind::kTensor))
+      return std::nullopt;
+    if (!s.via.empty()) continue;
+    const std::string& x = s.param;
+    std::string bad, good;
+    long b, g;
+    auto CallWith = [&](const SiteFacts& sfx, const std::string& p, const std::string& v, const std::string& note) {
+      return doc::CallWith(sfx, p, v, note, s.ctor);
+    };
+    if (s.kind == SubjectKind::kTensor) {
+      std::string t = s.tensor;
+      if (s.pred == "contiguous" && s.missing) bad = CallWith(sf, x, t, t + " is not contiguous"), good = CallWith(sf, x, t + ".contiguous()", "");
+      else if (s.pred == "cuda" && s.missing) bad = CallWith(sf, x, t, t + " is on the CPU"), good = CallWith(sf, x, t + ".cuda()", "");
+      else if (s.pred == "cpu" && s.missing) bad = CallWith(sf, x, t, t + " is on the GPU"), good = CallWith(sf, x, t + ".cpu()", "");
+      else if (s.pred == "device" && a.rhs_strings && !a.values.empty() && (a.op == "!=" || a.op == "not in"))
+        bad = CallWith(sf, x, t, t + " is not on " + a.values[0]), good = CallWith(sf, x, t + (a.values[0] == "cpu" ? ".cpu()" : a.values[0] == "cuda" ? ".cuda()" : ".to(\"" + a.values[0] + "\")"), "");
+      else if (s.pred == "dim" && a.op == "!=" && (Trim(a.rhs) == "1" || Trim(a.rhs) == "2")) {
+        bool one = Trim(a.rhs) == "1";
+        bad = CallWith(sf, x, t, t + " has " + (one ? "more than 1 dimension" : "a batch of extra dimensions"));
+        good = CallWith(sf, x, t + (one ? ".reshape(-1)" : ".reshape(-1, " + t + ".shape[-1])"), "");
+      }
+      else if (s.pred == "dtype" && (a.op == "!=" || a.op == "not in")) {
+        std::string r = Trim(a.rhs), d;
+        if (a.op == "!=") d = TorchDtype(r);
+        else if (r.size() > 2) d = TorchDtype(r.substr(1, r.find_first_of(",)]}") - 1));
+        if (d.empty()) continue;
+        bad = CallWith(sf, x, t, t + ".dtype is not " + d);
+        good = CallWith(sf, x, t + ".to(" + d + ")", "");
+      } else {
+        continue;
+      }
+    } else if (s.kind == SubjectKind::kType && s.missing) {
+      std::string type = s.pred;
+      if (!type.empty() && type[0] == '(') type = Trim(type.substr(1, type.find_first_of(",)") - 1));
+      if (!IsDotted(type)) continue;
+      std::string smp = SampleOfType(type);
+      bad = CallWith(sf, x, "value", "not " + Unticked(TypePhrase(sf, s.pred)));
+      good = CallWith(sf, x, smp.empty() ? type + "(...)" : smp, smp.empty() ? "" : Unticked(TypePhrase(sf, type)));
+    } else if (s.kind == SubjectKind::kShape) {
+      long n;
+      if (a.op.empty() || !IntLiteral(a.rhs, &n) || !StartsWith(Trim(a.lhs), "len(") || !IntBound(a, &b, &g)) continue;
+      if (b < 0 || g < 0 || b > 8 || g > 8) continue;
+      auto items = [](long k) {
+        std::string o = "[";
+        for (long i = 0; i < k; ++i) o += (i ? ", " : "") + std::string("x") + std::to_string(i + 1);
+        return o + "]";
+      };
+      bad = CallWith(sf, x, items(b), std::to_string(b) + (b == 1 ? " item" : " items"));
+      good = CallWith(sf, x, items(g), std::to_string(g) + (g == 1 ? " item" : " items"));
+    } else if (s.kind != SubjectKind::kParam) {
+      continue;
+    } else if (a.op == "is" && Trim(a.rhs) == "None") {
+      std::string smp = s.param_info ? SampleOf(s.param_info->annotation) : "";
+      if (smp.empty()) continue;
+      bad = CallWith(sf, x, "None", "");
+      good = CallWith(sf, x, smp, "");
+    } else if (a.rhs_strings && !a.values.empty() && (a.op == "not in" || a.op == "!=")) {
+      std::vector<std::string> q;
+      for (auto& v : a.values) q.push_back(a.rhs_numbers ? v : PyQuote(v));
+      std::string bad_v = a.rhs_numbers ? "" : "\"other\"";
+      if (a.rhs_numbers) {
+        long m = 0, k;
+        for (auto& v : a.values)
+          if (IntLiteral(v, &k)) m = std::max(m, k);
+        bad_v = std::to_string(m + 1);
+      } else {
+        for (const char* cand : {"\"other\"", "\"unknown\"", "\"x\""})
+          if (std::find(q.begin(), q.end(), cand) == q.end()) {
+            bad_v = cand;
+            break;
+          }
+      }
+      bad = CallWith(sf, x, bad_v, "not " + JoinSome(q, "or", 6));
+      good = CallWith(sf, x, q[0], "");
+    } else if (a.op.empty()) {
+      auto def = DefaultOf(s);
+      if (def && (*def == "True" || *def == "False")) {
+        bad = CallWith(sf, x, a.falsy ? "False" : "True", "");
+        good = CallWith(sf, x, a.falsy ? "True" : "False", *def == (a.falsy ? "True" : "False") ? "the default is " + *def : "");
+      } else if (a.falsy && s.param_info) {
+        std::string smp = SampleOf(s.param_info->annotation);
+        if (smp.empty() || smp == "True") continue;
+        std::string empty = smp[0] == '"' ? "\"\"" : smp == "[...]" ? "[]" : smp == "{...}" ? "{}" : smp == "1" ? "0" : "None";
+        bad = CallWith(sf, x, empty, "");
+        good = CallWith(sf, x, smp, "");
+      } else {
+        continue;
+      }
+    } else if (a.rhs_strings && a.values.size() == 1 && a.op == "==") {
+      auto def = DefaultOf(s);
+      std::string gv = def && *def != a.values[0] && *def != "None" ? QuoteIfText(*def) : "";
+      if (gv.empty()) continue;
+      bad = CallWith(sf, x, PyQuote(a.values[0]), "");
+      good = CallWith(sf, x, gv, "the default");
+    } else if (IntBound(a, &b, &g)) {
+      bad = CallWith(sf, x, std::to_string(b), "");
+      good = CallWith(sf, x, std::to_string(g), "");
+    } else {
+      continue;
+    }
+    std::string fx = Fix(bad, good);
+    if (!fx.empty()) return fx;
+  }
+  return std::nullopt;
+}
+
+// The request with the missing (or bad) field, and with the field a good value.
+std::optional<std::string> RequestFix(const SiteFacts& sf) {
+  const SiteContext& c = *sf.ctx;
+  for (auto it = sf.facts.rbegin(); it != sf.facts.rend(); ++it) {
+    const Fact& f = *it;
+    const Subject& s = f.subj;
+    const Atom& a = f.atom;
+    std::string where, field;
+    if (s.kind == SubjectKind::kRequest) {
+      where = s.module, field = s.attr;
+    } else if (s.kind == SubjectKind::kParam && !c.route.empty()) {
+      // A parameter of a route function: a path parameter when the route names it, else a query parameter.
+      field = s.param;
+      where = Has(c.route, "{" + field + "}") || Has(c.route, "{" + field + ":") ? "path" : "query";
+    } else {
+      if (s.kind == SubjectKind::kCode || s.kind == SubjectKind::kSelfState) return std::nullopt;
+      continue;
+    }
+    bool missing = (a.op.empty() && a.falsy) || (a.op == "is" && Trim(a.rhs) == "None");
+    std::string bad_v, good_v;
+    long b, g;
+    if (missing) good_v = "...";
+    else if (a.rhs_strings && !a.values.empty() && (a.op == "not in" || a.op == "!=")) bad_v = "other", good_v = a.values[0];
+    else if (IntBound(a, &b, &g)) bad_v = std::to_string(b), good_v = std::to_string(g);
+    else continue;
+    std::string method = c.route_method.empty() ? (where == "body" || where == "form" ? "POST" : "GET") : c.route_method;
+    std::string path = c.route.empty() ? "/..." : c.route;
+    auto line = [&](const std::string& v, bool present) {
+      if (where == "body" || where == "form") {
+        std::string body = present ? "{\"" + field + "\": " + (v == "..." || !IntLiteral(v, &b) ? "\"" + v + "\"" : v) + "}" : "{}";
+        return method + " " + path + "  " + body;
+      }
+      if (where == "query") return method + " " + path + (present ? "?" + field + "=" + v : "");
+      if (where == "header") return method + " " + path + (present ? "  " + field + ": " + v : "  (no " + field + " header)");
+      if (where == "cookie") return method + " " + path + (present ? "  Cookie: " + field + "=" + v : "  (no " + field + " cookie)");
+      // path parameter
+      std::string p = path;
+      size_t at = p.find("{" + field);
+      if (at != std::string::npos) p = p.substr(0, at) + v + p.substr(p.find('}', at) + 1);
+      else p += "/" + v;
+      return method + " " + p;
+    };
+    std::string fx = missing ? Fix(line("", false), line(good_v, true)) : Fix(line(bad_v, true), line(good_v, true));
+    if (!fx.empty()) return fx;
+  }
+  return std::nullopt;
+}
+
+// self.<attr> is in the failing state: call the method that sets it first, or call
+// before the method that resets it.
+std::optional<std::string> StateFix(const SiteFacts& sf) {
+  const SiteContext& c = *sf.ctx;
+  if (sf.facts.empty() || c.def_name.empty() || c.class_name.empty() || c.def_name == "__init__") return std::nullopt;
+  const Fact& f = sf.facts.back();
+  std::vector<std::string> set, reset;
+  StateMethods(sf, f, &set, &reset);
+  std::string obj = "obj = " + c.class_name + "(...)\n";
+  std::string me = "obj." + c.def_name + "(...)";
+  if (!set.empty())
+    return "# before\n" + obj + me + "  # self." + f.subj.attr + " not set yet\n# after\n" + obj + "obj." + set[0] +
+           "(...)  # sets self." + f.subj.attr + "\n" + me;
+  if (!reset.empty())
+    return "# before\n" + obj + "obj." + reset[0] + "()\n" + me + "  # after " + reset[0] + "()\n# after\n" + obj + me + "\nobj." +
+           reset[0] + "()";
+  return std::nullopt;
+}
+
+std::optional<std::string> OverrideFix(const SiteFacts& sf) {
+  if (!AbstractMethod(sf)) return std::nullopt;
+  std::string params;
+  for (const auto& p : sf.ctx->params) {
+    if (p.name == "self" || p.name == "cls") continue;
+    params += ", " + std::string(p.star ? "*" : "") + p.name;
+    if (params.size() > 60) break;
+  }
+  std::string self = !sf.ctx->params.empty() && sf.ctx->params[0].name == "cls" ? "cls" : "self";
+  return "# before\nclass My" + sf.ctx->class_name + "(" + sf.ctx->class_name + "):\n    ...  # no " + sf.ctx->def_name +
+         "\n# after\nclass My" + sf.ctx->class_name + "(" + sf.ctx->class_name + "):\n    def " + sf.ctx->def_name + "(" + self +
+         params + "):\n        ...";
+}
+
+}  // namespace
+
+std::optional<std::string> WriteExampleFix(const SiteFacts& sf) {
+  // A variable the guards test and the message gives values for: the message's value
+  // (export SOC_VERSION="ascend910b1"), not a guessed one.
+  for (const auto& f : sf.facts)
+    if (f.subj.kind == SubjectKind::kEnv)
+      for (const auto& e : sf.hints.env_sets)
+        if (StartsWith(e, f.subj.env + "=")) return "# before\n# (" + f.subj.env + " not set)\n# after\nexport " + e;
+  if (auto s = SettingsFix(sf)) return s;
+  if (auto p = PackageFix(sf)) return p;
+  if (auto h = HintFix(sf)) return h;
+  if (auto c = CallFix(sf)) return c;
+  if (auto r = RequestFix(sf)) return r;
+  if (auto s = StateFix(sf)) return s;
+  return OverrideFix(sf);
+}
+
+}  // namespace errdex::doc

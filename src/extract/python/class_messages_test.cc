@@ -1,0 +1,236 @@
+// Messages built by exception classes (class_messages.h), bound at raises in other
+// files through the class bases, as `errdex scan` does repo-wide.
+#include "extract/python/class_messages.h"
+
+#include <gtest/gtest.h>
+
+#include "extract/python/python_extractor.h"
+
+namespace errdex {
+namespace {
+
+// The repository: exceptions.py defines the classes, raises.py raises them.
+constexpr const char* kExceptions = R"PY(
+class BaseError(Exception):
+    fmt = 'An unspecified error occurred'
+
+    def __init__(self, **kwargs):
+        msg = self.fmt.format(**kwargs)
+        Exception.__init__(self, msg)
+        self.kwargs = kwargs
+
+
+class EndpointConnectionError(BaseError):
+    fmt = 'Could not connect to the endpoint URL: "{endpoint_url}"'
+
+
+class NoSectionError(ValueError):
+    def __init__(self, section):
+        ValueError.__init__(self, 'No section: %r' % (section,))
+        self.section = section
+
+
+class LocationParseError(ValueError):
+    def __init__(self, location: str) -> None:
+        message = f"Failed to parse: {location}"
+        super().__init__(message)
+
+
+class ChildParseError(LocationParseError):
+    pass
+
+
+class ProcessError(RuntimeError):
+    def __init__(self, returncode, cmd):
+        self.returncode = returncode
+        self.cmd = cmd
+
+    def __str__(self):
+        if self.returncode < 0:
+            return "Command '%s' died with signal %d." % (self.cmd, -self.returncode)
+        return "Command '%s' returned non-zero exit status %d." % (self.cmd, self.returncode)
+
+
+class PassThroughError(Exception):
+    def __init__(self, message):
+        super().__init__(message)
+)PY";
+
+constexpr const char* kRaises = R"PY(
+from .exceptions import *
+
+def connect(url):
+    raise EndpointConnectionError(endpoint_url=url)
+
+def section(name):
+    raise NoSectionError(name)
+
+def literal_section():
+    raise NoSectionError('server')
+
+def parse(u):
+    raise ChildParseError(u)
+
+def run(cmd, rc):
+    raise ProcessError(rc, cmd)
+
+def passthrough():
+    raise PassThroughError("as written")
+)PY";
+
+std::shared_ptr<py::ClassMessageTable> Table() {
+  auto t = std::make_shared<py::ClassMessageTable>();
+  t->Add(CollectPythonClassMessages("pkg/exceptions.py", kExceptions));
+  t->Add(CollectPythonClassMessages("pkg/raises.py", kRaises));
+  return t;
+}
+
+const Site* At(const PythonExtractResult& r, int line) {
+  for (const Site& s : r.sites)
+    if (s.line == line) return &s;
+  return nullptr;
+}
+
+TEST(ClassMessages, CollectsEachWayAClassBuildsItsMessage) {
+  auto classes = CollectPythonClassMessages("pkg/exceptions.py", kExceptions);
+  ASSERT_EQ(classes.size(), 7u);
+  EXPECT_EQ(classes[0].name, "BaseError");
+  EXPECT_EQ(classes[0].source, py::ClassMessage::Source::kFormatAttr);
+  EXPECT_EQ(classes[0].format_attr, "fmt");
+  EXPECT_EQ(classes[1].attr_strings.at("fmt"), "Could not connect to the endpoint URL: \"{endpoint_url}\"");
+  EXPECT_EQ(classes[2].source, py::ClassMessage::Source::kText);
+  EXPECT_EQ(classes[2].params, std::vector<std::string>{"section"});
+  EXPECT_EQ(classes[4].bases, std::vector<std::string>{"LocationParseError"});
+  EXPECT_EQ(classes[5].source, py::ClassMessage::Source::kText);  // from __str__
+  // A file without exception classes is not even tokenized.
+  EXPECT_FALSE(py::MayDefineClassMessages("def f():\n    return 1\n"));
+}
+
+TEST(ClassMessages, BoundAtRaisesInAnotherFile) {
+  auto table = Table();
+  PythonExtractResult r = ExtractPython("pkg/raises.py", kRaises, ExtractLimits{}, table.get());
+  const Site* s = At(r, 5);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->error_message.value_or(""), "Could not connect to the endpoint URL: \"{url}\"");
+  EXPECT_EQ(s->message_pattern.value_or(""), "Could not connect to the endpoint URL: \"(.*?)\"");
+  EXPECT_EQ(s->message_resolution, "class-template");
+  s = At(r, 8);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""), "No section: (.*?)");
+  s = At(r, 11);  // a literal argument is written in, as %r prints it
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->error_message.value_or(""), "No section: 'server'");
+  s = At(r, 14);  // through the base class
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""), "Failed to parse: (.*?)");
+  s = At(r, 17);  // __str__, with self.x mapped back to the parameters
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""),
+            "(?:Command '(.*?)' died with signal (.*?)\\.|Command '(.*?)' returned non-zero exit status (.*?)\\.)");
+  s = At(r, 20);  // a message passed through as is stays the raise's own
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->error_message.value_or(""), "as written");
+  EXPECT_NE(s->message_resolution, "class-template");
+  // Without the table (one file alone), the raise's own argument is the message.
+  PythonExtractResult alone = ExtractPython("pkg/raises.py", kRaises);
+  EXPECT_FALSE(At(alone, 5)->error_message.has_value());
+}
+
+}  // namespace
+}  // namespace errdex
+
+namespace errdex {
+namespace {
+
+// Messages past the oracle's rules (each tagged in messageResolution, which
+// tests/diff/diff_oracle.py tolerates).
+TEST(PythonExtractorBeyondOracle, GettextLiteralArgumentsAndWithTraceback) {
+  constexpr const char* kSrc = R"PY(
+from gettext import gettext as _, ngettext
+MSG = "{} requires Flash Attention enabled models."
+
+def opts(opt):
+    raise GetoptError(_('option -%s not recognized') % opt, opt)
+
+def conflict(n):
+    raise ArgumentError(None, ngettext('conflicting option string: %s', 'conflicting option strings: %s', n) % n)
+
+def model():
+    raise NotImplementedError(MSG.format("Sharded Llama"))
+
+def quoted(x):
+    raise ValueError("invalid width %r (must be > 0)" % ('abc',))
+
+def parse(s):
+    try:
+        return go(s)
+    except ParseBaseException as exc:
+        raise exc.with_traceback(None)
+
+def reraise(s):
+    try:
+        return go(s)
+    except KeyError as e:
+        raise e
+)PY";
+  PythonExtractResult r = ExtractPython("m.py", kSrc);
+  const Site* s = At(r, 6);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""), "option -(.*?) not recognized");
+  EXPECT_NE(s->message_resolution.find("+gettext"), std::string::npos);
+  s = At(r, 9);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""), "(?:conflicting option string: (.*?)|conflicting option strings: (.*?))");
+  s = At(r, 12);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->error_message.value_or(""), "Sharded Llama requires Flash Attention enabled models.");
+  EXPECT_NE(s->message_resolution.find("+literal-args"), std::string::npos);
+  s = At(r, 15);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->error_message.value_or(""), "invalid width 'abc' (must be > 0)");
+  // raise exc.with_traceback(None): the traceback a user sees ends here.
+  s = At(r, 21);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->error_class.value_or(""), "ParseBaseException");
+  EXPECT_EQ(s->message_resolution, "reraise-with-traceback");
+  EXPECT_EQ(At(r, 27), nullptr);  // a plain re-raise is no site
+}
+
+}  // namespace
+}  // namespace errdex
+
+namespace errdex {
+namespace {
+
+TEST(PythonExtractorBeyondOracle, ConditionalSuffixLoggersAndWarnAliases) {
+  constexpr const char* kSrc = R"PY(
+import logging
+from warnings import warn as _warn
+_lg = logging.getLogger(__name__)
+
+def check(x, strict):
+    msg = "bad value"
+    if strict:
+        msg += f" ({x!r} is not allowed in strict mode)"
+    raise ValueError(msg)
+
+def note(x):
+    _lg.warning("retrying %s", x)
+    _warn("deprecated call", DeprecationWarning)
+)PY";
+  PythonExtractResult r = ExtractPython("m.py", kSrc);
+  const Site* s = At(r, 10);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""), "(?:bad value \\((.*?) is not allowed in strict mode\\)|bad value)");
+  s = At(r, 13);  // a logger under a name of the file's choosing
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, SiteKind::kLog);
+  EXPECT_EQ(s->message_pattern.value_or(""), "retrying (.*?)");
+  s = At(r, 14);  // warnings.warn imported under another name
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->error_class.value_or(""), "DeprecationWarning");
+  EXPECT_EQ(s->error_message.value_or(""), "deprecated call");
+}
+
+}  // namespace
+}  // namespace errdex

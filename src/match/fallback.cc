@@ -1,0 +1,406 @@
+// match/fallback.cc: what explain says when no template matched anything in the
+// whole input (ExplainSession::Fallback), from the strongest to the weakest:
+//  1. a bare class ("TimeoutError", "queue.Full"): the sites that raise that class
+//     without a message;
+//  2. near-exact (kNormalized): a template whose literal pieces all appear, in order,
+//     once case, quotes, whitespace and markdown are evened out on both sides
+//     ("Capture cuda graph failed" for "Capture CUDA graph failed", `__init__`
+//     eaten by markdown, a message cut off at the end);
+//  3. fuzzy (kFuzzy): token similarity.
+// Candidates come from the FuzzySearch (FTS5 over the store) or, without one, from
+// every entry. Every hit here is approximate. Tested by explain_test.cc.
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <map>
+#include <unordered_set>
+
+#include "match/evidence.h"
+#include "match/explain.h"
+
+namespace errdex {
+
+namespace {
+
+// Words that say nothing about which error it is: shared only they made "The
+// value is 5" an approximate hit for "The qkvLayout is not supported." (issue 15, L6).
+bool IsStopWord(std::string_view w) {
+  static const std::unordered_set<std::string_view> kStop = {
+      "the", "a", "an", "is", "are", "was", "were", "be", "been", "not", "no", "of", "to", "in", "on", "at",
+      "for", "with", "by", "and", "or", "but", "it", "its", "this", "that", "as", "if", "got", "has", "have",
+      "can", "cannot", "must", "should", "will", "from", "into", "than", "then", "there", "when", "which"};
+  return kStop.count(w) > 0;
+}
+
+// Lower-cased alphanumeric runs of 2+ bytes (bytes >= 0x80 count as letters),
+// stop words left out; "{expr}" placeholders of a template are left out when
+// drop_placeholders.
+std::unordered_set<std::string> Tokens(std::string_view s, bool drop_placeholders) {
+  std::unordered_set<std::string> out;
+  std::string cur;
+  int brace = 0;
+  auto flush = [&] {
+    if (cur.size() >= 2 && !IsStopWord(cur)) out.insert(cur);
+    cur.clear();
+  };
+  for (char ch : s) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    if (drop_placeholders) {
+      if (ch == '{') {
+        ++brace;
+        continue;
+      }
+      if (ch == '}' && brace > 0) {
+        --brace;
+        continue;
+      }
+      if (brace > 0) continue;
+    }
+    if (c >= 'A' && c <= 'Z') cur.push_back(static_cast<char>(c + ('a' - 'A')));
+    else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c >= 0x80) cur.push_back(ch);
+    else flush();
+  }
+  flush();
+  return out;
+}
+
+// Similarity of a template's tokens to a query's (computed once per query).
+double SimilarityToTokens(const std::unordered_set<std::string>& q, std::string_view message_template) {
+  auto t = Tokens(message_template, true);
+  if (q.empty() || t.empty()) return 0;
+  size_t inter = 0;
+  for (const auto& x : t) inter += q.count(x);
+  // One shared word is chance ("got:hello-stdin" and "{x}, got {y}"), unless each
+  // side is that one word.
+  if (inter < 2 && !(inter == 1 && q.size() == 1 && t.size() == 1)) return 0;
+  double jaccard = static_cast<double>(inter) / static_cast<double>(q.size() + t.size() - inter);
+  double containment = static_cast<double>(inter) / static_cast<double>(t.size());
+  return 0.5 * jaccard + 0.5 * containment;
+}
+
+constexpr size_t kMaxBareClassSites = 8;
+constexpr size_t kMinCutPrefix = 12;   // a cut piece's characters before the user's own words
+constexpr size_t kMinCutLiteral = 30;  // literal characters a cut-off message must still show
+
+struct Query {
+  std::string text;
+  std::string printed_class;
+  uint64_t begin = 0, end = 0;
+};
+
+// "queue.Full", "_queue.Empty", "TimeoutError": one dotted identifier whose last
+// part is capitalized.
+bool IsBareClass(std::string_view t) {
+  while (!t.empty() && (t.back() == ' ' || t.back() == ':' || t.back() == '\r')) t.remove_suffix(1);
+  if (t.empty() || t.size() > 200) return false;
+  for (char c : t)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.')) return false;
+  std::string_view last = ShortClassName(t);
+  return !last.empty() && std::isupper(static_cast<unsigned char>(last[0]));
+}
+
+// A class named in a sentence without a message ("Help! threading.BrokenBarrierError
+// - what am I doing wrong", "Getting `asyncio.queues.QueueFull` when calling it"):
+// a word that is a bare class qualified by its module, or whose name says it is an
+// exception. Empty when there is none.
+std::string_view ClassInProse(std::string_view t) {
+  auto is_delim = [](char c) { return c == ' ' || c == '\t' || std::strchr("`'\"()[]{}<>,;!?*", c) != nullptr; };
+  auto ends_with = [](std::string_view a, std::string_view b) {
+    return a.size() >= b.size() && a.substr(a.size() - b.size()) == b;
+  };
+  size_t i = 0;
+  while (i < t.size()) {
+    while (i < t.size() && is_delim(t[i])) ++i;
+    size_t j = i;
+    while (j < t.size() && !is_delim(t[j])) ++j;
+    std::string_view w = t.substr(i, j - i);
+    i = j;
+    while (!w.empty() && (w.back() == '.' || w.back() == ':')) w.remove_suffix(1);
+    if (w.size() < 5 || w.front() == '.' || !IsBareClass(w)) continue;
+    std::string_view last = ShortClassName(w);
+    bool camel = last.size() >= 4 &&
+                 std::any_of(last.begin(), last.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); });
+    bool named = ends_with(last, "Error") || ends_with(last, "Exception") || ends_with(last, "Warning");
+    if (camel && (named || w.find('.') != std::string_view::npos)) return w;
+  }
+  return {};
+}
+
+}  // namespace
+
+double TokenSimilarity(std::string_view query, std::string_view message_template) {
+  return SimilarityToTokens(Tokens(query, false), message_template);
+}
+
+std::string NearExactText(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  bool space = false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    // Smart quotes and dashes (UTF-8 E2 80 xx) as their ASCII kin.
+    if (c == 0xE2 && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0x80) {
+      unsigned char d = static_cast<unsigned char>(s[i + 2]);
+      i += 2;
+      if (d == 0x98 || d == 0x99) c = '\'';
+      else if (d == 0x9C || d == 0x9D) c = '"';
+      else if (d == 0x93 || d == 0x94) c = '-';
+      else continue;
+    }
+    if (c == '`' || c == '*' || c == '_' || c == '~') continue;  // markdown, and what it eats
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) {
+      out.push_back(' ');
+      space = false;
+    }
+    out.push_back(static_cast<char>(c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c));
+  }
+  return out;
+}
+
+double NearExactShare(std::string_view query_text, std::string_view message_template) {
+  // The template's literal pieces, split at "{expr}" holes.
+  std::vector<std::string> pieces;
+  bool leading_hole = false, trailing_hole = false;
+  {
+    std::string cur;
+    int brace = 0;
+    for (size_t i = 0; i < message_template.size(); ++i) {
+      char c = message_template[i];
+      if (c == '{') {
+        if (brace++ == 0) {
+          if (pieces.empty() && cur.empty()) leading_hole = true;
+          pieces.push_back(NearExactText(cur));
+          cur.clear();
+        }
+        continue;
+      }
+      if (c == '}' && brace > 0) {
+        --brace;
+        if (brace == 0 && i + 1 == message_template.size()) trailing_hole = true;
+        continue;
+      }
+      if (brace == 0) cur.push_back(c);
+    }
+    pieces.push_back(NearExactText(cur));
+  }
+  pieces.erase(std::remove_if(pieces.begin(), pieces.end(), [](const std::string& p) {
+                 return p.find_first_not_of(' ') == std::string::npos;
+               }),
+               pieces.end());
+  if (pieces.empty()) return -1;
+  const std::string q = NearExactText(query_text);
+  if (q.empty()) return -1;
+  size_t pos = 0, literal = 0, total = 0;
+  bool cut_off = false;
+  for (const std::string& p : pieces) total += p.size();
+  for (size_t k = 0; k < pieces.size(); ++k) {
+    std::string_view p = pieces[k];
+    while (!p.empty() && p.front() == ' ') p.remove_prefix(1);
+    while (!p.empty() && p.back() == ' ') p.remove_suffix(1);
+    size_t at = q.find(p, pos);
+    if (k == 0 && !leading_hole && at != 0) at = q.compare(0, p.size(), p) == 0 ? 0 : std::string::npos;
+    if (at == std::string::npos) {
+      // A message cut off: the query ends with the start of this piece (after a
+      // hole's value, when the piece follows one), or goes on with the user's own
+      // words after at least kMinCutPrefix characters of it.
+      bool cut = false;
+      for (size_t x = std::min(pos, q.size()); x + 4 <= q.size() && !cut; ++x) {
+        if (k == 0 && !leading_hole && x > 0) break;
+        std::string_view rest = std::string_view(q).substr(x);
+        size_t common = 0;
+        while (common < rest.size() && common < p.size() && rest[common] == p[common]) ++common;
+        bool to_end = common == rest.size();
+        bool then_prose = common >= kMinCutPrefix && (common == p.size() || p[common] == ' ' || !std::isalnum(static_cast<unsigned char>(p[common])));
+        if ((to_end || then_prose) && literal + common >= 20) {
+          literal += common;
+          pos = q.size();
+          cut = true;
+          cut_off = true;
+        }
+      }
+      if (cut) break;
+      return -1;
+    }
+    literal += p.size();
+    pos = at + p.size();
+  }
+  if (!trailing_hole && pos + 1 < q.size()) return -1;  // text after the template's end
+  // Most of the template's text, or (cut off) enough of it to be specific.
+  if (literal < 8 || (literal * 2 < total && !(cut_off && literal >= kMinCutLiteral))) return -1;
+  return std::min(1.0, static_cast<double>(literal) / static_cast<double>(q.size()));
+}
+
+Status ExplainSession::Fallback(const HitSink& sink) {
+  std::map<uint32_t, ExplainHit> best;
+  auto keep = [&](ExplainHit h) {
+    // Already reported, approximate, by a template's weak match.
+    if (std::find(weak_entries_.begin(), weak_entries_.end(), h.entry) != weak_entries_.end()) return;
+    auto it = best.find(h.entry);
+    if (it == best.end() || it->second.score < h.score) best[h.entry] = std::move(h);
+  };
+  for (const std::string& packed : fuzzy_queries_) {
+    // packed = begin \0 end \0 class \0 text
+    size_t a = packed.find('\0'), b = packed.find('\0', a + 1), c = packed.find('\0', b + 1);
+    Query q;
+    q.begin = std::stoull(packed.substr(0, a));
+    q.end = std::stoull(packed.substr(a + 1, b - a - 1));
+    q.printed_class = packed.substr(b + 1, c - b - 1);
+    q.text = packed.substr(c + 1);
+    auto base_hit = [&](uint32_t entry, ExplainHit::Kind kind) {
+      ExplainHit h;
+      h.entry = entry;
+      h.kind = kind;
+      h.approximate = true;
+      h.begin = q.begin;
+      h.end = q.end;
+      h.printed_class = q.printed_class;
+      h.message = q.text;
+      h.message_length = q.text.size();
+      return h;
+    };
+    // 1. A bare class: the sites raising it without a message (alone on its line, or
+    // named in a sentence that shows no "Class: message").
+    std::string_view bare = IsBareClass(q.text) ? std::string_view(q.text) : std::string_view();
+    if (bare.empty() && !FindEmbeddedClass(q.text).ok) bare = ClassInProse(q.text);
+    if (!bare.empty()) {
+      std::string_view cls = ShortClassName(bare);
+      std::vector<uint32_t> entries;
+      m_.EntriesOfClass(cls, &entries);
+      entries.erase(std::remove_if(entries.begin(), entries.end(),
+                                   [&](uint32_t e) {
+                                     return m_.entries()[e].pattern >= 0 || !m_.entries()[e].message.empty() ||
+                                            (opt_.accept && !opt_.accept(e));
+                                   }),
+                    entries.end());
+      // A class raised bare in many places (a test suite's asserts) names none of them.
+      const bool alone = bare.size() == q.text.size();
+      if (entries.size() > kMaxBareClassSites) {
+        if (alone) continue;
+        entries.clear();
+      }
+      // Its module says which: "queue.Full" is queue.py's, not multiprocessing/queues.py's.
+      size_t last_dot = bare.rfind('.');
+      std::string module_file = last_dot == std::string_view::npos ? std::string() : std::string(bare.substr(0, last_dot));
+      std::replace(module_file.begin(), module_file.end(), '.', '/');
+      std::vector<std::string> top;
+      if (!module_file.empty()) top.push_back(module_file.substr(0, module_file.find('/')));
+      for (uint32_t entry : entries) {
+        const MatchEntry& e = m_.entries()[entry];
+        ExplainHit h = base_hit(entry, ExplainHit::Kind::kNormalized);
+        h.printed_class = std::string(bare);
+        h.class_agreement = 1;
+        h.score = 60 - ((e.flags & (kEntryInTests | kEntryVendored)) ? 15 : 0) - ((e.flags & kEntryOlderOnly) ? 3 : 0);
+        std::string_view path = e.file_path;
+        if (!module_file.empty() && path.size() > 3 && path.substr(path.size() - 3) == ".py") {
+          std::string_view stem = path.substr(0, path.size() - 3);
+          if (stem.size() >= module_file.size() && stem.substr(stem.size() - module_file.size()) == module_file &&
+              (stem.size() == module_file.size() || stem[stem.size() - module_file.size() - 1] == '/'))
+            h.score += 10;
+          else if (NamesPackage(top, path, e.repo))
+            h.score += 6;
+        }
+        keep(std::move(h));
+      }
+      if (alone) continue;
+    }
+    const auto query_tokens = Tokens(q.text, false);
+    // The message words search; the class is weighed apart (ClassEvidence). A class
+    // alone ("AssertionError") says nothing fuzzy search can use, and as a search
+    // word it hits most of a test suite's catalog (98k rows: 150 ms per query).
+    EmbeddedClass ec = FindEmbeddedClass(q.text);
+    std::string_view message = ec.ok ? std::string_view(q.text).substr(ec.message_begin, ec.message_end - ec.message_begin)
+                                     : std::string_view(q.text);
+    if (ec.ok && q.printed_class.empty()) q.printed_class = std::string(ShortClassName(std::string_view(q.text).substr(ec.class_begin, ec.class_end - ec.class_begin)));
+    if (message.find_first_not_of(" \t:") == std::string_view::npos) continue;
+    // The class printed with its package: that package's sites raising it with a
+    // message built at run time (few of them).
+    if (ec.ok) {
+      std::string_view printed = std::string_view(q.text).substr(ec.class_begin, ec.class_end - ec.class_begin);
+      size_t dot = printed.find('.');
+      if (dot != std::string_view::npos && dot > 0) {
+        std::vector<std::string> module{std::string(printed.substr(0, dot))};
+        std::vector<uint32_t> entries;
+        m_.EntriesOfClass(ShortClassName(printed), &entries);
+        entries.erase(std::remove_if(entries.begin(), entries.end(),
+                                     [&](uint32_t e) {
+                                       const MatchEntry& en = m_.entries()[e];
+                                       return en.pattern >= 0 || !NamesPackage(module, en.file_path, en.repo) ||
+                                              (opt_.accept && !opt_.accept(e));
+                                     }),
+                      entries.end());
+        if (entries.size() <= kMaxBareClassSites)
+          for (uint32_t entry : entries) {
+            const MatchEntry& e = m_.entries()[entry];
+            ExplainHit h = base_hit(entry, ExplainHit::Kind::kClass);
+            h.class_agreement = 1;
+            h.score = 41 - ((e.flags & (kEntryInTests | kEntryVendored)) ? 15 : 0) - ((e.flags & kEntryOlderOnly) ? 3 : 0);
+            keep(std::move(h));
+          }
+      }
+    }
+    std::vector<std::pair<uint32_t, double>> cands;
+    if (fuzzy_) {
+      cands = fuzzy_(message, 30);
+    } else {
+      for (uint32_t i = 0; i < m_.entries().size() && i < 200000; ++i) cands.emplace_back(i, 0.0);
+    }
+    for (auto [entry, bm25] : cands) {
+      if (entry >= m_.entries().size()) continue;
+      if (opt_.accept && !opt_.accept(entry)) continue;
+      const MatchEntry& e = m_.entries()[entry];
+      auto [cls, agree] = ClassEvidence(q.printed_class, e.error_class);
+      // 2. Near-exact: every literal piece of the template, in order.
+      double share = agree < 0 || e.message.empty() ? -1 : NearExactShare(message, e.message);
+      const double named = AnyFrameNames(paste_frames_, e.file_path) ? 10 : 0;  // a file the paste names
+      if (share >= 0) {
+        ExplainHit h = base_hit(entry, ExplainHit::Kind::kNormalized);
+        h.score = 50 + 30 * share + 0.5 * cls + named - ((e.flags & (kEntryInTests | kEntryVendored)) ? 15 : 0) -
+                  ((e.flags & kEntryOlderOnly) ? 3 : 0);
+        h.frame_file = named > 0;
+        h.class_agreement = agree;
+        keep(std::move(h));
+        continue;
+      }
+      // 3. Fuzzy: similar words.
+      double sim = SimilarityToTokens(query_tokens, e.message);
+      if (agree < 0) sim *= 0.7;
+      if (sim < opt_.fuzzy_min_similarity) continue;
+      ExplainHit h = base_hit(entry, ExplainHit::Kind::kFuzzy);
+      h.score = 40 * sim + (bm25 > 0 ? 2 * bm25 / (1 + bm25) : 0) + named / 2 -
+                ((e.flags & (kEntryInTests | kEntryVendored)) ? 2 : 0);
+      h.frame_file = named > 0;
+      h.class_agreement = agree;
+      keep(std::move(h));
+    }
+  }
+  std::vector<ExplainHit> hits;
+  for (auto& [k, h] : best) hits.push_back(std::move(h));
+  std::sort(hits.begin(), hits.end(), [](const ExplainHit& x, const ExplainHit& y) {
+    return x.score != y.score ? x.score > y.score : x.entry < y.entry;
+  });
+  // Equal evidence: one hit that lists the others.
+  std::vector<ExplainHit> kept;
+  for (size_t i = 0; i < hits.size() && kept.size() < opt_.top_k;) {
+    ExplainHit h = std::move(hits[i]);
+    size_t j = i + 1;
+    while (j < hits.size() && std::abs(hits[j].score - h.score) < kTieEpsilon && hits[j].kind == h.kind) {
+      if (h.equal_entries.size() < 32) h.equal_entries.push_back(hits[j].entry);
+      ++j;
+    }
+    kept.push_back(std::move(h));
+    i = j;
+  }
+  uint64_t group = next_group_++;
+  for (ExplainHit& h : kept) {
+    h.group = group;
+    ++hits_;
+    sink(h);
+  }
+  return Status::Ok();
+}
+
+}  // namespace errdex

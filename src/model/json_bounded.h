@@ -1,0 +1,28 @@
+// model/json_bounded.h: parsing JSON that comes from outside (a catalog, a
+// knowledge blob, an HTTP or MCP request, a language model's answer) with a
+// bound on its nesting. nlohmann::json parses iteratively, but copying, comparing
+// and dumping a value recurse once per level: a request of 200,000 '[' crashed
+// `errdex mcp` when its id was echoed. A text nested deeper than the bound is
+// refused before it is parsed. Tested by json_bounded_test.cc.
+#pragma once
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <string_view>
+
+namespace errdex {
+
+// Deeper than this is never legitimate in errdex's formats (a record is 3 levels,
+// an MCP request with its arguments under 10).
+inline constexpr size_t kMaxJsonDepth = 64;
+
+// The deepest nesting of arrays/objects in `text`, counting brackets outside
+// strings (escapes honoured), in one pass; stops counting past `limit` (returns
+// limit + 1). Malformed text is counted all the same (the parser rejects it).
+size_t JsonNestingDepth(std::string_view text, size_t limit = kMaxJsonDepth);
+
+// nlohmann::json::parse(text) without exceptions: a discarded value
+// (is_discarded()) when the text is not JSON or is nested deeper than max_depth.
+nlohmann::json ParseJsonBounded(std::string_view text, size_t max_depth = kMaxJsonDepth);
+
+}  // namespace errdex

@@ -1,0 +1,229 @@
+// The prose of real-style code for every way a program takes its settings: each
+// fixture tree under tests/prose/fixtures/ is scanned by the real binary, and the
+// records' triggers, solutions and exampleFix must name the settings the way the
+// user writes them (`--deepep-mode normal`, `MYSVC_MAX_WORKERS=65`), never as the
+// attribute the code reads (`deepep_mode="normal"`, `ServerArgs.deepep_mode`). The
+// prose checker (document/prose_lint.h) must find nothing in them.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "document/prose_lint.h"
+#include "e2e_util.h"
+#include "model/record.h"
+
+namespace errdex {
+namespace {
+
+using e2e::TempDir;
+
+struct Scanned {
+  std::vector<CatalogLine> lines;
+  int exit_code = -1;
+};
+
+// Scans a copy of tests/prose/fixtures/<name> (so paths are the fixture's own).
+Scanned ScanFixture(const std::string& name) {
+  TempDir dir;
+  std::filesystem::copy(std::string(ERRDEX_SOURCE_DIR) + "/tests/prose/fixtures/" + name, dir / "repo",
+                        std::filesystem::copy_options::recursive);
+  std::string out = dir / "out.jsonl";
+  std::string cmd = std::string(ERRDEX_BINARY) + " scan " + e2e::Quote(dir / "repo") + " --repo fixture/" + name +
+                    " --facts --quiet -o " + e2e::Quote(out) + " 2>/dev/null";
+  Scanned s;
+  int rc = std::system(cmd.c_str());
+  s.exit_code = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  std::istringstream in(e2e::ReadFile(out));
+  std::string line;
+  while (std::getline(in, line)) {
+    auto cl = ParseCatalogLine(line);
+    EXPECT_TRUE(cl.ok()) << line;
+    if (cl.ok()) s.lines.push_back(std::move(cl.value()));
+  }
+  return s;
+}
+
+// The record whose message contains `msg`.
+const Record* Find(const Scanned& s, const std::string& msg) {
+  for (const auto& l : s.lines)
+    if (l.record.error_message && l.record.error_message->find(msg) != std::string::npos) return &l.record;
+  ADD_FAILURE() << "no record with message containing: " << msg;
+  return nullptr;
+}
+
+bool Has(const std::optional<std::string>& s, const std::string& x) { return s && s->find(x) != std::string::npos; }
+bool AnyHas(const std::optional<std::vector<std::string>>& v, const std::string& x) {
+  if (!v) return false;
+  for (const auto& s : *v)
+    if (s.find(x) != std::string::npos) return true;
+  return false;
+}
+std::string Dump(const Record* r) { return r ? RecordToJson(*r) : "(none)"; }
+
+// No finding of the prose checker in any record of the scan.
+void ExpectCleanProse(const Scanned& s) {
+  doc::ProseLinter linter;
+  for (const auto& l : s.lines) linter.Check(l.record, l.facts ? &*l.facts : nullptr);
+  linter.Finish();
+  for (const auto& f : linter.findings()) ADD_FAILURE() << f.file << ": " << f.check << ": " << f.field << ": " << f.text;
+}
+
+TEST(FlagIdioms, Argparse) {
+  Scanned s = ScanFixture("argparse");
+  ASSERT_EQ(s.exit_code, 0);
+  const Record* r = Find(s, "torch_native attention cannot be compiled");
+  ASSERT_TRUE(r);
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(Has(r->trigger_scenarios, "`--attention-backend torch_native` and `--enable-torch-compile`"));
+  EXPECT_TRUE(AnyHas(r->solutions, "Drop --enable-torch-compile or pick another backend. (the message's advice)"));
+  EXPECT_TRUE(AnyHas(r->solutions, "Change `--attention-backend` from `torch_native` to `triton` or `flashinfer`; its default is `triton`"));
+  EXPECT_EQ(r->example_fix.value_or(""),
+            "# before\n--attention-backend torch_native --enable-torch-compile\n# after\n--attention-backend torch_native");
+  const Record* p = Find(s, "--page-size must be at most 64");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->example_fix.value_or(""), "# before\n--page-size 65\n# after\n--page-size 1") << Dump(p);
+  ExpectCleanProse(s);
+}
+
+// sglang: fields annotated A[T, Arg(...)] turned into flags by a helper that walks
+// the dataclass (arg_groups/arg_utils.py); choices from Literal and from Arg(choices=CONST),
+// aliases, a base class's fields, no_cli fields left out.
+TEST(FlagIdioms, DataclassFieldsThroughAHelper) {
+  Scanned s = ScanFixture("dataclass_helper");
+  ASSERT_EQ(s.exit_code, 0);
+  const Record* r = Find(s, "only supports DeepEP low_latency dispatch");
+  ASSERT_TRUE(r);
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(Has(r->trigger_scenarios,
+                  "`--moe-a2a-backend deepep`, `--moe-runner-backend flashinfer_cutedsl` and `--deepep-mode normal`"));
+  EXPECT_TRUE(Has(r->trigger_scenarios, "only an explicit `--deepep-mode normal` does"));
+  EXPECT_TRUE(AnyHas(r->solutions, "Pass `--deepep-mode low_latency` or `--deepep-mode auto` (the message's own hint)"));
+  EXPECT_TRUE(AnyHas(r->solutions, "Change `--moe-runner-backend` from `flashinfer_cutedsl` to `auto`, `triton`, `flashinfer_trtllm` or `cutlass`"));
+  EXPECT_EQ(r->example_fix.value_or(""),
+            "# before\n--moe-a2a-backend deepep --moe-runner-backend flashinfer_cutedsl --deepep-mode normal\n"
+            "# after\n--moe-a2a-backend deepep --moe-runner-backend flashinfer_cutedsl --deepep-mode low_latency");
+  for (const char* attr : {"deepep_mode=", "cfg.deepep_mode`", "ServerArgs.deepep_mode"}) {
+    EXPECT_FALSE(Has(r->trigger_scenarios, attr)) << attr;
+    EXPECT_FALSE(AnyHas(r->solutions, attr)) << attr;
+    EXPECT_FALSE(Has(r->example_fix, attr)) << attr;
+  }
+  // A field of the base class, by its own flag name (aliases: --ep).
+  const Record* e = Find(s, "Expert load balancing needs expert parallelism");
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->example_fix.value_or(""), "# before\n--enable-eplb --ep-size 1\n# after\n--enable-eplb --ep-size 2") << Dump(e);
+  // Another file reads the same settings through `server_args`.
+  const Record* m = Find(s, "is not available in this build");
+  ASSERT_TRUE(m);
+  EXPECT_TRUE(AnyHas(m->solutions, "Set `--moe-runner-backend` to one of the supported values: `auto` or `triton`")) << Dump(m);
+  ExpectCleanProse(s);
+}
+
+// vLLM: add_argument("--tensor-parallel-size", **parallel_kwargs[...]) takes type and
+// default from the config dataclass's field of that name.
+TEST(FlagIdioms, EngineArgsKwargsFromConfigFields) {
+  Scanned s = ScanFixture("engine_args");
+  ASSERT_EQ(s.exit_code, 0);
+  const Record* r = Find(s, "Tensor parallelism beyond one node");
+  ASSERT_TRUE(r);
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(Has(r->trigger_scenarios, "`--tensor-parallel-size` > `8`"));
+  EXPECT_TRUE(AnyHas(r->solutions, "Set `--tensor-parallel-size` to a value of at most 8, e.g. `--tensor-parallel-size 1`"));
+  EXPECT_EQ(r->example_fix.value_or(""), "# before\n--tensor-parallel-size 9\n# after\n--tensor-parallel-size 1");
+  const Record* u = Find(s, "The uni executor runs one process");
+  ASSERT_TRUE(u);
+  // Choices from the Literal alias the field is annotated with.
+  EXPECT_TRUE(AnyHas(u->solutions, "Change `--distributed-executor-backend` from `uni` to `ray` or `mp`")) << Dump(u);
+  ExpectCleanProse(s);
+}
+
+TEST(FlagIdioms, Click) {
+  Scanned s = ScanFixture("click");
+  ASSERT_EQ(s.exit_code, 0);
+  const Record* r = Find(s, "Half precision needs an accelerator");
+  ASSERT_TRUE(r);
+  SCOPED_TRACE(Dump(r));
+  // The command's parameters are its options.
+  EXPECT_TRUE(Has(r->trigger_scenarios, "Launching with `--fp16` and `--device cpu`"));
+  EXPECT_TRUE(AnyHas(r->solutions, "Use `--device cuda` or `--device mps` (the message's own hint)"));
+  EXPECT_TRUE(AnyHas(r->solutions, "Drop `--fp16` (or pass `--no-fp16`)"));
+  EXPECT_EQ(r->example_fix.value_or(""), "# before\n--fp16 --device cpu\n# after\n--fp16 --device cuda");
+  const Record* w = Find(s, "must be at least 1");
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->example_fix.value_or(""), "# before\n--workers 0\n# after\n--workers 1") << Dump(w);
+  ExpectCleanProse(s);
+}
+
+TEST(FlagIdioms, Typer) {
+  Scanned s = ScanFixture("typer");
+  ASSERT_EQ(s.exit_code, 0);
+  const Record* r = Find(s, "gptq kernels support at most 16");
+  ASSERT_TRUE(r);
+  SCOPED_TRACE(Dump(r));
+  // An Enum-typed parameter: the member's value; an option with its own name.
+  EXPECT_TRUE(Has(r->trigger_scenarios, "Launching with `--quantize gptq` and `--max-batch-size` > `16`"));
+  EXPECT_TRUE(AnyHas(r->solutions, "Change `--quantize` from `gptq` to `awq` or `fp8`, or leave it out"));
+  EXPECT_EQ(r->example_fix.value_or(""), "# before\n--quantize gptq --max-batch-size 17\n# after\n--quantize gptq --max-batch-size 16");
+  ExpectCleanProse(s);
+}
+
+// pydantic BaseSettings: a field is set by its PREFIX_NAME environment variable.
+TEST(FlagIdioms, PydanticSettingsAreEnvironmentVariables) {
+  Scanned s = ScanFixture("pydantic_settings");
+  ASSERT_EQ(s.exit_code, 0);
+  const Record* r = Find(s, "max_workers above 64");
+  ASSERT_TRUE(r);
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(Has(r->trigger_scenarios, "environment variable `MYSVC_MAX_WORKERS` > `64`"));
+  EXPECT_EQ(r->example_fix.value_or(""), "# before\nMYSVC_MAX_WORKERS=65\n# after\nMYSVC_MAX_WORKERS=4");
+  const Record* f = Find(s, "unknown log format");
+  ASSERT_TRUE(f);
+  EXPECT_TRUE(AnyHas(f->solutions, "Set environment variable `MYSVC_LOG_FORMAT` to one of the supported values: `text` or `json`")) << Dump(f);
+  ExpectCleanProse(s);
+}
+
+// sglang's EnvBool registry, a get_*_env_var reader and os.environ.get.
+TEST(FlagIdioms, EnvironmentRegistries) {
+  Scanned s = ScanFixture("env_registry");
+  ASSERT_EQ(s.exit_code, 0);
+  const Record* r = Find(s, "The canary runs only with the default kernels");
+  ASSERT_TRUE(r);
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(Has(r->trigger_scenarios, "`KV_FORCE_TRITON=1` (any true value) and `KV_ENABLE_CANARY=1` (any true value)"));
+  EXPECT_EQ(r->example_fix.value_or(""), "# before\nKV_FORCE_TRITON=1 KV_ENABLE_CANARY=1\n# after\nKV_FORCE_TRITON=1 KV_ENABLE_CANARY=0");
+  const Record* a = Find(s, "KV_USE_AITER needs a ROCm build");
+  ASSERT_TRUE(a);
+  EXPECT_TRUE(AnyHas(a->solutions, "Unset it on CUDA machines. (the message's advice)")) << Dump(a);
+  EXPECT_TRUE(AnyHas(a->solutions, "an AMD GPU with a ROCm build of PyTorch")) << Dump(a);
+  ExpectCleanProse(s);
+}
+
+// JavaScript/TypeScript: request fields of an express route, argument checks, NestJS HttpException.
+TEST(FlagIdioms, JavaScriptAndTypeScript) {
+  Scanned s = ScanFixture("javascript");
+  ASSERT_EQ(s.exit_code, 0);
+  const Record* r = Find(s, "unknown role");
+  ASSERT_TRUE(r);
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(Has(r->trigger_scenarios, "A POST `/users` request where `role` in the request body is not `admin` or `viewer`"));
+  EXPECT_TRUE(AnyHas(r->solutions, "Send `role` in the request body as one of `admin` or `viewer`"));
+  EXPECT_EQ(r->example_fix.value_or(""), "# before\nPOST /users  {\"role\": \"other\"}\n# after\nPOST /users  {\"role\": \"admin\"}");
+  const Record* n = Find(s, "name is required");
+  ASSERT_TRUE(n);
+  EXPECT_EQ(n->example_fix.value_or(""), "# before\nPOST /users  {}\n# after\nPOST /users  {\"name\": \"...\"}") << Dump(n);
+  const Record* t = Find(s, "page must be a string");
+  ASSERT_TRUE(t);
+  EXPECT_TRUE(AnyHas(t->solutions, "Pass `page` to `parsePage` as a string")) << Dump(t);
+  const Record* h = Find(s, "Follower email and username not provided");
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->http_status.value_or(0), 400);
+  EXPECT_TRUE(AnyHas(h->solutions, "Pass `followerEmail` and `username` to `follow`")) << Dump(h);
+  ExpectCleanProse(s);
+}
+
+}  // namespace
+}  // namespace errdex
