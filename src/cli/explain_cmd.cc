@@ -295,8 +295,8 @@ int ExplainInput(Catalog& c, const ExplainFlags& f, HitPrinter& printer, int in_
     }
     if (s.code() == Status::Code::kLimitExceeded) {  // what was read is still explained
       PrintWarning("limits hit: --max-input " + std::to_string(f.max_input) + ": only the first " +
-                   std::to_string(f.max_input) + " bytes of " + name +
-                   " were read (--max-input 0 reads everything)");
+                   std::to_string(f.max_input) + " bytes were read from " + name +
+                   " (--max-input 0 reads everything)");
       break;
     }
     if (!s.ok()) {
