@@ -9,12 +9,14 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
 
 #include "catalog/catalog.h"
 #include "catalog/explain_json.h"
 #include "extract/common/file_source.h"
 #include "fuzz/fuzz_util.h"
 #include "scan/scanner.h"
+#include "scan/sinks.h"
 #include "store/catalog_store.h"
 
 using namespace errdex;
@@ -76,10 +78,13 @@ Fixture* MakeFixture() {
   o.repo = "o/n";
   o.sha = std::string(40, 'b');
   o.jobs = 1;
-  auto scanned = Scan(o);
-  if (!scanned.ok()) std::abort();
   auto store = CatalogStore::Open(f->dir + "/c.db", /*create=*/true);
-  if (!store.ok() || !StoreScan(**store, *scanned).ok()) std::abort();
+  if (!store.ok()) std::abort();
+  {
+    std::mutex mu;
+    CatalogSink sink(store->get(), &mu);
+    if (!ScanToSinks(o, {&sink}, store->get(), &mu).ok()) std::abort();
+  }
   store->reset();
   auto cat = Catalog::OpenStore(f->dir + "/c.db", CatalogOptions{});
   if (!cat.ok()) std::abort();

@@ -7,10 +7,12 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git
-  libsqlite3-dev libgit2-dev libpcre2-dev libvectorscan-dev libxxhash-dev
+  libsqlite3-dev libgit2-dev libpcre2-dev libvectorscan-dev libxxhash-dev libzstd-dev libpq-dev
   nlohmann-json3-dev libcli11-dev libcpp-httplib-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   ripgrep python3 time
+  # the store tests run on a real PostgreSQL 15 too (tests/pg/pg_server.sh starts one).
+  postgresql-15
   # C/C++/CUDA differential test (tests/diff/cpp_oracle.py): clang's AST, and the
   # PyTorch / pybind11 headers as a real corpus.
   clang-19 libtorch-dev pybind11-dev

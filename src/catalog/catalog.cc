@@ -371,7 +371,9 @@ Result<std::unique_ptr<Catalog>> Catalog::OpenStore(const std::string& path, con
   }
   auto scans = c->store_->ListScans();
   if (!scans.ok()) return scans.status();
-  auto lines = c->store_->LoadLines(ScanFilter{});
+  ScanFilter newest;  // each record once, from the newest scan holding it (what BuildFromLines keeps)
+  newest.newest_per_record = true;
+  auto lines = c->store_->LoadLines(newest);
   if (!lines.ok()) return lines.status();
   Status s = c->BuildFromLines(*lines, *scans);
   if (s.ok()) s = c->Compile(options.matcher);

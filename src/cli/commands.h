@@ -19,6 +19,8 @@ void RegisterServeCommands(CLI::App& app, CommandTable& table);     // serve    
 void RegisterMcpCommands(CLI::App& app, CommandTable& table);       // mcp             (mcp_cmd.cc)
 void RegisterSiteCommands(CLI::App& app, CommandTable& table);      // site            (site_cmd.cc)
 void RegisterLintDocsCommands(CLI::App& app, CommandTable& table);  // lint-docs       (lint_docs_cmd.cc)
+void RegisterHistoryCommands(CLI::App& app, CommandTable& table);   // diff, history, gc (history_cmd.cc)
+void RegisterMergeCommands(CLI::App& app, CommandTable& table);     // merge           (merge_cmd.cc)
 void RegisterCheckCommands(CLI::App& app, CommandTable& table);     // check           (check_cmd.cc)
 
 }  // namespace errdex::cli

@@ -24,6 +24,8 @@ int main(int argc, char** argv) {
   errdex::cli::RegisterMcpCommands(app, table);
   errdex::cli::RegisterSiteCommands(app, table);
   errdex::cli::RegisterLintDocsCommands(app, table);
+  errdex::cli::RegisterHistoryCommands(app, table);
+  errdex::cli::RegisterMergeCommands(app, table);
   errdex::cli::RegisterCheckCommands(app, table);
   try {
     app.parse(argc, argv);

@@ -15,7 +15,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "cli/commands.h"
@@ -23,6 +25,7 @@
 #include "cli/terminal.h"
 #include "model/record.h"
 #include "scan/scanner.h"
+#include "scan/sinks.h"
 #include "store/catalog_store.h"
 
 namespace errdex::cli {
@@ -31,7 +34,10 @@ namespace {
 
 struct ScanFlags {
   std::string path;
-  std::string rev;
+  std::vector<std::string> revs;
+  std::vector<std::string> rev_globs;
+  bool tags = false;
+  std::vector<std::string> first_parent;
   std::string repo;
   std::string sha;
   std::string output;
@@ -70,14 +76,6 @@ class Printer {
   bool color_;
 };
 
-// Writes the JSON Lines (serialized by the scan's workers); false on a write
-// error (errno set).
-bool WriteLines(FILE* out, const ScanResult& result) {
-  for (const std::string& chunk : result.jsonl_chunks)
-    if (std::fwrite(chunk.data(), 1, chunk.size(), out) != chunk.size()) return false;
-  return std::fflush(out) == 0;
-}
-
 double Mb(uint64_t bytes) { return static_cast<double>(bytes) / 1e6; }
 
 std::string SummaryText(const ScanResult& r, double seconds) {
@@ -89,8 +87,10 @@ std::string SummaryText(const ScanResult& r, double seconds) {
     kinds += std::to_string(s.sites_by_kind[k]) + " " + SiteKindName(static_cast<SiteKind>(k));
   }
   char buf[512];
-  std::snprintf(buf, sizeof buf, "scanned %lld files (%lld skipped), %lld sites%s%s%s, %.1f MB in %.2f s (%.1f MB/s)",
-                static_cast<long long>(s.files_scanned), static_cast<long long>(s.files_skipped),
+  std::string reused;
+  if (s.files_reused > 0) reused = ", " + std::to_string(s.files_reused) + " already in the catalog";
+  std::snprintf(buf, sizeof buf, "scanned %lld files (%lld skipped%s), %lld sites%s%s%s, %.1f MB in %.2f s (%.1f MB/s)",
+                static_cast<long long>(s.files_scanned), static_cast<long long>(s.files_skipped), reused.c_str(),
                 static_cast<long long>(s.sites), kinds.empty() ? "" : " (", kinds.c_str(), kinds.empty() ? "" : ")",
                 Mb(s.bytes), seconds, seconds > 0 ? Mb(s.bytes) / seconds : 0.0);
   return buf;
@@ -164,6 +164,8 @@ std::string SummaryJson(const ScanResult& r, const ScanFlags& f, double write_se
   num("filesListed", static_cast<double>(s.files_listed), true);
   num("files", static_cast<double>(s.files_scanned), true);
   num("filesSkipped", static_cast<double>(s.files_skipped), true);
+  num("filesReused", static_cast<double>(s.files_reused), true);
+  num("filesDocumentedAgain", static_cast<double>(s.files_documented), true);
   num("diagnostics", static_cast<double>(r.diagnostics.size()), true);
   num("sites", static_cast<double>(s.sites), true);
   o += "\"sitesByKind\":{";
@@ -183,8 +185,11 @@ std::string SummaryJson(const ScanResult& r, const ScanFlags& f, double write_se
        ",\"sitesGuardsCut\":" + std::to_string(s.limits.sites_guards_cut) + "},";
   o += "\"seconds\":{";
   char buf[256];
-  std::snprintf(buf, sizeof buf, "\"list\":%.3f,\"extract\":%.3f,\"document\":%.3f,\"write\":%.3f,\"total\":%.3f},",
-                s.list_seconds, s.extract_seconds, s.document_seconds, write_seconds, total_seconds);
+  std::snprintf(buf, sizeof buf,
+                "\"list\":%.3f,\"extract\":%.3f,\"cppTable\":%.3f,\"document\":%.3f,\"knowledge\":%.3f,"
+                "\"write\":%.3f,\"total\":%.3f},",
+                s.list_seconds, s.extract_seconds, s.cpp_table_seconds, s.document_seconds, s.knowledge_seconds,
+                write_seconds, total_seconds);
   o += buf;
   num("mbPerSecond", total_seconds > 0 ? Mb(s.bytes) / total_seconds : 0.0, false);
   o.back() = '}';
@@ -192,8 +197,44 @@ std::string SummaryJson(const ScanResult& r, const ScanFlags& f, double write_se
   return o;
 }
 
+// A catalog in a temporary directory, removed with it: what a multi-revision
+// scan without --db remembers between revisions.
+class TempCatalog {
+ public:
+  ~TempCatalog() {
+    if (!dir_.empty()) {
+      std::error_code ec;
+      std::filesystem::remove_all(dir_, ec);
+    }
+  }
+  Result<std::unique_ptr<CatalogStore>> Open() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "errdex-scan-XXXXXX").string();
+    if (!mkdtemp(tmpl.data())) return Status::IoError(std::strerror(errno));
+    dir_ = tmpl;
+    return CatalogStore::Open(dir_ + "/reuse.db", true);
+  }
+
+ private:
+  std::string dir_;
+};
+
 int RunScan(const ScanFlags& f) {
   Printer printer(UseColor(f.color, STDERR_FILENO));
+  // -o SHARD.errdex: a shard, a fresh catalog file of its own (errdex merge folds
+  // shards into a catalog); whatever was at that path is replaced.
+  constexpr std::string_view kShard = ".errdex";
+  if (f.output.size() > kShard.size() && f.output.compare(f.output.size() - kShard.size(), kShard.size(), kShard) == 0) {
+    if (!f.db.empty()) return printer.Error("-o " + f.output + " writes a shard: not with --db (errdex merge folds it in)");
+    ScanFlags shard = f;
+    shard.db = f.output;
+    shard.output.clear();
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+      std::error_code ec;
+      std::filesystem::remove(f.output + suffix, ec);
+      if (ec) return printer.Error("cannot replace " + f.output + suffix + ": " + ec.message());
+    }
+    return RunScan(shard);
+  }
   const bool to_stdout = f.output == "-" || (f.output.empty() && f.db.empty());
   using Clock = std::chrono::steady_clock;
   auto t0 = Clock::now();
@@ -212,6 +253,7 @@ int RunScan(const ScanFlags& f) {
     if (!opened.ok()) return printer.Error(opened.status().message());
     out_file = std::move(opened).value();
   }
+  std::unique_ptr<TempCatalog> temp;  // declared first: it outlives the store open in it
   std::unique_ptr<CatalogStore> store;
   if (!f.db.empty()) {
     auto s = CatalogStore::Open(f.db, true);
@@ -219,17 +261,39 @@ int RunScan(const ScanFlags& f) {
     store = std::move(s.value());
   }
 
+  // The revisions: none (the directory, or HEAD of a bare repository), or
+  // every commit --rev/--revs/--tags/--first-parent name, each its own scan.
+  RevisionQuery query;
+  query.revs = f.revs;
+  query.globs = f.rev_globs;
+  query.tags = f.tags;
+  query.ranges = f.first_parent;
+  std::vector<Revision> revisions;
+  if (!query.empty()) {
+    auto listed = ListRevisions(f.path, query);
+    if (!listed.ok()) return printer.Error(listed.status().message());
+    revisions = std::move(listed).value();
+    if (revisions.empty()) return printer.Error("no commit of " + f.path + " matches the revisions given");
+    if (revisions.size() > 1 && f.sha_opt->count())
+      return printer.Error("--sha names one commit; " + std::to_string(revisions.size()) + " revisions were given");
+  }
+  // Several revisions without a catalog: a temporary one remembers what the
+  // earlier revisions parsed, so a file shared by them is read once.
+  if (!store && revisions.size() > 1) {
+    temp = std::make_unique<TempCatalog>();
+    auto s = temp->Open();
+    if (!s.ok()) return printer.Error("cannot create a temporary catalog: " + s.status().message());
+    store = std::move(s).value();
+  }
+
   ScanOptions o;
   o.path = f.path;
-  if (f.rev_opt->count()) o.rev = f.rev;
   if (f.repo_opt->count()) o.repo = f.repo;
   if (f.sha_opt->count()) o.sha = f.sha;
   o.jobs = f.jobs;
   o.max_file_size = f.max_file_size;
   o.limits = f.limits;
   o.document = !f.no_docs;
-  if (to_stdout || !f.output.empty())
-    o.json_lines = f.facts ? ScanOptions::JsonLines::kRecordsWithFacts : ScanOptions::JsonLines::kRecords;
   const bool progress = !f.quiet && isatty(STDERR_FILENO);
   bool progress_shown = false;
   if (progress) {
@@ -246,76 +310,125 @@ int RunScan(const ScanFlags& f) {
       progress_shown = true;
     };
   }
-  auto scanned = Scan(o);
-  if (progress_shown) std::fprintf(stderr, "\r\033[K");
-  if (!scanned.ok()) return printer.Error(scanned.status().message());
-  const ScanResult& r = scanned.value();
-
-  // A scan replaces the stored one of its key (repo+commit, or directory). One of
-  // other files -- a subdirectory scanned with the repository's --repo/--sha --
-  // would delete the records of every file it did not read: refused, unless
-  // --replace says so.
-  if (store && !f.replace) {
-    auto scans = store->ListScans();
-    if (!scans.ok()) return printer.Error("cannot read catalog " + f.db + ": " + scans.status().message());
-    for (const ScanInfo& s : scans.value()) {
-      if (s.repo != r.repo.value_or("") || s.sha != r.sha.value_or("") || s.location != r.location) continue;
-      if (s.source == r.source || s.files <= r.stats.files_scanned) continue;
-      return printer.Error("not stored: " + f.db + " holds " + ScanKeyText(r) + " scanned from " + s.source + " (" +
-                           std::to_string(s.files) + " files, " + std::to_string(s.sites) + " records); this scan of " +
-                           r.source + " read " + std::to_string(r.stats.files_scanned) +
-                           " files and would delete the records of the others. Scan the same tree, or pass --replace");
+  // --strict: nothing is written unless no file had a soft error. The catalog's
+  // scan is committed last (the check runs before it); JSON Lines bound for
+  // stdout wait in a temporary file, since stdout cannot be taken back.
+  std::string strict_error;
+  std::mutex store_mu;  // guards `store` (the scan's lookups and sinks use it too)
+  const bool check_replace = store && !temp && !f.replace;
+  o.before_finish = [&](const ScanResult& r) -> Status {
+    // A scan replaces the stored one of its key (repo+commit, or directory). One of
+    // other files -- a subdirectory scanned with the repository's --repo/--sha --
+    // would delete the records of every file it did not read: refused, unless
+    // --replace says so. Checked here, before the catalog's scan is committed.
+    if (check_replace) {
+      std::lock_guard<std::mutex> l(store_mu);
+      auto scans = store->ListScans();
+      if (!scans.ok()) return Status::IoError("cannot read catalog " + f.db + ": " + scans.status().message());
+      for (const ScanInfo& s : scans.value()) {
+        if (s.repo != r.repo.value_or("") || s.sha != r.sha.value_or("") || s.location != r.location) continue;
+        if (s.source == r.source || s.files <= r.stats.files_scanned) continue;
+        return Status::InvalidArgument(
+            "not stored: " + f.db + " holds " + ScanKeyText(r) + " scanned from " + s.source + " (" +
+            std::to_string(s.files) + " files, " + std::to_string(s.sites) + " records); this scan of " + r.source +
+            " read " + std::to_string(r.stats.files_scanned) +
+            " files and would delete the records of the others. Scan the same tree, or pass --replace");
+      }
     }
-  }
-
-  if (f.verbose) {
-    for (const Diagnostic& d : r.diagnostics) {
-      const std::string path = Printable(d.path), message = Printable(d.message);  // a repository's file names
-      if (d.line > 0) std::fprintf(stderr, "%s:%d:%d: %s\n", path.c_str(), d.line, d.column, message.c_str());
-      else std::fprintf(stderr, "%s: %s\n", path.c_str(), message.c_str());
+    if (f.verbose) {
+      if (progress_shown) std::fprintf(stderr, "\r\033[K");
+      for (const Diagnostic& d : r.diagnostics) {
+        const std::string path = Printable(d.path), message = Printable(d.message);  // a repository's file names
+        if (d.line > 0) std::fprintf(stderr, "%s:%d:%d: %s\n", path.c_str(), d.line, d.column, message.c_str());
+        else std::fprintf(stderr, "%s: %s\n", path.c_str(), message.c_str());
+      }
     }
-  }
-  const size_t soft = r.diagnostics.size() + static_cast<size_t>(r.stats.files_skipped);
-  if (f.strict && soft > 0)
-    return printer.Error(std::to_string(r.diagnostics.size()) + " soft error(s) and " +
-                         std::to_string(r.stats.files_skipped) + " skipped file(s) with --strict; nothing written" +
-                         (f.verbose ? "" : " (--verbose lists them)"));
-
-  auto tw = Clock::now();
+    const size_t soft = r.diagnostics.size() + static_cast<size_t>(r.stats.files_skipped);
+    if (!f.strict || soft == 0) return Status::Ok();
+    strict_error = std::to_string(r.diagnostics.size()) + " soft error(s) and " +
+                   std::to_string(r.stats.files_skipped) + " skipped file(s) with --strict" +
+                   (revisions.size() > 1 ? " in " + r.source : std::string()) + "; nothing written" +
+                   (f.verbose ? "" : " (--verbose lists them)");
+    return Status::InvalidArgument(strict_error);
+  };
+  FILE* jsonl_target = nullptr;
+  std::unique_ptr<FILE, int (*)(FILE*)> held(nullptr, std::fclose);
   if (to_stdout) {
-    if (!WriteLines(stdout, r)) return StdoutWriteFailed(errno, 0);  // a closed pipe (| head) is not an error
+    // Held in a temporary file while the scan may still be refused (--strict, or a
+    // catalog scan that would replace one of more files): stdout cannot be taken back.
+    if (f.strict || check_replace) {
+      held.reset(std::tmpfile());
+      if (!held) return printer.Error(std::string("cannot create a temporary file: ") + std::strerror(errno));
+      jsonl_target = held.get();
+    } else {
+      jsonl_target = stdout;
+    }
   } else if (!f.output.empty()) {
-    if (!WriteLines(out_file->file(), r)) return printer.Error("cannot write " + f.output + ": " + std::strerror(errno));
+    jsonl_target = out_file->file();
+  }
+  std::unique_ptr<JsonlSink> jsonl;
+  if (jsonl_target) jsonl = std::make_unique<JsonlSink>(jsonl_target, f.facts);
+
+  std::vector<ScanResult> results;
+  const size_t rounds = revisions.empty() ? 1 : revisions.size();
+  for (size_t k = 0; k < rounds; ++k) {
+    if (!revisions.empty()) o.rev = revisions[k].name;
+    std::vector<ScanSink*> sinks;
+    if (jsonl) sinks.push_back(jsonl.get());
+    std::unique_ptr<CatalogSink> catalog;
+    if (store) {
+      catalog = std::make_unique<CatalogSink>(store.get(), &store_mu);
+      sinks.push_back(catalog.get());
+    }
+    auto t_rev = Clock::now();
+    auto scanned = ScanToSinks(o, sinks, store.get(), &store_mu);
+    if (progress_shown) std::fprintf(stderr, "\r\033[K");
+    if (!scanned.ok()) {
+      if (!strict_error.empty()) return printer.Error(strict_error);
+      if (jsonl && jsonl->write_errno()) {
+        // A closed pipe (| head) is not an error.
+        if (to_stdout && !held) return StdoutWriteFailed(jsonl->write_errno(), 0);
+        return printer.Error("cannot write " + (to_stdout ? std::string("a temporary file") : f.output) + ": " +
+                             std::strerror(jsonl->write_errno()));
+      }
+      std::string where = revisions.size() > 1 ? revisions[k].name + ": " : std::string();
+      return printer.Error(where + scanned.status().message());
+    }
+    ScanResult& r = scanned.value();
+    double seconds = std::chrono::duration<double>(Clock::now() - t_rev).count();
+    if (!r.repo || !r.sha) {
+      if (!f.quiet)
+        printer.Warning(std::string("no ") + (!r.repo ? "--repo" : "--sha") +
+                        " (not found in git): githubUrl is null in every record");
+    }
+    if (!f.quiet) {
+      std::string line = SummaryText(r, seconds);
+      if (!r.diagnostics.empty())
+        line += "; " + std::to_string(r.diagnostics.size()) + " diagnostic(s)" + (f.verbose ? "" : " (--verbose lists them)");
+      if (store && !temp) line += "; stored in " + f.db + " as " + ScanKeyText(r);
+      else if (revisions.size() > 1) line += " (" + revisions[k].name + ")";
+      std::fprintf(stderr, "errdex: %s\n", Printable(line).c_str());
+      std::string limits = LimitsText(r, f);
+      if (!limits.empty()) std::fprintf(stderr, "errdex: %s\n", limits.c_str());
+    }
+    if (f.json) {
+      std::string js = SummaryJson(r, f, r.stats.write_seconds, seconds, temp ? -1 : r.scan_id) + "\n";
+      std::fputs(js.c_str(), to_stdout ? stderr : stdout);
+      std::fflush(to_stdout ? stderr : stdout);
+    }
+  }
+
+  if (held) {  // held for stdout: the lines now
+    std::rewind(held.get());
+    char buf[1 << 16];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, held.get())) > 0)
+      if (std::fwrite(buf, 1, n, stdout) != n) return StdoutWriteFailed(errno, 0);  // EPIPE (| head) is not an error
+    if (std::fflush(stdout) != 0) return StdoutWriteFailed(errno, 0);
+  } else if (!to_stdout && !f.output.empty()) {
     if (Status st = out_file->Commit(); !st.ok()) return printer.Error(st.message());
   }
-  long long scan_id = -1;
-  if (store) {
-    auto id = StoreScan(*store, r);
-    if (!id.ok()) return printer.Error("cannot store the scan in " + f.db + ": " + id.status().message());
-    scan_id = id.value();
-  }
-  double write_seconds = std::chrono::duration<double>(Clock::now() - tw).count();
-  double total_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-
-  if (!r.repo || !r.sha) {
-    if (!f.quiet)
-      printer.Warning(std::string("no ") + (!r.repo ? "--repo" : "--sha") +
-                      " (not found in git): githubUrl is null in every record");
-  }
-  if (!f.quiet) {
-    std::string line = SummaryText(r, total_seconds);
-    if (!r.diagnostics.empty())
-      line += "; " + std::to_string(r.diagnostics.size()) + " diagnostic(s)" + (f.verbose ? "" : " (--verbose lists them)");
-    if (store) line += "; stored in " + f.db + " as " + ScanKeyText(r);
-    std::fprintf(stderr, "errdex: %s\n", Printable(line).c_str());
-    std::string limits = LimitsText(r, f);
-    if (!limits.empty()) std::fprintf(stderr, "errdex: %s\n", limits.c_str());
-  }
-  if (f.json) {
-    std::string js = SummaryJson(r, f, write_seconds, total_seconds, scan_id) + "\n";
-    std::fputs(js.c_str(), to_stdout ? stderr : stdout);
-    std::fflush(to_stdout ? stderr : stdout);
-  }
+  (void)t0;
   return 0;
 }
 
@@ -325,10 +438,18 @@ void RegisterScanCommands(CLI::App& app, CommandTable& table) {
   auto f = std::make_shared<ScanFlags>();
   CLI::App* sub = app.add_subcommand("scan", "Scan a repository (directory, work tree or git repository) into an error catalog");
   sub->add_option("PATH", f->path, "directory, git work tree, or git repository (bare or not)")->required();
-  f->rev_opt = sub->add_option("--rev", f->rev, "read the tree of this commit (tag, branch, sha) from git, no checkout");
+  f->rev_opt = sub->add_option("--rev", f->revs,
+                               "read the tree of this commit (tag, branch, sha) from git, no checkout; repeat it to "
+                               "scan several commits (each its own scan; JSON Lines of all of them, in order)");
+  sub->add_option("--revs", f->rev_globs, "every tag and branch whose name matches this glob ('v0.4.*'), oldest first");
+  sub->add_flag("--tags", f->tags, "every tag, oldest first");
+  sub->add_option("--first-parent", f->first_parent,
+                  "A..B: every commit on B's first-parent chain after A ('main~50..main'), oldest first");
   f->repo_opt = sub->add_option("--repo", f->repo, "OWNER/NAME (default: the origin remote's GitHub owner/name)");
   f->sha_opt = sub->add_option("--sha", f->sha, "commit recorded in the records (default: the commit scanned)");
-  sub->add_option("-o,--output", f->output, "write JSON Lines to FILE ('-' = stdout; default stdout without --db)");
+  sub->add_option("-o,--output", f->output,
+                  "write JSON Lines to FILE ('-' = stdout; default stdout without --db); FILE.errdex: a shard (a "
+                  "catalog file of its own, for errdex merge)");
   sub->add_option("--db", f->db,
                   "add the scan to this SQLite catalog; a scan of the same repo+commit (without a commit: of the "
                   "same directory) is replaced");

@@ -58,6 +58,48 @@ Result<std::string> ReadWholeFile(const std::string& path) {
   return ss.str();
 }
 
+// Export's output, streamed: "-" is stdout (written in large pieces through
+// WriteFd; a failed write keeps its errno for StdoutWriteFailed), else an
+// OutputFile (output_file.h: a temporary file renamed into place by Commit,
+// never over the catalog itself).
+class ExportOutput {
+ public:
+  Status Open(const std::string& requested, const std::string& db) {
+    if (requested == "-") return Status::Ok();
+    auto file = OutputFile::Open(requested, {db});  // never over the catalog (M4)
+    if (!file.ok()) return file.status();
+    file_ = std::move(file).value();
+    return Status::Ok();
+  }
+  // Buffers; writes in large pieces.
+  Status Write(std::string_view text) {
+    buffer_.append(text);
+    if (buffer_.size() >= (size_t{1} << 20)) return Drain();
+    return Status::Ok();
+  }
+  Status Commit() {
+    if (Status st = Drain(); !st.ok()) return st;
+    return file_ ? file_->Commit() : Status::Ok();
+  }
+  // The errno of a failed write to stdout, 0 when none failed.
+  int stdout_errno() const { return stdout_errno_; }
+
+ private:
+  Status Drain() {
+    std::string pending;
+    pending.swap(buffer_);
+    if (file_) return file_->Write(pending);
+    if (int err = WriteFd(STDOUT_FILENO, pending); err != 0) {
+      stdout_errno_ = err;
+      return Status::IoError(std::string("cannot write to stdout: ") + std::strerror(err));
+    }
+    return Status::Ok();
+  }
+  std::unique_ptr<OutputFile> file_;
+  std::string buffer_;
+  int stdout_errno_ = 0;
+};
+
 std::string JsonStr(std::string_view s) {
   std::string out;
   AppendJsonString(out, s);
@@ -171,25 +213,28 @@ struct ExportOptions {
 int RunExport(const ExportOptions& o) {
   auto store = CatalogStore::Open(o.db, /*create=*/false);
   if (!store.ok()) return Fail(store.status());
+  ExportOutput out;
+  if (Status st = out.Open(o.output, o.db); !st.ok()) return Fail(st);
   ScanFilter filter;
   filter.repo = o.repo;
   filter.sha = o.sha;
-  auto lines = (*store)->LoadLines(filter);
-  if (!lines.ok()) return Fail(lines.status());
-  std::string out;
-  for (StoredLine& sl : *lines) {
+  int64_t lines = 0;
+  std::string text;
+  Status st = (*store)->ForEachLine(filter, [&](StoredLine&& sl) {
     if (!o.facts) sl.line.facts.reset();
-    out += CatalogLineToJson(sl.line);
-    out += '\n';
+    text = CatalogLineToJson(sl.line);
+    text += '\n';
+    ++lines;
+    return out.Write(text);
+  });
+  if (st.ok()) st = out.Commit();
+  if (!st.ok()) {
+    if (out.stdout_errno()) return StdoutWriteFailed(out.stdout_errno(), 0);  // a closed pipe (| head) is exit 0
+    return Fail(st);
   }
-  if (lines->empty() && (!o.repo.empty() || !o.sha.empty()))
+  if (lines == 0 && (!o.repo.empty() || !o.sha.empty()))
     std::fprintf(stderr, "errdex: warning: no stored lines match%s%s%s%s\n", o.repo.empty() ? "" : " --repo ",
                  o.repo.c_str(), o.sha.empty() ? "" : " --sha ", o.sha.c_str());
-  if (o.output == "-") return WriteStdout(out);
-  auto file = OutputFile::Open(o.output, {o.db});  // never over the catalog (M4)
-  if (!file.ok()) return Fail(file.status());
-  if (Status st = (*file)->Write(out); !st.ok()) return Fail(st);
-  if (Status st = (*file)->Commit(); !st.ok()) return Fail(st);
   return 0;
 }
 
@@ -315,9 +360,28 @@ int RunShow(const ShowOptions& o) {
 struct ScansOptions {
   std::string db;
   bool json = false;
+  std::string remove;  // --delete REPO@SHA
 };
 
+// scans --delete REPO@SHA: the scans of that commit go (their units stay until gc).
+int RunDeleteScans(const ScansOptions& o) {
+  size_t at = o.remove.rfind('@');
+  if (at == std::string::npos || at == 0 || at + 1 == o.remove.size())
+    return Fail("--delete takes REPO@SHA (the sha may be a prefix of 4+ characters), got '" + o.remove + "'");
+  auto store = CatalogStore::Open(o.db, /*create=*/false);
+  if (!store.ok()) return Fail(store.status());
+  auto n = (*store)->DeleteScans(o.remove.substr(0, at), o.remove.substr(at + 1));
+  if (!n.ok()) return Fail(n.status());
+  std::string out = o.json ? "{\"type\":\"summary\",\"data\":{\"deleted\":" + std::to_string(*n) + "}}\n"
+                           : "deleted " + std::to_string(*n) + (*n == 1 ? " scan" : " scans") + " of " +
+                                 Printable(o.remove) + " from " + o.db +
+                                 (*n > 0 ? " (errdex gc gives the space back)\n" : "\n");
+  int rc = WriteStdout(out);
+  return rc != 0 ? rc : (*n == 0 ? 1 : 0);
+}
+
 int RunScans(const ScansOptions& o) {
+  if (!o.remove.empty()) return RunDeleteScans(o);
   auto store = CatalogStore::Open(o.db, /*create=*/false);
   if (!store.ok()) return Fail(store.status());
   auto scans = (*store)->ListScans();
@@ -328,7 +392,7 @@ int RunScans(const ScansOptions& o) {
       out += "{\"type\":\"scan\",\"data\":{\"scanId\":" + std::to_string(s.scan_id) + ",\"repo\":" + JsonStr(s.repo) +
              ",\"sha\":" + JsonStr(s.sha) + ",\"datasetVersion\":" + JsonStr(s.dataset_version) +
              ",\"source\":" + JsonStr(s.source) + ",\"files\":" + std::to_string(s.files) +
-             ",\"sites\":" + std::to_string(s.sites) + "}}\n";
+             ",\"sites\":" + std::to_string(s.sites) + ",\"commitTime\":" + JsonStr(s.commit_time) + "}}\n";
     }
     return WriteStdout(out);
   }
@@ -388,6 +452,8 @@ void RegisterStoreCommands(CLI::App& app, CommandTable& table) {
     CLI::App* sub = app.add_subcommand("scans", "List the scans stored in a catalog");
     sub->add_option("--db", o->db, "catalog file")->required();
     sub->add_flag("--json", o->json, "JSON Lines: {\"type\":\"scan\",\"data\":{...}}");
+    sub->add_option("--delete", o->remove,
+                    "delete the scan(s) of REPO@SHA (exit 1 when none matches); errdex gc then gives the space back");
     table.emplace_back(sub, [o] { return RunScans(*o); });
   }
 }

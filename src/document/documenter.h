@@ -48,6 +48,12 @@ struct FileFacts {
 FileFacts CollectFileFacts(std::string_view path, std::string_view text, const std::vector<const Site*>& sites,
                            py::Tokens* tokens = nullptr);
 FileKnowledgePtr CollectFileKnowledge(std::string_view path, std::string_view text);
+// A file's knowledge as bytes and back, every field (file_knowledge_codec.cc), so a
+// catalog keeps it with the file and a later scan builds the repository's
+// knowledge without reading the file again. "" for a file that teaches nothing;
+// unreadable bytes give a file that teaches nothing.
+std::string SerializeFileKnowledge(const FileKnowledge& k);
+FileKnowledgePtr DeserializeFileKnowledge(std::string_view path, std::string_view bytes);
 
 // Which repository-knowledge entries a record's prose consulted: (kind, name)
 // pairs, kind one of "flag", "field", "env", "class", hits and misses alike.

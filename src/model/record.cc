@@ -416,6 +416,14 @@ Result<Record> RecordFromJson(std::string_view json) {
   }
 }
 
+Result<Site> SiteFromJson(std::string_view json) {
+  try {
+    return SiteFromObject(Json::parse(json));
+  } catch (const std::exception& e) {
+    return Status::ParseError(e.what());
+  }
+}
+
 std::string MakeSlug(std::string_view msg) {
   // Take the first 50 code points.
   size_t i = 0, count = 0;

@@ -70,6 +70,7 @@ std::string SiteToJson(const Site& s);  // the "facts" object
 // key is read as null. Returns kParseError with the reason.
 Result<CatalogLine> ParseCatalogLine(std::string_view json);
 Result<Record> RecordFromJson(std::string_view json);
+Result<Site> SiteFromJson(std::string_view json);  // the "facts" object
 
 // JSON string literal (with quotes) as JSON.stringify writes it. Invalid UTF-8
 // bytes are replaced by U+FFFD so the output is always valid JSON.

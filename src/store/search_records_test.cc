@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "store/catalog_store.h"
+#include "store/pg_test_catalog.h"
 #include "store/store_test_util.h"
 
 namespace errdex {
@@ -33,18 +34,25 @@ std::vector<std::string> Ids(const std::vector<CatalogStore::RecordHit>& hits) {
 }
 
 // Two repos; "o/r" scanned twice (s1 older, s2 newer) with the same records.
-class SearchRecordsTest : public ::testing::TestWithParam<bool> {
+// Backends: "Fts5", "NoFts5" (SQLite without FTS5: LIKE), "Postgres" (tsvector).
+class SearchRecordsTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
     path_ = dir_.File("c.db");
+    if (GetParam() == "Postgres") {
+      testing_util::PgTestCatalog pg = testing_util::NewPgCatalog();
+      if (!pg.skip_reason.empty()) GTEST_SKIP() << pg.skip_reason;
+      ASSERT_TRUE(pg.error.empty()) << pg.error;
+      path_ = pg.url;
+    }
     {
       auto s = CatalogStore::Open(path_, true);
       ASSERT_TRUE(s.ok()) << s.status().ToString();
     }
-    if (!GetParam()) {  // a catalog made where SQLite lacks FTS5
+    if (GetParam() == "NoFts5") {  // a catalog made where SQLite lacks FTS5
       sqlite3* db = nullptr;
       ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
-      ASSERT_EQ(sqlite3_exec(db, "DROP TABLE lines_fts; UPDATE meta SET value = 'like' WHERE key = 'fts';", nullptr,
+      ASSERT_EQ(sqlite3_exec(db, "DROP TABLE entries_fts; UPDATE meta SET value = 'like' WHERE key = 'fts';", nullptr,
                              nullptr, nullptr),
                 SQLITE_OK);
       sqlite3_close(db);
@@ -100,7 +108,7 @@ TEST_P(SearchRecordsTest, EveryWordIsRequiredAndEachRecordComesOnce) {
 }
 
 TEST_P(SearchRecordsTest, TheLastWordMayBeUnfinished) {
-  if (!GetParam()) GTEST_SKIP() << "substring search matches word starts anyway";
+  if (GetParam() == "NoFts5") GTEST_SKIP() << "substring search matches word starts anyway";
   CatalogStore::RecordQuery q;
   q.text = "upstr";
   EXPECT_EQ(Search(q), std::vector<std::string>{ids_[3]});
@@ -182,8 +190,8 @@ TEST_P(SearchRecordsTest, QuerySyntaxIsJustText) {
   EXPECT_TRUE(Search(q).empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(Fts5AndFallback, SearchRecordsTest, ::testing::Bool(),
-                         [](const auto& info) { return info.param ? "Fts5" : "NoFts5"; });
+INSTANTIATE_TEST_SUITE_P(Backends, SearchRecordsTest, ::testing::Values("Fts5", "NoFts5", "Postgres"),
+                         [](const auto& info) { return info.param; });
 
 }  // namespace
 }  // namespace errdex

@@ -1,30 +1,31 @@
-// sqlite_store.cc: the SQLite implementation of CatalogStore (catalog_store.h):
-// schema, migrations, transactions, FTS5.
+// sqlite_store.cc: the SQLite backend of CatalogStore -- the connection (WAL,
+// pragmas, read-only and immutable opens, damage checks), the schema and its
+// migrations, and FTS5. The catalog's logic is sql_catalog.cc's.
 //
-// Schema (version kStoreSchemaVersion, kept in meta.schema_version):
-//   meta(key, value)            application=errdex, schema_version, content_version, fts
-//   scans(scan_id, repo, sha, location, dataset_version, source, files, sites, created)
-//         UNIQUE(repo, sha, location); location is "" unless sha is (catalog_store.h)
-//   lines(line_id, scan_id, record_id, slug, file_path, line_number, error_message,
-//         message_pattern, error_class, record_json, facts_json, dataset_version)
-//         UNIQUE(scan_id, record_id); line_id keeps the order lines were put in
-//   blobs(key, bytes, updated), cache(key, value, updated)
-//   lines_fts: FTS5 over lines(error_message, error_class, slug), external content,
-//              written by PutScanLocked (the only writer of those three columns)
-// Every write runs in a transaction (BEGIN IMMEDIATE, or a SAVEPOINT when nested)
-// and is rolled back on any failure; the schema is created inside one too, after
-// looking again under the write lock, so processes that open a new catalog at
-// the same time create it once. Opening to write runs PRAGMA quick_check on a
-// catalog small enough for it to be cheap, so a damaged file is reported before
-// anything is added to it. Tested by sqlite_store_test.cc.
+// Schema version kStoreSchemaVersion (meta.schema_version); the tables are
+// listed in sql_catalog.h. entries_fts is an FTS5 index over entries
+// (error_message, error_class, slug), external content, written in bulk before
+// each commit (IndexEntriesAfter): FTS5 flushes its pending terms at every
+// statement savepoint, so per-row writes made a 50k-record scan several times
+// slower. Every write runs in a transaction (BEGIN IMMEDIATE, or a SAVEPOINT
+// when nested) and is rolled back on any failure; the schema is created inside
+// one too, after looking again under the write lock, so processes that open a
+// new catalog at the same time create it once. Opening to write runs PRAGMA
+// quick_check on a catalog small enough for it to be cheap, so a damaged file
+// is reported before anything is added to it.
+//
+// Migrations: 1 -> 2 gives scans a location; 2 -> 3 turns each scan's lines
+// into verbatim units (byte-identical export) and drops `lines`.
+// Tested by sqlite_store_test.cc.
 #include <sqlite3.h>
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cctype>
+#include <cstdlib>
+#include <future>
+#include <cstdio>
 #include <map>
-#include <set>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -32,19 +33,22 @@
 #include <vector>
 
 #include "store/catalog_store.h"
+#include "store/sql_catalog.h"
 
 namespace errdex {
+namespace store {
 namespace {
 
-constexpr int kStoreSchemaVersion = 2;
+constexpr int kStoreSchemaVersion = 3;
 constexpr const char* kApplication = "errdex";
 constexpr int kBusyTimeoutMs = 10000;
 constexpr size_t kMaxSearchTerms = 64;
 // quick_check reads every page: about 1 s per 500 MB here, so it runs on catalogs
-// up to this size when they are opened to write.
+// up to this size when they are opened to write -- beside the work, on a
+// connection of its own, before the first write (SqliteDb::BeginWrite).
 constexpr int64_t kQuickCheckMaxBytes = 256ll << 20;
 // synchronous=NORMAL is safe with WAL (a crash may lose the last commit, never
-// corrupt); 64 MiB of page cache keeps a 50k-line scan's indexes in memory;
+// corrupt); 64 MiB of page cache keeps a big scan's indexes in memory;
 // Debian builds SQLite with SECURE_DELETE, whose zeroing of freed pages costs
 // writes when a scan is replaced and protects nothing here; the -wal file of a
 // long-lived connection is cut back to 64 MiB after a big import.
@@ -52,49 +56,76 @@ constexpr const char* kPragmas =
     "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-65536; "
     "PRAGMA temp_store=MEMORY; PRAGMA secure_delete=OFF; PRAGMA journal_size_limit=67108864;";
 
-// Finalizes a statement it owns.
-struct StmtDeleter {
-  void operator()(sqlite3_stmt* s) const { sqlite3_finalize(s); }
-};
-using StmtPtr = std::unique_ptr<sqlite3_stmt, StmtDeleter>;
-
-// Resets (and clears the bindings of) a cached statement when it goes out of scope.
-class ScopedReset {
- public:
-  explicit ScopedReset(sqlite3_stmt* s) : s_(s) {}
-  ~ScopedReset() {
-    sqlite3_reset(s_);
-    sqlite3_clear_bindings(s_);
-  }
-  ScopedReset(const ScopedReset&) = delete;
-  ScopedReset& operator=(const ScopedReset&) = delete;
-
- private:
-  sqlite3_stmt* s_;
-};
-
-void BindText(sqlite3_stmt* s, int i, std::string_view v) {
-  sqlite3_bind_text64(s, i, v.data() ? v.data() : "", v.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
-}
-void BindOptText(sqlite3_stmt* s, int i, const std::optional<std::string>& v) {
-  if (v) BindText(s, i, *v);
-  else sqlite3_bind_null(s, i);
-}
-void BindBlob(sqlite3_stmt* s, int i, std::string_view v) {
-  // A null pointer would bind SQL NULL; an empty blob must stay a blob.
-  sqlite3_bind_blob64(s, i, v.data() ? v.data() : "", v.size(), SQLITE_TRANSIENT);
-}
-std::string ColumnText(sqlite3_stmt* s, int i) {
-  const unsigned char* t = sqlite3_column_text(s, i);
-  if (!t) return std::string();
-  return std::string(reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_column_bytes(s, i)));
-}
-std::string ColumnBlob(sqlite3_stmt* s, int i) {
-  const void* b = sqlite3_column_blob(s, i);
-  int n = sqlite3_column_bytes(s, i);
-  if (!b || n <= 0) return std::string();
-  return std::string(static_cast<const char*>(b), static_cast<size_t>(n));
-}
+constexpr const char* kCreateMeta = "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);";
+constexpr const char* kCreateScans = R"sql(
+CREATE TABLE scans(
+  scan_id INTEGER PRIMARY KEY AUTOINCREMENT,
+  repo TEXT NOT NULL,
+  sha TEXT NOT NULL,
+  location TEXT NOT NULL DEFAULT '',
+  dataset_version TEXT NOT NULL,
+  source TEXT NOT NULL,
+  files INTEGER NOT NULL,
+  sites INTEGER NOT NULL,
+  created TEXT NOT NULL,
+  commit_time TEXT NOT NULL DEFAULT '',
+  knowledge_id INTEGER,
+  UNIQUE(repo, sha, location));
+)sql";
+// units/entries never reuse an id (AUTOINCREMENT): readers cache units by id,
+// and the full-text index is fed entries by id.
+constexpr const char* kCreateContent = R"sql(
+CREATE TABLE units(
+  unit_id INTEGER PRIMARY KEY AUTOINCREMENT,
+  kind INTEGER NOT NULL,
+  key BLOB NOT NULL,
+  variant INTEGER NOT NULL,
+  repo TEXT NOT NULL,
+  path TEXT NOT NULL,
+  records INTEGER NOT NULL,
+  deps BLOB NOT NULL,
+  knowledge BLOB NOT NULL,
+  info BLOB NOT NULL,
+  base_id INTEGER,
+  depth INTEGER NOT NULL,
+  raw_size INTEGER NOT NULL,
+  payload BLOB NOT NULL,
+  created INTEGER NOT NULL,
+  UNIQUE(key, variant, kind));
+CREATE INDEX units_by_path ON units(repo, path, kind);
+CREATE TABLE tree(
+  scan_id INTEGER NOT NULL,
+  ord INTEGER NOT NULL,
+  unit_id INTEGER NOT NULL,
+  PRIMARY KEY(scan_id, ord)) WITHOUT ROWID;
+CREATE INDEX tree_by_unit ON tree(unit_id);
+CREATE TABLE entries(
+  entry_id INTEGER PRIMARY KEY AUTOINCREMENT,
+  hash BLOB NOT NULL UNIQUE,
+  record_id TEXT NOT NULL,
+  slug TEXT,
+  error_message TEXT,
+  error_class TEXT,
+  severity TEXT,
+  tags TEXT NOT NULL);
+CREATE INDEX entries_by_record_id ON entries(record_id);
+CREATE INDEX entries_by_slug ON entries(slug);
+CREATE TABLE unit_entries(
+  unit_id INTEGER NOT NULL,
+  idx INTEGER NOT NULL,
+  entry_id INTEGER NOT NULL,
+  PRIMARY KEY(unit_id, idx)) WITHOUT ROWID;
+CREATE INDEX unit_entries_by_entry ON unit_entries(entry_id);
+CREATE TABLE leases(lease_id INTEGER PRIMARY KEY AUTOINCREMENT, started INTEGER NOT NULL);
+)sql";
+constexpr const char* kCreateBlobs = R"sql(
+CREATE TABLE blobs(key TEXT PRIMARY KEY, bytes BLOB NOT NULL, updated TEXT NOT NULL);
+CREATE TABLE cache(key TEXT PRIMARY KEY, value BLOB NOT NULL, updated TEXT NOT NULL);
+)sql";
+constexpr const char* kCreateFts = R"sql(
+CREATE VIRTUAL TABLE entries_fts USING fts5(
+  error_message, error_class, slug, content='entries', content_rowid='entry_id');
+)sql";
 
 bool FileExists(const std::string& path) {
   struct stat st;
@@ -125,129 +156,89 @@ std::vector<std::string> SearchTerms(const std::string& text) {
   return terms;
 }
 
-// The prose fields of a record (model/record.h: "document/ fills them").
-void CopyProse(const Record& from, Record* to) {
-  to->documentation = from.documentation;
-  to->trigger_scenarios = from.trigger_scenarios;
-  to->common_situations = from.common_situations;
-  to->solutions = from.solutions;
-  to->example_fix = from.example_fix;
-  to->handling_strategy = from.handling_strategy;
-  to->validation_code = from.validation_code;
-  to->type_guard = from.type_guard;
-  to->try_catch_pattern = from.try_catch_pattern;
-  to->prevention_tips = from.prevention_tips;
-  to->tags = from.tags;
-  to->background_tag = from.background_tag;
-  // The classification is written by the document stage too (scan --no-docs leaves it null).
-  to->error_type = from.error_type;
-  to->severity = from.severity;
-}
+// ---------------------------------------------------------------- SqlDb over sqlite3
 
-constexpr const char* kCreateSchema = R"sql(
-CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE scans(
-  scan_id INTEGER PRIMARY KEY AUTOINCREMENT,
-  repo TEXT NOT NULL,
-  sha TEXT NOT NULL,
-  location TEXT NOT NULL DEFAULT '',
-  dataset_version TEXT NOT NULL,
-  source TEXT NOT NULL,
-  files INTEGER NOT NULL,
-  sites INTEGER NOT NULL,
-  created TEXT NOT NULL,
-  UNIQUE(repo, sha, location));
-CREATE TABLE lines(
-  line_id INTEGER PRIMARY KEY,
-  scan_id INTEGER NOT NULL REFERENCES scans(scan_id) ON DELETE CASCADE,
-  record_id TEXT NOT NULL,
-  slug TEXT,
-  file_path TEXT NOT NULL,
-  line_number INTEGER NOT NULL,
-  error_message TEXT,
-  message_pattern TEXT,
-  error_class TEXT,
-  record_json TEXT NOT NULL,
-  facts_json TEXT,
-  dataset_version TEXT NOT NULL,
-  UNIQUE(scan_id, record_id));
-CREATE INDEX lines_by_record_id ON lines(record_id);
-CREATE INDEX lines_by_slug ON lines(slug);
-CREATE TABLE blobs(key TEXT PRIMARY KEY, bytes BLOB NOT NULL, updated TEXT NOT NULL);
-CREATE TABLE cache(key TEXT PRIMARY KEY, value BLOB NOT NULL, updated TEXT NOT NULL);
-)sql";
+class SqliteDb;
 
-// The index is written by PutScanLocked in two bulk statements per scan, not by
-// triggers: FTS5 flushes its pending terms at every statement savepoint, so a
-// per-row trigger made a 50k-line replace several times slower.
-constexpr const char* kCreateFts = R"sql(
-CREATE VIRTUAL TABLE lines_fts USING fts5(
-  error_message, error_class, slug, content='lines', content_rowid='line_id');
-)sql";
-
-// Thread-compatible: one instance per thread (it owns one connection).
-class SqliteCatalogStore final : public CatalogStore {
+class SqliteStmt final : public SqlStmt {
  public:
-  SqliteCatalogStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
-  ~SqliteCatalogStore() override {
+  SqliteStmt(SqliteDb* db, sqlite3_stmt* s);
+  ~SqliteStmt() override { sqlite3_finalize(s_); }
+  void BindInt(int i, int64_t v) override { sqlite3_bind_int64(s_, Param(i), v); }
+  void BindDouble(int i, double v) override { sqlite3_bind_double(s_, Param(i), v); }
+  void BindText(int i, std::string_view v) override {
+    sqlite3_bind_text64(s_, Param(i), v.data() ? v.data() : "", v.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+  }
+  void BindBlob(int i, std::string_view v) override {
+    // A null pointer would bind SQL NULL; an empty blob must stay a blob.
+    sqlite3_bind_blob64(s_, Param(i), v.data() ? v.data() : "", v.size(), SQLITE_TRANSIENT);
+  }
+  void BindNull(int i) override { sqlite3_bind_null(s_, Param(i)); }
+  Result<bool> Step() override;
+  bool IsNull(int col) override { return sqlite3_column_type(s_, col) == SQLITE_NULL; }
+  int64_t Int(int col) override { return sqlite3_column_int64(s_, col); }
+  double Double(int col) override { return sqlite3_column_double(s_, col); }
+  std::string_view View(int col) override {
+    const void* p = sqlite3_column_blob(s_, col);
+    int n = sqlite3_column_bytes(s_, col);
+    if (!p || n <= 0) return {};
+    return std::string_view(static_cast<const char*>(p), static_cast<size_t>(n));
+  }
+  void Reset() override {
+    sqlite3_reset(s_);
+    sqlite3_clear_bindings(s_);
+  }
+
+ private:
+  // $N -> SQLite's index of the parameter named "$N".
+  int Param(int i) const { return i > 0 && static_cast<size_t>(i) < params_.size() ? params_[i] : 0; }
+  SqliteDb* db_;
+  sqlite3_stmt* s_;
+  std::vector<int> params_;
+};
+
+class SqliteDb final : public SqlDb {
+ public:
+  SqliteDb(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+  ~SqliteDb() override {
+    if (check_.valid()) check_.wait();
     stmts_.clear();  // finalize before closing
     sqlite3_close_v2(db_);
   }
-  SqliteCatalogStore(const SqliteCatalogStore&) = delete;
-  SqliteCatalogStore& operator=(const SqliteCatalogStore&) = delete;
-
-  Status Init(bool create);
-  bool wants_immutable() const { return wants_immutable_; }
-
-  Result<int64_t> PutScan(const ScanInfo& info, const std::vector<CatalogLine>& lines) override;
-  Result<int64_t> AddLines(const ScanInfo& info, const std::vector<CatalogLine>& lines) override;
-  Result<std::vector<ScanInfo>> ListScans() override;
-  Result<std::vector<StoredLine>> LoadLines(const ScanFilter& filter) override;
-  Result<std::vector<StoredLine>> FindRecord(const std::string& id_or_slug) override;
-  Status UpdateRecords(const std::vector<StoredLine>& lines) override;
-  Result<std::string> ContentVersion() override;
-  Status InTransaction(const std::function<Status()>& body) override;
-  Status PutBlob(const std::string& key, std::string_view bytes) override;
-  Result<std::optional<std::string>> GetBlob(const std::string& key) override;
-  Status PutCache(const std::string& key, std::string_view value) override;
-  Result<std::optional<std::string>> GetCache(const std::string& key) override;
-  Result<std::vector<TextHit>> FullTextSearch(const std::string& text, int limit) override;
-  Result<std::vector<RecordHit>> SearchRecords(const RecordQuery& query) override;
-
- private:
-  Status PutKeyValue(const char* sql, const std::string& key, std::string_view bytes, const char* what);
-  Result<std::optional<std::string>> GetKeyValue(const char* sql, const std::string& key, const char* what);
-  // A write transaction: BEGIN IMMEDIATE when none is open, else a SAVEPOINT.
-  // Rolled back by the destructor unless Commit() succeeded.
-  class WriteTxn {
-   public:
-    explicit WriteTxn(SqliteCatalogStore* s) : s_(s) {}
-    ~WriteTxn() {
-      if (!begun_ || done_) return;
-      if (nested_) {
-        s_->ExecIgnoringErrors("ROLLBACK TO errdex_sp; RELEASE errdex_sp;");
-      } else {
-        s_->ExecIgnoringErrors("ROLLBACK;");
-      }
+  Result<SqlStmt*> Prepare(const char* sql) override {
+    auto it = stmts_.find(sql);
+    if (it != stmts_.end()) return static_cast<SqlStmt*>(it->second.get());
+    sqlite3_stmt* s = nullptr;
+    int rc = sqlite3_prepare_v3(db_, sql, -1, SQLITE_PREPARE_PERSISTENT, &s, nullptr);
+    if (rc != SQLITE_OK) {
+      sqlite3_finalize(s);
+      return Error(rc, "prepare a statement");
     }
-    Status Begin() {
-      nested_ = !sqlite3_get_autocommit(s_->db_);
-      Status st = s_->Exec(nested_ ? "SAVEPOINT errdex_sp;" : "BEGIN IMMEDIATE;", "begin a transaction");
-      begun_ = st.ok();
-      return st;
-    }
-    Status Commit() {
-      Status st = s_->Exec(nested_ ? "RELEASE errdex_sp;" : "COMMIT;", "commit");
-      if (st.ok()) done_ = true;
-      return st;
-    }
-
-   private:
-    SqliteCatalogStore* s_;
-    bool nested_ = false;
-    bool begun_ = false;
-    bool done_ = false;
-  };
+    auto stmt = std::make_unique<SqliteStmt>(this, s);
+    SqlStmt* raw = stmt.get();
+    stmts_.emplace(sql, std::move(stmt));
+    return raw;
+  }
+  Status Exec(const char* sql, std::string_view what) override {
+    char* err = nullptr;
+    int rc = sqlite3_exec(db_, sql, nullptr, nullptr, &err);
+    sqlite3_free(err);
+    if (rc != SQLITE_OK) return Error(rc, what);
+    return Status::Ok();
+  }
+  bool InTransaction() override { return !sqlite3_get_autocommit(db_); }
+  Status BeginWrite() override {
+    if (Status st = CheckResult(); !st.ok()) return st;
+    return Exec("BEGIN IMMEDIATE;", "begin a transaction");
+  }
+  // An integrity check running meanwhile (on its own connection): every write
+  // waits for it, and none happens if it found damage.
+  void SetCheck(std::future<Status> check) { check_ = std::move(check); }
+  Status CheckResult() {
+    if (check_.valid()) check_status_ = check_.get();
+    return check_status_;
+  }
+  const std::string& name() const override { return path_; }
 
   // A Status for SQLite result `rc` while doing `what`.
   Status Error(int rc, std::string_view what) const {
@@ -270,96 +261,94 @@ class SqliteCatalogStore final : public CatalogStore {
       default: return Status::Internal(msg);
     }
   }
+  sqlite3* raw() const { return db_; }
 
-  Status Exec(const char* sql, std::string_view what) {
-    char* err = nullptr;
-    int rc = sqlite3_exec(db_, sql, nullptr, nullptr, &err);
-    sqlite3_free(err);
-    if (rc != SQLITE_OK) return Error(rc, what);
-    return Status::Ok();
+ private:
+  sqlite3* db_;
+  std::string path_;
+  std::map<const char*, std::unique_ptr<SqliteStmt>> stmts_;
+  std::future<Status> check_;
+  Status check_status_;
+};
+
+SqliteStmt::SqliteStmt(SqliteDb* db, sqlite3_stmt* s) : db_(db), s_(s) {
+  int n = sqlite3_bind_parameter_count(s);
+  for (int i = 1; i <= n; ++i) {
+    const char* name = sqlite3_bind_parameter_name(s, i);
+    if (!name || name[0] != '$') continue;
+    int k = std::atoi(name + 1);
+    if (k <= 0) continue;
+    if (params_.size() <= static_cast<size_t>(k)) params_.resize(k + 1, 0);
+    params_[k] = i;
   }
-  void ExecIgnoringErrors(const char* sql) { sqlite3_exec(db_, sql, nullptr, nullptr, nullptr); }
+}
 
-  // A cached prepared statement for `sql` (the pointer is the cache key: pass literals).
-  Result<sqlite3_stmt*> Prepare(const char* sql) {
-    auto it = stmts_.find(sql);
-    if (it != stmts_.end()) return it->second.get();
-    sqlite3_stmt* s = nullptr;
-    int rc = sqlite3_prepare_v3(db_, sql, -1, SQLITE_PREPARE_PERSISTENT, &s, nullptr);
-    if (rc != SQLITE_OK) {
-      sqlite3_finalize(s);
-      return Error(rc, "prepare a statement");
-    }
-    stmts_.emplace(sql, StmtPtr(s));
-    return s;
-  }
+Result<bool> SqliteStmt::Step() {
+  int rc = sqlite3_step(s_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  return db_->Error(rc, "run a statement");
+}
 
-  // Runs a statement that returns no rows (already bound).
-  Status StepDone(sqlite3_stmt* s, std::string_view what) {
-    int rc = sqlite3_step(s);
-    if (rc != SQLITE_DONE && rc != SQLITE_ROW) return Error(rc, what);
-    return Status::Ok();
-  }
+// ---------------------------------------------------------------- the store
 
-  Result<std::optional<std::string>> GetMeta(const char* key);
-  Status SetMeta(const char* key, const std::string& value);
-  Status BumpContentVersion();
-  Result<int64_t> PutScanLocked(const ScanInfo& info, const std::vector<CatalogLine>& lines);
-  Result<std::vector<StoredLine>> ReadLines(sqlite3_stmt* s);
+class SqliteCatalogStore final : public SqlCatalog {
+ public:
+  explicit SqliteCatalogStore(std::unique_ptr<SqliteDb> db) : SqlCatalog(db.get()), db_(std::move(db)) {}
+
+  Status Init(bool create);
+  bool wants_immutable() const { return wants_immutable_; }
+
+  Result<std::vector<TextHit>> FullTextSearch(const std::string& text, int limit) override;
+  Result<std::vector<RecordHit>> SearchRecords(const RecordQuery& query) override;
+
+ protected:
+  Status IndexEntriesAfter(int64_t after) override;
+  Status UnindexEntry(int64_t entry_id) override;
+  bool IndexesInBulk() const override { return has_fts_; }
+  Result<int64_t> StorageBytes() override;
+  Status Compact() override;
+  Result<std::optional<std::string>> ReadBlobRow(const std::string& key) override;
+
+ private:
+  Status Exec(const char* sql, std::string_view what) { return db_->Exec(sql, what); }
+  Status Error(int rc, std::string_view what) const { return db_->Error(rc, what); }
   Result<std::vector<TextHit>> LikeSearch(const std::vector<std::string>& terms, int limit);
   Status Migrate(int from_version);
+  Status MigrateLinesToUnits();
   Status CreateSchema();
   Result<int64_t> CountTables();
-  Status QuickCheck();
   Status CorruptError(std::string_view detail) const {
-    return Status::IoError(path_ + ": the catalog file is corrupt (" + std::string(detail) +
+    return Status::IoError(db_->name() + ": the catalog file is corrupt (" + std::string(detail) +
                            "); nothing was written. Restore it from a copy, or rebuild it into a new file "
                            "with errdex scan/import");
   }
-  Result<int64_t> FindScanId(const ScanInfo& info);
-  Status WriteLine(int64_t scan_id, int64_t line_id, const CatalogLine& line, const ScanInfo& info);
-  Status IndexLine(int64_t line_id, bool remove);
+  sqlite3* raw() const { return db_->raw(); }
 
-  sqlite3* db_;
-  std::string path_;
+  std::unique_ptr<SqliteDb> db_;
   bool read_only_ = false;
   bool has_fts_ = false;
   bool wants_immutable_ = false;
-  std::map<const char*, StmtPtr> stmts_;
 };
 
-Result<std::optional<std::string>> SqliteCatalogStore::GetMeta(const char* key) {
-  auto s = Prepare("SELECT value FROM meta WHERE key = ?1");
-  if (!s.ok()) return s.status();
-  ScopedReset reset(*s);
-  BindText(*s, 1, key);
-  int rc = sqlite3_step(*s);
-  if (rc == SQLITE_ROW) return std::optional<std::string>(ColumnText(*s, 0));
-  if (rc == SQLITE_DONE) return std::optional<std::string>();
-  return Error(rc, "read meta");
-}
-
-Status SqliteCatalogStore::SetMeta(const char* key, const std::string& value) {
-  auto s = Prepare("INSERT INTO meta(key, value) VALUES (?1, ?2) "
-                   "ON CONFLICT(key) DO UPDATE SET value = excluded.value");
-  if (!s.ok()) return s.status();
-  ScopedReset reset(*s);
-  BindText(*s, 1, key);
-  BindText(*s, 2, value);
-  return StepDone(*s, "write meta");
-}
-
-Status SqliteCatalogStore::BumpContentVersion() {
-  auto s = Prepare("UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) "
-                   "WHERE key = 'content_version'");
-  if (!s.ok()) return s.status();
-  ScopedReset reset(*s);
-  return StepDone(*s, "bump the content version");
+Status SqliteCatalogStore::CreateSchema() {
+  for (const char* sql : {kCreateMeta, kCreateScans, kCreateContent, kCreateBlobs}) {
+    Status st = Exec(sql, "create the schema");
+    if (!st.ok()) return st;
+  }
+  has_fts_ = sqlite3_compileoption_used("ENABLE_FTS5") == 1;
+  if (has_fts_) {
+    if (Status st = Exec(kCreateFts, "create the full-text index"); !st.ok()) return st;
+  }
+  if (Status st = SetMeta("application", kApplication); !st.ok()) return st;
+  if (Status st = SetMeta("schema_version", std::to_string(kStoreSchemaVersion)); !st.ok()) return st;
+  if (Status st = SetMeta("content_version", "0"); !st.ok()) return st;
+  return SetMeta("fts", has_fts_ ? "fts5" : "like");
 }
 
 Status SqliteCatalogStore::Migrate(int from_version) {
   if (from_version < 1 || from_version > kStoreSchemaVersion)
-    return Status::InvalidArgument(path_ + ": unknown catalog schema version " + std::to_string(from_version));
+    return Status::InvalidArgument(db_->name() + ": unknown catalog schema version " + std::to_string(from_version));
   if (from_version < 2) {
     // 2: scans gain `location`, and the key becomes (repo, sha, location). SQLite
     // cannot change a UNIQUE constraint in place: copy into a new table. The
@@ -374,62 +363,114 @@ Status SqliteCatalogStore::Migrate(int from_version) {
         "upgrade the catalog to schema version 2");
     if (!st.ok()) return st;
   }
+  if (from_version < 3) {
+    Status st = Exec(
+        "ALTER TABLE scans ADD COLUMN commit_time TEXT NOT NULL DEFAULT ''; "
+        "ALTER TABLE scans ADD COLUMN knowledge_id INTEGER;",
+        "upgrade the catalog to schema version 3");
+    if (!st.ok()) return st;
+    if (st = Exec(kCreateContent, "upgrade the catalog to schema version 3"); !st.ok()) return st;
+    if (has_fts_) {
+      if (st = Exec(kCreateFts, "upgrade the catalog to schema version 3"); !st.ok()) return st;
+    }
+    if (st = MigrateLinesToUnits(); !st.ok()) return st;
+  }
   return Status::Ok();
 }
 
-Status SqliteCatalogStore::CreateSchema() {
-  Status st = Exec(kCreateSchema, "create the schema");
-  if (!st.ok()) return st;
-  has_fts_ = sqlite3_compileoption_used("ENABLE_FTS5") == 1;
-  if (has_fts_) {
-    if (st = Exec(kCreateFts, "create the full-text index"); !st.ok()) return st;
+// 2 -> 3: each scan's lines, in their order, become verbatim units (one per run
+// of lines of one file) and the scan's tree; `lines` and its index go.
+Status SqliteCatalogStore::MigrateLinesToUnits() {
+  auto scans = ListScans();
+  if (!scans.ok()) return scans.status();
+  for (const ScanInfo& scan : *scans) {
+    std::vector<CatalogLine> lines;
+    {
+      Query q(db(), "SELECT record_json, facts_json, dataset_version FROM lines WHERE scan_id = $1 ORDER BY line_id");
+      if (!q.ok()) return q.status();
+      q->BindInt(1, scan.scan_id);
+      std::string json;
+      for (;;) {
+        auto row = q->Step();
+        if (!row.ok()) return row.status();
+        if (!*row) break;
+        json.assign("{\"record\":");
+        json.append(q->View(0));
+        json.append(",\"datasetVersion\":");
+        AppendJsonString(json, q->View(2));
+        if (!q->IsNull(1)) {
+          json.append(",\"facts\":");
+          json.append(q->View(1));
+        }
+        json.push_back('}');
+        auto line = ParseCatalogLine(json);
+        if (!line.ok())
+          return Status::IoError(db_->name() + ": a stored line cannot be read back while upgrading: " +
+                                 line.status().message());
+        lines.push_back(std::move(line).value());
+      }
+    }
+    auto ids = PutVerbatim(scan.repo, lines);
+    if (!ids.ok()) return ids.status();
+    for (size_t i = 0; i < ids->size(); ++i)
+      if (Status st = SetTreeRow(scan.scan_id, static_cast<int64_t>(i), (*ids)[i]); !st.ok()) return st;
   }
-  if (st = SetMeta("application", kApplication); !st.ok()) return st;
-  if (st = SetMeta("schema_version", std::to_string(kStoreSchemaVersion)); !st.ok()) return st;
-  if (st = SetMeta("content_version", "0"); !st.ok()) return st;
-  return SetMeta("fts", has_fts_ ? "fts5" : "like");
+  return Exec("DROP TABLE IF EXISTS lines_fts; DROP TABLE lines;", "upgrade the catalog to schema version 3");
 }
 
 Result<int64_t> SqliteCatalogStore::CountTables() {
-  sqlite3_stmt* raw = nullptr;
-  int rc = sqlite3_prepare_v2(db_, "SELECT count(*) FROM sqlite_master", -1, &raw, nullptr);
-  StmtPtr s(raw);
-  if (rc == SQLITE_OK) rc = sqlite3_step(raw);
+  sqlite3_stmt* s = nullptr;
+  int rc = sqlite3_prepare_v2(raw(), "SELECT count(*) FROM sqlite_master", -1, &s, nullptr);
+  if (rc == SQLITE_OK) rc = sqlite3_step(s);
+  int64_t n = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+  sqlite3_finalize(s);
   if (rc != SQLITE_ROW) return Error(rc, "open the catalog");
-  return sqlite3_column_int64(raw, 0);
+  return n;
 }
 
-Status SqliteCatalogStore::QuickCheck() {
-  sqlite3_stmt* raw = nullptr;
-  int rc = sqlite3_prepare_v2(db_, "PRAGMA quick_check(3)", -1, &raw, nullptr);
-  StmtPtr s(raw);
+// PRAGMA quick_check on a connection of its own (it runs beside the scan that
+// opened the catalog): "" when the file is sound, else what is wrong.
+Result<std::string> QuickCheckFile(const std::string& path) {
+  sqlite3* db = nullptr;
+  std::string name = path.rfind("file:", 0) == 0 ? "./" + path : path;
+  int rc = sqlite3_open_v2(name.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
   std::string problems;
   if (rc == SQLITE_OK) {
-    while ((rc = sqlite3_step(raw)) == SQLITE_ROW) {
-      std::string row = ColumnText(raw, 0);
-      if (row == "ok") continue;
-      if (!problems.empty()) problems += "; ";
-      problems += row;
+    sqlite3_busy_timeout(db, kBusyTimeoutMs);
+    sqlite3_stmt* s = nullptr;
+    rc = sqlite3_prepare_v2(db, "PRAGMA quick_check(3)", -1, &s, nullptr);
+    if (rc == SQLITE_OK) {
+      while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        const unsigned char* t = sqlite3_column_text(s, 0);
+        std::string row = t ? reinterpret_cast<const char*>(t) : "";
+        if (row == "ok") continue;
+        if (!problems.empty()) problems += "; ";
+        problems += row;
+      }
     }
+    sqlite3_finalize(s);
   }
-  if (rc != SQLITE_DONE) return Error(rc, "check the catalog");
-  if (!problems.empty()) return CorruptError("quick_check: " + problems);
-  return Status::Ok();
+  std::string err = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+  sqlite3_close_v2(db);
+  if ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB) return "quick_check: " + err;
+  if (rc != SQLITE_DONE) return Status::IoError(path + ": check the catalog: " + err);
+  return problems.empty() ? std::string() : "quick_check: " + problems;
 }
 
 Status SqliteCatalogStore::Init(bool create) {
-  sqlite3_busy_timeout(db_, kBusyTimeoutMs);
-  sqlite3_extended_result_codes(db_, 1);
-  read_only_ = sqlite3_db_readonly(db_, "main") == 1;
+  sqlite3_busy_timeout(raw(), kBusyTimeoutMs);
+  sqlite3_extended_result_codes(raw(), 1);
+  read_only_ = sqlite3_db_readonly(raw(), "main") == 1;
 
   // Reading sqlite_master is the first access to the file: a non-SQLite file fails here.
   int64_t tables = 0;
   {
-    sqlite3_stmt* raw = nullptr;
-    int rc = sqlite3_prepare_v2(db_, "SELECT count(*) FROM sqlite_master", -1, &raw, nullptr);
-    StmtPtr s(raw);
-    if (rc == SQLITE_OK) rc = sqlite3_step(raw);
-    if ((rc & 0xff) == SQLITE_NOTADB) return Status::InvalidArgument(path_ + ": not an errdex catalog");
+    sqlite3_stmt* s = nullptr;
+    int rc = sqlite3_prepare_v2(raw(), "SELECT count(*) FROM sqlite_master", -1, &s, nullptr);
+    if (rc == SQLITE_OK) rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) tables = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    if ((rc & 0xff) == SQLITE_NOTADB) return Status::InvalidArgument(db_->name() + ": not an errdex catalog");
     if ((rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CANTOPEN) {
       // A WAL catalog in a directory where we cannot create its -shm file (the
       // file itself may be writable: nobody can write it through this directory,
@@ -437,12 +478,11 @@ Status SqliteCatalogStore::Init(bool create) {
       wants_immutable_ = true;
     }
     if (rc != SQLITE_ROW) return Error(rc, "open the catalog");
-    tables = sqlite3_column_int64(raw, 0);
   }
 
   if (tables == 0) {
-    if (!create) return Status::InvalidArgument(path_ + ": not an errdex catalog (empty file)");
-    if (read_only_) return Status::IoError(path_ + ": the catalog is read-only; cannot create it");
+    if (!create) return Status::InvalidArgument(db_->name() + ": not an errdex catalog (empty file)");
+    if (read_only_) return Status::IoError(db_->name() + ": the catalog is read-only; cannot create it");
     // Another process may be creating it right now: switching to WAL waits for it
     // (busy timeout), and the schema is created under the write lock only if it
     // is still missing there.
@@ -450,7 +490,7 @@ Status SqliteCatalogStore::Init(bool create) {
     if (!st.ok()) return st;
     st = Exec(kPragmas, "set pragmas");
     if (!st.ok()) return st;
-    WriteTxn txn(this);
+    WriteTxn txn(db());
     if (st = txn.Begin(); !st.ok()) return st;
     auto again = CountTables();
     if (!again.ok()) return again.status();
@@ -463,17 +503,20 @@ Status SqliteCatalogStore::Init(bool create) {
 
   // An existing database: must be ours.
   {
-    sqlite3_stmt* raw = nullptr;
-    int rc = sqlite3_prepare_v2(db_, "SELECT value FROM meta WHERE key = 'application'", -1, &raw, nullptr);
-    StmtPtr s(raw);
+    sqlite3_stmt* s = nullptr;
+    int rc = sqlite3_prepare_v2(raw(), "SELECT value FROM meta WHERE key = 'application'", -1, &s, nullptr);
     if (rc != SQLITE_OK) {
-      if ((rc & 0xff) == SQLITE_CORRUPT) return CorruptError(sqlite3_errmsg(db_));
-      return Status::InvalidArgument(path_ + ": not an errdex catalog");
+      sqlite3_finalize(s);
+      if ((rc & 0xff) == SQLITE_CORRUPT) return CorruptError(sqlite3_errmsg(raw()));
+      return Status::InvalidArgument(db_->name() + ": not an errdex catalog");
     }
-    rc = sqlite3_step(raw);
-    if ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB) return CorruptError(sqlite3_errmsg(db_));
-    if (rc != SQLITE_ROW || ColumnText(raw, 0) != kApplication)
-      return Status::InvalidArgument(path_ + ": not an errdex catalog");
+    rc = sqlite3_step(s);
+    bool ours = rc == SQLITE_ROW && sqlite3_column_text(s, 0) &&
+                std::string(reinterpret_cast<const char*>(sqlite3_column_text(s, 0))) == kApplication;
+    std::string err = sqlite3_errmsg(raw());
+    sqlite3_finalize(s);
+    if ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB) return CorruptError(err);
+    if (!ours) return Status::InvalidArgument(db_->name() + ": not an errdex catalog");
   }
   auto version_text = GetMeta("schema_version");
   if (!version_text.ok()) return version_text.status();
@@ -483,9 +526,9 @@ Status SqliteCatalogStore::Init(bool create) {
   } catch (...) {
     version = 0;
   }
-  if (version <= 0) return Status::InvalidArgument(path_ + ": not an errdex catalog (no schema version)");
+  if (version <= 0) return Status::InvalidArgument(db_->name() + ": not an errdex catalog (no schema version)");
   if (version > kStoreSchemaVersion) {
-    return Status::InvalidArgument(path_ + ": the catalog has schema version " + std::to_string(version) +
+    return Status::InvalidArgument(db_->name() + ": the catalog has schema version " + std::to_string(version) +
                                    ", newer than this errdex understands (" +
                                    std::to_string(kStoreSchemaVersion) + "); use a newer errdex");
   }
@@ -499,19 +542,30 @@ Status SqliteCatalogStore::Init(bool create) {
     // Opened to write (scan --db, import): a damaged file is reported now, not
     // after a write that happened to miss the damaged pages.
     struct stat sb;
-    if (::stat(path_.c_str(), &sb) == 0 && sb.st_size <= kQuickCheckMaxBytes) {
-      if (st = QuickCheck(); !st.ok()) return st;
+    if (::stat(db_->name().c_str(), &sb) == 0 && sb.st_size <= kQuickCheckMaxBytes) {
+      std::string path = db_->name();
+      db_->SetCheck(std::async(std::launch::async, [path]() -> Status {
+        auto found = QuickCheckFile(path);
+        if (!found.ok()) return found.status();
+        if (found->empty()) return Status::Ok();
+        return Status::IoError(path + ": the catalog file is corrupt (" + *found +
+                               "); nothing was written. Restore it from a copy, or rebuild it into a new file "
+                               "with errdex scan/import");
+      }));
     }
   }
+  auto fts = GetMeta("fts");
+  if (!fts.ok()) return fts.status();
+  has_fts_ = fts->has_value() && **fts == "fts5";
   if (version < kStoreSchemaVersion) {
     if (read_only_)
-      return Status::IoError(path_ + ": the catalog needs an upgrade (schema version " + std::to_string(version) +
+      return Status::IoError(db_->name() + ": the catalog needs an upgrade (schema version " + std::to_string(version) +
                              ") but it is read-only");
     // Foreign keys off while tables are rebuilt (a pragma that has no effect inside a transaction).
     if (st = Exec("PRAGMA foreign_keys=OFF;", "upgrade the catalog"); !st.ok()) return st;
     {
-      WriteTxn txn(this);
-      if (st = txn.Begin(); !st.ok()) return st;
+      WriteTxn txn(db());
+      if (st = BeginTxn(txn); !st.ok()) return st;
       auto now = GetMeta("schema_version");  // another process may have upgraded it meanwhile
       if (!now.ok()) return now.status();
       int current = now->has_value() ? std::atoi((*now)->c_str()) : 0;
@@ -519,404 +573,71 @@ Status SqliteCatalogStore::Init(bool create) {
         if (st = Migrate(current); !st.ok()) return st;
         if (st = SetMeta("schema_version", std::to_string(kStoreSchemaVersion)); !st.ok()) return st;
       }
-      if (st = txn.Commit(); !st.ok()) return st;
+      if (st = CommitTxn(txn); !st.ok()) return st;
     }
     if (st = Exec("PRAGMA foreign_keys=ON;", "upgrade the catalog"); !st.ok()) return st;
   }
-  auto fts = GetMeta("fts");
-  if (!fts.ok()) return fts.status();
-  has_fts_ = fts->has_value() && **fts == "fts5";
   return Status::Ok();
 }
 
-Result<int64_t> SqliteCatalogStore::PutScanLocked(const ScanInfo& info, const std::vector<CatalogLine>& lines) {
-  // Replace: the old lines leave the full-text index, then the table, then the scan
-  // row goes. Both in line_id order: FTS5 flushes its pending data whenever the
-  // rowid it is given goes backwards.
-  if (has_fts_) {
-    auto s = Prepare(
-        "INSERT INTO lines_fts(lines_fts, rowid, error_message, error_class, slug) "
-        "SELECT 'delete', l.line_id, l.error_message, l.error_class, l.slug FROM lines l "
-        "JOIN scans s ON s.scan_id = l.scan_id WHERE s.repo = ?1 AND s.sha = ?2 AND s.location = ?3 "
-        "ORDER BY l.line_id");
-    if (!s.ok()) return s.status();
-    ScopedReset reset(*s);
-    BindText(*s, 1, info.repo);
-    BindText(*s, 2, info.sha);
-    BindText(*s, 3, info.location);
-    if (Status st = StepDone(*s, "unindex the old scan's lines"); !st.ok()) return st;
-  }
-  {
-    auto s = Prepare(
-        "DELETE FROM lines WHERE line_id IN (SELECT l.line_id FROM lines l JOIN scans s ON s.scan_id = l.scan_id "
-        "WHERE s.repo = ?1 AND s.sha = ?2 AND s.location = ?3)");
-    if (!s.ok()) return s.status();
-    ScopedReset reset(*s);
-    BindText(*s, 1, info.repo);
-    BindText(*s, 2, info.sha);
-    BindText(*s, 3, info.location);
-    if (Status st = StepDone(*s, "delete the old scan's lines"); !st.ok()) return st;
-  }
-  {
-    auto s = Prepare("DELETE FROM scans WHERE repo = ?1 AND sha = ?2 AND location = ?3");
-    if (!s.ok()) return s.status();
-    ScopedReset reset(*s);
-    BindText(*s, 1, info.repo);
-    BindText(*s, 2, info.sha);
-    BindText(*s, 3, info.location);
-    if (Status st = StepDone(*s, "delete the old scan"); !st.ok()) return st;
-  }
-  int64_t scan_id = 0;
-  {
-    auto s = Prepare("INSERT INTO scans(repo, sha, dataset_version, source, files, sites, created, location) "
-                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
-    if (!s.ok()) return s.status();
-    ScopedReset reset(*s);
-    BindText(*s, 1, info.repo);
-    BindText(*s, 2, info.sha);
-    BindText(*s, 3, info.dataset_version);
-    BindText(*s, 4, info.source);
-    sqlite3_bind_int64(*s, 5, info.files);
-    sqlite3_bind_int64(*s, 6, static_cast<int64_t>(lines.size()));
-    BindText(*s, 7, FormatIsoTime(NowMillisHonouringSourceDateEpoch()));
-    BindText(*s, 8, info.location);
-    if (Status st = StepDone(*s, "insert the scan"); !st.ok()) return st;
-    scan_id = sqlite3_last_insert_rowid(db_);
-  }
-  for (const CatalogLine& line : lines)
-    if (Status st = WriteLine(scan_id, 0, line, info); !st.ok()) return st;
-  if (has_fts_) {
-    auto fts = Prepare(
-        "INSERT INTO lines_fts(rowid, error_message, error_class, slug) "
-        "SELECT line_id, error_message, error_class, slug FROM lines WHERE scan_id = ?1 ORDER BY line_id");
-    if (!fts.ok()) return fts.status();
-    ScopedReset reset(*fts);
-    sqlite3_bind_int64(*fts, 1, scan_id);
-    if (Status st = StepDone(*fts, "index the new lines"); !st.ok()) return st;
-  }
-  if (Status st = BumpContentVersion(); !st.ok()) return st;
-  return scan_id;
+// ---------------------------------------------------------------- FTS5
+
+Status SqliteCatalogStore::IndexEntriesAfter(int64_t after) {
+  Query q(db(), "INSERT INTO entries_fts(rowid, error_message, error_class, slug) "
+                "SELECT entry_id, error_message, error_class, slug FROM entries WHERE entry_id > $1 ORDER BY entry_id");
+  if (!q.ok()) return q.status();
+  q->BindInt(1, after);
+  return q->Run();
 }
 
-Result<int64_t> SqliteCatalogStore::PutScan(const ScanInfo& info, const std::vector<CatalogLine>& lines) {
-  WriteTxn txn(this);
-  if (Status st = txn.Begin(); !st.ok()) return st;
-  auto id = PutScanLocked(info, lines);
-  if (!id.ok()) return id.status();
-  if (Status st = txn.Commit(); !st.ok()) return st;
-  return id;
-}
-
-// Inserts `line` into scan `scan_id`, or (line_id > 0) rewrites that row in place.
-Status SqliteCatalogStore::WriteLine(int64_t scan_id, int64_t line_id, const CatalogLine& line, const ScanInfo& info) {
-  auto s = line_id > 0
-               ? Prepare("UPDATE lines SET scan_id = ?1, record_id = ?2, slug = ?3, file_path = ?4, line_number = ?5, "
-                         "error_message = ?6, message_pattern = ?7, error_class = ?8, record_json = ?9, "
-                         "facts_json = ?10, dataset_version = ?11 WHERE line_id = ?12")
-               : Prepare("INSERT INTO lines(scan_id, record_id, slug, file_path, line_number, error_message, "
-                         "message_pattern, error_class, record_json, facts_json, dataset_version) "
-                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
-  if (!s.ok()) return s.status();
-  const Record& r = line.record;
-  ScopedReset reset(*s);
-  sqlite3_bind_int64(*s, 1, scan_id);
-  BindText(*s, 2, r.id);
-  BindOptText(*s, 3, r.slug);
-  BindText(*s, 4, r.file_path);
-  sqlite3_bind_int64(*s, 5, r.line_number);
-  BindOptText(*s, 6, r.error_message);
-  BindOptText(*s, 7, r.message_pattern);
-  BindOptText(*s, 8, r.error_class);
-  BindText(*s, 9, RecordToJson(r));
-  if (line.facts) BindText(*s, 10, SiteToJson(*line.facts));
-  else sqlite3_bind_null(*s, 10);
-  BindText(*s, 11, line.dataset_version);
-  if (line_id > 0) sqlite3_bind_int64(*s, 12, line_id);
-  int rc = sqlite3_step(*s);
-  if (rc == SQLITE_DONE) return Status::Ok();
-  if ((rc & 0xff) == SQLITE_CONSTRAINT)
-    return Status::InvalidArgument(path_ + ": record " + r.id + " appears twice in scan " + info.repo + "@" + info.sha +
-                                   " (" + sqlite3_errmsg(db_) + ")");
-  return Error(rc, "write a line");
-}
-
-// The full-text entry of line `line_id` out of (remove) or into the index, from its row.
-Status SqliteCatalogStore::IndexLine(int64_t line_id, bool remove) {
+Status SqliteCatalogStore::UnindexEntry(int64_t entry_id) {
   if (!has_fts_) return Status::Ok();
-  auto s = remove ? Prepare("INSERT INTO lines_fts(lines_fts, rowid, error_message, error_class, slug) "
-                            "SELECT 'delete', line_id, error_message, error_class, slug FROM lines WHERE line_id = ?1")
-                  : Prepare("INSERT INTO lines_fts(rowid, error_message, error_class, slug) "
-                            "SELECT line_id, error_message, error_class, slug FROM lines WHERE line_id = ?1");
-  if (!s.ok()) return s.status();
-  ScopedReset reset(*s);
-  sqlite3_bind_int64(*s, 1, line_id);
-  return StepDone(*s, "index a line");
+  Query q(db(), "INSERT INTO entries_fts(entries_fts, rowid, error_message, error_class, slug) "
+                "SELECT 'delete', entry_id, error_message, error_class, slug FROM entries WHERE entry_id = $1");
+  if (!q.ok()) return q.status();
+  q->BindInt(1, entry_id);
+  return q->Run();
 }
 
-Result<int64_t> SqliteCatalogStore::FindScanId(const ScanInfo& info) {
-  auto s = Prepare("SELECT scan_id FROM scans WHERE repo = ?1 AND sha = ?2 AND location = ?3");
-  if (!s.ok()) return s.status();
-  ScopedReset reset(*s);
-  BindText(*s, 1, info.repo);
-  BindText(*s, 2, info.sha);
-  BindText(*s, 3, info.location);
-  int rc = sqlite3_step(*s);
-  if (rc == SQLITE_ROW) return sqlite3_column_int64(*s, 0);
-  if (rc == SQLITE_DONE) return int64_t{-1};
-  return Error(rc, "find a scan");
-}
-
-Result<int64_t> SqliteCatalogStore::AddLines(const ScanInfo& info, const std::vector<CatalogLine>& lines) {
-  WriteTxn txn(this);
-  if (Status st = txn.Begin(); !st.ok()) return st;
-  auto found = FindScanId(info);
-  if (!found.ok()) return found.status();
-  int64_t scan_id = *found;
-  if (scan_id < 0) {
-    auto s = Prepare("INSERT INTO scans(repo, sha, dataset_version, source, files, sites, created, location) "
-                     "VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?7)");
-    if (!s.ok()) return s.status();
-    ScopedReset reset(*s);
-    BindText(*s, 1, info.repo);
-    BindText(*s, 2, info.sha);
-    BindText(*s, 3, info.dataset_version);
-    BindText(*s, 4, info.source);
-    sqlite3_bind_int64(*s, 5, info.files);
-    BindText(*s, 6, FormatIsoTime(NowMillisHonouringSourceDateEpoch()));
-    BindText(*s, 7, info.location);
-    if (Status st = StepDone(*s, "insert the scan"); !st.ok()) return st;
-    scan_id = sqlite3_last_insert_rowid(db_);
-  }
-  int64_t last_before = 0;
+Result<int64_t> SqliteCatalogStore::StorageBytes() {
+  int64_t pages = 0, size = 0;
   {
-    auto s = Prepare("SELECT coalesce(max(line_id), 0) FROM lines");
-    if (!s.ok()) return s.status();
-    ScopedReset reset(*s);
-    int rc = sqlite3_step(*s);
-    if (rc != SQLITE_ROW) return Error(rc, "read lines");
-    last_before = sqlite3_column_int64(*s, 0);
+    Query q(db(), "PRAGMA page_count");
+    if (!q.ok()) return q.status();
+    auto row = q->Step();
+    if (!row.ok()) return row.status();
+    pages = *row ? q->Int(0) : 0;
   }
-  auto find = Prepare("SELECT line_id FROM lines WHERE scan_id = ?1 AND record_id = ?2");
-  if (!find.ok()) return find.status();
-  std::set<std::string_view> ids;
-  for (const CatalogLine& line : lines) {
-    if (!ids.insert(line.record.id).second)
-      return Status::InvalidArgument(path_ + ": record " + line.record.id + " appears twice in the lines added to " +
-                                     info.repo + "@" + info.sha);
-    int64_t line_id = 0;
-    {
-      ScopedReset reset(*find);
-      sqlite3_bind_int64(*find, 1, scan_id);
-      BindText(*find, 2, line.record.id);
-      int rc = sqlite3_step(*find);
-      if (rc == SQLITE_ROW) line_id = sqlite3_column_int64(*find, 0);
-      else if (rc != SQLITE_DONE) return Error(rc, "find a line");
-    }
-    // A line added earlier in this call is new: it enters the index in bulk below.
-    bool indexed = line_id > 0 && line_id <= last_before;
-    if (indexed)
-      if (Status st = IndexLine(line_id, /*remove=*/true); !st.ok()) return st;
-    if (Status st = WriteLine(scan_id, line_id, line, info); !st.ok()) return st;
-    if (indexed)
-      if (Status st = IndexLine(line_id, /*remove=*/false); !st.ok()) return st;
-  }
-  if (has_fts_) {
-    auto fts = Prepare(
-        "INSERT INTO lines_fts(rowid, error_message, error_class, slug) "
-        "SELECT line_id, error_message, error_class, slug FROM lines WHERE line_id > ?1 ORDER BY line_id");
-    if (!fts.ok()) return fts.status();
-    ScopedReset reset(*fts);
-    sqlite3_bind_int64(*fts, 1, last_before);
-    if (Status st = StepDone(*fts, "index the new lines"); !st.ok()) return st;
-  }
-  {
-    auto s = Prepare(
-        "UPDATE scans SET sites = (SELECT count(*) FROM lines WHERE scan_id = ?1), "
-        "files = max(files, (SELECT count(DISTINCT file_path) FROM lines WHERE scan_id = ?1)), "
-        "dataset_version = max(dataset_version, ?2) WHERE scan_id = ?1");
-    if (!s.ok()) return s.status();
-    ScopedReset reset(*s);
-    sqlite3_bind_int64(*s, 1, scan_id);
-    BindText(*s, 2, info.dataset_version);
-    if (Status st = StepDone(*s, "count the scan's lines"); !st.ok()) return st;
-  }
-  if (Status st = BumpContentVersion(); !st.ok()) return st;
-  if (Status st = txn.Commit(); !st.ok()) return st;
-  return scan_id;
+  Query q(db(), "PRAGMA page_size");
+  if (!q.ok()) return q.status();
+  auto row = q->Step();
+  if (!row.ok()) return row.status();
+  size = *row ? q->Int(0) : 0;
+  return pages * size;
 }
 
-Result<std::vector<ScanInfo>> SqliteCatalogStore::ListScans() {
-  auto s = Prepare(
-      "SELECT scan_id, repo, sha, dataset_version, source, files, sites, location FROM scans ORDER BY scan_id");
-  if (!s.ok()) return s.status();
-  ScopedReset reset(*s);
-  std::vector<ScanInfo> out;
-  int rc;
-  while ((rc = sqlite3_step(*s)) == SQLITE_ROW) {
-    ScanInfo info;
-    info.scan_id = sqlite3_column_int64(*s, 0);
-    info.repo = ColumnText(*s, 1);
-    info.sha = ColumnText(*s, 2);
-    info.dataset_version = ColumnText(*s, 3);
-    info.source = ColumnText(*s, 4);
-    info.files = sqlite3_column_int64(*s, 5);
-    info.sites = sqlite3_column_int64(*s, 6);
-    info.location = ColumnText(*s, 7);
-    out.push_back(std::move(info));
-  }
-  if (rc != SQLITE_DONE) return Error(rc, "list scans");
-  return out;
-}
-
-// Rows of (scan_id, record_json, facts_json, dataset_version) -> StoredLines.
-Result<std::vector<StoredLine>> SqliteCatalogStore::ReadLines(sqlite3_stmt* s) {
-  std::vector<StoredLine> out;
-  std::string json;
-  int rc;
-  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-    // Reassemble the catalog line and parse it with the one JSON mapping (model/record.h).
-    json.assign("{\"record\":");
-    json.append(reinterpret_cast<const char*>(sqlite3_column_text(s, 1)), sqlite3_column_bytes(s, 1));
-    json.append(",\"datasetVersion\":");
-    AppendJsonString(json, ColumnText(s, 3));
-    if (sqlite3_column_type(s, 2) != SQLITE_NULL) {
-      json.append(",\"facts\":");
-      json.append(reinterpret_cast<const char*>(sqlite3_column_text(s, 2)), sqlite3_column_bytes(s, 2));
-    }
-    json.push_back('}');
-    auto line = ParseCatalogLine(json);
-    if (!line.ok())
-      return Status::Internal(path_ + ": a stored line cannot be read back: " + line.status().message());
-    StoredLine sl;
-    sl.scan_id = sqlite3_column_int64(s, 0);
-    sl.line = std::move(line.value());
-    out.push_back(std::move(sl));
-  }
-  if (rc != SQLITE_DONE) return Error(rc, "read lines");
-  return out;
-}
-
-Result<std::vector<StoredLine>> SqliteCatalogStore::LoadLines(const ScanFilter& filter) {
-  // sha: exact, or a prefix of at least 4 characters (people type short shas).
-  auto s = Prepare(
-      "SELECT l.scan_id, l.record_json, l.facts_json, l.dataset_version FROM lines l "
-      "JOIN scans s ON s.scan_id = l.scan_id "
-      "WHERE (?1 = '' OR s.repo = ?1) "
-      "AND (?2 = '' OR s.sha = ?2 OR (length(?2) >= 4 AND substr(s.sha, 1, length(?2)) = ?2)) "
-      "AND (?3 = 0 OR s.scan_id = (SELECT max(s2.scan_id) FROM scans s2 WHERE s2.repo = s.repo)) "
-      "ORDER BY l.scan_id, l.line_id");
-  if (!s.ok()) return s.status();
-  ScopedReset reset(*s);
-  BindText(*s, 1, filter.repo);
-  BindText(*s, 2, filter.sha);
-  sqlite3_bind_int(*s, 3, filter.latest_only ? 1 : 0);
-  return ReadLines(*s);
-}
-
-Result<std::vector<StoredLine>> SqliteCatalogStore::FindRecord(const std::string& id_or_slug) {
-  auto s = Prepare(
-      "SELECT l.scan_id, l.record_json, l.facts_json, l.dataset_version FROM lines l "
-      "JOIN scans s ON s.scan_id = l.scan_id "
-      "WHERE l.record_id = ?1 OR l.slug = ?1 "
-      "ORDER BY s.dataset_version DESC, s.scan_id DESC, l.line_id");
-  if (!s.ok()) return s.status();
-  ScopedReset reset(*s);
-  BindText(*s, 1, id_or_slug);
-  return ReadLines(*s);
-}
-
-Status SqliteCatalogStore::UpdateRecords(const std::vector<StoredLine>& lines) {
-  WriteTxn txn(this);
-  if (Status st = txn.Begin(); !st.ok()) return st;
-  auto get = Prepare("SELECT record_json FROM lines WHERE scan_id = ?1 AND record_id = ?2");
-  if (!get.ok()) return get.status();
-  auto put = Prepare("UPDATE lines SET record_json = ?3 WHERE scan_id = ?1 AND record_id = ?2");
-  if (!put.ok()) return put.status();
-  for (const StoredLine& sl : lines) {
-    std::string stored;
-    {
-      ScopedReset reset(*get);
-      sqlite3_bind_int64(*get, 1, sl.scan_id);
-      BindText(*get, 2, sl.line.record.id);
-      int rc = sqlite3_step(*get);
-      if (rc == SQLITE_DONE)
-        return Status::NotFound(path_ + ": no record " + sl.line.record.id + " in scan " + std::to_string(sl.scan_id));
-      if (rc != SQLITE_ROW) return Error(rc, "read a record");
-      stored = ColumnText(*get, 0);
-    }
-    auto record = RecordFromJson(stored);
-    if (!record.ok()) return Status::Internal(path_ + ": a stored record cannot be read back: " + record.status().message());
-    CopyProse(sl.line.record, &record.value());
-    ScopedReset reset(*put);
-    sqlite3_bind_int64(*put, 1, sl.scan_id);
-    BindText(*put, 2, sl.line.record.id);
-    BindText(*put, 3, RecordToJson(*record));
-    if (Status st = StepDone(*put, "update a record"); !st.ok()) return st;
-  }
-  if (Status st = BumpContentVersion(); !st.ok()) return st;
-  return txn.Commit();
-}
-
-Result<std::string> SqliteCatalogStore::ContentVersion() {
-  auto v = GetMeta("content_version");
-  if (!v.ok()) return v.status();
-  if (!v->has_value()) return Status::Internal(path_ + ": meta.content_version is missing");
-  return **v;
-}
-
-// blobs and cache are two key/value tables of the same shape (key, bytes, updated):
-// one upsert and one look-up serve both; `sql` names the table.
-Status SqliteCatalogStore::PutKeyValue(const char* sql, const std::string& key, std::string_view bytes,
-                                       const char* what) {
-  auto s = Prepare(sql);
-  if (!s.ok()) return s.status();
-  ScopedReset reset(*s);
-  BindText(*s, 1, key);
-  BindBlob(*s, 2, bytes);
-  BindText(*s, 3, FormatIsoTime(NowMillisHonouringSourceDateEpoch()));
-  return StepDone(*s, what);
-}
-
-Result<std::optional<std::string>> SqliteCatalogStore::GetKeyValue(const char* sql, const std::string& key,
-                                                                    const char* what) {
-  auto s = Prepare(sql);
-  if (!s.ok()) return s.status();
-  ScopedReset reset(*s);
-  BindText(*s, 1, key);
-  int rc = sqlite3_step(*s);
-  if (rc == SQLITE_ROW) return std::optional<std::string>(ColumnBlob(*s, 0));
-  if (rc == SQLITE_DONE) return std::optional<std::string>();
-  return Error(rc, what);
-}
-
-Status SqliteCatalogStore::InTransaction(const std::function<Status()>& body) {
-  WriteTxn txn(this);
-  if (Status st = txn.Begin(); !st.ok()) return st;
-  if (Status st = body(); !st.ok()) return st;  // txn's destructor rolls back
-  return txn.Commit();
-}
-
-Status SqliteCatalogStore::PutBlob(const std::string& key, std::string_view bytes) {
-  return PutKeyValue("INSERT INTO blobs(key, bytes, updated) VALUES (?1, ?2, ?3) "
-                     "ON CONFLICT(key) DO UPDATE SET bytes = excluded.bytes, updated = excluded.updated",
-                     key, bytes, "store a blob");
+Status SqliteCatalogStore::Compact() {
+  if (Status st = Exec("VACUUM;", "compact the catalog"); !st.ok()) return st;
+  return Exec("PRAGMA wal_checkpoint(TRUNCATE);", "compact the catalog");
 }
 
 // Incremental blob I/O reads the value straight into the result: a step that
 // returns the column makes SQLite assemble the whole value first (a matcher blob
 // is tens of MB over thousands of overflow pages), then we would copy it again.
-Result<std::optional<std::string>> SqliteCatalogStore::GetBlob(const std::string& key) {
-  auto s = Prepare("SELECT rowid, length(bytes) FROM blobs WHERE key = ?1");
-  if (!s.ok()) return s.status();
-  ScopedReset reset(*s);
-  BindText(*s, 1, key);
-  int rc = sqlite3_step(*s);
-  if (rc == SQLITE_DONE) return std::optional<std::string>();
-  if (rc != SQLITE_ROW) return Error(rc, "read a blob");
-  sqlite3_int64 rowid = sqlite3_column_int64(*s, 0);
-  sqlite3_int64 size = sqlite3_column_int64(*s, 1);
+Result<std::optional<std::string>> SqliteCatalogStore::ReadBlobRow(const std::string& key) {
+  sqlite3_int64 rowid = 0, size = 0;
+  {
+    Query q(db(), "SELECT rowid, length(bytes) FROM blobs WHERE key = $1");
+    if (!q.ok()) return q.status();
+    q->BindText(1, key);
+    auto row = q->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) return std::optional<std::string>();
+    rowid = q->Int(0);
+    size = q->Int(1);
+  }
   sqlite3_blob* blob = nullptr;
-  rc = sqlite3_blob_open(db_, "main", "blobs", "bytes", rowid, /*flags=*/0, &blob);
+  int rc = sqlite3_blob_open(raw(), "main", "blobs", "bytes", rowid, /*flags=*/0, &blob);
   if (rc != SQLITE_OK) {
     sqlite3_blob_close(blob);
     return Error(rc, "open a blob");
@@ -933,51 +654,73 @@ Result<std::optional<std::string>> SqliteCatalogStore::GetBlob(const std::string
   return std::optional<std::string>(std::move(out));
 }
 
-Status SqliteCatalogStore::PutCache(const std::string& key, std::string_view value) {
-  return PutKeyValue("INSERT INTO cache(key, value, updated) VALUES (?1, ?2, ?3) "
-                     "ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated = excluded.updated",
-                     key, value, "store a cache entry");
-}
-
-Result<std::optional<std::string>> SqliteCatalogStore::GetCache(const std::string& key) {
-  return GetKeyValue("SELECT value FROM cache WHERE key = ?1", key, "read a cache entry");
-}
+// The newest scan holding an entry (its tree rows through the entry's units).
+#define ERRDEX_NEWEST_SCAN_OF(entry)                                                                   \
+  "(SELECT t.scan_id FROM unit_entries ue JOIN tree t ON t.unit_id = ue.unit_id JOIN scans s ON "     \
+  "s.scan_id = t.scan_id WHERE ue.entry_id = " entry " ORDER BY s.dataset_version DESC, s.scan_id DESC LIMIT 1)"
 
 Result<std::vector<CatalogStore::TextHit>> SqliteCatalogStore::FullTextSearch(const std::string& text, int limit) {
   std::vector<std::string> terms = SearchTerms(text);
   if (terms.empty() || limit <= 0) return std::vector<TextHit>();
   if (!has_fts_) return LikeSearch(terms, limit);
   // Each word quoted (so no word is read as FTS5 syntax), any of them may match;
-  // bm25 ranks lines that share more and rarer words first.
+  // bm25 ranks entries that share more and rarer words first. Ranked and cut
+  // inside FTS5 first, then joined; an entry no scan holds any more (waiting
+  // for gc) is skipped.
   std::string query;
   for (const std::string& t : terms) {
     if (!query.empty()) query += " OR ";
     query += '"' + t + '"';
   }
-  // Rank and cut inside FTS5 first, then join: joining before the sort looked up
-  // `lines` for every row that shares a word (thousands for "the"), 2x the time.
-  auto s = Prepare(
-      "SELECT l.scan_id, l.record_id, -f.score FROM "
-      "(SELECT rowid AS id, bm25(lines_fts) AS score FROM lines_fts WHERE lines_fts MATCH ?1 "
-      "ORDER BY score, rowid LIMIT ?2) f "
-      "JOIN lines l ON l.line_id = f.id ORDER BY f.score, f.id");
-  if (!s.ok()) return s.status();
-  ScopedReset reset(*s);
-  BindText(*s, 1, query);
-  sqlite3_bind_int(*s, 2, limit);
+  Query q(db(), "SELECT scan_id, record_id, score FROM (SELECT " ERRDEX_NEWEST_SCAN_OF("f.id") " AS scan_id, "
+                "e.record_id AS record_id, -f.score AS score, f.score AS s, f.id AS id FROM "
+                "(SELECT rowid AS id, bm25(entries_fts) AS score FROM entries_fts WHERE entries_fts MATCH $1 "
+                "ORDER BY score, rowid LIMIT $2) f JOIN entries e ON e.entry_id = f.id) "
+                "WHERE scan_id IS NOT NULL ORDER BY s, id");
+  if (!q.ok()) return q.status();
+  q->BindText(1, query);
+  q->BindInt(2, limit);
   std::vector<TextHit> hits;
-  int rc;
-  while ((rc = sqlite3_step(*s)) == SQLITE_ROW)
-    hits.push_back(TextHit{sqlite3_column_int64(*s, 0), ColumnText(*s, 1), sqlite3_column_double(*s, 2)});
-  if (rc != SQLITE_DONE) return Error(rc, "full-text search");
+  for (;;) {
+    auto row = q->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    hits.push_back(TextHit{q->Int(0), q->Text(1), q->Double(2)});
+  }
   return hits;
 }
 
-// SearchRecords' filters, shared by its statements: ?2 repo, ?3 class, ?4 severity, ?5 tag.
-#define ERRDEX_RECORD_FILTERS                                                        \
-  "(?2 = '' OR s.repo = ?2) AND (?3 = '' OR l.error_class = ?3) "                    \
-  "AND (?4 = '' OR json_extract(l.record_json, '$.severity') = ?4) "                 \
-  "AND (?5 = '' OR EXISTS (SELECT 1 FROM json_each(l.record_json, '$.tags') WHERE value = ?5))"
+// Without FTS5 (a SQLite built without it): the number of words found as substrings.
+Result<std::vector<CatalogStore::TextHit>> SqliteCatalogStore::LikeSearch(const std::vector<std::string>& terms,
+                                                                          int limit) {
+  Query q(db(), "SELECT " ERRDEX_NEWEST_SCAN_OF("e.entry_id") ", e.record_id, lower(coalesce(e.error_message, '') || ' ' || "
+                "coalesce(e.error_class, '') || ' ' || coalesce(e.slug, '')) FROM entries e ORDER BY e.entry_id");
+  if (!q.ok()) return q.status();
+  std::vector<TextHit> hits;
+  for (;;) {
+    auto row = q->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    if (q->IsNull(0)) continue;
+    std::string_view hay = q->View(2);
+    double score = 0;
+    for (const std::string& t : terms)
+      if (hay.find(t) != std::string_view::npos) score += 1;
+    if (score > 0) hits.push_back(TextHit{q->Int(0), q->Text(1), score});
+  }
+  std::stable_sort(hits.begin(), hits.end(), [](const TextHit& a, const TextHit& b) { return a.score > b.score; });
+  if (hits.size() > static_cast<size_t>(limit)) hits.resize(limit);
+  return hits;
+}
+#undef ERRDEX_NEWEST_SCAN_OF
+
+// SearchRecords' filters, shared by its statements: $2 repo, $3 class, $4 severity, $5 tag.
+#define ERRDEX_RECORD_FILTERS                                                   \
+  "($2 = '' OR s.repo = $2) AND ($3 = '' OR e.error_class = $3) "               \
+  "AND ($4 = '' OR e.severity = $4) AND ($5 = '' OR instr(e.tags, char(10) || $5 || char(10)) > 0)"
+#define ERRDEX_RECORD_LINES                                                                             \
+  " JOIN unit_entries ue ON ue.entry_id = e.entry_id JOIN tree t ON t.unit_id = ue.unit_id JOIN scans s " \
+  "ON s.scan_id = t.scan_id"
 
 Result<std::vector<CatalogStore::RecordHit>> SqliteCatalogStore::SearchRecords(const RecordQuery& q) {
   std::vector<RecordHit> hits;
@@ -985,28 +728,25 @@ Result<std::vector<CatalogStore::RecordHit>> SqliteCatalogStore::SearchRecords(c
   std::vector<std::string> terms = SearchTerms(q.text);
   if (!q.text.empty() && terms.empty()) return hits;  // only punctuation: nothing can match
   const bool fts = !terms.empty() && has_fts_;
-  // Every line passing the filters, its record's newest line first (n = 1). With
-  // FTS5, only the lines holding every word, ranked; without it (or without a
-  // text) by record id, and the words are looked for below.
-  auto s = fts ? Prepare(
-                     "SELECT record_id, scan_id, rank, '' FROM ("
-                     " SELECT l.record_id, l.scan_id, m.rank, row_number() OVER ("
-                     "  PARTITION BY l.record_id ORDER BY m.rank, s.dataset_version DESC, l.scan_id DESC) AS n"
-                     " FROM (SELECT rowid AS id, bm25(lines_fts) AS rank FROM lines_fts WHERE lines_fts MATCH ?1) m"
-                     " JOIN lines l ON l.line_id = m.id JOIN scans s ON s.scan_id = l.scan_id"
-                     " WHERE " ERRDEX_RECORD_FILTERS ") "
-                     "WHERE n = 1 AND (?6 = 0 OR rank > ?7 OR (rank = ?7 AND record_id > ?8)) "
-                     "ORDER BY rank, record_id LIMIT ?9")
-               : Prepare(
-                     "SELECT record_id, scan_id, 0.0, hay FROM ("
-                     " SELECT l.record_id, l.scan_id, lower(coalesce(l.error_message, '') || ' ' || "
-                     "  coalesce(l.error_class, '') || ' ' || coalesce(l.slug, '')) AS hay, row_number() OVER ("
-                     "  PARTITION BY l.record_id ORDER BY s.dataset_version DESC, l.scan_id DESC) AS n"
-                     " FROM lines l JOIN scans s ON s.scan_id = l.scan_id"
-                     " WHERE " ERRDEX_RECORD_FILTERS ") "
-                     "WHERE n = 1 AND (?6 = 0 OR record_id > ?8) ORDER BY record_id LIMIT ?9");
+  // Every (record, scan) passing the filters, its record's best-ranked then
+  // newest first (n = 1). With FTS5, only the entries holding every word,
+  // ranked; without it (or without a text) by record id, and the words are
+  // looked for below.
+  Query s(db(), fts ? "SELECT record_id, scan_id, rank, '' FROM ("
+                      " SELECT e.record_id, t.scan_id, m.rank, row_number() OVER ("
+                      "  PARTITION BY e.record_id ORDER BY m.rank, s.dataset_version DESC, t.scan_id DESC) AS n"
+                      " FROM (SELECT rowid AS id, bm25(entries_fts) AS rank FROM entries_fts WHERE entries_fts MATCH $1) m"
+                      " JOIN entries e ON e.entry_id = m.id" ERRDEX_RECORD_LINES
+                      " WHERE " ERRDEX_RECORD_FILTERS ") "
+                      "WHERE n = 1 AND ($6 = 0 OR rank > $7 OR (rank = $7 AND record_id > $8)) "
+                      "ORDER BY rank, record_id LIMIT $9"
+                    : "SELECT record_id, scan_id, 0.0, hay FROM ("
+                      " SELECT e.record_id, t.scan_id, lower(coalesce(e.error_message, '') || ' ' || "
+                      "  coalesce(e.error_class, '') || ' ' || coalesce(e.slug, '')) AS hay, row_number() OVER ("
+                      "  PARTITION BY e.record_id ORDER BY s.dataset_version DESC, t.scan_id DESC) AS n"
+                      " FROM entries e" ERRDEX_RECORD_LINES " WHERE " ERRDEX_RECORD_FILTERS ") "
+                      "WHERE n = 1 AND ($6 = 0 OR record_id > $8) ORDER BY record_id LIMIT $9");
   if (!s.ok()) return s.status();
-  ScopedReset reset(*s);
   if (fts) {
     // Each word quoted (never FTS5 syntax), all of them required; the last one
     // may be a prefix (a word still being typed).
@@ -1016,54 +756,34 @@ Result<std::vector<CatalogStore::RecordHit>> SqliteCatalogStore::SearchRecords(c
       match += '"' + terms[i] + '"';
     }
     match += '*';
-    BindText(*s, 1, match);
+    s->BindText(1, match);
   }
-  BindText(*s, 2, q.repo);
-  BindText(*s, 3, q.error_class);
-  BindText(*s, 4, q.severity);
-  BindText(*s, 5, q.tag);
-  sqlite3_bind_int(*s, 6, q.has_cursor ? 1 : 0);
-  if (fts) sqlite3_bind_double(*s, 7, q.cursor_rank);
-  BindText(*s, 8, q.cursor_record_id);
+  s->BindText(2, q.repo);
+  s->BindText(3, q.error_class);
+  s->BindText(4, q.severity);
+  s->BindText(5, q.tag);
+  s->BindInt(6, q.has_cursor ? 1 : 0);
+  if (fts) s->BindDouble(7, q.cursor_rank);
+  s->BindText(8, q.cursor_record_id);
   // Without FTS5 the words are matched here, so the page is cut here too.
-  sqlite3_bind_int(*s, 9, terms.empty() ? q.limit : -1);
-  int rc;
-  while ((rc = sqlite3_step(*s)) == SQLITE_ROW) {
+  s->BindInt(9, terms.empty() ? q.limit : -1);
+  for (;;) {
+    auto row = s->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
     if (!fts && !terms.empty()) {
-      std::string hay = ColumnText(*s, 3);
+      std::string_view hay = s->View(3);
       bool all = true;
-      for (const std::string& t : terms) all = all && hay.find(t) != std::string::npos;
+      for (const std::string& t : terms) all = all && hay.find(t) != std::string_view::npos;
       if (!all) continue;
     }
-    hits.push_back(RecordHit{sqlite3_column_int64(*s, 1), ColumnText(*s, 0), sqlite3_column_double(*s, 2)});
+    hits.push_back(RecordHit{s->Int(1), s->Text(0), s->Double(2)});
     if (hits.size() >= static_cast<size_t>(q.limit)) break;
   }
-  if (rc != SQLITE_DONE && rc != SQLITE_ROW) return Error(rc, "search records");
   return hits;
 }
 #undef ERRDEX_RECORD_FILTERS
-
-// Without FTS5 (a SQLite built without it): the number of words found as substrings.
-Result<std::vector<CatalogStore::TextHit>> SqliteCatalogStore::LikeSearch(const std::vector<std::string>& terms,
-                                                                          int limit) {
-  auto s = Prepare("SELECT scan_id, record_id, lower(coalesce(error_message, '') || ' ' || "
-                   "coalesce(error_class, '') || ' ' || coalesce(slug, '')) FROM lines ORDER BY line_id");
-  if (!s.ok()) return s.status();
-  ScopedReset reset(*s);
-  std::vector<TextHit> hits;
-  int rc;
-  while ((rc = sqlite3_step(*s)) == SQLITE_ROW) {
-    std::string hay = ColumnText(*s, 2);
-    double score = 0;
-    for (const std::string& t : terms)
-      if (hay.find(t) != std::string::npos) score += 1;
-    if (score > 0) hits.push_back(TextHit{sqlite3_column_int64(*s, 0), ColumnText(*s, 1), score});
-  }
-  if (rc != SQLITE_DONE) return Error(rc, "search");
-  std::stable_sort(hits.begin(), hits.end(), [](const TextHit& a, const TextHit& b) { return a.score > b.score; });
-  if (hits.size() > static_cast<size_t>(limit)) hits.resize(limit);
-  return hits;
-}
+#undef ERRDEX_RECORD_LINES
 
 // "file:<path>?immutable=1" with the URI's reserved characters escaped.
 std::string ImmutableUri(const std::string& path) {
@@ -1089,7 +809,7 @@ Result<std::unique_ptr<SqliteCatalogStore>> OpenConnection(const std::string& pa
     sqlite3_close_v2(db);
     return Status::IoError(path + ": cannot open the catalog: " + msg);
   }
-  auto store = std::make_unique<SqliteCatalogStore>(db, path);
+  auto store = std::make_unique<SqliteCatalogStore>(std::make_unique<SqliteDb>(db, path));
   Status st = store->Init(create);
   if (!st.ok() && !store->wants_immutable()) return st;
   return store;
@@ -1097,7 +817,7 @@ Result<std::unique_ptr<SqliteCatalogStore>> OpenConnection(const std::string& pa
 
 }  // namespace
 
-Result<std::unique_ptr<CatalogStore>> CatalogStore::Open(const std::string& path, bool create) {
+Result<std::unique_ptr<CatalogStore>> OpenSqliteStore(const std::string& path, bool create) {
   if (path.empty()) return Status::InvalidArgument("no catalog path given");
   if (IsDirectory(path)) return Status::InvalidArgument(path + ": is a directory, not an errdex catalog");
   if (!create && !FileExists(path)) return Status::NotFound(path + ": no such catalog");
@@ -1115,6 +835,17 @@ Result<std::unique_ptr<CatalogStore>> CatalogStore::Open(const std::string& path
     if ((*store)->wants_immutable()) return Status::IoError(path + ": the catalog is read-only and cannot be read");
   }
   return std::unique_ptr<CatalogStore>(std::move(store.value()));
+}
+
+}  // namespace store
+
+bool CatalogStore::IsPostgresUrl(std::string_view path) {
+  return path.rfind("postgresql://", 0) == 0 || path.rfind("postgres://", 0) == 0;
+}
+
+Result<std::unique_ptr<CatalogStore>> CatalogStore::Open(const std::string& path, bool create) {
+  if (IsPostgresUrl(path)) return store::OpenPostgresStore(path, create);
+  return store::OpenSqliteStore(path, create);
 }
 
 }  // namespace errdex

@@ -3,6 +3,7 @@
 #include "extract/common/file_source.h"
 
 #include <dirent.h>
+#include <fnmatch.h>
 #include <fcntl.h>
 #include <git2.h>
 #include <limits.h>
@@ -138,6 +139,9 @@ class GitLibrary {
     git_libgit2_init();
     // We only read; a repository owned by another user is fine to read.
     git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
+    // Hashing every object read again to check its id cost a third of reading a
+    // tree's blobs; git itself does not (the packs carry checksums).
+    git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
   }
   ~GitLibrary() { git_libgit2_shutdown(); }
   GitLibrary(const GitLibrary&) = delete;
@@ -164,6 +168,7 @@ using ObjectPtr = GitPtr<git_object, git_object_free>;
 using TreePtr = GitPtr<git_tree, git_tree_free>;
 using BlobPtr = GitPtr<git_blob, git_blob_free>;
 using OdbPtr = GitPtr<git_odb, git_odb_free>;
+using OdbObjectPtr = GitPtr<git_odb_object, git_odb_object_free>;
 using ConfigPtr = GitPtr<git_config, git_config_free>;
 
 std::string OidHex(const git_oid* oid) {
@@ -190,7 +195,11 @@ class GitTreeSource : public FileSource {
   Result<FileListing> List() override {
     FileListing out;
     out.paths.reserve(entries_.size());
-    for (const auto& e : entries_) out.paths.push_back(e.first);
+    out.blob_ids.reserve(entries_.size());
+    for (const auto& e : entries_) {
+      out.paths.push_back(e.first);
+      out.blob_ids.emplace_back(reinterpret_cast<const char*>(e.second.id), GIT_OID_RAWSZ);
+    }
     return out;
   }
 
@@ -208,17 +217,17 @@ class GitTreeSource : public FileSource {
   std::string Describe() const override { return describe_; }
 
  private:
+  // One read of the object database (a header read first cost a second
+  // inflate of every packed delta chain). A blob past the size limit is read
+  // and dropped: the limit bounds what is kept, and a 64 MiB blob is rare.
   Result<std::string> ReadBlob(git_repository* repo, const git_oid& oid) const {
     OdbPtr odb;
     if (git_repository_odb(odb.out(), repo) != 0) return Status::IoError(GitErrorText());
-    size_t len = 0;
-    git_object_t type;
-    if (git_odb_read_header(&len, &type, odb.get(), &oid) != 0) return Status::IoError(GitErrorText());
+    OdbObjectPtr obj;
+    if (git_odb_read(obj.out(), odb.get(), &oid) != 0) return Status::IoError(GitErrorText());
+    size_t len = git_odb_object_size(obj.get());
     if (len > max_file_size_) return Status::LimitExceeded(SizeLimitMessage(len, max_file_size_));
-    BlobPtr blob;
-    if (git_blob_lookup(blob.out(), repo, &oid) != 0) return Status::IoError(GitErrorText());
-    const char* data = static_cast<const char*>(git_blob_rawcontent(blob.get()));
-    return std::string(data, static_cast<size_t>(git_blob_rawsize(blob.get())));
+    return std::string(static_cast<const char*>(git_odb_object_data(obj.get())), len);
   }
 
   git_repository* Borrow() const {
@@ -295,6 +304,16 @@ std::string RealPath(const std::string& p) {
 
 }  // namespace
 
+std::string GitBlobId(std::string_view bytes) {
+  // Kept for the process: a directory scan hashes every file, and an init and
+  // shutdown of libgit2 around each would cost more than the hash.
+  static GitLibrary* lib = new GitLibrary();
+  (void)lib;
+  git_oid oid;
+  if (git_odb_hash(&oid, bytes.data(), bytes.size(), GIT_OBJECT_BLOB) != 0) return std::string();
+  return std::string(reinterpret_cast<const char*>(oid.id), GIT_OID_RAWSZ);
+}
+
 bool IsSkippedDirName(std::string_view name) {
   static constexpr std::string_view kSkip[] = {".git", ".hg",  ".svn", "__pycache__", "node_modules",
                                                ".tox", ".nox", ".venv", "venv",       ".mypy_cache"};
@@ -336,7 +355,105 @@ Result<GitTreeSourceInfo> OpenGitTreeSource(const std::string& repo_path, const 
   GitTreeSourceInfo info;
   info.source = std::move(source);
   info.commit_sha = sha;
+  info.commit_time = static_cast<int64_t>(git_commit_time(reinterpret_cast<git_commit*>(commit.get())));
   return info;
+}
+
+namespace {
+
+using RevwalkPtr = GitPtr<git_revwalk, git_revwalk_free>;
+using RefIterPtr = GitPtr<git_reference_iterator, git_reference_iterator_free>;
+using RefPtr = GitPtr<git_reference, git_reference_free>;
+
+// The commit `spec` names, with its time.
+Result<Revision> ResolveCommit(git_repository* repo, const std::string& spec, const std::string& name) {
+  ObjectPtr obj;
+  if (git_revparse_single(obj.out(), repo, spec.c_str()) != 0)
+    return Status::NotFound("unknown revision '" + spec + "': " + GitErrorText());
+  ObjectPtr commit;
+  if (git_object_peel(commit.out(), obj.get(), GIT_OBJECT_COMMIT) != 0)
+    return Status::InvalidArgument("revision '" + spec + "' does not name a commit");
+  Revision r;
+  r.name = name;
+  r.sha = OidHex(git_object_id(commit.get()));
+  r.time = static_cast<int64_t>(git_commit_time(reinterpret_cast<git_commit*>(commit.get())));
+  return r;
+}
+
+std::string ShortRefName(const std::string& full) {
+  for (std::string_view prefix : {"refs/tags/", "refs/heads/", "refs/remotes/"})
+    if (full.compare(0, prefix.size(), prefix) == 0) return full.substr(prefix.size());
+  return full;
+}
+
+}  // namespace
+
+Result<std::vector<Revision>> ListRevisions(const std::string& repo_path, const RevisionQuery& q) {
+  GitLibrary lib;
+  RepoPtr repo;
+  if (git_repository_open_ext(repo.out(), repo_path.c_str(), 0, nullptr) != 0)
+    return Status::NotFound("not a git repository: " + repo_path);
+  std::vector<Revision> out;
+  std::vector<std::string> seen;
+  auto add = [&](Revision r) {
+    if (std::find(seen.begin(), seen.end(), r.sha) != seen.end()) return;
+    seen.push_back(r.sha);
+    out.push_back(std::move(r));
+  };
+  for (const std::string& rev : q.revs) {
+    auto r = ResolveCommit(repo.get(), rev, rev);
+    if (!r.ok()) return r.status();
+    add(std::move(r).value());
+  }
+  if (!q.globs.empty() || q.tags) {
+    std::vector<Revision> matched;
+    RefIterPtr it;
+    if (git_reference_iterator_new(it.out(), repo.get()) != 0)
+      return Status::IoError("cannot list the references of " + repo_path + ": " + GitErrorText());
+    git_reference* ref = nullptr;
+    while (git_reference_next(&ref, it.get()) == 0) {
+      RefPtr owned;
+      *owned.out() = ref;
+      std::string full = git_reference_name(ref);
+      bool is_tag = full.compare(0, 10, "refs/tags/") == 0;
+      bool is_branch = full.compare(0, 11, "refs/heads/") == 0 || full.compare(0, 13, "refs/remotes/") == 0;
+      bool take = q.tags && is_tag;
+      for (const std::string& g : q.globs)
+        if ((is_tag || is_branch) && fnmatch(g.c_str(), ShortRefName(full).c_str(), 0) == 0) take = true;
+      if (!take) continue;
+      auto r = ResolveCommit(repo.get(), full, full);
+      if (r.ok()) matched.push_back(std::move(r).value());  // a tag of a tree or blob names no commit: skipped
+    }
+    std::stable_sort(matched.begin(), matched.end(), [](const Revision& a, const Revision& b) {
+      return a.time != b.time ? a.time < b.time : a.name < b.name;
+    });
+    for (Revision& r : matched) add(std::move(r));
+  }
+  for (const std::string& range : q.ranges) {
+    RevwalkPtr walk;
+    if (git_revwalk_new(walk.out(), repo.get()) != 0) return Status::IoError(GitErrorText());
+    git_revwalk_sorting(walk.get(), GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+    git_revwalk_simplify_first_parent(walk.get());
+    int rc = range.find("..") != std::string::npos ? git_revwalk_push_range(walk.get(), range.c_str()) : -1;
+    if (rc != 0) {
+      if (range.find("..") == std::string::npos) {
+        auto head = ResolveCommit(repo.get(), range, range);
+        if (!head.ok()) return head.status();
+        git_oid oid;
+        git_oid_fromstr(&oid, head->sha.c_str());
+        rc = git_revwalk_push(walk.get(), &oid);
+      }
+      if (rc != 0) return Status::NotFound("unknown revision range '" + range + "': " + GitErrorText());
+    }
+    git_oid oid;
+    while (git_revwalk_next(&oid, walk.get()) == 0) {
+      std::string sha = OidHex(&oid);
+      auto r = ResolveCommit(repo.get(), sha, sha);
+      if (!r.ok()) return r.status();
+      add(std::move(r).value());
+    }
+  }
+  return out;
 }
 
 Result<FileListing> MemoryFileSource::List() {

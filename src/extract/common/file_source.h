@@ -32,8 +32,15 @@ inline constexpr uint64_t kDefaultMaxFileSize = 16ull << 20;  // 16 MiB
 // (unreadable directories, ...). The run goes on after a diagnostic.
 struct FileListing {
   std::vector<std::string> paths;  // repo-relative, '/' separated, sorted bytewise, unique
+  // Parallel to paths when the source knows them without reading (a git tree):
+  // each file's git blob id (20 raw bytes, GitBlobId of its bytes). Else empty.
+  std::vector<std::string> blob_ids;
   std::vector<Diagnostic> diagnostics;
 };
+
+// The id git gives a blob of these bytes (SHA-1 of "blob <size>\0" + bytes), 20 raw
+// bytes: files read from a directory are named as the same files in a commit.
+std::string GitBlobId(std::string_view bytes);
 
 // A tree of files. List() is called once, from one thread; Read() is
 // thread-safe and may be called concurrently for different or equal paths.
@@ -67,10 +74,29 @@ Result<std::unique_ptr<FileSource>> OpenDirectorySource(const std::string& root,
 struct GitTreeSourceInfo {
   std::unique_ptr<FileSource> source;
   std::string commit_sha;  // the commit `rev` names (40 hex)
+  int64_t commit_time = 0;  // its committer time (seconds since the epoch)
 };
 Result<GitTreeSourceInfo> OpenGitTreeSource(const std::string& repo_path, const std::string& rev,
                                             const std::string& subdir = "",
                                             uint64_t max_file_size = kDefaultMaxFileSize);
+
+// Which commits of a repository to scan (errdex scan --rev/--revs/--tags/--first-parent).
+struct RevisionQuery {
+  std::vector<std::string> revs;    // as given (tag, branch, sha, HEAD~3), in this order
+  std::vector<std::string> globs;   // tag and branch names matching a glob ("v0.4.*")
+  bool tags = false;                // every tag
+  std::vector<std::string> ranges;  // "A..B": B's first-parent chain down to (not including) A
+  bool empty() const { return revs.empty() && globs.empty() && !tags && ranges.empty(); }
+};
+struct Revision {
+  std::string name;  // what names it: the rev as given, "refs/tags/v1", or the sha in a range
+  std::string sha;   // the commit (40 hex)
+  int64_t time = 0;  // committer time
+};
+// The commits `query` names, each once: --rev ones first in their order, then
+// glob and tag matches oldest first, then each range oldest first. kNotFound
+// for an unknown revision; an empty list is not an error here.
+Result<std::vector<Revision>> ListRevisions(const std::string& repo_path, const RevisionQuery& query);
 
 // Files held in memory (tests). Not thread-safe while adding; Read is.
 class MemoryFileSource : public FileSource {

@@ -1,0 +1,257 @@
+// scan/cpp_table.cc: see cpp_table.h. Tested by tests/store_history_e2e_test.cc
+// (a header's macro changes the records of a .cu file that does not change)
+// and scanner_test.cc (EncodeLexResult round trip).
+#include "scan/cpp_table.h"
+
+#include <algorithm>
+#include <atomic>
+#include <numeric>
+#include <unordered_map>
+
+#include "extract/cpp/cpp_extractor.h"
+#include "scan/parallel.h"
+#include "scan/unit_key.h"
+#include "store/catalog_store.h"
+#include "store/codec.h"
+
+namespace errdex {
+
+namespace {
+
+constexpr uint8_t kLexVersion = 1;
+
+std::string Hashed(std::initializer_list<std::string_view> parts) {
+  std::string k;
+  store::ByteWriter w(&k);
+  for (std::string_view p : parts) w.Bytes(p);
+  return store::Hex(store::ContentHash(k));
+}
+
+// A file's cache entry: its #defines and #includes, and its identifiers.
+std::string FileKey(std::string_view blob_id) { return "cpp-file:" + Hashed({PipelineFingerprint(), blob_id}); }
+// Every file's include digest under an include identity (all files' paths and #includes).
+std::string IncludesKey(std::string_view identity) { return "cpp-includes:" + Hashed({identity}); }
+
+// zstd with the raw size in front (store/codec.h).
+std::string Pack(const std::string& raw) {
+  std::string out;
+  store::ByteWriter w(&out);
+  w.Varint(raw.size());
+  auto c = store::Compress(raw);
+  return c.ok() ? out + *c : std::string();
+}
+bool Unpack(std::string_view packed, std::string* raw) {
+  store::ByteReader r(packed);
+  uint64_t n = r.Varint();
+  if (!r.ok()) return false;
+  size_t header = 1;
+  while (header < 10 && (static_cast<unsigned char>(packed[header - 1]) & 0x80)) ++header;
+  auto d = store::Decompress(packed.substr(header), n);
+  if (!d.ok()) return false;
+  *raw = std::move(d).value();
+  return true;
+}
+
+std::string EncodeFileEntry(const cpp::LexResult& lexed, const std::vector<std::string>& identifiers) {
+  std::string raw;
+  store::ByteWriter w(&raw);
+  w.Bytes(EncodeLexResult(lexed));
+  w.Varint(identifiers.size());
+  for (const std::string& id : identifiers) w.Bytes(id);
+  return Pack(raw);
+}
+
+bool DecodeFileEntry(std::string_view packed, const std::string& path, cpp::LexResult* lexed,
+                     std::vector<std::string>* identifiers) {
+  std::string raw;
+  if (!Unpack(packed, &raw)) return false;
+  store::ByteReader r(raw);
+  std::string_view lex = r.Bytes();
+  uint64_t n = r.Varint();
+  identifiers->clear();
+  for (uint64_t i = 0; i < n && r.ok(); ++i) identifiers->emplace_back(r.Bytes());
+  return r.ok() && r.done() && DecodeLexResult(lex, path, lexed);
+}
+
+}  // namespace
+
+std::string EncodeLexResult(const cpp::LexResult& lexed) {
+  std::string out;
+  store::ByteWriter w(&out);
+  w.Byte(kLexVersion);
+  w.Varint(lexed.includes.size());
+  for (const std::string& inc : lexed.includes) w.Bytes(inc);
+  w.Varint(lexed.macros.size());
+  for (const cpp::MacroDef& m : lexed.macros) {
+    w.Bytes(m.name);
+    w.Byte(static_cast<uint8_t>((m.function_like ? 1 : 0) | (m.variadic ? 2 : 0)));
+    w.Varint(m.params.size());
+    for (const std::string& p : m.params) w.Bytes(p);
+    w.Varint(m.line);
+    w.Bytes(m.storage ? std::string_view(*m.storage) : std::string_view());
+  }
+  return out;
+}
+
+bool DecodeLexResult(std::string_view bytes, const std::string& path, cpp::LexResult* out) {
+  store::ByteReader r(bytes);
+  if (r.Byte() != kLexVersion) return false;
+  cpp::LexResult lexed;
+  uint64_t n = r.Varint();
+  for (uint64_t i = 0; i < n && r.ok(); ++i) lexed.includes.emplace_back(r.Bytes());
+  n = r.Varint();
+  for (uint64_t i = 0; i < n && r.ok(); ++i) {
+    cpp::MacroDef m;
+    m.name = std::string(r.Bytes());
+    uint8_t flags = r.Byte();
+    m.function_like = flags & 1;
+    m.variadic = flags & 2;
+    uint64_t params = r.Varint();
+    for (uint64_t p = 0; p < params && r.ok(); ++p) m.params.emplace_back(r.Bytes());
+    m.line = static_cast<uint32_t>(r.Varint());
+    m.file = path;
+    auto storage = std::make_shared<std::string>(r.Bytes());
+    cpp::LexFragment(*storage, m.line, m.body);  // as LexDefines lexes a body
+    m.storage = std::move(storage);
+    lexed.macros.push_back(std::move(m));
+  }
+  if (!r.ok() || !r.done()) return false;
+  *out = std::move(lexed);
+  return true;
+}
+
+Status CppTableBuilder::Run(std::vector<CppFile>& files) {
+  const size_t n = files.size();
+  defines_.assign(n, {});
+  std::vector<std::vector<std::string>> identifiers(n);
+  std::vector<std::string> entries(n);  // cached or to cache
+  std::vector<char> cached(n, 0);
+  if (store_) {
+    std::lock_guard<std::mutex> l(*store_mu_);
+    for (size_t k = 0; k < n; ++k) {
+      if (files[k].blob_id.empty()) continue;
+      auto v = store_->GetCache(FileKey(files[k].blob_id));
+      if (!v.ok()) return v.status();
+      if (v->has_value()) {
+        entries[k] = std::move(**v);
+        cached[k] = 1;
+      }
+    }
+  }
+  std::atomic<size_t> read{0};
+  ParallelFor(
+      n, jobs_,
+      [&](size_t k) {
+        CppFile& f = files[k];
+        defines_[k].first = f.path;
+        if (cached[k] && DecodeFileEntry(entries[k], f.path, &defines_[k].second, &identifiers[k])) return;
+        cached[k] = 0;
+        entries[k].clear();
+        if (!f.has_text) {
+          auto text = source_->Read(f.listed);
+          read.fetch_add(1);
+          if (!text.ok()) return;  // unreadable: the first pass reports it
+          f.text = std::move(text).value();
+          f.has_text = true;
+        }
+        if (f.blob_id.empty() && store_) f.blob_id = GitBlobId(f.text);
+        defines_[k].second = cpp::LexDefines(f.path, f.text);
+        if (store_) {
+          identifiers[k] = CppDependencies::Identifiers(f.text);
+          entries[k] = EncodeFileEntry(defines_[k].second, identifiers[k]);
+        }
+      },
+      nullptr);
+  files_read_ = read.load();
+  if (!store_) return Status::Ok();
+
+  // Each file's include closure: the same as the last scan's when no file was
+  // added, removed or changed its #includes (the include identity).
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return files[a].path < files[b].path; });
+  std::string identity;
+  {
+    store::ByteWriter w(&identity);
+    w.Bytes(PipelineFingerprint());
+    for (size_t k : order) {
+      w.Bytes(files[k].path);
+      w.Varint(defines_[k].second.includes.size());
+      for (const std::string& inc : defines_[k].second.includes) w.Bytes(inc);
+    }
+  }
+  const std::string includes_key = IncludesKey(identity);
+  std::vector<std::string> include_digest(n);
+  bool includes_cached = false;
+  {
+    std::lock_guard<std::mutex> l(*store_mu_);
+    auto v = store_->GetCache(includes_key);
+    if (!v.ok()) return v.status();
+    std::string raw;
+    if (v->has_value() && Unpack(**v, &raw)) {
+      store::ByteReader r(raw);
+      std::unordered_map<std::string, std::string> by_path;
+      uint64_t count = r.Varint();
+      for (uint64_t i = 0; i < count && r.ok(); ++i) {
+        std::string path(r.Bytes());
+        by_path[path] = std::string(r.Bytes());
+      }
+      includes_cached = r.ok() && r.done() && by_path.size() == n;
+      for (size_t k = 0; k < n && includes_cached; ++k) {
+        auto it = by_path.find(files[k].path);
+        if (it == by_path.end()) includes_cached = false;
+        else include_digest[k] = it->second;
+      }
+    }
+  }
+  std::string includes_entry;
+  if (!includes_cached) {
+    std::vector<std::vector<std::string>> includes(n);
+    for (size_t k = 0; k < n; ++k) includes[k] = defines_[k].second.includes;
+    CppDependencies deps(defines_);  // before Table() takes the definitions
+    std::vector<std::string> macro_digest(n);
+    ParallelFor(n, jobs_, [&](size_t k) { macro_digest[k] = deps.MacroDigest(identifiers[k]); }, nullptr);
+    std::shared_ptr<const cpp::MacroTable> table = Table();
+    ParallelFor(
+        n, jobs_,
+        [&](size_t k) {
+          include_digest[k] = CppDependencies::IncludeDigest(table->IncludeClosure(files[k].path, includes[k]));
+          files[k].deps = CppDependencies::Digest(macro_digest[k], include_digest[k]);
+        },
+        nullptr);
+    std::string raw;
+    store::ByteWriter w(&raw);
+    w.Varint(n);
+    for (size_t k : order) {
+      w.Bytes(files[k].path);
+      w.Bytes(include_digest[k]);
+    }
+    includes_entry = Pack(raw);
+  } else {
+    CppDependencies deps(defines_);
+    ParallelFor(
+        n, jobs_,
+        [&](size_t k) { files[k].deps = CppDependencies::Digest(deps.MacroDigest(identifiers[k]), include_digest[k]); },
+        nullptr);
+  }
+  // What was computed here, for the next scan.
+  bool any = !includes_entry.empty();
+  for (size_t k = 0; k < n && !any; ++k) any = !cached[k] && !files[k].blob_id.empty() && !entries[k].empty();
+  if (!any) return Status::Ok();
+  std::lock_guard<std::mutex> l(*store_mu_);
+  return store_->InTransaction([&]() -> Status {
+    for (size_t k = 0; k < n; ++k)
+      if (!cached[k] && !files[k].blob_id.empty() && !entries[k].empty())
+        if (Status st = store_->PutCache(FileKey(files[k].blob_id), entries[k]); !st.ok()) return st;
+    if (!includes_entry.empty())
+      if (Status st = store_->PutCache(includes_key, includes_entry); !st.ok()) return st;
+    return Status::Ok();
+  });
+}
+
+std::shared_ptr<const cpp::MacroTable> CppTableBuilder::Table() {
+  std::call_once(built_, [&] { table_ = BuildCppMacroTable(std::move(defines_)); });
+  return table_;
+}
+
+}  // namespace errdex

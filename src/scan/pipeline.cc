@@ -1,0 +1,951 @@
+// scan/pipeline.cc: ScanToSinks -- list -> (reuse a stored unit | read +
+// extract + facts) on N threads -> the repository's knowledge -> (reuse |
+// document) on N threads -> the sinks, in path order, as files complete.
+//
+// Determinism: every file's result lands in the slot of its index in the sorted
+// list, knowledge is built from the files' serialized knowledge in path order,
+// and a record's prose is computed from its stored form (facts and context as
+// JSON), so the output does not depend on the number of threads, on which files
+// were reused, or on which waited in the spool (scan_e2e_test.cc: -j1 == -j2;
+// tests/store_history_e2e_test.cc: incremental == fresh).
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <exception>
+#include <future>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <unordered_map>
+
+#include "check/program.h"
+#include "check/scan_hook.h"
+#include "document/documenter.h"
+#include "extract/common/binary.h"
+#include "extract/cpp/cpp_extractor.h"
+#include "extract/python/python_extractor.h"
+#include "scan/cpp_table.h"
+#include "scan/parallel.h"
+#include "scan/py_classes.h"
+#include "scan/scanner.h"
+#include "scan/unit_key.h"
+#include "store/catalog_store.h"
+#include "store/codec.h"
+
+namespace errdex {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double SecondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// Files handed out ahead of the one being emitted, at most (bounds what waits).
+constexpr size_t kEmitWindow = 256;
+
+struct ResolvedSource {
+  FileSource* source = nullptr;
+  std::unique_ptr<FileSource> owned;
+  std::string prefix;  // prepended to every listed path ("" or "sub/dir/")
+  std::optional<std::string> repo, sha;
+  std::string root;    // the scanned path, absolute ("" for a test source)
+  int64_t commit_time = 0;
+};
+
+std::string AbsolutePath(const std::string& p) {
+  char buf[PATH_MAX];
+  if (realpath(p.c_str(), buf) == nullptr) return p;
+  return buf;
+}
+
+Result<ResolvedSource> ResolveSource(const ScanOptions& o) {
+  ResolvedSource rs;
+  rs.repo = o.repo;
+  rs.sha = o.sha;
+  if (o.source != nullptr) {
+    rs.source = o.source;
+    return rs;
+  }
+  struct stat st;
+  if (o.path.empty() || stat(o.path.c_str(), &st) != 0) return Status::NotFound("no such file or directory: " + o.path);
+  if (!S_ISDIR(st.st_mode)) return Status::InvalidArgument("not a directory or git repository: " + o.path);
+  rs.root = AbsolutePath(o.path);
+  GitFacts facts = DiscoverGitFacts(o.path);
+  if (!rs.repo && facts.github_repo) rs.repo = facts.github_repo;
+  if (o.rev || facts.bare) {
+    if (!facts.in_git) return Status::InvalidArgument("--rev needs a git repository: " + o.path + " is not in one");
+    std::string rev = o.rev.value_or("HEAD");
+    auto git = OpenGitTreeSource(o.path, rev, facts.bare ? "" : facts.subdir, o.max_file_size);
+    if (!git.ok()) return git.status();
+    if (!rs.sha) rs.sha = git->commit_sha;
+    rs.commit_time = git->commit_time;
+    rs.owned = std::move(git->source);
+  } else {
+    auto dir = OpenDirectorySource(o.path, o.max_file_size);
+    if (!dir.ok()) return dir.status();
+    rs.owned = std::move(dir.value());
+    // A work tree in git: HEAD is the commit and paths are relative to the
+    // repository root -- unless --repo names another repository than origin
+    // (a project vendored or bundled inside this one): then PATH is its root.
+    bool same_repo = !o.repo || o.repo == facts.github_repo;
+    if (facts.in_git && same_repo) {
+      if (!rs.sha && facts.head_sha) rs.sha = facts.head_sha;
+      if (!facts.subdir.empty()) rs.prefix = facts.subdir + "/";
+    }
+  }
+  rs.source = rs.owned.get();
+  return rs;
+}
+
+bool SiteOrder(const Site& a, const Site& b) {
+  if (a.line != b.line) return a.line < b.line;
+  return a.column < b.column;
+}
+
+template <typename R>
+ExtractOutput FromFrontEnd(R r) {
+  ExtractOutput out;
+  out.sites = std::move(r.sites);
+  out.diagnostics = std::move(r.diagnostics);
+  out.failed = r.failed;
+  if constexpr (requires { r.sites_left_out; }) out.sites_left_out = r.sites_left_out;
+  if constexpr (requires { r.tokens; }) out.python_tokens = std::move(r.tokens);
+  return out;
+}
+
+bool HasNonAscii(const std::string& s) {
+  for (unsigned char c : s)
+    if (c >= 0x80) return true;
+  return false;
+}
+bool HasNonAscii(const std::optional<std::string>& s) { return s && HasNonAscii(*s); }
+bool HasNonAscii(const std::vector<std::string>& v) {
+  for (const std::string& s : v)
+    if (HasNonAscii(s)) return true;
+  return false;
+}
+
+// A line as it reads back from the catalog: the JSON mapping repairs invalid
+// UTF-8 (model/record.h), so a site or record holding non-ASCII text goes
+// through it once here, and every later step (the prose, the index) sees what
+// a reader of the stored unit sees. The facts' `truncated` is kept sorted, as
+// it reads back.
+void Canonicalize(CatalogLine& line) {
+  Site& s = *line.facts;
+  std::sort(s.truncated.begin(), s.truncated.end());
+  bool site_text = HasNonAscii(s.file_path) || HasNonAscii(s.language) || HasNonAscii(s.function) ||
+                   HasNonAscii(s.guards) || HasNonAscii(s.except_context) || HasNonAscii(s.error_class) ||
+                   HasNonAscii(s.error_class_expr) || HasNonAscii(s.error_code) || HasNonAscii(s.log_level) ||
+                   HasNonAscii(s.error_message) || HasNonAscii(s.message_pattern) || HasNonAscii(s.message_expr) ||
+                   HasNonAscii(s.message_alternatives) || HasNonAscii(s.interpolations) ||
+                   HasNonAscii(s.message_resolution) || HasNonAscii(s.cause) || HasNonAscii(s.assert_condition);
+  if (site_text) {
+    auto back = SiteFromJson(SiteToJson(s));
+    if (back.ok()) s = std::move(back).value();
+  }
+  const Record& r = line.record;
+  if (site_text || HasNonAscii(r.source_code) || HasNonAscii(r.slug) || HasNonAscii(r.file_path)) {
+    auto back = RecordFromJson(RecordToJson(r));
+    if (back.ok()) line.record = std::move(back).value();
+  }
+}
+
+// Parsed files waiting for the second pass: in memory up to a budget, then
+// compressed in an unlinked temporary file. Put and Take from any thread.
+class Spool {
+ public:
+  explicit Spool(size_t budget) : budget_(budget) {}
+  ~Spool() {
+    if (file_) std::fclose(file_);
+  }
+  // Keeps `unit` for `index`.
+  Status Put(size_t index, std::shared_ptr<Unit> unit, size_t bytes) {
+    if (resident_.load() + bytes <= budget_) {
+      resident_ += bytes;
+      std::lock_guard<std::mutex> l(mu_);
+      memory_[index] = Held{std::move(unit), bytes};
+      return Status::Ok();
+    }
+    std::string payload = EncodePayload(*unit);
+    auto compressed = store::Compress(payload, {}, 1);
+    if (!compressed.ok()) return compressed.status();
+    std::lock_guard<std::mutex> l(mu_);
+    if (!file_) {
+      file_ = std::tmpfile();
+      if (!file_) return Status::IoError("cannot create a temporary file for the scan's spool");
+    }
+    if (std::fseek(file_, 0, SEEK_END) != 0) return Status::IoError("the scan's spool file cannot be written");
+    long at = std::ftell(file_);
+    if (std::fwrite(compressed->data(), 1, compressed->size(), file_) != compressed->size())
+      return Status::IoError("the scan's spool file cannot be written (disk full?)");
+    on_disk_[index] = Spilled{at, compressed->size(), payload.size(), unit->key, unit->repo, unit->path,
+                              std::move(unit->knowledge)};
+    return Status::Ok();
+  }
+  Result<std::shared_ptr<Unit>> Take(size_t index) {
+    std::lock_guard<std::mutex> l(mu_);
+    auto m = memory_.find(index);
+    if (m != memory_.end()) {
+      auto unit = std::move(m->second.unit);
+      resident_ -= m->second.bytes;
+      memory_.erase(m);
+      return unit;
+    }
+    auto d = on_disk_.find(index);
+    if (d == on_disk_.end()) return Status::Internal("the scan's spool lost a file");
+    std::string compressed(d->second.size, '\0');
+    if (std::fseek(file_, d->second.offset, SEEK_SET) != 0 ||
+        std::fread(compressed.data(), 1, compressed.size(), file_) != compressed.size())
+      return Status::IoError("the scan's spool file cannot be read");
+    auto raw = store::Decompress(compressed, d->second.raw_size);
+    if (!raw.ok()) return raw.status();
+    auto unit = std::make_shared<Unit>();
+    if (Status st = DecodePayload(*raw, unit.get()); !st.ok()) return st;
+    unit->key = std::move(d->second.key);
+    unit->repo = std::move(d->second.repo);
+    unit->path = std::move(d->second.path);
+    unit->knowledge = std::move(d->second.knowledge);
+    on_disk_.erase(d);
+    return unit;
+  }
+
+ private:
+  struct Held {
+    std::shared_ptr<Unit> unit;
+    size_t bytes;
+  };
+  struct Spilled {
+    long offset;
+    size_t size, raw_size;
+    std::string key, repo, path, knowledge;
+  };
+  size_t budget_;
+  std::atomic<size_t> resident_{0};
+  std::mutex mu_;
+  std::unordered_map<size_t, Held> memory_;
+  std::unordered_map<size_t, Spilled> on_disk_;
+  FILE* file_ = nullptr;
+};
+
+// Hands files to the sinks in index order as they complete; at most
+// kEmitWindow files may be handed out past the next one to emit.
+class Emitter {
+ public:
+  Emitter(size_t n, std::function<Status(FileOutput&)> emit) : ready_(n), emit_(std::move(emit)) {}
+  // Blocks until file `i` may be worked on; false once emitting failed.
+  bool WaitTurn(size_t i) {
+    std::unique_lock<std::mutex> l(mu_);
+    cv_.wait(l, [&] { return i < next_ + kEmitWindow || failed_; });
+    return !failed_;
+  }
+  void Done(size_t i, std::optional<FileOutput> out) {
+    std::unique_lock<std::mutex> l(mu_);
+    ready_[i] = std::move(out);
+    done_[i] = true;
+    if (emitting_) return;
+    emitting_ = true;
+    while (next_ < ready_.size() && done_.count(next_)) {
+      std::optional<FileOutput> o = std::move(ready_[next_]);
+      ready_[next_].reset();
+      done_.erase(next_);
+      l.unlock();
+      Status st = o && !failed_ ? emit_(*o) : Status::Ok();
+      l.lock();
+      if (!st.ok() && error_.ok()) {
+        error_ = st;
+        failed_ = true;
+      }
+      ++next_;
+      cv_.notify_all();
+    }
+    emitting_ = false;
+  }
+  void Fail(Status st) {
+    std::lock_guard<std::mutex> l(mu_);
+    if (error_.ok()) error_ = std::move(st);
+    failed_ = true;
+    cv_.notify_all();
+  }
+  bool failed() {
+    std::lock_guard<std::mutex> l(mu_);
+    return failed_;
+  }
+  Status error() {
+    std::lock_guard<std::mutex> l(mu_);
+    return error_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<std::optional<FileOutput>> ready_;
+  std::unordered_map<size_t, bool> done_;
+  size_t next_ = 0;
+  bool emitting_ = false;
+  bool failed_ = false;
+  Status error_;
+  std::function<Status(FileOutput&)> emit_;
+};
+
+// One file of the tree.
+struct Task {
+  std::string listed;  // as the source lists it
+  std::string path;    // prefix + listed: the records' filePath
+  Extractor extractor;
+  bool cpp = false;
+  std::string blob_id;  // from the listing (git), or the bytes' (directory, once read)
+  std::string cpp_deps;  // a C-family file's CppDependencies digest
+  bool py = false;
+  std::string py_deps;   // a Python file's digest of the class templates it depends on (py_classes.h)
+  std::string key;
+  std::string text;     // a C-family file read for the #define table, until extracted
+  bool has_text = false;
+  bool checked = false;  // given to errdex check's hook (first pass only: no race with its Finish)
+};
+
+// What the first pass leaves for the second.
+struct FileState {
+  std::vector<StoredUnit> stored;  // non-empty: the catalog has this file already
+  bool fresh = false;              // parsed: in the spool
+  std::string knowledge;           // its serialized FileKnowledge
+  bool check_pending = false;      // reused: errdex check's hook gets it only if the knowledge is built
+};
+
+// The scan of one tree (ScanToSinks' state).
+class Pipeline {
+ public:
+  Pipeline(const ScanOptions& o, const std::vector<ScanSink*>& sinks, CatalogStore* store, std::mutex* store_mu)
+      : o_(o), sinks_(sinks), store_(store), store_mu_(store_mu ? store_mu : &own_mu_), spool_(o.resident_bytes) {
+    for (ScanSink* s : sinks_) wants_records_ = wants_records_ || s->WantsRecords();
+  }
+  Result<ScanResult> Run();
+
+ private:
+  Status List();
+  Status ReadCppTable();
+  Status ReadPyClassTable();
+  void FirstPass(size_t i);
+  // Reads and parses task i into a new unit (no prose yet).
+  Result<std::shared_ptr<Unit>> Parse(size_t i, std::string text);
+  Result<std::shared_ptr<Unit>> ReadAndParse(size_t i);
+  bool Lookup(const std::string& key, std::vector<StoredUnit>* out);
+  // Gives errdex check's hook a file the catalog had (its records from the store).
+  void LoadForCheck(size_t i, std::string_view text);
+  static bool IsPython(std::string_view path) { return path.size() >= 3 && path.compare(path.size() - 3, 3, ".py") == 0; }
+  void SecondPass(size_t i);
+  Status Document(Unit& unit);
+  Status EmitOne(FileOutput& out);
+  void Tick();
+
+  const ScanOptions& o_;
+  std::vector<ScanSink*> sinks_;
+  CatalogStore* store_;
+  std::mutex own_mu_;
+  std::mutex* store_mu_;
+  bool wants_records_ = false;
+  int jobs_ = 1;
+  Clock::time_point t0_ = Clock::now();
+
+  ResolvedSource rs_;
+  ScanResult result_;
+  KeyConfig key_config_;
+  std::vector<Task> tasks_;
+  std::vector<FileState> states_;
+  std::shared_ptr<CppTableBuilder> cpp_;
+
+  Spool spool_;
+  std::unique_ptr<RepoKnowledge> knowledge_;
+  // errdex check's facts (each Python file's source and sites, console scripts),
+  // part of the knowledge text for the sinks that keep it.
+  std::unique_ptr<check::ScanHook> check_;
+  std::vector<std::string> packaging_;  // pyproject.toml / setup.cfg, as listed
+  std::future<std::string> knowledge_future_;  // its text, for the sinks that keep it
+  std::unique_ptr<Emitter> emitter_;
+
+  std::atomic<int64_t> done_{0}, sites_{0}, documented_{0}, redocumented_{0};
+  std::atomic<bool> documenting_{false};
+  std::atomic<uint64_t> bytes_{0};
+};
+
+void Pipeline::Tick() {
+  if (!o_.on_progress) return;
+  ScanProgress p;
+  p.files_total = static_cast<int64_t>(tasks_.size());
+  p.files_done = done_.load();
+  p.sites = sites_.load();
+  p.documenting = documenting_.load();
+  p.sites_documented = documented_.load();
+  p.bytes = bytes_.load();
+  p.seconds = SecondsSince(t0_);
+  o_.on_progress(p);
+}
+
+Status Pipeline::List() {
+  auto listing = rs_.source->List();
+  if (!listing.ok()) return listing.status();
+  result_.stats.files_listed = static_cast<int64_t>(listing->paths.size());
+  for (Diagnostic& d : listing->diagnostics) {
+    d.path = rs_.prefix + d.path;
+    result_.diagnostics.push_back(std::move(d));
+  }
+  const bool ids = listing->blob_ids.size() == listing->paths.size();
+  for (size_t k = 0; k < listing->paths.size(); ++k) {
+    std::string& p = listing->paths[k];
+    if (o_.document && check::IsPackagingFile(p) && !(p.size() >= 3 && p.compare(p.size() - 3, 3, ".py") == 0))
+      packaging_.push_back(p);
+    Extractor ex = o_.extractor ? o_.extractor : ExtractorForPath(p, o_.limits);
+    if (!ex) continue;
+    Task t;
+    t.cpp = !o_.extractor && IsCppPath(p);
+    t.py = !o_.extractor && IsPython(p);
+    t.path = rs_.prefix + p;
+    t.listed = std::move(p);
+    t.extractor = std::move(ex);
+    if (ids) t.blob_id = std::move(listing->blob_ids[k]);
+    tasks_.push_back(std::move(t));
+  }
+  result_.stats.files_scanned = static_cast<int64_t>(tasks_.size());
+  if (tasks_.empty()) {
+    if (result_.stats.files_listed == 0)
+      return Status::InvalidArgument("no files in " + result_.source + " (an empty directory or commit); nothing scanned");
+    return Status::InvalidArgument(std::to_string(result_.stats.files_listed) + " files in " + result_.source +
+                                   " but none that errdex reads (.py, .js, .ts, ...); nothing scanned");
+  }
+  states_.resize(tasks_.size());
+  return Status::Ok();
+}
+
+// C/C++ files need the whole repository's #define table (a wrapper macro
+// defined in one header is used in every .cu file) and, with a catalog, each
+// file's digest of what in it they depend on (cpp_table.h); the files read for
+// it keep their text for the extraction below.
+Status Pipeline::ReadCppTable() {
+  std::vector<size_t> cpp_files;
+  for (size_t i = 0; i < tasks_.size(); ++i)
+    if (tasks_[i].cpp) cpp_files.push_back(i);
+  if (cpp_files.empty()) return Status::Ok();
+  std::vector<CppFile> files(cpp_files.size());
+  for (size_t k = 0; k < cpp_files.size(); ++k) {
+    Task& t = tasks_[cpp_files[k]];
+    files[k].path = t.path;
+    files[k].listed = t.listed;
+    files[k].blob_id = t.blob_id;
+  }
+  cpp_ = std::make_shared<CppTableBuilder>(rs_.source, store_, store_mu_, jobs_);
+  if (Status st = cpp_->Run(files); !st.ok()) return st;
+  for (size_t k = 0; k < cpp_files.size(); ++k) {
+    Task& t = tasks_[cpp_files[k]];
+    t.text = std::move(files[k].text);
+    t.has_text = files[k].has_text;
+    t.blob_id = std::move(files[k].blob_id);
+    t.cpp_deps = std::move(files[k].deps);
+    std::shared_ptr<CppTableBuilder> table = cpp_;
+    t.extractor = [table, limits = o_.limits](std::string_view path, std::string_view text) {
+      return FromFrontEnd(ExtractCpp(path, text, table->Table().get(), limits));
+    };
+  }
+  return Status::Ok();
+}
+
+// Python files: messages built by exception classes (a template in one module,
+// raises of the class in others; extract/python/class_messages.h). Every Python
+// file's classes make the repository's table (cached per blob with a catalog);
+// with a catalog, each file's key names the templates it depends on, so a unit
+// is not reused after one of them changed in another file.
+Status Pipeline::ReadPyClassTable() {
+  std::vector<size_t> py_files;
+  for (size_t i = 0; i < tasks_.size(); ++i)
+    if (tasks_[i].py) py_files.push_back(i);
+  if (py_files.empty()) return Status::Ok();
+  std::vector<PyFile> files(py_files.size());
+  for (size_t k = 0; k < py_files.size(); ++k) {
+    Task& t = tasks_[py_files[k]];
+    files[k].path = t.path;
+    files[k].listed = t.listed;
+    files[k].blob_id = t.blob_id;
+  }
+  PyClassTableBuilder builder(rs_.source, store_, store_mu_, jobs_, o_.resident_bytes);
+  if (Status st = builder.Run(files); !st.ok()) return st;
+  std::shared_ptr<const py::ClassMessageTable> table = builder.Table();
+  for (size_t k = 0; k < py_files.size(); ++k) {
+    Task& t = tasks_[py_files[k]];
+    t.text = std::move(files[k].text);
+    t.has_text = files[k].has_text;
+    t.blob_id = std::move(files[k].blob_id);
+    t.py_deps = std::move(files[k].deps);
+    if (table)
+      t.extractor = [table, limits = o_.limits](std::string_view path, std::string_view text) {
+        return FromFrontEnd(ExtractPython(path, text, limits, table.get()));
+      };
+  }
+  return Status::Ok();
+}
+
+bool Pipeline::Lookup(const std::string& key, std::vector<StoredUnit>* out) {
+  std::lock_guard<std::mutex> l(*store_mu_);
+  auto found = store_->FindUnits({key});
+  if (!found.ok() || found->empty() || (*found)[0].empty()) return false;
+  *out = std::move((*found)[0]);
+  return true;
+}
+
+Result<std::shared_ptr<Unit>> Pipeline::Parse(size_t i, std::string text) {
+  Task& t = tasks_[i];
+  const std::string& path = t.path;
+  auto unit = std::make_shared<Unit>();
+  unit->kind = UnitKind::kDerived;
+  unit->key = t.key;
+  unit->repo = rs_.repo.value_or("");
+  unit->path = path;
+  UnitStats& stats = unit->stats;
+  stats.sites_by_kind.assign(kSiteKindCount, 0);
+  stats.bytes = text.size();
+  auto note = [&](int line, int column, std::string message) {
+    stats.diagnostics.push_back(UnitStats::Note{path, line, column, std::move(message)});
+  };
+  if (std::optional<std::string> why = BinaryReason(text)) {
+    note(0, 0, "not source text, skipped: " + *why);
+    stats.skipped = true;
+    return unit;
+  }
+  ExtractOutput out;
+  try {
+    out = t.extractor(path, text);
+  } catch (const std::exception& e) {
+    out = ExtractOutput{};
+    out.failed = true;
+    out.diagnostics.push_back({path, 0, 0, std::string("internal error in the front end: ") + e.what()});
+  }
+  for (Diagnostic& d : out.diagnostics)
+    stats.diagnostics.push_back(UnitStats::Note{d.path.empty() ? path : d.path, d.line, d.column, std::move(d.message)});
+  stats.skipped = out.failed;
+  std::stable_sort(out.sites.begin(), out.sites.end(), SiteOrder);
+  if (out.sites.size() > o_.limits.max_sites) {  // a front end that does not cut itself
+    out.sites_left_out += out.sites.size() - o_.limits.max_sites;
+    out.sites.resize(o_.limits.max_sites);
+  }
+  stats.sites_left_out = static_cast<int64_t>(out.sites_left_out);
+  if (out.sites_left_out > 0)
+    note(0, 0, std::to_string(out.sites_left_out) + " sites left out: the file has more than " +
+                   std::to_string(o_.limits.max_sites) + " (--max-sites-per-file)");
+  if (!out.sites.empty()) {
+    std::vector<std::string_view> lines = SplitSourceLines(text);
+    std::unordered_map<std::string, int> seen;  // id key -> occurrences so far
+    unit->records.reserve(out.sites.size());
+    for (Site& s : out.sites) {
+      if (s.file_path.empty()) s.file_path = path;
+      CapSite(s, o_.limits);  // before the id key: ids come from what is kept
+      std::string key = std::string(SiteKindName(s.kind)) + '\0' + s.error_class.value_or("") + '\0' +
+                        std::string(IdMessageKey(s));
+      int occurrence = seen[key]++;
+      SourceWindow window = CutSourceWindow(lines, s.line, s.column, o_.limits.max_excerpt_bytes);
+      if (window.cut) NoteTruncated(s, "sourceCode", window.uncut_bytes);
+      UnitRecord ur;
+      ur.line.record = BuildRecord(s, window, rs_.repo, std::nullopt, std::string(), occurrence);
+      ClearCommitFields(&ur.line);
+      ur.line.facts = std::move(s);
+      Canonicalize(ur.line);
+      const Site& f = *ur.line.facts;
+      ++stats.sites_by_kind[static_cast<int>(f.kind)];
+      bool excerpt = false, guards = false;
+      for (const auto& cut : f.truncated) (cut.first == "guards" || cut.first == "guardBytes" ? guards : excerpt) = true;
+      stats.excerpts_cut += excerpt;
+      stats.guards_cut += guards;
+      unit->records.push_back(std::move(ur));
+    }
+  }
+  if (o_.document) {
+    // The document stage reads the file here, while it is in memory: its
+    // knowledge and the context of each site (one tokenization for both).
+    try {
+      std::vector<const Site*> file_sites;
+      file_sites.reserve(unit->records.size());
+      for (const UnitRecord& r : unit->records) file_sites.push_back(&*r.line.facts);
+      FileFacts ff = CollectFileFacts(path, text, file_sites, out.python_tokens.get());
+      if (ff.knowledge) unit->knowledge = SerializeFileKnowledge(*ff.knowledge);
+      for (size_t k = 0; k < unit->records.size() && k < ff.contexts.size(); ++k)
+        if (ff.contexts[k].known) unit->records[k].context = SiteContextToJson(ff.contexts[k]);
+    } catch (const std::exception& e) {
+      note(0, 0, std::string("internal error in the document stage: ") + e.what());
+    }
+  }
+  if (check_ && !tasks_[i].checked) {
+    tasks_[i].checked = true;
+    std::vector<CatalogLine> lines;
+    lines.reserve(unit->records.size());
+    for (const UnitRecord& r : unit->records) lines.push_back(r.line);
+    check_->AddFile(i, path, text, lines);
+  }
+  return unit;
+}
+
+Result<std::shared_ptr<Unit>> Pipeline::ReadAndParse(size_t i) {
+  Task& t = tasks_[i];
+  std::string text;
+  if (t.has_text) {
+    text = std::move(t.text);
+    t.has_text = false;
+  } else {
+    auto read = rs_.source->Read(t.listed);
+    if (!read.ok()) {
+      auto unit = std::make_shared<Unit>();
+      unit->kind = UnitKind::kDerived;
+      if (t.key.empty() && store_) t.key = UnreadableKeyOf(key_config_, t.path, read.status().message());
+      unit->key = t.key;
+      unit->repo = rs_.repo.value_or("");
+      unit->path = t.path;
+      unit->stats.skipped = true;
+      unit->stats.too_large = read.status().code() == Status::Code::kLimitExceeded;  // --max-file-size
+      unit->stats.diagnostics.push_back(UnitStats::Note{t.path, 0, 0, read.status().message()});
+      return unit;
+    }
+    text = std::move(read.value());
+  }
+  return Parse(i, std::move(text));
+}
+
+void Pipeline::LoadForCheck(size_t i, std::string_view text) {
+  const FileState& fs = states_[i];
+  if (!check_ || fs.stored.empty() || !IsPython(tasks_[i].path) || check::IsTestPath(tasks_[i].path)) return;
+  std::optional<Unit> unit;
+  {
+    std::lock_guard<std::mutex> l(*store_mu_);
+    auto loaded = store_->LoadUnit(fs.stored.front().unit_id);
+    if (!loaded.ok()) return;  // the check section goes without this file; the scan does not depend on it
+    unit = std::move(loaded).value();
+  }
+  std::vector<CatalogLine> lines;
+  lines.reserve(unit->records.size());
+  for (UnitRecord& r : unit->records) lines.push_back(std::move(r.line));
+  check_->AddFile(i, tasks_[i].path, text, lines);
+}
+
+// Pass 1: a stored unit for the file, or the file parsed into the spool.
+void Pipeline::FirstPass(size_t i) {
+  Task& t = tasks_[i];
+  FileState& fs = states_[i];
+  auto finish = [&] { done_.fetch_add(1); };
+  if (store_ && !t.blob_id.empty()) {
+    t.key = UnitKeyOf(key_config_, t.path, t.blob_id, t.cpp ? t.cpp_deps : t.py_deps);
+    if (Lookup(t.key, &fs.stored)) {
+      fs.knowledge = fs.stored.front().knowledge;
+      fs.check_pending = check_ != nullptr;
+      std::string().swap(t.text);
+      t.has_text = false;
+      bytes_.fetch_add(fs.stored.front().stats.bytes);
+      return finish();
+    }
+  }
+  std::string text;
+  if (t.has_text) {
+    text = std::move(t.text);
+    t.has_text = false;
+  } else {
+    auto read = rs_.source->Read(t.listed);
+    if (read.ok()) text = std::move(read.value());
+    else if (store_ && t.key.empty()) t.key = UnreadableKeyOf(key_config_, t.path, read.status().message());
+    if (!read.ok()) {
+      auto unit = std::make_shared<Unit>();
+      unit->kind = UnitKind::kDerived;
+      unit->key = t.key;
+      unit->repo = rs_.repo.value_or("");
+      unit->path = t.path;
+      unit->stats.skipped = true;
+      unit->stats.too_large = read.status().code() == Status::Code::kLimitExceeded;  // --max-file-size
+      unit->stats.diagnostics.push_back(UnitStats::Note{t.path, 0, 0, read.status().message()});
+      fs.fresh = true;
+      if (Status st = spool_.Put(i, unit, 256); !st.ok()) emitter_->Fail(st);
+      return finish();
+    }
+  }
+  if (store_ && t.key.empty()) {
+    t.blob_id = GitBlobId(text);
+    t.key = UnitKeyOf(key_config_, t.path, t.blob_id, t.cpp ? t.cpp_deps : t.py_deps);
+    if (Lookup(t.key, &fs.stored)) {
+      fs.knowledge = fs.stored.front().knowledge;
+      fs.check_pending = check_ != nullptr;
+      bytes_.fetch_add(text.size());
+      return finish();
+    }
+  }
+  uint64_t size = text.size();
+  auto unit = Parse(i, std::move(text));
+  if (!unit.ok()) {
+    emitter_->Fail(unit.status());
+    return finish();
+  }
+  fs.fresh = true;
+  fs.knowledge = (*unit)->knowledge;
+  size_t held = 256;
+  for (const UnitRecord& r : (*unit)->records)
+    held += 1024 + r.line.record.source_code.size() + r.context.size() +
+            (r.line.record.error_message ? r.line.record.error_message->size() * 3 : 0);
+  sites_.fetch_add(static_cast<int64_t>((*unit)->records.size()));
+  bytes_.fetch_add(size);
+  if (Status st = spool_.Put(i, std::move(unit).value(), held); !st.ok()) emitter_->Fail(st);
+  finish();
+}
+
+// The prose of a new unit, and its variant.
+Status Pipeline::Document(Unit& unit) {
+  if (!o_.document) {
+    unit.variant = kNoDocsVariant;
+    return Status::Ok();
+  }
+  std::vector<std::pair<std::string, std::string>> used;
+  for (UnitRecord& r : unit.records) {
+    DocDeps deps;
+    try {
+      SiteContext ctx = SiteContextFromJson(r.context);
+      DocumentRecord(*r.line.facts, ctx, *knowledge_, &r.line.record, &deps);
+    } catch (const std::exception& e) {
+      unit.stats.diagnostics.push_back(UnitStats::Note{r.line.record.file_path, r.line.record.line_number, 0,
+                                                       std::string("internal error in the document stage: ") + e.what()});
+    }
+    used.insert(used.end(), deps.used.begin(), deps.used.end());
+  }
+  documented_.fetch_add(static_cast<int64_t>(unit.records.size()));
+  unit.deps = EncodeDeps(used);
+  unit.variant = DepsVariant(*knowledge_, DecodeDeps(unit.deps), unit.path);
+  return Status::Ok();
+}
+
+// Pass 2: the stored unit whose prose still holds, or the file documented now.
+void Pipeline::SecondPass(size_t i) {
+  if (!emitter_->WaitTurn(i)) return emitter_->Done(i, std::nullopt);
+  Task& t = tasks_[i];
+  FileState& fs = states_[i];
+  FileOutput out;
+  out.index = i;
+  out.path = t.path;
+  out.commit.sha = rs_.sha;
+  out.commit.dataset_version = result_.dataset_version;
+  std::shared_ptr<Unit> fresh;
+  if (!fs.stored.empty()) {
+    const StoredUnit* match = nullptr;
+    for (const StoredUnit& c : fs.stored) {
+      uint64_t want = o_.document ? DepsVariant(*knowledge_, DecodeDeps(c.deps), t.path) : kNoDocsVariant;
+      if (c.variant == want) {
+        match = &c;
+        break;
+      }
+    }
+    if (match) {
+      out.unit_id = match->unit_id;
+      out.stats = match->stats;
+      out.records = match->records;
+      if (wants_records_) {
+        std::lock_guard<std::mutex> l(*store_mu_);
+        auto u = store_->LoadUnit(match->unit_id);
+        if (!u.ok()) {
+          emitter_->Fail(u.status());
+          return emitter_->Done(i, std::nullopt);
+        }
+        out.unit = std::make_shared<const Unit>(std::move(u).value());
+      }
+    } else {
+      // The file is stored, but the knowledge its prose consulted changed:
+      // read it again and document it anew.
+      redocumented_.fetch_add(1);
+      auto parsed = ReadAndParse(i);
+      if (!parsed.ok()) {
+        emitter_->Fail(parsed.status());
+        return emitter_->Done(i, std::nullopt);
+      }
+      fresh = std::move(parsed).value();
+    }
+  } else if (fs.fresh) {
+    auto taken = spool_.Take(i);
+    if (!taken.ok()) {
+      emitter_->Fail(taken.status());
+      return emitter_->Done(i, std::nullopt);
+    }
+    fresh = std::move(taken).value();
+  }
+  if (fresh) {
+    if (Status st = Document(*fresh); !st.ok()) {
+      emitter_->Fail(st);
+      return emitter_->Done(i, std::nullopt);
+    }
+    out.stats = fresh->stats;
+    out.records = static_cast<int64_t>(fresh->records.size());
+    out.unit = std::move(fresh);
+  }
+  for (ScanSink* s : sinks_) s->Prepare(out);
+  emitter_->Done(i, std::move(out));
+}
+
+Status Pipeline::EmitOne(FileOutput& out) {
+  ScanStats& st = result_.stats;
+  const UnitStats& us = out.stats;
+  st.bytes += us.bytes;
+  if (us.skipped) ++st.files_skipped;
+  if (us.too_large) ++st.limits.files_too_large;
+  if (out.unit_id > 0) ++st.files_reused;
+  for (size_t k = 0; k < us.sites_by_kind.size() && k < st.sites_by_kind.size(); ++k)
+    st.sites_by_kind[k] += us.sites_by_kind[k];
+  st.sites += out.records;
+  if (us.sites_left_out > 0) {
+    ++st.limits.files_sites_cut;
+    st.limits.sites_left_out += us.sites_left_out;
+  }
+  st.limits.sites_excerpts_cut += us.excerpts_cut;
+  st.limits.sites_guards_cut += us.guards_cut;
+  for (const UnitStats::Note& n : us.diagnostics) result_.diagnostics.push_back({n.path, n.line, n.column, n.message});
+  auto tw = Clock::now();
+  for (ScanSink* s : sinks_)
+    if (Status e = s->Emit(out); !e.ok()) return e;
+  st.write_seconds += SecondsSince(tw);
+  return Status::Ok();
+}
+
+Result<ScanResult> Pipeline::Run() {
+  result_.dataset_version = FormatIsoTime(NowMillisHonouringSourceDateEpoch());
+  auto resolved = ResolveSource(o_);
+  if (!resolved.ok()) return resolved.status();
+  rs_ = std::move(resolved).value();
+  result_.repo = rs_.repo;
+  result_.sha = rs_.sha;
+  if (!rs_.sha) result_.location = rs_.root.empty() ? rs_.source->Describe() : rs_.root;
+  result_.source = rs_.source->Describe();
+  if (rs_.commit_time > 0) result_.commit_time = FormatIsoTime(rs_.commit_time * 1000);
+  jobs_ = o_.jobs > 0 ? o_.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  key_config_.repo = rs_.repo.value_or("");
+  key_config_.limits = o_.limits;
+  key_config_.max_file_size = o_.max_file_size;
+  key_config_.document = o_.document;
+  if (o_.extractor) store_ = nullptr;  // a test's front end: nothing to reuse, nothing a key could name
+
+  // 1. List.
+  if (Status st = List(); !st.ok()) return st;
+  result_.stats.list_seconds = SecondsSince(t0_);
+  bool keeps_knowledge = false;
+  for (ScanSink* sink : sinks_) keeps_knowledge = keeps_knowledge || sink->WantsKnowledge();
+  if (o_.document && keeps_knowledge) check_ = std::make_unique<check::ScanHook>(tasks_.size());
+
+  // 2. Read + extract + facts, or find the file's unit in the catalog.
+  auto t1 = Clock::now();
+  emitter_ = std::make_unique<Emitter>(tasks_.size(), [this](FileOutput& out) { return EmitOne(out); });
+  if (Status st = ReadCppTable(); !st.ok()) return st;
+  result_.stats.cpp_table_seconds = SecondsSince(t1);
+  if (Status st = ReadPyClassTable(); !st.ok()) return st;
+  ParallelFor(tasks_.size(), jobs_, [this](size_t i) { FirstPass(i); }, [this] { Tick(); });
+  if (emitter_->failed()) return emitter_->error();
+  result_.stats.extract_seconds = SecondsSince(t1);
+
+  // 3. The repository's knowledge, from every file's (stored or just read), in path order.
+  auto t2 = Clock::now();
+  documenting_ = true;
+  std::string knowledge_text, knowledge_key;
+  if (o_.document) {
+    // Named by what it is built from: a catalog that holds the knowledge of the
+    // same files gives it back without building it again.
+    std::string inputs;
+    store::ByteWriter w(&inputs);
+    w.Bytes(PipelineFingerprint());
+    for (size_t i = 0; i < tasks_.size(); ++i) {
+      if (states_[i].knowledge.empty()) continue;
+      w.Bytes(tasks_[i].path);
+      w.Bytes(states_[i].knowledge);
+    }
+    // errdex check's section: built from every Python file's source and the
+    // packaging files, so those name the knowledge too.
+    std::vector<std::pair<std::string, std::string>> packaging;
+    if (check_) {
+      for (size_t i = 0; i < tasks_.size(); ++i)
+        if (IsPython(tasks_[i].path)) {
+          w.Bytes(tasks_[i].path);
+          w.Bytes(tasks_[i].key.empty() ? tasks_[i].blob_id : tasks_[i].key);
+        }
+      for (const std::string& p : packaging_)
+        if (auto text = rs_.source->Read(p); text.ok()) {
+          w.Bytes(p);
+          w.Bytes(*text);
+          packaging.emplace_back(rs_.prefix + p, std::move(text).value());
+        }
+    }
+    knowledge_key = store::ContentHash(inputs);
+    if (store_) {
+      std::lock_guard<std::mutex> l(*store_mu_);
+      auto stored = store_->FindKnowledge(knowledge_key);
+      if (!stored.ok()) return stored.status();
+      if (stored->has_value()) knowledge_text = std::move(**stored);
+    }
+    if (knowledge_text.empty()) {
+      if (check_) {
+        // The Python files the catalog had: read again for errdex check's section
+        // (only now that the knowledge is built anew).
+        ParallelFor(tasks_.size(), jobs_, [this](size_t i) {
+          if (!states_[i].check_pending || !IsPython(tasks_[i].path)) return;
+          auto text = rs_.source->Read(tasks_[i].listed);
+          if (text.ok()) LoadForCheck(i, *text);
+        }, nullptr);
+        for (auto& [path, text] : packaging) check_->AddPackagingFile(path, text);
+      }
+      std::vector<FileKnowledgePtr> files;
+      for (size_t i = 0; i < tasks_.size(); ++i)
+        if (!states_[i].knowledge.empty())
+          files.push_back(DeserializeFileKnowledge(tasks_[i].path, states_[i].knowledge));
+      knowledge_ = RepoKnowledge::Build(std::move(files));
+      // The sinks that keep it get its text (the store's form: without sites,
+      // each record keeps its own context), written meanwhile on another thread.
+      bool wanted = false;
+      for (ScanSink* sink : sinks_) wanted = wanted || sink->WantsKnowledge();
+      if (wanted) {
+        const RepoKnowledge* k = knowledge_.get();
+        check::ScanHook* hook = check_.get();
+        knowledge_future_ = std::async(std::launch::async, [k, hook] {
+          std::string text = k->Serialize({});
+          constexpr std::string_view kNoSites = ",\"sites\":{}}";
+          if (text.size() >= kNoSites.size() && text.compare(text.size() - kNoSites.size(), kNoSites.size(), kNoSites) == 0) {
+            text.resize(text.size() - kNoSites.size());
+            text.push_back('}');
+          }
+          return hook ? hook->Finish(text, k) : text;
+        });
+      }
+    } else {
+      // Read back from its text, the knowledge writes the same prose as built
+      // (`errdex document` relies on it; the store's history test checks it).
+      knowledge_ = RepoKnowledge::Deserialize(knowledge_text);
+    }
+  }
+  result_.stats.knowledge_seconds = SecondsSince(t2);
+
+  // 4. Document (or reuse) and hand each file to the sinks in order.
+  ParallelFor(tasks_.size(), jobs_, [this](size_t i) { SecondPass(i); }, [this] { Tick(); });
+  if (emitter_->failed()) return emitter_->error();
+  result_.stats.document_seconds = SecondsSince(t2);
+  result_.stats.files_documented = redocumented_.load();
+  std::stable_sort(result_.diagnostics.begin(), result_.diagnostics.end(),
+                   [](const Diagnostic& a, const Diagnostic& b) {
+                     if (a.path != b.path) return a.path < b.path;
+                     return a.line < b.line;
+                   });
+  if (knowledge_future_.valid()) knowledge_text = knowledge_future_.get();
+  if (o_.before_finish)
+    if (Status st = o_.before_finish(result_); !st.ok()) return st;
+  auto tw = Clock::now();
+  for (ScanSink* s : sinks_)
+    if (Status st = s->Finish(result_, knowledge_text, knowledge_key); !st.ok()) return st;
+  result_.stats.write_seconds += SecondsSince(tw);
+  result_.stats.total_seconds = SecondsSince(t0_);
+  Tick();
+  return std::move(result_);
+}
+
+}  // namespace
+
+Result<ScanResult> ScanToSinks(const ScanOptions& options, const std::vector<ScanSink*>& sinks, CatalogStore* store,
+                               std::mutex* store_mu) {
+  Pipeline p(options, sinks, store, store_mu);
+  return p.Run();
+}
+
+}  // namespace errdex

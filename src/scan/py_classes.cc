@@ -1,0 +1,317 @@
+// scan/py_classes.cc: see py_classes.h. Tested by py_classes_test.cc (the
+// encoding and the digests) and, end to end, by tests/store_history_e2e_test.cc
+// (a class template changes in one file; a file raising the class, unchanged,
+// gets the new message on an incremental scan as on a fresh one).
+#include "scan/py_classes.h"
+
+#include <algorithm>
+#include <atomic>
+
+#include "extract/python/python_extractor.h"
+#include "scan/parallel.h"
+#include "scan/unit_key.h"
+#include "store/catalog_store.h"
+#include "store/codec.h"
+
+namespace errdex {
+
+namespace {
+
+constexpr uint8_t kClassesVersion = 1;
+
+std::string Hashed(std::initializer_list<std::string_view> parts) {
+  std::string k;
+  store::ByteWriter w(&k);
+  for (std::string_view p : parts) w.Bytes(p);
+  return store::Hex(store::ContentHash(k));
+}
+
+// A file's cache entry: its classes and its identifiers.
+std::string FileKey(std::string_view path, std::string_view blob_id) {
+  return "py-classes:" + Hashed({PipelineFingerprint(), path, blob_id});
+}
+
+void PutSegs(store::ByteWriter& w, const py::Segs& segs) {
+  w.Varint(segs.size());
+  for (const py::Seg& s : segs) {
+    w.Byte(static_cast<uint8_t>(s.type));
+    w.Bytes(s.text);
+    w.Varint(s.options.size());
+    for (const py::Segs& o : s.options) PutSegs(w, o);
+  }
+}
+
+bool GetSegs(store::ByteReader& r, py::Segs* out, int depth) {
+  if (depth > 64) return false;
+  uint64_t n = r.Varint();
+  for (uint64_t i = 0; i < n && r.ok(); ++i) {
+    py::Seg s;
+    uint8_t type = r.Byte();
+    if (type > py::Seg::kAlt) return false;
+    s.type = static_cast<py::Seg::Type>(type);
+    s.text = std::string(r.Bytes());
+    uint64_t options = r.Varint();
+    for (uint64_t k = 0; k < options && r.ok(); ++k) {
+      py::Segs o;
+      if (!GetSegs(r, &o, depth + 1)) return false;
+      s.options.push_back(std::move(o));
+    }
+    out->push_back(std::move(s));
+  }
+  return r.ok();
+}
+
+void PutList(store::ByteWriter& w, const std::vector<std::string>& v) {
+  w.Varint(v.size());
+  for (const std::string& s : v) w.Bytes(s);
+}
+std::vector<std::string> GetList(store::ByteReader& r) {
+  std::vector<std::string> v;
+  uint64_t n = r.Varint();
+  for (uint64_t i = 0; i < n && r.ok(); ++i) v.emplace_back(r.Bytes());
+  return v;
+}
+
+void PutClass(store::ByteWriter& w, const py::ClassMessage& c, bool with_file) {
+  if (with_file) w.Bytes(c.file);
+  w.Bytes(c.name);
+  PutList(w, c.bases);
+  w.Byte(static_cast<uint8_t>(c.source));
+  PutList(w, c.params);
+  PutSegs(w, c.text);
+  w.Bytes(c.format_attr);
+  w.Varint(c.attr_strings.size());
+  for (const auto& [k, v] : c.attr_strings) {
+    w.Bytes(k);
+    w.Bytes(v);
+  }
+}
+
+// Python identifiers may be non-ASCII: any byte >= 0x80 counts as part of one.
+bool IsIdentStart(unsigned char c) { return (c | 0x20) - 'a' < 26u || c == '_' || c >= 0x80; }
+bool IsIdentChar(unsigned char c) { return IsIdentStart(c) || c - '0' < 10u; }
+
+std::vector<std::string> PyIdentifiers(std::string_view text) {
+  std::vector<std::string> out;
+  const size_t n = text.size();
+  for (size_t i = 0; i < n;) {
+    unsigned char c = text[i];
+    if (IsIdentStart(c)) {
+      size_t j = i + 1;
+      while (j < n && IsIdentChar(text[j])) ++j;
+      out.emplace_back(text.substr(i, j - i));
+      i = j;
+    } else if (c - '0' < 10u) {
+      while (i < n && IsIdentChar(text[i])) ++i;
+    } else {
+      ++i;
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// zstd with the raw size in front (store/codec.h).
+std::string Pack(const std::string& raw) {
+  std::string out;
+  store::ByteWriter w(&out);
+  w.Varint(raw.size());
+  auto c = store::Compress(raw);
+  return c.ok() ? out + *c : std::string();
+}
+bool Unpack(std::string_view packed, std::string* raw) {
+  store::ByteReader r(packed);
+  uint64_t n = r.Varint();
+  if (!r.ok()) return false;
+  size_t header = 1;
+  while (header < 10 && header <= packed.size() && (static_cast<unsigned char>(packed[header - 1]) & 0x80)) ++header;
+  if (header > packed.size()) return false;
+  auto d = store::Decompress(packed.substr(header), n);
+  if (!d.ok()) return false;
+  *raw = std::move(d).value();
+  return true;
+}
+
+std::string EncodeFileEntry(const std::vector<py::ClassMessage>& classes, const std::vector<std::string>& identifiers) {
+  std::string raw;
+  store::ByteWriter w(&raw);
+  w.Bytes(EncodeClassMessages(classes));
+  PutList(w, identifiers);
+  return Pack(raw);
+}
+
+bool DecodeFileEntry(std::string_view packed, const std::string& path, std::vector<py::ClassMessage>* classes,
+                     std::vector<std::string>* identifiers) {
+  std::string raw;
+  if (!Unpack(packed, &raw)) return false;
+  store::ByteReader r(raw);
+  std::string_view c = r.Bytes();
+  *identifiers = GetList(r);
+  return r.ok() && r.done() && DecodeClassMessages(c, path, classes);
+}
+
+}  // namespace
+
+std::string EncodeClassMessage(const py::ClassMessage& c, bool with_file) {
+  std::string out;
+  store::ByteWriter w(&out);
+  PutClass(w, c, with_file);
+  return out;
+}
+
+std::string EncodeClassMessages(const std::vector<py::ClassMessage>& classes) {
+  std::string out;
+  store::ByteWriter w(&out);
+  w.Byte(kClassesVersion);
+  w.Varint(classes.size());
+  for (const py::ClassMessage& c : classes) PutClass(w, c, /*with_file=*/false);
+  return out;
+}
+
+bool DecodeClassMessages(std::string_view bytes, const std::string& path, std::vector<py::ClassMessage>* out) {
+  store::ByteReader r(bytes);
+  if (r.Byte() != kClassesVersion) return false;
+  std::vector<py::ClassMessage> classes;
+  uint64_t n = r.Varint();
+  for (uint64_t i = 0; i < n && r.ok(); ++i) {
+    py::ClassMessage c;
+    c.file = path;
+    c.name = std::string(r.Bytes());
+    c.bases = GetList(r);
+    uint8_t source = r.Byte();
+    if (source > static_cast<uint8_t>(py::ClassMessage::Source::kFormatAttr)) return false;
+    c.source = static_cast<py::ClassMessage::Source>(source);
+    c.params = GetList(r);
+    if (!GetSegs(r, &c.text, 0)) return false;
+    c.format_attr = std::string(r.Bytes());
+    uint64_t attrs = r.Varint();
+    for (uint64_t k = 0; k < attrs && r.ok(); ++k) {
+      std::string key(r.Bytes());
+      c.attr_strings[key] = std::string(r.Bytes());
+    }
+    classes.push_back(std::move(c));
+  }
+  if (!r.ok() || !r.done()) return false;
+  *out = std::move(classes);
+  return true;
+}
+
+PyClassDependencies::PyClassDependencies(const std::vector<const py::ClassMessage*>& classes) {
+  // A name's entries in a fixed order (by their bytes, file included), whatever
+  // order the files came in.
+  std::map<std::string, std::vector<std::string>, std::less<>> entries;
+  for (const py::ClassMessage* c : classes) {
+    entries[c->name].push_back(EncodeClassMessage(*c, /*with_file=*/true));
+    Name& n = names_[c->name];
+    n.bases.insert(n.bases.end(), c->bases.begin(), c->bases.end());
+  }
+  for (auto& [name, list] : entries) {
+    std::sort(list.begin(), list.end());
+    std::string bytes;
+    store::ByteWriter w(&bytes);
+    for (const std::string& e : list) w.Bytes(e);
+    Name& n = names_[name];
+    n.digest = store::ContentHash(bytes);
+    std::sort(n.bases.begin(), n.bases.end());
+    n.bases.erase(std::unique(n.bases.begin(), n.bases.end()), n.bases.end());
+  }
+}
+
+std::string PyClassDependencies::Digest(const std::vector<std::string>& identifiers) const {
+  if (names_.empty()) return std::string();
+  std::vector<const std::string*> queue;
+  std::map<std::string_view, const Name*> reached;  // sorted: the digest does not depend on the order found
+  auto visit = [&](std::string_view word) {
+    auto it = names_.find(word);
+    if (it == names_.end() || reached.count(it->first)) return;
+    reached.emplace(it->first, &it->second);
+    queue.push_back(&it->first);
+  };
+  for (const std::string& id : identifiers) visit(id);
+  for (size_t i = 0; i < queue.size(); ++i)
+    for (const std::string& b : names_.find(*queue[i])->second.bases) visit(b);
+  if (reached.empty()) return std::string();
+  std::string bytes;
+  store::ByteWriter w(&bytes);
+  w.Bytes("py-classes-1");
+  for (const auto& [name, n] : reached) {
+    w.Bytes(name);
+    w.Bytes(n->digest);
+  }
+  return store::ContentHash(bytes);
+}
+
+Status PyClassTableBuilder::Run(std::vector<PyFile>& files) {
+  const size_t n = files.size();
+  std::vector<std::vector<py::ClassMessage>> classes(n);
+  std::vector<std::vector<std::string>> identifiers(n);
+  std::vector<std::string> entries(n);  // cached or to cache
+  std::vector<char> cached(n, 0);
+  if (store_) {
+    std::lock_guard<std::mutex> l(*store_mu_);
+    for (size_t k = 0; k < n; ++k) {
+      if (files[k].blob_id.empty()) continue;
+      auto v = store_->GetCache(FileKey(files[k].path, files[k].blob_id));
+      if (!v.ok()) return v.status();
+      if (v->has_value()) {
+        entries[k] = std::move(**v);
+        cached[k] = 1;
+      }
+    }
+  }
+  std::atomic<size_t> read{0};
+  std::atomic<size_t> kept{0};
+  ParallelFor(
+      n, jobs_,
+      [&](size_t k) {
+        PyFile& f = files[k];
+        if (cached[k] && DecodeFileEntry(entries[k], f.path, &classes[k], &identifiers[k])) return;
+        cached[k] = 0;
+        entries[k].clear();
+        classes[k].clear();
+        auto text = source_->Read(f.listed);
+        read.fetch_add(1);
+        if (!text.ok()) return;  // unreadable: the first pass reports it
+        classes[k] = CollectPythonClassMessages(f.path, *text);
+        if (store_) {
+          if (f.blob_id.empty()) f.blob_id = GitBlobId(*text);
+          identifiers[k] = PyIdentifiers(*text);
+          entries[k] = EncodeFileEntry(classes[k], identifiers[k]);
+        }
+        // Kept for the extraction while within the budget (else read again then).
+        if (kept.fetch_add(text->size()) + text->size() <= keep_bytes_) {
+          f.text = std::move(text).value();
+          f.has_text = true;
+        }
+      },
+      nullptr);
+  files_read_ = read.load();
+
+  if (store_) {
+    // Each file's digest over every file's classes (before the table takes them).
+    std::vector<const py::ClassMessage*> all;
+    for (const auto& list : classes)
+      for (const py::ClassMessage& c : list) all.push_back(&c);
+    PyClassDependencies deps(all);
+    ParallelFor(n, jobs_, [&](size_t k) { files[k].deps = deps.Digest(identifiers[k]); }, nullptr);
+  }
+  auto table = std::make_shared<py::ClassMessageTable>();
+  for (auto& c : classes) table->Add(std::move(c));
+  if (table->size() > 0) table_ = table;
+  if (!store_) return Status::Ok();
+
+  // What was computed here, for the next scan.
+  bool any = false;
+  for (size_t k = 0; k < n && !any; ++k) any = !cached[k] && !files[k].blob_id.empty() && !entries[k].empty();
+  if (!any) return Status::Ok();
+  std::lock_guard<std::mutex> l(*store_mu_);
+  return store_->InTransaction([&]() -> Status {
+    for (size_t k = 0; k < n; ++k)
+      if (!cached[k] && !files[k].blob_id.empty() && !entries[k].empty())
+        if (Status st = store_->PutCache(FileKey(files[k].path, files[k].blob_id), entries[k]); !st.ok()) return st;
+    return Status::Ok();
+  });
+}
+
+}  // namespace errdex

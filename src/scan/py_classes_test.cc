@@ -1,0 +1,80 @@
+// scan/py_classes: a file's class-template digest names exactly the templates
+// its raises can bind to (and only those), and a file's classes survive the
+// cache's bytes.
+#include "scan/py_classes.h"
+
+#include <gtest/gtest.h>
+
+#include "extract/python/python_extractor.h"
+#include "scan/unit_key.h"
+
+namespace errdex {
+namespace {
+
+constexpr const char* kErrors = R"PY(
+class BaseError(Exception):
+    fmt = 'An unspecified error occurred'
+
+    def __init__(self, **kwargs):
+        msg = self.fmt.format(**kwargs)
+        Exception.__init__(self, msg)
+
+
+class EndpointError(BaseError):
+    fmt = 'Could not connect to "{endpoint_url}"'
+
+
+class SectionError(ValueError):
+    def __init__(self, section):
+        ValueError.__init__(self, 'No section: %r' % (section,))
+)PY";
+
+std::string DigestOf(const std::vector<py::ClassMessage>& classes, std::string_view text) {
+  std::vector<const py::ClassMessage*> all;
+  for (const py::ClassMessage& c : classes) all.push_back(&c);
+  return PyClassDependencies(all).Digest(CppDependencies::Identifiers(text));
+}
+
+TEST(PyClasses, ClassesRoundTripThroughTheirBytes) {
+  std::vector<py::ClassMessage> classes = CollectPythonClassMessages("pkg/errors.py", kErrors);
+  ASSERT_EQ(classes.size(), 3u);
+  std::string bytes = EncodeClassMessages(classes);
+  std::vector<py::ClassMessage> back;
+  ASSERT_TRUE(DecodeClassMessages(bytes, "pkg/errors.py", &back));
+  ASSERT_EQ(back.size(), classes.size());
+  for (size_t i = 0; i < classes.size(); ++i)
+    EXPECT_EQ(EncodeClassMessage(back[i], true), EncodeClassMessage(classes[i], true)) << i;
+  EXPECT_EQ(EncodeClassMessages(back), bytes);
+  EXPECT_FALSE(DecodeClassMessages(bytes.substr(0, bytes.size() - 1), "pkg/errors.py", &back));
+  EXPECT_FALSE(DecodeClassMessages("", "pkg/errors.py", &back));
+}
+
+TEST(PyClasses, TheDigestNamesTheTemplatesAFileCanReach) {
+  std::vector<py::ClassMessage> v1 = CollectPythonClassMessages("pkg/errors.py", kErrors);
+  const std::string raises_endpoint = "from .errors import EndpointError\nraise EndpointError(endpoint_url=u)\n";
+  const std::string raises_section = "from .errors import SectionError\nraise SectionError('s')\n";
+  const std::string raises_none = "raise ValueError('plain')\n";
+  EXPECT_EQ(DigestOf(v1, raises_none), "");
+  EXPECT_EQ(DigestOf(v1, raises_endpoint).size(), 16u);
+  EXPECT_NE(DigestOf(v1, raises_endpoint), DigestOf(v1, raises_section));
+
+  // The base's template changes: EndpointError's raisers see it (through the
+  // base), SectionError's do not.
+  std::string base_changed = kErrors;
+  base_changed.replace(base_changed.find("An unspecified"), 14, "Some unknown");
+  std::vector<py::ClassMessage> v2 = CollectPythonClassMessages("pkg/errors.py", base_changed);
+  EXPECT_NE(DigestOf(v1, raises_endpoint), DigestOf(v2, raises_endpoint));
+  EXPECT_EQ(DigestOf(v1, raises_section), DigestOf(v2, raises_section));
+
+  // A class of the same name in another file changes which one a raise binds to.
+  std::vector<py::ClassMessage> v3 = v1;
+  for (py::ClassMessage& c : CollectPythonClassMessages("other/errors.py", kErrors)) v3.push_back(std::move(c));
+  EXPECT_NE(DigestOf(v1, raises_section), DigestOf(v3, raises_section));
+
+  // The order the files came in does not matter.
+  std::vector<py::ClassMessage> v4(v3.rbegin(), v3.rend());
+  EXPECT_EQ(DigestOf(v3, raises_section), DigestOf(v4, raises_section));
+}
+
+}  // namespace
+}  // namespace errdex

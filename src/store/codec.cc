@@ -1,0 +1,138 @@
+// store/codec.cc: see codec.h. Tested by codec_test.cc.
+#include "store/codec.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+#include <zstd.h>
+
+#include <memory>
+
+namespace errdex::store {
+
+void ByteWriter::Varint(uint64_t v) {
+  while (v >= 0x80) {
+    out_->push_back(static_cast<char>((v & 0x7f) | 0x80));
+    v >>= 7;
+  }
+  out_->push_back(static_cast<char>(v));
+}
+
+uint64_t ByteReader::Varint() {
+  uint64_t v = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    if (!ok_ || pos_ >= in_.size()) {
+      ok_ = false;
+      return 0;
+    }
+    uint8_t b = static_cast<uint8_t>(in_[pos_++]);
+    v |= static_cast<uint64_t>(b & 0x7f) << shift;
+    if (!(b & 0x80)) return v;
+  }
+  ok_ = false;
+  return 0;
+}
+
+std::string_view ByteReader::Bytes() {
+  uint64_t n = Varint();
+  if (!ok_ || n > in_.size() - pos_) {
+    ok_ = false;
+    return {};
+  }
+  std::string_view s = in_.substr(pos_, n);
+  pos_ += n;
+  return s;
+}
+
+uint8_t ByteReader::Byte() {
+  if (!ok_ || pos_ >= in_.size()) {
+    ok_ = false;
+    return 0;
+  }
+  return static_cast<uint8_t>(in_[pos_++]);
+}
+
+namespace {
+
+struct CCtxFree {
+  void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
+};
+struct DCtxFree {
+  void operator()(ZSTD_DCtx* c) const { ZSTD_freeDCtx(c); }
+};
+
+// The window must reach back over the prefix, or zstd sees only its tail.
+int WindowLogFor(size_t bytes) {
+  int log = 10;
+  while (log < 30 && (size_t{1} << log) < bytes) ++log;
+  return log;
+}
+
+constexpr uint64_t kMaxRawSize = uint64_t{1} << 31;
+
+// One context per thread, reset for each call (making one costs more than
+// compressing a small payload).
+ZSTD_CCtx* ThreadCCtx() {
+  thread_local std::unique_ptr<ZSTD_CCtx, CCtxFree> cctx(ZSTD_createCCtx());
+  if (cctx) ZSTD_CCtx_reset(cctx.get(), ZSTD_reset_session_and_parameters);
+  return cctx.get();
+}
+ZSTD_DCtx* ThreadDCtx() {
+  thread_local std::unique_ptr<ZSTD_DCtx, DCtxFree> dctx(ZSTD_createDCtx());
+  if (dctx) ZSTD_DCtx_reset(dctx.get(), ZSTD_reset_session_and_parameters);
+  return dctx.get();
+}
+
+}  // namespace
+
+Result<std::string> Compress(std::string_view raw, std::string_view prefix, int level) {
+  ZSTD_CCtx* cctx = ThreadCCtx();
+  if (!cctx) return Status::Internal("zstd: out of memory");
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level);
+  if (!prefix.empty()) {
+    ZSTD_CCtx_setParameter(cctx, ZSTD_c_windowLog, WindowLogFor(prefix.size() + raw.size()));
+    size_t rc = ZSTD_CCtx_refPrefix(cctx, prefix.data(), prefix.size());
+    if (ZSTD_isError(rc)) return Status::Internal(std::string("zstd: ") + ZSTD_getErrorName(rc));
+  }
+  std::string out(ZSTD_compressBound(raw.size()), '\0');
+  size_t n = ZSTD_compress2(cctx, out.data(), out.size(), raw.data(), raw.size());
+  if (ZSTD_isError(n)) return Status::Internal(std::string("zstd: ") + ZSTD_getErrorName(n));
+  out.resize(n);
+  return out;
+}
+
+Result<std::string> Decompress(std::string_view compressed, uint64_t raw_size, std::string_view prefix) {
+  if (raw_size > kMaxRawSize) return Status::IoError("a stored payload claims " + std::to_string(raw_size) + " bytes");
+  ZSTD_DCtx* dctx = ThreadDCtx();
+  if (!dctx) return Status::Internal("zstd: out of memory");
+  ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, 31);
+  if (!prefix.empty()) {
+    size_t rc = ZSTD_DCtx_refPrefix(dctx, prefix.data(), prefix.size());
+    if (ZSTD_isError(rc)) return Status::Internal(std::string("zstd: ") + ZSTD_getErrorName(rc));
+  }
+  std::string out(raw_size, '\0');
+  size_t n = ZSTD_decompressDCtx(dctx, out.data(), out.size(), compressed.data(), compressed.size());
+  if (ZSTD_isError(n)) return Status::IoError(std::string("a stored payload is damaged (zstd: ") + ZSTD_getErrorName(n) + ")");
+  if (n != raw_size) return Status::IoError("a stored payload is damaged (size " + std::to_string(n) + ", expected " +
+                                            std::to_string(raw_size) + ")");
+  return out;
+}
+
+std::string ContentHash(std::string_view bytes) {
+  XXH128_hash_t h = XXH3_128bits(bytes.data(), bytes.size());
+  XXH128_canonical_t c;
+  XXH128_canonicalFromHash(&c, h);
+  return std::string(reinterpret_cast<const char*>(c.digest), sizeof c.digest);
+}
+
+std::string Hex(std::string_view bytes) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (unsigned char c : bytes) {
+    out.push_back(kHex[c >> 4]);
+    out.push_back(kHex[c & 15]);
+  }
+  return out;
+}
+
+}  // namespace errdex::store
