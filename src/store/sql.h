@@ -67,6 +67,14 @@ class SqlDb {
   virtual Status BeginWrite() = 0;
   // For messages: the catalog's path or URL (without a password).
   virtual const std::string& name() const = 0;
+  // How many write transactions (or savepoints) were rolled back on this
+  // connection: rows they inserted are gone and their ids will be handed out
+  // again, so whatever was cached by id since must be forgotten.
+  uint64_t rollbacks() const { return rollbacks_; }
+  void NoteRollback() { ++rollbacks_; }
+
+ private:
+  uint64_t rollbacks_ = 0;
 };
 
 // A prepared statement in use: Reset when it goes out of scope.

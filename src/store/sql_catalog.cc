@@ -63,6 +63,7 @@ WriteTxn::~WriteTxn() {
   if (!begun_ || done_) return;
   if (!nested_) (void)db_.Exec("ROLLBACK;", "roll back");
   else if (savepoint_) (void)db_.Exec("ROLLBACK TO errdex_sp; RELEASE errdex_sp;", "roll back");
+  db_.NoteRollback();
 }
 
 Status WriteTxn::Begin() {
@@ -169,6 +170,12 @@ void SqlCatalog::CacheAdd(CacheEntry& e, size_t bytes) {
   cache_bytes_ += bytes;
 }
 
+void SqlCatalog::CacheForgetRolledBack() {
+  if (cache_rollbacks_ == db_->rollbacks()) return;
+  CacheClear();
+  cache_rollbacks_ = db_->rollbacks();
+}
+
 void SqlCatalog::CacheTrim() {
   while (cache_bytes_ > kCacheBytes && !lru_.empty()) {
     int64_t id = lru_.back();
@@ -184,6 +191,7 @@ void SqlCatalog::CacheTrim() {
 // ---------------------------------------------------------------- units
 
 Result<std::shared_ptr<const std::string>> SqlCatalog::LoadRaw(int64_t unit_id) {
+  CacheForgetRolledBack();
   auto hit = cache_.find(unit_id);
   if (hit != cache_.end() && hit->second.raw) {
     CacheTouch(unit_id, hit->second);
@@ -236,6 +244,7 @@ Result<std::shared_ptr<const std::string>> SqlCatalog::LoadRaw(int64_t unit_id) 
 }
 
 Result<std::shared_ptr<const Unit>> SqlCatalog::LoadUnitCached(int64_t unit_id) {
+  CacheForgetRolledBack();
   auto hit = cache_.find(unit_id);
   if (hit != cache_.end() && hit->second.unit) {
     CacheTouch(unit_id, hit->second);
@@ -371,6 +380,7 @@ Result<int64_t> SqlCatalog::PutEncoded(int kind, const std::string& key, uint64_
     return q->Int(0);
   }
   {
+    CacheForgetRolledBack();
     CacheEntry& e = CacheAt(unit_id);
     e.raw = std::make_shared<const std::string>(std::string(payload));  // the next version's delta base
     CacheAdd(e, payload.size());

@@ -143,6 +143,10 @@ class SqlCatalog : public CatalogStore {
   std::unordered_map<int64_t, CacheEntry> cache_;
   std::list<int64_t> lru_;
   size_t cache_bytes_ = 0;
+  uint64_t cache_rollbacks_ = 0;  // db_->rollbacks() when the cache was last known good
+  // A rolled-back write frees unit ids for reuse: an entry cached under one may
+  // describe a unit that no longer exists (the next unit put gets its id).
+  void CacheForgetRolledBack();
   void CacheTouch(int64_t id, CacheEntry& e);
   CacheEntry& CacheAt(int64_t id);  // created when missing; most recently used
   void CacheAdd(CacheEntry& e, size_t bytes);

@@ -259,6 +259,45 @@ TEST(CatalogStore, InTransactionIsAllOrNothing) {
   EXPECT_EQ(store->GetBlob("knowledge:o/r@s1")->value(), "bytes");
 }
 
+// Found by fuzz_jsonl_import: a write rolled back after its lines were read
+// (which cached its units by id), then a different write in the same process.
+// SQLite hands the freed unit ids out again; the cache must not answer for them
+// with the rolled-back units.
+TEST(CatalogStore, ARolledBackWriteLeavesNothingCachedUnderItsIds) {
+  TempDir dir;
+  auto store = OpenOrDie(dir.File("c.db"));
+  Status failed = store->InTransaction([&]() -> Status {
+    EXPECT_TRUE(store->PutScan(Info("o/r", "s1"), Lines("o/r", "s1", 3, "rolledback")).ok());
+    auto lines = store->LoadLines({});  // caches the units just written
+    EXPECT_EQ(lines->size(), 3u);
+    return Status::Internal("roll back");
+  });
+  ASSERT_EQ(failed.code(), Status::Code::kInternal);
+  ASSERT_TRUE(store->PutScan(Info("o/r", "s1"), Lines("o/r", "s1", 3, "committed")).ok());
+  auto lines = store->LoadLines({});
+  ASSERT_TRUE(lines.ok());
+  ASSERT_EQ(lines->size(), 3u);
+  for (const StoredLine& l : *lines)
+    EXPECT_NE(l.line.record.error_message->find("committed"), std::string::npos) << *l.line.record.error_message;
+  // Savepoints too: an inner write that fails inside an outer one that commits.
+  ASSERT_TRUE(store
+                  ->InTransaction([&]() -> Status {
+                    Status inner = store->InTransaction([&]() -> Status {
+                      EXPECT_TRUE(store->PutScan(Info("o/q", "s2"), Lines("o/q", "s2", 2, "inner")).ok());
+                      EXPECT_EQ(store->LoadLines({})->size(), 5u);
+                      return Status::Internal("roll back the savepoint");
+                    });
+                    EXPECT_FALSE(inner.ok());
+                    auto id = store->PutScan(Info("o/q", "s2"), Lines("o/q", "s2", 2, "outer"));
+                    return id.ok() ? Status::Ok() : id.status();
+                  })
+                  .ok());
+  lines = store->LoadLines({});
+  ASSERT_EQ(lines->size(), 5u);
+  for (const StoredLine& l : *lines)
+    EXPECT_EQ(l.line.record.error_message->find("inner"), std::string::npos) << *l.line.record.error_message;
+}
+
 TEST(CatalogStore, PutScansIsAllOrNothing) {
   TempDir dir;
   auto store = OpenOrDie(dir.File("c.db"));
