@@ -102,11 +102,22 @@ class DirectorySource : public FileSource {
     bytes.resize(size);
     size_t got = 0;
     while (true) {
-      if (got == bytes.size()) {
+      ssize_t n;
+      if (got < bytes.size()) {
+        n = read(fd, bytes.data() + got, bytes.size() - got);
+        if (n > 0) got += static_cast<size_t>(n);
+      } else {
+        // At fstat's size: probe for EOF through a small stack buffer rather than
+        // growing the string by 64 KB first. Growing zero-filled fresh pages for
+        // every file, and page faults cost a third of a scan's time on a VM.
         if (bytes.size() >= max_file_size_ + 1) break;
-        bytes.resize(bytes.size() + 65536);  // the file grew since fstat
+        char probe[4096];
+        n = read(fd, probe, sizeof probe);
+        if (n > 0) {  // the file grew since fstat
+          bytes.append(probe, static_cast<size_t>(n));
+          got += static_cast<size_t>(n);
+        }
       }
-      ssize_t n = read(fd, bytes.data() + got, bytes.size() - got);
       if (n < 0) {
         if (errno == EINTR) continue;
         int err = errno;
@@ -114,7 +125,6 @@ class DirectorySource : public FileSource {
         return Status::IoError(std::string("cannot read: ") + std::strerror(err));
       }
       if (n == 0) break;
-      got += static_cast<size_t>(n);
     }
     close(fd);
     bytes.resize(got);
