@@ -570,7 +570,10 @@ Result<std::shared_ptr<Unit>> Pipeline::Parse(size_t i, std::string text) {
       FileFacts ff = CollectFileFacts(path, text, file_sites, out.python_tokens.get());
       if (ff.knowledge) unit->knowledge = SerializeFileKnowledge(*ff.knowledge);
       for (size_t k = 0; k < unit->records.size() && k < ff.contexts.size(); ++k)
-        if (ff.contexts[k].known) unit->records[k].context = SiteContextToJson(ff.contexts[k]);
+        if (ff.contexts[k].known) {
+          unit->records[k].context = SiteContextToJson(ff.contexts[k]);
+          unit->records[k].gathered_context = std::make_shared<const SiteContext>(std::move(ff.contexts[k]));
+        }
     } catch (const std::exception& e) {
       note(0, 0, std::string("internal error in the document stage: ") + e.what());
     }
@@ -684,7 +687,7 @@ void Pipeline::FirstPass(size_t i) {
   fs.knowledge = (*unit)->knowledge;
   size_t held = 256;
   for (const UnitRecord& r : (*unit)->records)
-    held += 1024 + r.line.record.source_code.size() + r.context.size() +
+    held += 1024 + r.line.record.source_code.size() + 2 * r.context.size() /* and gathered_context */ +
             (r.line.record.error_message ? r.line.record.error_message->size() * 3 : 0);
   sites_.fetch_add(static_cast<int64_t>((*unit)->records.size()));
   bytes_.fetch_add(size);
@@ -702,8 +705,13 @@ Status Pipeline::Document(Unit& unit) {
   for (UnitRecord& r : unit.records) {
     DocDeps deps;
     try {
-      SiteContext ctx = SiteContextFromJson(r.context);
-      DocumentRecord(*r.line.facts, ctx, *knowledge_, &r.line.record, &deps);
+      if (r.gathered_context) {
+        DocumentRecord(*r.line.facts, *r.gathered_context, *knowledge_, &r.line.record, &deps);
+        r.gathered_context.reset();
+      } else {
+        SiteContext ctx = SiteContextFromJson(r.context);
+        DocumentRecord(*r.line.facts, ctx, *knowledge_, &r.line.record, &deps);
+      }
     } catch (const std::exception& e) {
       unit.stats.diagnostics.push_back(UnitStats::Note{r.line.record.file_path, r.line.record.line_number, 0,
                                                        std::string("internal error in the document stage: ") + e.what()});
