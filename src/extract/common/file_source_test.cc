@@ -97,6 +97,44 @@ TEST(DirectorySource, SizeLimitIsASoftError) {
   EXPECT_TRUE((*src)->Read("small.py").ok());
 }
 
+TEST(DirectorySource, ReadsEveryByteWhateverTheSize) {
+  TempDir t;
+  const size_t sizes[] = {0, 1, 4095, 4096, 4097, 65536, 65537, 200003};
+  for (size_t n : sizes) {
+    std::string bytes(n, '\0');
+    for (size_t i = 0; i < n; ++i) bytes[i] = static_cast<char>('a' + (i * 7919) % 26);
+    t.Write("f" + std::to_string(n) + ".py", bytes);
+  }
+  auto src = OpenDirectorySource(t.path(), 1 << 20);
+  ASSERT_TRUE(src.ok());
+  for (size_t n : sizes) {
+    auto got = (*src)->Read("f" + std::to_string(n) + ".py");
+    ASSERT_TRUE(got.ok()) << n;
+    ASSERT_EQ(got->size(), n);
+    for (size_t i = 0; i < n; ++i) ASSERT_EQ((*got)[i], static_cast<char>('a' + (i * 7919) % 26)) << n << " at " << i;
+  }
+}
+
+// fstat says 0 bytes, yet there are bytes to read (procfs; a file growing while
+// it is read looks the same): all of them are read, and the size cap still holds.
+TEST(DirectorySource, AFileLargerThanItsStatSizeIsReadToTheEnd) {
+  std::string proc = "/proc/" + std::to_string(getpid());
+  struct stat st;
+  if (stat((proc + "/status").c_str(), &st) != 0 || st.st_size != 0) GTEST_SKIP() << "no procfs here";
+  auto src = OpenDirectorySource(proc, 1 << 20);
+  ASSERT_TRUE(src.ok());
+  auto got = (*src)->Read("status");
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  EXPECT_GT(got->size(), 100u);
+  EXPECT_NE(got->find("Pid:"), std::string::npos);
+  EXPECT_EQ(got->back(), '\n');
+  auto capped = OpenDirectorySource(proc, 16);
+  ASSERT_TRUE(capped.ok());
+  auto big = (*capped)->Read("status");
+  ASSERT_FALSE(big.ok());
+  EXPECT_EQ(big.status().code(), Status::Code::kLimitExceeded);
+}
+
 TEST(DirectorySource, MissingRootAndFileRoot) {
   TempDir t;
   t.Write("f.py", "x");
