@@ -306,7 +306,6 @@ struct Task {
   std::string key;
   std::string text;     // a C-family file read for the #define table, until extracted
   bool has_text = false;
-  bool checked = false;  // given to errdex check's hook (first pass or LoadForCheck: never during its Finish)
 };
 
 // What the first pass leaves for the second.
@@ -578,11 +577,10 @@ Result<std::shared_ptr<Unit>> Pipeline::Parse(size_t i, std::string text) {
       note(0, 0, std::string("internal error in the document stage: ") + e.what());
     }
   }
-  // Only in the first pass: a file parsed again in the second (stored, but the
-  // knowledge its prose used changed) was given to the hook by LoadForCheck, and
-  // the hook's Finish may be running on another thread by then.
-  if (check_ && !documenting_.load() && !tasks_[i].checked) {
-    tasks_[i].checked = true;
+  // Only in the first pass, which parses each file once: a file parsed again in
+  // the second (stored, but the knowledge its prose used changed) was given to
+  // the hook by LoadForCheck, and the hook's Finish may be running by then.
+  if (check_ && !documenting_.load()) {
     std::vector<CatalogLine> lines;
     lines.reserve(unit->records.size());
     for (const UnitRecord& r : unit->records) lines.push_back(r.line);
@@ -619,7 +617,6 @@ Result<std::shared_ptr<Unit>> Pipeline::ReadAndParse(size_t i) {
 void Pipeline::LoadForCheck(size_t i, std::string_view text) {
   const FileState& fs = states_[i];
   if (!check_ || fs.stored.empty() || !IsPython(tasks_[i].path) || check::IsTestPath(tasks_[i].path)) return;
-  tasks_[i].checked = true;
   std::optional<Unit> unit;
   {
     std::lock_guard<std::mutex> l(*store_mu_);
