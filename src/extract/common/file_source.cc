@@ -98,26 +98,16 @@ class DirectorySource : public FileSource {
       close(fd);
       return Status::LimitExceeded(SizeLimitMessage(size, max_file_size_));
     }
-    std::string bytes;
-    bytes.resize(size);
+    std::string bytes(size, '\0');
     size_t got = 0;
-    while (true) {
-      ssize_t n;
-      if (got < bytes.size()) {
-        n = read(fd, bytes.data() + got, bytes.size() - got);
-        if (n > 0) got += static_cast<size_t>(n);
-      } else {
-        // At fstat's size: probe for EOF through a small stack buffer rather than
-        // growing the string by 64 KB first. Growing zero-filled fresh pages for
-        // every file, and page faults cost a third of a scan's time on a VM.
-        if (bytes.size() >= max_file_size_ + 1) break;
-        char probe[4096];
-        n = read(fd, probe, sizeof probe);
-        if (n > 0) {  // the file grew since fstat
-          bytes.append(probe, static_cast<size_t>(n));
-          got += static_cast<size_t>(n);
-        }
-      }
+    for (;;) {
+      // Past fstat's size the file grew (or, like procfs, reports none): read on
+      // through a small stack buffer up to the cap + 1. Growing the string by a
+      // large step instead zero-filled fresh pages for every file just to see EOF.
+      char probe[4096];
+      const bool past_stat = got >= bytes.size();
+      if (past_stat && bytes.size() > max_file_size_) break;
+      ssize_t n = past_stat ? read(fd, probe, sizeof probe) : read(fd, bytes.data() + got, bytes.size() - got);
       if (n < 0) {
         if (errno == EINTR) continue;
         int err = errno;
@@ -125,6 +115,8 @@ class DirectorySource : public FileSource {
         return Status::IoError(std::string("cannot read: ") + std::strerror(err));
       }
       if (n == 0) break;
+      if (past_stat) bytes.append(probe, static_cast<size_t>(n));
+      got += static_cast<size_t>(n);
     }
     close(fd);
     bytes.resize(got);
