@@ -320,7 +320,7 @@ struct FileState {
 class Pipeline {
  public:
   Pipeline(const ScanOptions& o, const std::vector<ScanSink*>& sinks, CatalogStore* store, std::mutex* store_mu)
-      : o_(o), sinks_(sinks), store_(store), store_mu_(store_mu ? store_mu : &own_mu_), spool_(o.resident_bytes) {
+      : o_(o), sinks_(sinks), store_(store), store_mu_(store_mu ? store_mu : &own_mu_), spool_(o.resident_bytes - o.resident_bytes / 4) {
     for (ScanSink* s : sinks_) wants_records_ = wants_records_ || s->WantsRecords();
   }
   Result<ScanResult> Run();
@@ -469,7 +469,7 @@ Status Pipeline::ReadPyClassTable() {
     files[k].listed = t.listed;
     files[k].blob_id = t.blob_id;
   }
-  PyClassTableBuilder builder(rs_.source, store_, store_mu_, jobs_, o_.resident_bytes);
+  PyClassTableBuilder builder(rs_.source, store_, store_mu_, jobs_, o_.resident_bytes / 4);
   if (Status st = builder.Run(files); !st.ok()) return st;
   std::shared_ptr<const py::ClassMessageTable> table = builder.Table();
   for (size_t k = 0; k < py_files.size(); ++k) {
@@ -855,13 +855,14 @@ Result<ScanResult> Pipeline::Run() {
   if (o_.document) {
     // Named by what it is built from: a catalog that holds the knowledge of the
     // same files gives it back without building it again.
-    std::string inputs;
-    store::ByteWriter w(&inputs);
-    w.Bytes(PipelineFingerprint());
+    // Hashed as it goes: every file's knowledge at once would be a second copy
+    // of it, growing with the tree.
+    store::ContentHasher inputs;
+    inputs.UpdateBytes(PipelineFingerprint());
     for (size_t i = 0; i < tasks_.size(); ++i) {
       if (states_[i].knowledge.empty()) continue;
-      w.Bytes(tasks_[i].path);
-      w.Bytes(states_[i].knowledge);
+      inputs.UpdateBytes(tasks_[i].path);
+      inputs.UpdateBytes(states_[i].knowledge);
     }
     // errdex check's section: built from every Python file's source and the
     // packaging files, so those name the knowledge too.
@@ -869,17 +870,17 @@ Result<ScanResult> Pipeline::Run() {
     if (check_) {
       for (size_t i = 0; i < tasks_.size(); ++i)
         if (IsPython(tasks_[i].path)) {
-          w.Bytes(tasks_[i].path);
-          w.Bytes(tasks_[i].key.empty() ? tasks_[i].blob_id : tasks_[i].key);
+          inputs.UpdateBytes(tasks_[i].path);
+          inputs.UpdateBytes(tasks_[i].key.empty() ? tasks_[i].blob_id : tasks_[i].key);
         }
       for (const std::string& p : packaging_)
         if (auto text = rs_.source->Read(p); text.ok()) {
-          w.Bytes(p);
-          w.Bytes(*text);
+          inputs.UpdateBytes(p);
+          inputs.UpdateBytes(*text);
           packaging.emplace_back(rs_.prefix + p, std::move(text).value());
         }
     }
-    knowledge_key = store::ContentHash(inputs);
+    knowledge_key = inputs.Digest();
     if (store_) {
       std::lock_guard<std::mutex> l(*store_mu_);
       auto stored = store_->FindKnowledge(knowledge_key);
@@ -924,6 +925,8 @@ Result<ScanResult> Pipeline::Run() {
       // (`errdex document` relies on it; the store's history test checks it).
       knowledge_ = RepoKnowledge::Deserialize(knowledge_text);
     }
+    // The knowledge holds what the second pass needs of every file's.
+    for (FileState& fs : states_) std::string().swap(fs.knowledge);
   }
   result_.stats.knowledge_seconds = SecondsSince(t2);
 

@@ -262,6 +262,48 @@ TEST(Scan, LimitsCutSitesAndExcerptsAndSayHowOften) {
   EXPECT_TRUE(said);
 }
 
+// The memory budget (ScanOptions::resident_bytes) moves parsed files to the
+// spool's temporary file and makes the Python class table read files again;
+// neither may change a byte of the output, prose included.
+TEST(Scan, AScanWithNoMemoryBudgetWritesTheSameBytes) {
+  setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
+  MemoryFileSource repo(1 << 20);
+  repo.Add("pkg/errors.py",
+           "class ModeError(ValueError):\n"
+           "    def __init__(self, mode):\n"
+           "        super().__init__(f\"unsupported mode {mode!r}\")\n");
+  repo.Add("pkg/cli.py",
+           "import argparse, os\n"
+           "from pkg.errors import ModeError\n"
+           "def main():\n"
+           "    p = argparse.ArgumentParser()\n"
+           "    p.add_argument(\"--mode\", choices=[\"fast\", \"slow\"], default=\"fast\")\n"
+           "    a = p.parse_args()\n"
+           "    if os.environ.get(\"PKG_STRICT\") and a.mode == \"slow\":\n"
+           "        raise ModeError(a.mode)\n"
+           "    run(a.mode)\n");
+  for (int i = 0; i < 30; ++i)
+    repo.Add("pkg/m" + std::to_string(i) + ".py",
+             "def run(mode, n=" + std::to_string(i) + "):\n"
+             "    if n > 10:\n"
+             "        raise RuntimeError(f\"too many workers: {n} (at most 10)\")\n"
+             "    assert mode in (\"fast\", \"slow\"), mode\n");
+  ScanOptions o;
+  o.source = &repo;
+  o.repo = "o/n";
+  o.sha = "0123";
+  o.jobs = 2;
+  o.json_lines = ScanOptions::JsonLines::kRecordsWithFacts;
+  auto in_memory = Scan(o);
+  ASSERT_TRUE(in_memory.ok()) << in_memory.status().ToString();
+  o.resident_bytes = 0;
+  auto spilled = Scan(o);
+  ASSERT_TRUE(spilled.ok()) << spilled.status().ToString();
+  ASSERT_EQ(in_memory->lines.size(), 61u);
+  EXPECT_TRUE(in_memory->lines[0].record.documentation.has_value()) << "the prose ran";
+  EXPECT_TRUE(Serialize(*in_memory) == Serialize(*spilled)) << "the spool or the class table's re-reads changed the output";
+}
+
 TEST(Scan, ExtensionDispatch) {
   EXPECT_TRUE(ExtractorForPath("a/b.py"));
   EXPECT_FALSE(ExtractorForPath("a/b.txt"));

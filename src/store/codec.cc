@@ -124,6 +124,29 @@ std::string ContentHash(std::string_view bytes) {
   return std::string(reinterpret_cast<const char*>(c.digest), sizeof c.digest);
 }
 
+struct ContentHasher::State {
+  XXH3_state_t xxh;
+};
+
+ContentHasher::ContentHasher() : state_(std::make_unique<State>()) { XXH3_128bits_reset(&state_->xxh); }
+ContentHasher::~ContentHasher() = default;
+
+void ContentHasher::Update(std::string_view bytes) { XXH3_128bits_update(&state_->xxh, bytes.data(), bytes.size()); }
+
+void ContentHasher::UpdateBytes(std::string_view bytes) {
+  std::string length;
+  ByteWriter(&length).Varint(bytes.size());
+  Update(length);
+  Update(bytes);
+}
+
+std::string ContentHasher::Digest() const {
+  XXH128_hash_t h = XXH3_128bits_digest(&state_->xxh);
+  XXH128_canonical_t c;
+  XXH128_canonicalFromHash(&c, h);
+  return std::string(reinterpret_cast<const char*>(c.digest), sizeof c.digest);
+}
+
 std::string Hex(std::string_view bytes) {
   static const char kHex[] = "0123456789abcdef";
   std::string out;

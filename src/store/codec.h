@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -60,6 +61,24 @@ Result<std::string> Decompress(std::string_view compressed, uint64_t raw_size, s
 
 // 16 bytes: XXH3-128 of `bytes` (content addresses).
 std::string ContentHash(std::string_view bytes);
+
+// ContentHash of bytes given in pieces, for a key over more than memory should
+// hold at once: Digest() equals ContentHash of the pieces concatenated.
+class ContentHasher {
+ public:
+  ContentHasher();
+  ~ContentHasher();
+  ContentHasher(const ContentHasher&) = delete;
+  ContentHasher& operator=(const ContentHasher&) = delete;
+  void Update(std::string_view bytes);
+  // As ByteWriter::Bytes writes `bytes` (length, then the bytes).
+  void UpdateBytes(std::string_view bytes);
+  std::string Digest() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 // Lower-case hex of bytes (for people and error messages).
 std::string Hex(std::string_view bytes);
 

@@ -113,6 +113,23 @@ TEST(Codec, VarintsAndBytes) {
   EXPECT_FALSE(r.ok());
 }
 
+// Keys hashed in pieces (the scan's knowledge key) must equal the keys stored
+// by earlier versions, which hashed one buffer written with ByteWriter.
+TEST(Codec, AHashInPiecesEqualsTheHashOfTheWholeBuffer) {
+  std::string whole;
+  store::ByteWriter w(&whole);
+  store::ContentHasher pieces;
+  std::string big(300, 'x');  // a length that takes two varint bytes
+  for (std::string_view piece : {std::string_view("fingerprint"), std::string_view(""), std::string_view(big)}) {
+    w.Bytes(piece);
+    pieces.UpdateBytes(piece);
+  }
+  EXPECT_EQ(pieces.Digest(), store::ContentHash(whole));
+  pieces.Update("more");
+  EXPECT_NE(pieces.Digest(), store::ContentHash(whole));
+  EXPECT_EQ(pieces.Digest(), store::ContentHash(whole + "more"));
+}
+
 TEST(Codec, DeltaAgainstAPrefixIsSmallAndNeedsThePrefix) {
   std::string v1;
   for (int i = 0; i < 2000; ++i) v1 += "line " + std::to_string(i * 7919 % 10007) + " of the first version\n";
