@@ -33,6 +33,8 @@ PACKAGES+=(libzstd-dev)
 # errdex serve: mustache templates; Debian's chromium (+ a font) for the browser
 # test; wrk for bench/serve_bench.sh.
 PACKAGES+=(libkainjow-mustache-dev chromium fonts-dejavu-core wrk)
+# deploy/slurm under a real single-node Slurm (tests/deploy/slurm_real_test.sh).
+PACKAGES+=(slurmctld slurmd slurm-client munge)
 
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi

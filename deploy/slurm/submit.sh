@@ -11,7 +11,7 @@ shards=$(realpath -m "${2:?shard directory}")
 db=${3:?catalog}
 n=$(grep -c . "$tasks")
 mkdir -p "$shards"
-export ERRDEX_TASKS="$tasks" ERRDEX_SHARDS="$shards" ERRDEX_DB="$db"
+export ERRDEX_TASKS="$tasks" ERRDEX_SHARDS="$shards" ERRDEX_DB="$db" ERRDEX_SLURM_DIR="$here"
 scan=$(sbatch --parsable --export=ALL --array="1-$n" "$here/scan_array.sbatch")
 merge=$(sbatch --parsable --export=ALL --dependency="afterok:$scan" "$here/merge.sbatch")
 echo "scan array $scan ($n tasks), merge $merge"
