@@ -90,6 +90,11 @@ Result<std::string> Compress(std::string_view raw, std::string_view prefix, int 
   ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level);
   if (!prefix.empty()) {
     ZSTD_CCtx_setParameter(cctx, ZSTD_c_windowLog, WindowLogFor(prefix.size() + raw.size()));
+    // Long-distance matching: the level's hash tables index only part of a
+    // large prefix, so a new version of a multi-megabyte text (the repository's
+    // knowledge) found few of its unchanged runs in the old one (10.9 MB raw:
+    // 6.9 MB as a delta, 7.0 MB whole).
+    ZSTD_CCtx_setParameter(cctx, ZSTD_c_enableLongDistanceMatching, 1);
     size_t rc = ZSTD_CCtx_refPrefix(cctx, prefix.data(), prefix.size());
     if (ZSTD_isError(rc)) return Status::Internal(std::string("zstd: ") + ZSTD_getErrorName(rc));
   }

@@ -146,5 +146,28 @@ TEST(Codec, DeltaAgainstAPrefixIsSmallAndNeedsThePrefix) {
   EXPECT_FALSE(store::Decompress("not zstd", 10).ok());
 }
 
+// A multi-megabyte text of mostly incompressible bytes (the knowledge keeps
+// compressed sources): a new version that changes a little of it must be
+// stored as a small delta, not as almost the whole thing again.
+TEST(Codec, DeltaOfALargeIncompressibleTextIsSmall) {
+  std::string v1(8 << 20, '\0');
+  uint64_t x = 88172645463325252ull;
+  for (char& c : v1) {  // xorshift: bytes zstd cannot compress
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    c = static_cast<char>(x);
+  }
+  std::string v2 = v1;
+  v2.replace(3 << 20, 1000, std::string(1000, 'x'));  // an edit in the middle
+  v2 += std::string(v1, 100, 4096);                     // and an old run moved to the end
+  auto delta = store::Compress(v2, v1);
+  ASSERT_TRUE(delta.ok());
+  EXPECT_LT(delta->size(), v2.size() / 100) << "the delta is " << delta->size() << " bytes";
+  auto back = store::Decompress(*delta, v2.size(), v1);
+  ASSERT_TRUE(back.ok());
+  EXPECT_TRUE(*back == v2);
+}
+
 }  // namespace
 }  // namespace errdex
