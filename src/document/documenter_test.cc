@@ -477,6 +477,44 @@ TEST(DocumenterCode, IntegerBoundInAConstructorAndAKeyLookup) {
   EXPECT_EQ(b.example_fix.value_or(""), "# before\nfloatstr(allow_nan=False)\n# after\nfloatstr(allow_nan=True)  # the default is True");
 }
 
+// A parameter tested for being passed: the call with it and without it (mutually
+// exclusive arguments keep the one the message says to use; arguments required
+// together are all given after).
+TEST(DocumenterCode, PresenceOfParameters) {
+  std::string file =
+      "class ParsingError(Exception):\n    def __init__(self, source=None, filename=None):\n"
+      "        if filename and source:\n"
+      "            raise ValueError(\"Cannot specify both `filename' and `source'. Use `source'.\")\n";
+  Record r = DocumentCode("configparser.py", file, 4, "ValueError", "Cannot specify both `filename' and `source'. Use `source'.",
+                          "ParsingError.__init__", {"filename and source"});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_EQ(r.example_fix.value_or(""),
+            "# before\nParsingError(source=source, filename=filename)\n# after\nParsingError(source=source)");
+
+  std::string file2 =
+      "class CookieJar:\n    def clear(self, domain=None, path=None, name=None):\n        if name is not None:\n"
+      "            if (domain is None) or (path is None):\n"
+      "                raise ValueError(\"domain and path must be given to remove a cookie by name\")\n";
+  Record c = DocumentCode("http/cookiejar.py", file2, 5, "ValueError", "domain and path must be given to remove a cookie by name",
+                          "CookieJar.clear", {"name is not None", "(domain is None) or (path is None)"});
+  SCOPED_TRACE(Dump(c));
+  EXPECT_EQ(c.example_fix.value_or(""),
+            "# before\nobj.clear(path=path, name=name)\n# after\nobj.clear(domain=domain, path=path, name=name)");
+
+  // Inside `except` the failed call is the cause, not the argument: no presence fix.
+  std::string file3 =
+      "def run(initializer=None):\n    if initializer is not None:\n        try:\n            initializer()\n"
+      "        except Exception:\n            raise RuntimeError(\"initializer failed\")\n";
+  auto k = Knowledge({{"pool.py", file3}});
+  Site s = RaiseSite("pool.py", 6, "RuntimeError", "initializer failed", "run");
+  s.guards = {"initializer is not None"};
+  s.except_context = "except Exception";
+  Record e;
+  Doc(s, file3, *k, &e);
+  SCOPED_TRACE(Dump(e));
+  EXPECT_FALSE(Has(e.example_fix, "initializer=None"));
+}
+
 TEST(DocumenterCode, DisjunctionAndCaughtErrorTips) {
   std::string file =
       "def get_angle_addr(value):\n    try:\n        if not value or value[0] != '<':\n"
