@@ -389,15 +389,18 @@ class Resolver {
     long n;
     bool int_rhs = !truth && IntLiteral(a.rhs, &n);
     bool ok = (!truth && (strip(".dtype", "dtype") || strip(".dtype()", "dtype") || strip(".scalar_type()", "dtype") ||
-                          strip(".device.type", "device") || strip(".device().type()", "device"))) ||
-              (int_rhs && (strip(".dim()", "dim") || strip(".ndim", "dim") || strip(".ndimension()", "dim"))) ||
-              (truth && (strip(".is_contiguous()", "contiguous") || strip(".is_cuda", "cuda") || strip(".is_cuda()", "cuda") ||
+                          strip(".device.type", "device") || strip(".device().type()", "device") ||
+                          strip(".device().device_type", "device"))) ||
+              (int_rhs && (strip(".dim()", "dim") || strip(".ndim", "dim") || strip(".ndim()", "dim") ||
+                           strip(".ndimension()", "dim"))) ||
+              (truth && (strip(".is_contiguous()", "contiguous") || strip(".IsContiguous()", "contiguous") || strip(".is_cuda", "cuda") || strip(".is_cuda()", "cuda") ||
                          strip(".device().is_cuda()", "cuda") || strip(".is_cpu", "cpu") || strip(".is_cpu()", "cpu") ||
                          strip(".device().is_cpu()", "cpu")));
     if (ok && prop == "device" && !a.rhs_strings) {
       // at::kCPU / c10::kCUDA / torch.kCUDA / DeviceType::CUDA: a device name.
       std::string d = Lower(LastComponent(Trim(a.rhs)));
       if (StartsWith(d, "k")) d = d.substr(1);
+      if (StartsWith(d, "dl")) d = d.substr(2);  // DLPack's kDLCUDA / kDLCPU (TVM FFI tensors)
       if (d == "cpu" || d == "cuda" || d == "xpu" || d == "mps" || d == "hip" || d == "meta") {
         a.values = {d};  // the device's name as a string value (read by the writers)
         a.rhs_strings = true;
@@ -512,6 +515,27 @@ std::string JoinCode(const std::vector<Atom>& atoms) {
 
 }  // namespace
 
+namespace {
+
+// TVM_FFI_ICHECK_EQ(x, y) and its kin come with the first argument as the condition
+// (`x`), which reads as a truth test; their message "Check failed: x == y{value}: ..."
+// holds the whole comparison, which is the condition that must hold.
+std::string FullCheckCondition(const Site& site) {
+  const std::string& cond = *site.assert_condition;
+  if (!site.error_message) return cond;
+  const std::string& m = *site.error_message;
+  const std::string head = "Check failed: " + cond + " ";
+  if (!StartsWith(m, head)) return cond;
+  size_t end = m.find("{value}", head.size());
+  if (end == std::string::npos) return cond;
+  std::string rest = m.substr(head.size(), end - head.size());  // "== y"
+  for (const char* op : {"== ", "!= ", "<= ", ">= ", "< ", "> "})
+    if (StartsWith(rest, op) && rest.size() > std::char_traits<char>::length(op)) return cond + " " + rest;
+  return cond;
+}
+
+}  // namespace
+
 SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const KnowledgeIndex* k, DocDeps* deps) {
   SiteFacts sf;
   sf.site = &site;
@@ -554,7 +578,7 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
   // A condition that must hold (assert, TORCH_CHECK, CHECK, ensure!): its negation is the innermost fact.
   if (site.assert_condition && !site.assert_condition->empty() && site.assert_condition->size() <= 4096) {
     size_t before = clauses.size();
-    ParseCondition(*site.assert_condition, true, next_guard++, &clauses);
+    ParseCondition(FullCheckCondition(site), true, next_guard++, &clauses);
     sf.checked_condition = clauses.size() > before;
   }
   std::vector<Fact> facts;

@@ -307,7 +307,23 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
     };
     if (s.kind == SubjectKind::kTensor) {
       std::string t = s.tensor;
-      if (s.pred == "contiguous" && s.missing) bad = CallWith(sf, x, t, t + " is not contiguous"), good = CallWith(sf, x, t + ".contiguous()", "");
+      // An output buffer (`out`, `output`, `*_out`): the kernel writes into it, so a
+      // converted copy (`out.contiguous()`, `out.cuda()`) would lose the result; the
+      // fix is to allocate the buffer right.
+      std::string low = Lower(t);
+      bool output = low == "out" || low == "output" || EndsWith(low, "_out") || EndsWith(low, "_output") || StartsWith(low, "out_") ||
+                    StartsWith(low, "output_");
+      // The new buffer's variable: the parameter's name, unless the repository has a flag of
+      // that name (`--out` of a benchmark script), which `out = ...` would read as.
+      std::string buf = sf.k && sf.k->FindFlag(t) ? t + "_buf" : t;
+      if (output && s.pred == "contiguous" && s.missing)
+        bad = CallWith(sf, x, t, t + " is not contiguous"), good = buf + " = torch.empty(...)  # a fresh buffer is contiguous\n" + CallWith(sf, x, buf, "");
+      else if (output && s.pred == "cuda" && s.missing)
+        bad = CallWith(sf, x, t, t + " is on the CPU"), good = buf + " = torch.empty(..., device=\"cuda\")\n" + CallWith(sf, x, buf, "");
+      else if (output && s.pred == "device" && a.rhs_strings && !a.values.empty() && (a.op == "!=" || a.op == "not in"))
+        bad = CallWith(sf, x, t, t + " is not on " + a.values[0]),
+        good = buf + " = torch.empty(..., device=\"" + a.values[0] + "\")\n" + CallWith(sf, x, buf, "");
+      else if (s.pred == "contiguous" && s.missing) bad = CallWith(sf, x, t, t + " is not contiguous"), good = CallWith(sf, x, t + ".contiguous()", "");
       else if (s.pred == "cuda" && s.missing) bad = CallWith(sf, x, t, t + " is on the CPU"), good = CallWith(sf, x, t + ".cuda()", "");
       else if (s.pred == "cpu" && s.missing) bad = CallWith(sf, x, t, t + " is on the GPU"), good = CallWith(sf, x, t + ".cpu()", "");
       else if (s.pred == "device" && a.rhs_strings && !a.values.empty() && (a.op == "!=" || a.op == "not in"))
@@ -543,6 +559,40 @@ std::optional<std::string> PresenceFix(const SiteFacts& sf) {
   return fx;
 }
 
+// Two tensors on different devices (flashinfer's CHECK_DEVICE(a, b): `a.device().device_type
+// == b.device().device_type`): the call with the second moved
+// to the first one's device -- or, when the second is an output buffer the kernel writes,
+// the first moved to the buffer's.
+std::optional<std::string> DevicePairFix(const SiteFacts& sf) {
+  if (sf.facts.empty() || !sf.facts.back().subj.via.empty()) return std::nullopt;
+  const Fact& f = sf.facts.back();
+  const Atom& a = f.atom;
+  if (f.disjunction || a.op != "!=") return std::nullopt;
+  auto tensor_of = [](const std::string& side, std::string* rest) -> std::string {
+    std::string x = Trim(side);
+    // Only the DLPack form: in Python's `x.device != y.device` either side may be the one to move
+    // ("{name} must be on {pipe.device}"), and the other need not be a tensor.
+    for (const char* suf : {".device().device_type", ".device().device_id"})
+      if (EndsWith(x, suf)) {
+        std::string t = x.substr(0, x.size() - std::char_traits<char>::length(suf));
+        *rest = suf;
+        return IsIdent(t) ? t : "";
+      }
+    return "";
+  };
+  std::string ra, rb;
+  std::string t1 = tensor_of(a.lhs, &ra), t2 = tensor_of(a.rhs, &rb);
+  if (t1.empty() || t2.empty() || t1 == t2 || ra != rb) return std::nullopt;
+  std::string low = Lower(t2);
+  bool output = low == "out" || low == "output" || EndsWith(low, "_out") || EndsWith(low, "_output");
+  std::string call = CallName(sf);
+  std::string moved = output ? t1 + ".to(" + t2 + ".device), " + t2 : t1 + ", " + t2 + ".to(" + t1 + ".device)";
+  std::string fx = Fix(call + "(..., " + t1 + ", " + t2 + ", ...)  # " + t1 + " and " + t2 + " on different devices",
+                       call + "(..., " + moved + ", ...)");
+  if (fx.empty()) return std::nullopt;
+  return fx;
+}
+
 // The request with the missing (or bad) field, and with the field a good value.
 std::optional<std::string> RequestFix(const SiteFacts& sf) {
   const SiteContext& c = *sf.ctx;
@@ -638,6 +688,7 @@ std::optional<std::string> WriteExampleFix(const SiteFacts& sf) {
   if (auto h = HintFix(sf)) return h;
   if (auto c = CallFix(sf)) return c;
   if (auto p = PresenceFix(sf)) return p;
+  if (auto d = DevicePairFix(sf)) return d;
   if (auto r = RequestFix(sf)) return r;
   if (auto s = StateFix(sf)) return s;
   return OverrideFix(sf);
