@@ -552,6 +552,22 @@ TEST(DocumenterCode, TvmFfiTensorChecks) {
             "# before\ngemm(..., b, out, ...)  # b and out on different devices\n# after\ngemm(..., b.to(out.device), out, ...)");
 }
 
+// `not 1 <= day <= dim`: the literal end of the range gives the failing and the passing value;
+// the end the code computes (a month's days) is left to it.
+TEST(DocumenterCode, RangeWithOneLiteralEnd) {
+  std::string file =
+      "def _check_date_fields(year, month, day):\n    dim = _days_in_month(year, month)\n"
+      "    if not 1 <= day <= dim:\n        raise ValueError('day must be in 1..%d' % dim, day)\n";
+  Record r = DocumentCode("datetime.py", file, 4, "ValueError", "day must be in 1..{dim}", "_check_date_fields",
+                          {"not 1 <= day <= dim"});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_EQ(r.example_fix.value_or(""), "# before\n_check_date_fields(day=0)\n# after\n_check_date_fields(day=1)");
+  // Both ends computed: no value is known to pass.
+  std::string file2 = "def check(year, lo, hi):\n    if not lo <= year <= hi:\n        raise ValueError('year out of range')\n";
+  Record b = DocumentCode("m.py", file2, 3, "ValueError", "year out of range", "check", {"not lo <= year <= hi"});
+  EXPECT_FALSE(b.example_fix);
+}
+
 TEST(DocumenterCode, DisjunctionAndCaughtErrorTips) {
   std::string file =
       "def get_angle_addr(value):\n    try:\n        if not value or value[0] != '<':\n"

@@ -280,6 +280,42 @@ bool IntRange(const SiteFacts& sf, const Fact& f, std::string* param, long* bad,
 
 namespace {
 
+// `day < 1 or day > dim` (`not 1 <= day <= dim`) over one argument: one side of the range is a
+// literal, the other an expression of the code. The value just past the literal side fails;
+// the literal bound itself passes, provided every literal bound is on one side (lower or
+// upper) and every other bound on the other -- a range whose far end the code computes
+// (a month's days, a string's length) still holds its literal end.
+bool LiteralSideOfRange(const SiteFacts& sf, const Fact& f, std::string* param, long* bad, long* good) {
+  if (!f.disjunction || f.any_of.size() != 2) return false;
+  const std::string& def = sf.ctx->def_name;  // obj[i], not obj.__getitem__(i=...)
+  if (StartsWith(def, "__") && def != "__init__" && def != "__new__") return false;
+  std::string x = Trim(f.any_of[0].lhs);
+  bool is_param = false;
+  for (const auto& p : sf.ctx->params) is_param = is_param || (p.name == x && !p.star);
+  if (!is_param) return false;
+  int literal_side = 0, other_side = 0;  // -1 lower bound (fails below), +1 upper bound (fails above)
+  for (const Atom& a : f.any_of) {
+    if (Trim(a.lhs) != x || a.rhs_strings) return false;
+    int side = a.op == "<" || a.op == "<=" ? -1 : a.op == ">" || a.op == ">=" ? 1 : 0;
+    if (side == 0) return false;
+    long n;
+    if (IntLiteral(a.rhs, &n)) {
+      if (literal_side != 0) return false;
+      literal_side = side;
+      // x < n fails below n: n passes, n - 1 fails; x <= n: n + 1 passes, n fails.
+      if (a.op == "<") *good = n, *bad = n - 1;
+      if (a.op == "<=") *good = n + 1, *bad = n;
+      if (a.op == ">") *good = n, *bad = n + 1;
+      if (a.op == ">=") *good = n - 1, *bad = n;
+    } else {
+      other_side = side;
+    }
+  }
+  if (literal_side == 0 || other_side == 0 || literal_side == other_side) return false;
+  *param = x;
+  return true;
+}
+
 // A call of the function with a bad and a good value of the tested parameter.
 std::optional<std::string> CallFix(const SiteFacts& sf) {
   for (auto it = sf.facts.rbegin(); it != sf.facts.rend(); ++it) {
@@ -290,7 +326,8 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
       // `x < 1 or x > 12` of one argument: a value out of range and one inside.
       std::string p;
       long bad, good, lo, hi;
-      if (!IntRange(sf, f, &p, &bad, &good, &lo, &hi)) return std::nullopt;  // a condition of the code: outer arguments are context
+      if (!IntRange(sf, f, &p, &bad, &good, &lo, &hi) && !LiteralSideOfRange(sf, f, &p, &bad, &good))
+        return std::nullopt;  // a condition of the code: outer arguments are context
       std::string fx = Fix(CallWith(sf, p, std::to_string(bad), ""), CallWith(sf, p, std::to_string(good), ""));
       if (!fx.empty()) return fx;
       return std::nullopt;
