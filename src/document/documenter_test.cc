@@ -568,6 +568,29 @@ TEST(DocumenterCode, RangeWithOneLiteralEnd) {
   EXPECT_FALSE(b.example_fix);
 }
 
+// `a.dtype != torch.bfloat16 or b.dtype != torch.bfloat16` over two tensor arguments: both
+// converted at the call; an output among them (a copy would lose the result) or a local
+// tensor (no argument) gives none.
+TEST(DocumenterCode, DtypeOfSeveralTensorArguments) {
+  std::string file =
+      "def bmm_bf16(A, B, out=None):\n    if A.dtype != torch.bfloat16 or B.dtype != torch.bfloat16:\n"
+      "        raise ValueError(\"bmm_bf16 requires bf16 A and B\")\n"
+      "    if not (A.is_contiguous() and out.is_contiguous()):\n        raise ValueError(\"A and out must be contiguous\")\n"
+      "    for tensor in (A, B):\n        if tensor.dtype is not torch.bfloat16:\n            raise ValueError(\"bf16 only\")\n";
+  Record r = DocumentCode("gemm.py", file, 3, "ValueError", "bmm_bf16 requires bf16 A and B", "bmm_bf16",
+                          {"A.dtype != torch.bfloat16 or B.dtype != torch.bfloat16"});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_EQ(r.example_fix.value_or(""),
+            "# before\nbmm_bf16(A=A, B=B)  # A.dtype is not torch.bfloat16\n# after\nbmm_bf16(A=A.to(torch.bfloat16), B=B.to(torch.bfloat16))");
+  Record o = DocumentCode("gemm.py", file, 5, "ValueError", "A and out must be contiguous", "bmm_bf16",
+                          {"not (A.is_contiguous() and out.is_contiguous())"});
+  SCOPED_TRACE(Dump(o));
+  EXPECT_FALSE(Has(o.example_fix, "out.contiguous()"));
+  Record l = DocumentCode("gemm.py", file, 8, "ValueError", "bf16 only", "bmm_bf16", {"tensor.dtype is not torch.bfloat16"});
+  SCOPED_TRACE(Dump(l));
+  EXPECT_FALSE(Has(l.example_fix, "(=tensor"));
+}
+
 TEST(DocumenterCode, DisjunctionAndCaughtErrorTips) {
   std::string file =
       "def get_angle_addr(value):\n    try:\n        if not value or value[0] != '<':\n"

@@ -23,6 +23,13 @@ std::string Unticked(std::string s) {
   return s;
 }
 
+// `out`, `output`, `k_out`, `out_scale`: a buffer the kernel writes its result into.
+bool IsOutputBuffer(const std::string& tensor) {
+  std::string low = Lower(tensor);
+  return low == "out" || low == "output" || EndsWith(low, "_out") || EndsWith(low, "_output") || StartsWith(low, "out_") ||
+         StartsWith(low, "output_");
+}
+
 std::string Fix(const std::string& before, const std::string& after) {
   if (Trim(before) == Trim(after) || Trim(after).empty()) return "";
   return "# before\n" + before + "\n# after\n" + after;
@@ -316,6 +323,45 @@ bool LiteralSideOfRange(const SiteFacts& sf, const Fact& f, std::string* param, 
   return true;
 }
 
+// `w1.dtype != torch.bfloat16 or w2.dtype != torch.bfloat16`, `not (k.is_contiguous() and
+// v.is_contiguous())`: every atom a dtype or contiguity test of a tensor parameter (Python).
+// The call with the tensors as they are, and with each converted.
+std::optional<std::string> TensorsFix(const SiteFacts& sf, const Fact& f) {
+  if (!f.disjunction || f.any_of.size() > 4 || sf.site->language != "python" || !sf.ctx->known) return std::nullopt;
+  std::vector<std::pair<std::string, std::string>> conv;  // param -> converted form
+  std::string why;
+  for (const Atom& a : f.any_of) {
+    std::string x = Trim(a.lhs), t, fixed, note;
+    if ((a.op == "!=" || a.op == "is not") && EndsWith(x, ".dtype")) {
+      t = x.substr(0, x.size() - 6);
+      std::string d = TorchDtype(Trim(a.rhs));
+      if (d.empty()) return std::nullopt;
+      fixed = t + ".to(" + d + ")", note = t + ".dtype is not " + d;
+    } else if (a.op.empty() && a.falsy && EndsWith(x, ".is_contiguous()")) {
+      t = x.substr(0, x.size() - 16);
+      fixed = t + ".contiguous()", note = t + " is not contiguous";
+    } else {
+      return std::nullopt;
+    }
+    bool is_param = false;
+    for (const auto& p : sf.ctx->params) is_param = is_param || (p.name == t && !p.star);
+    if (!is_param || IsOutputBuffer(t)) return std::nullopt;  // a converted copy of an output loses the result
+    for (const auto& [name, fx] : conv)
+      if (name == t) return std::nullopt;  // one tensor tested twice: no single conversion shown
+    conv.emplace_back(t, fixed);
+    if (why.empty()) why = note;
+  }
+  if (conv.size() < 2) return std::nullopt;
+  std::string call = PublicCallName(sf, conv[0].first), before, after;
+  for (const auto& [name, fixed] : conv) {
+    before += (before.empty() ? "" : ", ") + name + "=" + name;
+    after += (after.empty() ? "" : ", ") + name + "=" + fixed;
+  }
+  std::string fx = Fix(call + "(" + before + ")  # " + why, call + "(" + after + ")");
+  if (fx.empty()) return std::nullopt;
+  return fx;
+}
+
 // A call of the function with a bad and a good value of the tested parameter.
 std::optional<std::string> CallFix(const SiteFacts& sf) {
   for (auto it = sf.facts.rbegin(); it != sf.facts.rend(); ++it) {
@@ -327,7 +373,7 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
       std::string p;
       long bad, good, lo, hi;
       if (!IntRange(sf, f, &p, &bad, &good, &lo, &hi) && !LiteralSideOfRange(sf, f, &p, &bad, &good))
-        return std::nullopt;  // a condition of the code: outer arguments are context
+        return TensorsFix(sf, f);  // else a condition of the code: outer arguments are context
       std::string fx = Fix(CallWith(sf, p, std::to_string(bad), ""), CallWith(sf, p, std::to_string(good), ""));
       if (!fx.empty()) return fx;
       return std::nullopt;
@@ -343,13 +389,12 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
       return doc::CallWith(sfx, p, v, note, s.ctor);
     };
     if (s.kind == SubjectKind::kTensor) {
+      if (x.empty() && sf.ctx->known && sf.site->language == "python") continue;  // a local tensor, no argument
       std::string t = s.tensor;
       // An output buffer (`out`, `output`, `*_out`): the kernel writes into it, so a
       // converted copy (`out.contiguous()`, `out.cuda()`) would lose the result; the
       // fix is to allocate the buffer right.
-      std::string low = Lower(t);
-      bool output = low == "out" || low == "output" || EndsWith(low, "_out") || EndsWith(low, "_output") || StartsWith(low, "out_") ||
-                    StartsWith(low, "output_");
+      bool output = IsOutputBuffer(t);
       // The new buffer's variable: the parameter's name, unless the repository has a flag of
       // that name (`--out` of a benchmark script), which `out = ...` would read as.
       std::string buf = sf.k && sf.k->FindFlag(t) ? t + "_buf" : t;
@@ -370,9 +415,9 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
         bad = CallWith(sf, x, t, t + " has " + (one ? "more than 1 dimension" : "a batch of extra dimensions"));
         good = CallWith(sf, x, t + (one ? ".reshape(-1)" : ".reshape(-1, " + t + ".shape[-1])"), "");
       }
-      else if (s.pred == "dtype" && (a.op == "!=" || a.op == "not in")) {
+      else if (s.pred == "dtype" && (a.op == "!=" || a.op == "is not" || a.op == "not in")) {
         std::string r = Trim(a.rhs), d;
-        if (a.op == "!=") d = TorchDtype(r);
+        if (a.op == "!=" || a.op == "is not") d = TorchDtype(r);
         else if (r.size() > 2) d = TorchDtype(r.substr(1, r.find_first_of(",)]}") - 1));
         if (d.empty()) continue;
         bad = CallWith(sf, x, t, t + ".dtype is not " + d);
@@ -620,8 +665,7 @@ std::optional<std::string> DevicePairFix(const SiteFacts& sf) {
   std::string ra, rb;
   std::string t1 = tensor_of(a.lhs, &ra), t2 = tensor_of(a.rhs, &rb);
   if (t1.empty() || t2.empty() || t1 == t2 || ra != rb) return std::nullopt;
-  std::string low = Lower(t2);
-  bool output = low == "out" || low == "output" || EndsWith(low, "_out") || EndsWith(low, "_output");
+  bool output = IsOutputBuffer(t2);
   std::string call = CallName(sf);
   std::string moved = output ? t1 + ".to(" + t2 + ".device), " + t2 : t1 + ", " + t2 + ".to(" + t1 + ".device)";
   std::string fx = Fix(call + "(..., " + t1 + ", " + t2 + ", ...)  # " + t1 + " and " + t2 + " on different devices",
