@@ -515,27 +515,6 @@ std::string JoinCode(const std::vector<Atom>& atoms) {
 
 }  // namespace
 
-namespace {
-
-// TVM_FFI_ICHECK_EQ(x, y) and its kin come with the first argument as the condition
-// (`x`), which reads as a truth test; their message "Check failed: x == y{value}: ..."
-// holds the whole comparison, which is the condition that must hold.
-std::string FullCheckCondition(const Site& site) {
-  const std::string& cond = *site.assert_condition;
-  if (!site.error_message) return cond;
-  const std::string& m = *site.error_message;
-  const std::string head = "Check failed: " + cond + " ";
-  if (!StartsWith(m, head)) return cond;
-  size_t end = m.find("{value}", head.size());
-  if (end == std::string::npos) return cond;
-  std::string rest = m.substr(head.size(), end - head.size());  // "== y"
-  for (const char* op : {"== ", "!= ", "<= ", ">= ", "< ", "> "})
-    if (StartsWith(rest, op) && rest.size() > std::char_traits<char>::length(op)) return cond + " " + rest;
-  return cond;
-}
-
-}  // namespace
-
 SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const KnowledgeIndex* k, DocDeps* deps) {
   SiteFacts sf;
   sf.site = &site;
@@ -578,7 +557,7 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
   // A condition that must hold (assert, TORCH_CHECK, CHECK, ensure!): its negation is the innermost fact.
   if (site.assert_condition && !site.assert_condition->empty() && site.assert_condition->size() <= 4096) {
     size_t before = clauses.size();
-    ParseCondition(FullCheckCondition(site), true, next_guard++, &clauses);
+    ParseCondition(FullCheckCondition(*site.assert_condition, site.error_message.value_or("")), true, next_guard++, &clauses);
     sf.checked_condition = clauses.size() > before;
   }
   std::vector<Fact> facts;
