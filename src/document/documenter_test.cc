@@ -477,6 +477,120 @@ TEST(DocumenterCode, IntegerBoundInAConstructorAndAKeyLookup) {
   EXPECT_EQ(b.example_fix.value_or(""), "# before\nfloatstr(allow_nan=False)\n# after\nfloatstr(allow_nan=True)  # the default is True");
 }
 
+// A parameter tested for being passed: the call with it and without it (mutually
+// exclusive arguments keep the one the message says to use; arguments required
+// together are all given after).
+TEST(DocumenterCode, PresenceOfParameters) {
+  std::string file =
+      "class ParsingError(Exception):\n    def __init__(self, source=None, filename=None):\n"
+      "        if filename and source:\n"
+      "            raise ValueError(\"Cannot specify both `filename' and `source'. Use `source'.\")\n";
+  Record r = DocumentCode("configparser.py", file, 4, "ValueError", "Cannot specify both `filename' and `source'. Use `source'.",
+                          "ParsingError.__init__", {"filename and source"});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_EQ(r.example_fix.value_or(""),
+            "# before\nParsingError(source=source, filename=filename)\n# after\nParsingError(source=source)");
+
+  std::string file2 =
+      "class CookieJar:\n    def clear(self, domain=None, path=None, name=None):\n        if name is not None:\n"
+      "            if (domain is None) or (path is None):\n"
+      "                raise ValueError(\"domain and path must be given to remove a cookie by name\")\n";
+  Record c = DocumentCode("http/cookiejar.py", file2, 5, "ValueError", "domain and path must be given to remove a cookie by name",
+                          "CookieJar.clear", {"name is not None", "(domain is None) or (path is None)"});
+  SCOPED_TRACE(Dump(c));
+  EXPECT_EQ(c.example_fix.value_or(""),
+            "# before\nobj.clear(path=path, name=name)\n# after\nobj.clear(domain=domain, path=path, name=name)");
+
+  // Inside `except` the failed call is the cause, not the argument: no presence fix.
+  std::string file3 =
+      "def run(initializer=None):\n    if initializer is not None:\n        try:\n            initializer()\n"
+      "        except Exception:\n            raise RuntimeError(\"initializer failed\")\n";
+  auto k = Knowledge({{"pool.py", file3}});
+  Site s = RaiseSite("pool.py", 6, "RuntimeError", "initializer failed", "run");
+  s.guards = {"initializer is not None"};
+  s.except_context = "except Exception";
+  Record e;
+  Doc(s, file3, *k, &e);
+  SCOPED_TRACE(Dump(e));
+  EXPECT_FALSE(Has(e.example_fix, "initializer=None"));
+}
+
+// TVM FFI checks (flashinfer's CHECK_INPUT, CHECK_DIM): TVM_FFI_ICHECK_EQ's condition is
+// its first argument only, the message holds the comparison; IsContiguous() and kDLCUDA are
+// the tensor's state. An input is converted at the call; an output buffer is allocated right
+// (a converted copy would lose what the kernel writes).
+TEST(DocumenterCode, TvmFfiTensorChecks) {
+  std::string file =
+      "void gemm(TensorView a, TensorView b, TensorView out) {\n  CHECK_INPUT(b);\n  CHECK_INPUT(out);\n  CHECK_DIM(2, a);\n}\n";
+  auto k = Knowledge({{"csrc/gemm.cu", file}});
+  auto check = [&](int line, const std::string& cond, const std::string& msg) {
+    Site s = RaiseSite("csrc/gemm.cu", line, "InternalError", msg, "gemm");
+    s.language = "cuda";
+    s.assert_condition = cond;
+    Record r;
+    Doc(s, file, *k, &r);
+    return r;
+  };
+  Record dev = check(2, "b.device().device_type", "Check failed: b.device().device_type == kDLCUDA{value}: b must be a CUDA tensor");
+  SCOPED_TRACE(Dump(dev));
+  EXPECT_EQ(dev.example_fix.value_or(""), "# before\ngemm(..., b, ...)  # b is not on cuda\n# after\ngemm(..., b.cuda(), ...)");
+  Record contig = check(2, "b.IsContiguous()", "Check failed: (b.IsContiguous()) is false: b must be contiguous");
+  EXPECT_EQ(contig.example_fix.value_or(""), "# before\ngemm(..., b, ...)  # b is not contiguous\n# after\ngemm(..., b.contiguous(), ...)");
+  Record out = check(3, "out.IsContiguous()", "Check failed: (out.IsContiguous()) is false: out must be contiguous");
+  EXPECT_EQ(out.example_fix.value_or(""),
+            "# before\ngemm(..., out, ...)  # out is not contiguous\n# after\nout = torch.empty(...)  # a fresh buffer is contiguous\n"
+            "gemm(..., out, ...)");
+  Record dim = check(4, "a.ndim()", "Check failed: a.ndim() == 2{value}: a must be a 2D tensor");
+  SCOPED_TRACE(Dump(dim));
+  EXPECT_TRUE(Has(dim.example_fix, "a.reshape(-1, a.shape[-1])"));
+  Record dtype = check(2, "b.dtype()", "Check failed: b.dtype() == dl_int32{value}: ");
+  SCOPED_TRACE(Dump(dtype));
+  EXPECT_TRUE(Has(dtype.example_fix, "gemm(..., b.to(torch.int32), ...)"));
+  Record pair = check(3, "b.device().device_type", "Check failed: b.device().device_type == out.device().device_type{value}: ");
+  SCOPED_TRACE(Dump(pair));
+  EXPECT_EQ(pair.example_fix.value_or(""),
+            "# before\ngemm(..., b, out, ...)  # b and out on different devices\n# after\ngemm(..., b.to(out.device), out, ...)");
+}
+
+// `not 1 <= day <= dim`: the literal end of the range gives the failing and the passing value;
+// the end the code computes (a month's days) is left to it.
+TEST(DocumenterCode, RangeWithOneLiteralEnd) {
+  std::string file =
+      "def _check_date_fields(year, month, day):\n    dim = _days_in_month(year, month)\n"
+      "    if not 1 <= day <= dim:\n        raise ValueError('day must be in 1..%d' % dim, day)\n";
+  Record r = DocumentCode("datetime.py", file, 4, "ValueError", "day must be in 1..{dim}", "_check_date_fields",
+                          {"not 1 <= day <= dim"});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_EQ(r.example_fix.value_or(""), "# before\n_check_date_fields(day=0)\n# after\n_check_date_fields(day=1)");
+  // Both ends computed: no value is known to pass.
+  std::string file2 = "def check(year, lo, hi):\n    if not lo <= year <= hi:\n        raise ValueError('year out of range')\n";
+  Record b = DocumentCode("m.py", file2, 3, "ValueError", "year out of range", "check", {"not lo <= year <= hi"});
+  EXPECT_FALSE(b.example_fix);
+}
+
+// `a.dtype != torch.bfloat16 or b.dtype != torch.bfloat16` over two tensor arguments: both
+// converted at the call; an output among them (a copy would lose the result) or a local
+// tensor (no argument) gives none.
+TEST(DocumenterCode, DtypeOfSeveralTensorArguments) {
+  std::string file =
+      "def bmm_bf16(A, B, out=None):\n    if A.dtype != torch.bfloat16 or B.dtype != torch.bfloat16:\n"
+      "        raise ValueError(\"bmm_bf16 requires bf16 A and B\")\n"
+      "    if not (A.is_contiguous() and out.is_contiguous()):\n        raise ValueError(\"A and out must be contiguous\")\n"
+      "    for tensor in (A, B):\n        if tensor.dtype is not torch.bfloat16:\n            raise ValueError(\"bf16 only\")\n";
+  Record r = DocumentCode("gemm.py", file, 3, "ValueError", "bmm_bf16 requires bf16 A and B", "bmm_bf16",
+                          {"A.dtype != torch.bfloat16 or B.dtype != torch.bfloat16"});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_EQ(r.example_fix.value_or(""),
+            "# before\nbmm_bf16(A=A, B=B)  # A.dtype is not torch.bfloat16\n# after\nbmm_bf16(A=A.to(torch.bfloat16), B=B.to(torch.bfloat16))");
+  Record o = DocumentCode("gemm.py", file, 5, "ValueError", "A and out must be contiguous", "bmm_bf16",
+                          {"not (A.is_contiguous() and out.is_contiguous())"});
+  SCOPED_TRACE(Dump(o));
+  EXPECT_FALSE(Has(o.example_fix, "out.contiguous()"));
+  Record l = DocumentCode("gemm.py", file, 8, "ValueError", "bf16 only", "bmm_bf16", {"tensor.dtype is not torch.bfloat16"});
+  SCOPED_TRACE(Dump(l));
+  EXPECT_FALSE(Has(l.example_fix, "(=tensor"));
+}
+
 TEST(DocumenterCode, DisjunctionAndCaughtErrorTips) {
   std::string file =
       "def get_angle_addr(value):\n    try:\n        if not value or value[0] != '<':\n"

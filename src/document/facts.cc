@@ -389,15 +389,18 @@ class Resolver {
     long n;
     bool int_rhs = !truth && IntLiteral(a.rhs, &n);
     bool ok = (!truth && (strip(".dtype", "dtype") || strip(".dtype()", "dtype") || strip(".scalar_type()", "dtype") ||
-                          strip(".device.type", "device") || strip(".device().type()", "device"))) ||
-              (int_rhs && (strip(".dim()", "dim") || strip(".ndim", "dim") || strip(".ndimension()", "dim"))) ||
-              (truth && (strip(".is_contiguous()", "contiguous") || strip(".is_cuda", "cuda") || strip(".is_cuda()", "cuda") ||
+                          strip(".device.type", "device") || strip(".device().type()", "device") ||
+                          strip(".device().device_type", "device"))) ||
+              (int_rhs && (strip(".dim()", "dim") || strip(".ndim", "dim") || strip(".ndim()", "dim") ||
+                           strip(".ndimension()", "dim"))) ||
+              (truth && (strip(".is_contiguous()", "contiguous") || strip(".IsContiguous()", "contiguous") || strip(".is_cuda", "cuda") || strip(".is_cuda()", "cuda") ||
                          strip(".device().is_cuda()", "cuda") || strip(".is_cpu", "cpu") || strip(".is_cpu()", "cpu") ||
                          strip(".device().is_cpu()", "cpu")));
     if (ok && prop == "device" && !a.rhs_strings) {
       // at::kCPU / c10::kCUDA / torch.kCUDA / DeviceType::CUDA: a device name.
       std::string d = Lower(LastComponent(Trim(a.rhs)));
       if (StartsWith(d, "k")) d = d.substr(1);
+      if (StartsWith(d, "dl")) d = d.substr(2);  // DLPack's kDLCUDA / kDLCPU (TVM FFI tensors)
       if (d == "cpu" || d == "cuda" || d == "xpu" || d == "mps" || d == "hip" || d == "meta") {
         a.values = {d};  // the device's name as a string value (read by the writers)
         a.rhs_strings = true;
@@ -554,7 +557,7 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
   // A condition that must hold (assert, TORCH_CHECK, CHECK, ensure!): its negation is the innermost fact.
   if (site.assert_condition && !site.assert_condition->empty() && site.assert_condition->size() <= 4096) {
     size_t before = clauses.size();
-    ParseCondition(*site.assert_condition, true, next_guard++, &clauses);
+    ParseCondition(FullCheckCondition(*site.assert_condition, site.error_message.value_or("")), true, next_guard++, &clauses);
     sf.checked_condition = clauses.size() > before;
   }
   std::vector<Fact> facts;

@@ -187,6 +187,14 @@ std::string TorchDtype(const std::string& expr) {
       if (last == n) return e;
     return "";
   }
+  // DLPack's dtype constants (TVM FFI tensors, flashinfer's csrc): dl_int32 -> torch.int32.
+  if (StartsWith(last, "dl_") && e == last) {
+    static const char* const kDl[] = {"float16", "bfloat16", "float32", "float64", "int8", "uint8", "int16",
+                                      "int32", "int64", "bool", "float8_e4m3fn", "float8_e5m2"};
+    for (const char* n : kDl)
+      if (last.compare(3, std::string::npos, n) == 0) return std::string("torch.") + n;
+    return "";
+  }
   auto it = k.find(last);
   if (it != k.end() && (StartsWith(e, "at.") || StartsWith(e, "torch.") || StartsWith(e, "c10.") || StartsWith(e, "at::") ||
                         StartsWith(e, "torch::") || e == last || StartsWith(e, "ScalarType.")))

@@ -23,6 +23,13 @@ std::string Unticked(std::string s) {
   return s;
 }
 
+// `out`, `output`, `k_out`, `out_scale`: a buffer the kernel writes its result into.
+bool IsOutputBuffer(const std::string& tensor) {
+  std::string low = Lower(tensor);
+  return low == "out" || low == "output" || EndsWith(low, "_out") || EndsWith(low, "_output") || StartsWith(low, "out_") ||
+         StartsWith(low, "output_");
+}
+
 std::string Fix(const std::string& before, const std::string& after) {
   if (Trim(before) == Trim(after) || Trim(after).empty()) return "";
   return "# before\n" + before + "\n# after\n" + after;
@@ -280,6 +287,81 @@ bool IntRange(const SiteFacts& sf, const Fact& f, std::string* param, long* bad,
 
 namespace {
 
+// `day < 1 or day > dim` (`not 1 <= day <= dim`) over one argument: one side of the range is a
+// literal, the other an expression of the code. The value just past the literal side fails;
+// the literal bound itself passes, provided every literal bound is on one side (lower or
+// upper) and every other bound on the other -- a range whose far end the code computes
+// (a month's days, a string's length) still holds its literal end.
+bool LiteralSideOfRange(const SiteFacts& sf, const Fact& f, std::string* param, long* bad, long* good) {
+  if (!f.disjunction || f.any_of.size() != 2) return false;
+  const std::string& def = sf.ctx->def_name;  // obj[i], not obj.__getitem__(i=...)
+  if (StartsWith(def, "__") && def != "__init__" && def != "__new__") return false;
+  std::string x = Trim(f.any_of[0].lhs);
+  bool is_param = false;
+  for (const auto& p : sf.ctx->params) is_param = is_param || (p.name == x && !p.star);
+  if (!is_param) return false;
+  int literal_side = 0, other_side = 0;  // -1 lower bound (fails below), +1 upper bound (fails above)
+  for (const Atom& a : f.any_of) {
+    if (Trim(a.lhs) != x || a.rhs_strings) return false;
+    int side = a.op == "<" || a.op == "<=" ? -1 : a.op == ">" || a.op == ">=" ? 1 : 0;
+    if (side == 0) return false;
+    long n;
+    if (IntLiteral(a.rhs, &n)) {
+      if (literal_side != 0) return false;
+      literal_side = side;
+      // x < n fails below n: n passes, n - 1 fails; x <= n: n + 1 passes, n fails.
+      if (a.op == "<") *good = n, *bad = n - 1;
+      if (a.op == "<=") *good = n + 1, *bad = n;
+      if (a.op == ">") *good = n, *bad = n + 1;
+      if (a.op == ">=") *good = n - 1, *bad = n;
+    } else {
+      other_side = side;
+    }
+  }
+  if (literal_side == 0 || other_side == 0 || literal_side == other_side) return false;
+  *param = x;
+  return true;
+}
+
+// `w1.dtype != torch.bfloat16 or w2.dtype != torch.bfloat16`, `not (k.is_contiguous() and
+// v.is_contiguous())`: every atom a dtype or contiguity test of a tensor parameter (Python).
+// The call with the tensors as they are, and with each converted.
+std::optional<std::string> TensorsFix(const SiteFacts& sf, const Fact& f) {
+  if (!f.disjunction || f.any_of.size() > 4 || sf.site->language != "python" || !sf.ctx->known) return std::nullopt;
+  std::vector<std::pair<std::string, std::string>> conv;  // param -> converted form
+  std::string why;
+  for (const Atom& a : f.any_of) {
+    std::string x = Trim(a.lhs), t, fixed, note;
+    if ((a.op == "!=" || a.op == "is not") && EndsWith(x, ".dtype")) {
+      t = x.substr(0, x.size() - 6);
+      std::string d = TorchDtype(Trim(a.rhs));
+      if (d.empty()) return std::nullopt;
+      fixed = t + ".to(" + d + ")", note = t + ".dtype is not " + d;
+    } else if (a.op.empty() && a.falsy && EndsWith(x, ".is_contiguous()")) {
+      t = x.substr(0, x.size() - 16);
+      fixed = t + ".contiguous()", note = t + " is not contiguous";
+    } else {
+      return std::nullopt;
+    }
+    bool is_param = false;
+    for (const auto& p : sf.ctx->params) is_param = is_param || (p.name == t && !p.star);
+    if (!is_param || IsOutputBuffer(t)) return std::nullopt;  // a converted copy of an output loses the result
+    for (const auto& [name, fx] : conv)
+      if (name == t) return std::nullopt;  // one tensor tested twice: no single conversion shown
+    conv.emplace_back(t, fixed);
+    if (why.empty()) why = note;
+  }
+  if (conv.size() < 2) return std::nullopt;
+  std::string call = PublicCallName(sf, conv[0].first), before, after;
+  for (const auto& [name, fixed] : conv) {
+    before += (before.empty() ? "" : ", ") + name + "=" + name;
+    after += (after.empty() ? "" : ", ") + name + "=" + fixed;
+  }
+  std::string fx = Fix(call + "(" + before + ")  # " + why, call + "(" + after + ")");
+  if (fx.empty()) return std::nullopt;
+  return fx;
+}
+
 // A call of the function with a bad and a good value of the tested parameter.
 std::optional<std::string> CallFix(const SiteFacts& sf) {
   for (auto it = sf.facts.rbegin(); it != sf.facts.rend(); ++it) {
@@ -290,7 +372,8 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
       // `x < 1 or x > 12` of one argument: a value out of range and one inside.
       std::string p;
       long bad, good, lo, hi;
-      if (!IntRange(sf, f, &p, &bad, &good, &lo, &hi)) return std::nullopt;  // a condition of the code: outer arguments are context
+      if (!IntRange(sf, f, &p, &bad, &good, &lo, &hi) && !LiteralSideOfRange(sf, f, &p, &bad, &good))
+        return TensorsFix(sf, f);  // else a condition of the code: outer arguments are context
       std::string fx = Fix(CallWith(sf, p, std::to_string(bad), ""), CallWith(sf, p, std::to_string(good), ""));
       if (!fx.empty()) return fx;
       return std::nullopt;
@@ -306,8 +389,23 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
       return doc::CallWith(sfx, p, v, note, s.ctor);
     };
     if (s.kind == SubjectKind::kTensor) {
+      if (x.empty() && sf.ctx->known && sf.site->language == "python") continue;  // a local tensor, no argument
       std::string t = s.tensor;
-      if (s.pred == "contiguous" && s.missing) bad = CallWith(sf, x, t, t + " is not contiguous"), good = CallWith(sf, x, t + ".contiguous()", "");
+      // An output buffer (`out`, `output`, `*_out`): the kernel writes into it, so a
+      // converted copy (`out.contiguous()`, `out.cuda()`) would lose the result; the
+      // fix is to allocate the buffer right.
+      bool output = IsOutputBuffer(t);
+      // The new buffer's variable: the parameter's name, unless the repository has a flag of
+      // that name (`--out` of a benchmark script), which `out = ...` would read as.
+      std::string buf = sf.k && sf.k->FindFlag(t) ? t + "_buf" : t;
+      if (output && s.pred == "contiguous" && s.missing)
+        bad = CallWith(sf, x, t, t + " is not contiguous"), good = buf + " = torch.empty(...)  # a fresh buffer is contiguous\n" + CallWith(sf, x, buf, "");
+      else if (output && s.pred == "cuda" && s.missing)
+        bad = CallWith(sf, x, t, t + " is on the CPU"), good = buf + " = torch.empty(..., device=\"cuda\")\n" + CallWith(sf, x, buf, "");
+      else if (output && s.pred == "device" && a.rhs_strings && !a.values.empty() && (a.op == "!=" || a.op == "not in"))
+        bad = CallWith(sf, x, t, t + " is not on " + a.values[0]),
+        good = buf + " = torch.empty(..., device=\"" + a.values[0] + "\")\n" + CallWith(sf, x, buf, "");
+      else if (s.pred == "contiguous" && s.missing) bad = CallWith(sf, x, t, t + " is not contiguous"), good = CallWith(sf, x, t + ".contiguous()", "");
       else if (s.pred == "cuda" && s.missing) bad = CallWith(sf, x, t, t + " is on the CPU"), good = CallWith(sf, x, t + ".cuda()", "");
       else if (s.pred == "cpu" && s.missing) bad = CallWith(sf, x, t, t + " is on the GPU"), good = CallWith(sf, x, t + ".cpu()", "");
       else if (s.pred == "device" && a.rhs_strings && !a.values.empty() && (a.op == "!=" || a.op == "not in"))
@@ -317,9 +415,9 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
         bad = CallWith(sf, x, t, t + " has " + (one ? "more than 1 dimension" : "a batch of extra dimensions"));
         good = CallWith(sf, x, t + (one ? ".reshape(-1)" : ".reshape(-1, " + t + ".shape[-1])"), "");
       }
-      else if (s.pred == "dtype" && (a.op == "!=" || a.op == "not in")) {
+      else if (s.pred == "dtype" && (a.op == "!=" || a.op == "is not" || a.op == "not in")) {
         std::string r = Trim(a.rhs), d;
-        if (a.op == "!=") d = TorchDtype(r);
+        if (a.op == "!=" || a.op == "is not") d = TorchDtype(r);
         else if (r.size() > 2) d = TorchDtype(r.substr(1, r.find_first_of(",)]}") - 1));
         if (d.empty()) continue;
         bad = CallWith(sf, x, t, t + ".dtype is not " + d);
@@ -400,6 +498,180 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
     if (!fx.empty()) return fx;
   }
   return std::nullopt;
+}
+
+// A parameter tested for being passed at all: +1 when the atom fires on a given value
+// (`x is not None`, `if x:` with a None default), -1 on a missing one (`x is None`,
+// `not x` with a None default), 0 otherwise (a bool parameter is CallFix's: its values
+// are known). Only parameters of this very function (a Python call by keyword).
+int Presence(const SiteFacts& sf, const std::string& lhs, const Atom& a, const ParamInfo** info) {
+  std::string x = Trim(lhs);
+  const ParamInfo* p = nullptr;
+  for (const auto& q : sf.ctx->params)
+    if (q.name == x && !q.star && q.name != "self" && q.name != "cls") p = &q;
+  if (!p) return 0;
+  // Reassigned on the way (`char = source.get()`): the test is of the local, not the argument.
+  for (const auto& [name, rhs] : sf.ctx->assigned)
+    if (name == x) return 0;
+  *info = p;
+  bool none_default = Trim(p->default_value) == "None";
+  if (a.op == "is not" && Trim(a.rhs) == "None") return 1;
+  if (a.op == "is" && Trim(a.rhs) == "None") return -1;
+  if (a.op.empty() && none_default) return a.falsy ? -1 : 1;
+  return 0;
+}
+
+// The call with a parameter passed that must be left out, or left out that must be
+// passed: `urlopen(..., cafile=cafile, context=context)` -> without context=;
+// `post_mortem()` -> `post_mortem(t=t)`. The guards' other presence tests of
+// parameters are kept the same on both lines (their conjunction is what fires); one
+// flips. For `a is None or b is None` (both required together) the failing call
+// leaves out the first and the passing one gives both; for `a is not None or b is not
+// None` (neither supported) the failing call gives the first, the passing one none.
+// A given value is the parameter's name (the caller's own variable) or a sample of
+// its annotation.
+std::optional<std::string> PresenceFix(const SiteFacts& sf) {
+  const SiteContext& c = *sf.ctx;
+  if (!c.known || sf.site->language != "python" || c.def_name.empty()) return std::nullopt;
+  // Inside `except`: what failed is the call the try made, not the argument's presence.
+  if (sf.site->except_context) return std::nullopt;
+  // __exit__, __get__, ...: the language calls them, not the user.
+  if (StartsWith(c.def_name, "__") && c.def_name != "__init__" && c.def_name != "__new__" && c.def_name != "__call__")
+    return std::nullopt;
+  // The tests of earlier `if T: return` statements (T false here) are where the site is
+  // reached from, not a condition to flip.
+  const int exits_from = (int)sf.site->guards.size(), exits_to = exits_from + (int)sf.exit_branches.size();
+  struct Arg {
+    const ParamInfo* p;
+    int before, after;  // +1 passed, -1 left out
+  };
+  std::vector<Arg> args;
+  bool flipped = false;
+  auto add = [&](const ParamInfo* p, int before, int after) {
+    for (const auto& a : args)
+      if (a.p == p) return a.before == before;  // the same parameter twice: only when consistent
+    args.push_back({p, before, after});
+    return true;
+  };
+  for (auto it = sf.facts.rbegin(); it != sf.facts.rend(); ++it) {
+    const Fact& f = *it;
+    if (f.subj.IsSetting() || f.subj.IsCapability() || (f.guard >= exits_from && f.guard < exits_to)) continue;
+    if (f.disjunction) {
+      if (flipped) return std::nullopt;  // an outer condition of several parts: no single call shows it
+      int sign = 0;
+      std::vector<const ParamInfo*> ps;
+      for (const Atom& a : f.any_of) {
+        const ParamInfo* p = nullptr;
+        int s = Presence(sf, a.lhs, a, &p);
+        if (s == 0 || (sign != 0 && s != sign)) return std::nullopt;
+        sign = s;
+        ps.push_back(p);
+      }
+      for (size_t i = 0; i < ps.size(); ++i) {
+        // -1: one left out fails, all given pass; +1: one given fails, none given passes.
+        int before = sign < 0 ? (i == 0 ? -1 : 1) : (i == 0 ? 1 : -1);
+        int after = sign < 0 ? 1 : -1;
+        if (!add(ps[i], before, after)) return std::nullopt;
+      }
+      flipped = true;
+      continue;
+    }
+    const ParamInfo* p = nullptr;
+    int s = Presence(sf, f.atom.lhs, f.atom, &p);
+    if (s == 0) {
+      if (!flipped) return std::nullopt;  // the innermost condition is no presence test: CallFix's or none
+      continue;                           // an outer condition of the code: context
+    }
+    if (!add(p, s, flipped ? s : -s)) return std::nullopt;
+    flipped = true;
+  }
+  if (!flipped || args.empty()) return std::nullopt;
+  // "Cannot specify both `filename' and `source'. Use `source'.": of two passed parameters
+  // the one the message says to use stays, the other is left out.
+  const std::string msg = sf.site->error_message.value_or("");
+  auto told_to_use = [&](const std::string& name) {
+    for (const char* verb : {"Use ", "use "})
+      for (size_t at = msg.find(verb); at != std::string::npos; at = msg.find(verb, at + 1)) {
+        size_t b = at + 4;
+        while (b < msg.size() && (msg[b] == '`' || msg[b] == '\'' || msg[b] == '"')) ++b;
+        if (msg.compare(b, name.size(), name) == 0 && (b + name.size() == msg.size() || !IsWordChar(msg[b + name.size()])))
+          return true;
+      }
+    return false;
+  };
+  if (args[0].before > 0 && args[0].after < 0 && told_to_use(args[0].p->name))
+    for (size_t i = 1; i < args.size(); ++i)
+      if (args[i].before > 0 && args[i].after > 0 && !told_to_use(args[i].p->name)) {
+        std::swap(args[0].after, args[i].after);
+        break;
+      }
+  const std::string flip_name = args[0].p->name;  // the innermost test's parameter: the one a public caller passes
+  // The call lists its arguments in the function's order.
+  auto pos = [&](const ParamInfo* p) { return p - c.params.data(); };
+  std::sort(args.begin(), args.end(), [&](const Arg& x, const Arg& y) { return pos(x.p) < pos(y.p); });
+  std::string call = sf.func == "__init__" ? c.class_name : PublicCallName(sf, flip_name);
+  if (call.empty()) return std::nullopt;
+  // The function's other required parameters are "...": the presence tests are the point.
+  bool others = false;
+  for (const auto& q : c.params) {
+    if (q.star || q.name == "self" || q.name == "cls" || !q.default_value.empty()) continue;
+    bool shown = false;
+    for (const auto& a : args) shown = shown || a.p == &q;
+    others = others || !shown;
+  }
+  auto line = [&](bool after) {
+    std::vector<std::string> parts;
+    if (others) parts.push_back("...");
+    for (const auto& a : args) {
+      int state = after ? a.after : a.before;
+      if (state > 0) {
+        std::string v = SampleOf(a.p->annotation);
+        if (v.empty() || v == "True") v = a.p->name;
+        parts.push_back(a.p->name + "=" + v);
+      } else if (a.p->default_value.empty()) {
+        parts.push_back(a.p->name + "=None");  // a required parameter can only be passed as None
+      }
+    }
+    std::string o;
+    for (const auto& x : parts) o += (o.empty() ? "" : ", ") + x;
+    return call + "(" + o + ")";
+  };
+  std::string fx = Fix(line(false), line(true));
+  if (fx.empty()) return std::nullopt;
+  return fx;
+}
+
+// Two tensors on different devices (flashinfer's CHECK_DEVICE(a, b): `a.device().device_type
+// == b.device().device_type`): the call with the second moved
+// to the first one's device -- or, when the second is an output buffer the kernel writes,
+// the first moved to the buffer's.
+std::optional<std::string> DevicePairFix(const SiteFacts& sf) {
+  if (sf.facts.empty() || !sf.facts.back().subj.via.empty()) return std::nullopt;
+  const Fact& f = sf.facts.back();
+  const Atom& a = f.atom;
+  if (f.disjunction || a.op != "!=") return std::nullopt;
+  auto tensor_of = [](const std::string& side, std::string* rest) -> std::string {
+    std::string x = Trim(side);
+    // Only the DLPack form: in Python's `x.device != y.device` either side may be the one to move
+    // ("{name} must be on {pipe.device}"), and the other need not be a tensor.
+    for (const char* suf : {".device().device_type", ".device().device_id"})
+      if (EndsWith(x, suf)) {
+        std::string t = x.substr(0, x.size() - std::char_traits<char>::length(suf));
+        *rest = suf;
+        return IsIdent(t) ? t : "";
+      }
+    return "";
+  };
+  std::string ra, rb;
+  std::string t1 = tensor_of(a.lhs, &ra), t2 = tensor_of(a.rhs, &rb);
+  if (t1.empty() || t2.empty() || t1 == t2 || ra != rb) return std::nullopt;
+  bool output = IsOutputBuffer(t2);
+  std::string call = CallName(sf);
+  std::string moved = output ? t1 + ".to(" + t2 + ".device), " + t2 : t1 + ", " + t2 + ".to(" + t1 + ".device)";
+  std::string fx = Fix(call + "(..., " + t1 + ", " + t2 + ", ...)  # " + t1 + " and " + t2 + " on different devices",
+                       call + "(..., " + moved + ", ...)");
+  if (fx.empty()) return std::nullopt;
+  return fx;
 }
 
 // The request with the missing (or bad) field, and with the field a good value.
@@ -496,6 +768,8 @@ std::optional<std::string> WriteExampleFix(const SiteFacts& sf) {
   if (auto p = PackageFix(sf)) return p;
   if (auto h = HintFix(sf)) return h;
   if (auto c = CallFix(sf)) return c;
+  if (auto p = PresenceFix(sf)) return p;
+  if (auto d = DevicePairFix(sf)) return d;
   if (auto r = RequestFix(sf)) return r;
   if (auto s = StateFix(sf)) return s;
   return OverrideFix(sf);
