@@ -587,7 +587,14 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
   // Evaluates one pattern hit on `text` (a message, with a mapping of its offsets to
   // input offsets): a full match of the message, or a match inside it at word
   // boundaries and outside any path; the literal share says how much it explains.
-  auto evaluate = [&](uint32_t pattern, std::string_view text, size_t hs_end, const auto& map) {
+  // end_known: the message ends where `text` ends (a traceback's message, a line
+  // that starts with its class, a quoted span). In prose ("crash: X: msg (works with
+  // the previous release)") it may end anywhere: when a template matches from the
+  // message's start (`anchor`) but stops before the line's end, the rest may be the
+  // user's sentence, and prose_tail_possible is set (see the plain lines below).
+  bool prose_tail_possible = false;
+  auto evaluate = [&](uint32_t pattern, std::string_view text, size_t hs_end, const auto& map,
+                      bool end_known = true, size_t anchor = 0) {
     std::optional<LocatedMatch> loc = db.LocateWhole(pattern, text, scratch);
     if (!loc || !loc->whole_text) {
       auto in = db.LocateIn(pattern, text, scratch);
@@ -614,6 +621,8 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
       len = loc->end - loc->begin;
     }
     me.explained = len == 0 ? 1.0 : std::min(1.0, static_cast<double>(me.literal) / static_cast<double>(len));
+    if (!end_known && me.kind == MessageEvidence::Kind::kPartial && loc->begin <= anchor && loc->end > anchor)
+      prose_tail_possible = true;
     for (uint32_t entry : m_.EntriesOfPattern(pattern)) {
       if (!accept(entry)) continue;
       Candidate& c = candidate(entry);
@@ -900,6 +909,9 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
     std::string_view printed = ec.ok ? t.substr(ec.class_begin, ec.class_end - ec.class_begin) : std::string_view();
     std::string_view msg = ec.ok ? t.substr(ec.message_begin, ec.message_end - ec.message_begin) : t;
     size_t msg_base = ec.ok ? ec.message_begin : 0;
+    // Where the message ends is known when the line starts with its class or a
+    // quote closes it; a class inside a sentence may be followed by more sentence.
+    bool end_known = !ec.ok || ec.class_begin == 0 || ec.message_end < TrimmedLength(t);
     if (!ec.ok) {
       // "error: route request: ...", "fatal: ...": a lowercase label a program prints
       // before its error (Go's log.Fatalf("error: %v", err)) is the class the line shows.
@@ -917,12 +929,24 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
       if (plain_seen.contains(p) || !done.insert(p)) continue;
       auto map = [&](size_t pos) { return sel_raw_of(li, msg_base + pos); };
       size_t before = cands.size();
-      evaluate(p, msg, msg.size(), map);
+      evaluate(p, msg, msg.size(), map, end_known);
       if (cands.size() == before && msg_base > 0) {
         auto map0 = [&](size_t pos) { return sel_raw_of(li, pos); };
-        evaluate(p, t, t.size(), map0);
+        evaluate(p, t, t.size(), map0, end_known, msg_base);
       }
     }
+    // A template that starts where the message starts and stops inside the line
+    // says the rest may be the user's sentence: then a template whose hole ran to
+    // the line's end ("not expecting type {x}" over "... '<class 'int'>' (works with
+    // the previous release)") has not matched the whole message either, and both
+    // are weighed by the literal text they explain.
+    if (prose_tail_possible)
+      for (Candidate& c : cands)
+        if (c.ev.message.kind == MessageEvidence::Kind::kFull) {
+          c.ev.message.kind = MessageEvidence::Kind::kPartial;
+          c.hit.full = false;
+        }
+    prose_tail_possible = false;
     auto msg_map = [&](size_t pos) { return sel_raw_of(li, msg_base + pos); };
     if (Status rs = try_repr(msg, msg_map); !rs.ok()) return rs;
     PrintedError pe;

@@ -109,6 +109,22 @@ TEST(Explain, GenericTemplateNeverBeatsSpecific) {
   EXPECT_GT(hits[0].score, hits[1].score);
 }
 
+TEST(Explain, SentenceAfterTheMessageIsNotTheMessage) {
+  // In prose the message may end before the line does: a template that stops where
+  // the sentence goes on is not beaten by one whose hole swallowed the sentence.
+  auto m = MakeMatcher({
+      {"TypeError", "six.py", "ensure_binary", 940, "not expecting type '{t}'", "not expecting type '(.*?)'"},
+      {"TypeError", "util.py", "to_str", 25, "not expecting type {t}", "not expecting type (.*?)"},
+  });
+  auto hits = Explain(*m, "crash: TypeError: not expecting type '<class 'int'>' (works with the previous release)\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 0u);
+  // The message alone (the line starts with its class): it ends at the line's end.
+  hits = Explain(*m, "TypeError: not expecting type 'int' in call\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 1u);
+}
+
 TEST(Explain, PrintedClassMustAgree) {
   auto m = MakeMatcher(kCatalog);
   auto hits = Explain(*m, "TypeError: invalid configuration foo\n");
