@@ -714,7 +714,12 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
         bool enough = me.kind == MessageEvidence::Kind::kFull
                           ? me.explained >= kMinExactShare || me.literal >= kMinExactLiteral
                           : me.explained >= kMinExactPartialShare;
-        h.approximate = !(enough || certain) || agree < 0;
+        // A class the entry names that is neither the printed one nor (as far as
+        // we can see) one of its bases: maybe a subclass, maybe another site using
+        // the same template ("An error occurred ({code}) when calling ..." raised as
+        // NoSuchBucket elsewhere) -- not enough to be sure.
+        bool class_unsure = agree == 0 && !pe.printed_short.empty() && !e.error_class.empty();
+        h.approximate = !(enough || certain) || agree < 0 || (class_unsure && !certain);
       } else if (h.kind == ExplainHit::Kind::kClass) {
         h.approximate = true;
       } else {

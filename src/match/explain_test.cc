@@ -125,6 +125,26 @@ TEST(Explain, SentenceAfterTheMessageIsNotTheMessage) {
   EXPECT_EQ(hits[0].entry, 1u);
 }
 
+TEST(Explain, AnotherNamedClassIsNoExactAnswer) {
+  // The template matches, but the site raises EventStreamError and the paste printed
+  // NoSuchBucket (neither a known base of the other): the right place, maybe; the
+  // answer, not for sure.
+  auto m = MakeMatcher({
+      {"EventStreamError", "botocore/eventstream.py", "_parse", 608,
+       "An error occurred ({code}) when calling the {op} operation: {msg}",
+       "An error occurred \\((.*?)\\) when calling the (.*?) operation: (.*?)"},
+  });
+  std::string in = "botocore.errorfactory.NoSuchBucket: An error occurred (NoSuchBucket) when calling the "
+                   "GetObject operation: The specified bucket does not exist\n";
+  auto hits = Explain(*m, in);
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 0u);
+  EXPECT_TRUE(hits[0].approximate);
+  hits = Explain(*m, "botocore.exceptions.EventStreamError: An error occurred (X) when calling the Y operation: z\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_FALSE(hits[0].approximate);
+}
+
 TEST(Explain, PrintedClassMustAgree) {
   auto m = MakeMatcher(kCatalog);
   auto hits = Explain(*m, "TypeError: invalid configuration foo\n");
