@@ -20,6 +20,26 @@ namespace {
 
 bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
+// Characters of a match outside its captures (the union of them: a group may hold
+// another): what the template's literal text explained of this text. For a template
+// with alternatives or optional parts the branch that matched counts, not the
+// poorest one (PatternDatabase::literal_chars).
+int MatchedLiteralChars(const LocatedMatch& m) {
+  std::vector<std::pair<size_t, size_t>> spans;
+  for (const PatternCapture& c : m.captures)
+    if (c.end > c.begin) spans.emplace_back(std::max(c.begin, m.begin), std::min(c.end, m.end));
+  std::sort(spans.begin(), spans.end());
+  size_t covered = 0, upto = m.begin;
+  for (auto [b, e] : spans) {
+    b = std::max(b, upto);
+    if (e > b) {
+      covered += e - b;
+      upto = e;
+    }
+  }
+  return static_cast<int>(m.end - m.begin - std::min(covered, m.end - m.begin));
+}
+
 std::string_view BaseName(std::string_view p) {
   // A plain loop: find_last_of calls memchr on its set for every byte.
   size_t i = p.size();
@@ -610,6 +630,7 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
     MessageEvidence me;
     me.kind = loc->whole_text ? MessageEvidence::Kind::kFull : MessageEvidence::Kind::kPartial;
     me.literal = db.literal_chars(pattern);
+    if (!loc->limit_hit) me.literal = std::max(me.literal, MatchedLiteralChars(*loc));
     size_t len = TrimmedLength(text);
     // A message of several lines whose first lines the template matches whole (a
     // C++ what() followed by the shell's "Aborted" line, a message with detail lines

@@ -125,6 +125,20 @@ TEST(Explain, SentenceAfterTheMessageIsNotTheMessage) {
   EXPECT_EQ(hits[0].entry, 1u);
 }
 
+TEST(Explain, TheBranchThatMatchedIsWhatATemplateExplains) {
+  // A message built with an if/else has a template of two branches; the longer
+  // branch matched, so its literal text is what counts, not the shorter one's.
+  auto m = MakeMatcher({
+      {"CalledProcessError", "subprocess.py", "__str__", 571, "Command '{cmd}' died with {sig}.",
+       "(?:Command '(.*?)' died with (.*?)\\.|Command '(.*?)' returned non-zero exit status (.*?)\\.)"},
+      {"ValueError", "_bootsubprocess.py", "_check_cmd", 83, "Command {cmd} returned non-zero exit status {code}",
+       "Command (.*?) returned non-zero exit status (.*?)"},
+  });
+  auto hits = Explain(*m, "Command '['sh', '-c', 'exit 3']' returned non-zero exit status 3.\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 0u);  // first (the two explain close shares: one hit may list both)
+}
+
 TEST(Explain, AnotherNamedClassIsNoExactAnswer) {
   // The template matches, but the site raises EventStreamError and the paste printed
   // NoSuchBucket (neither a known base of the other): the right place, maybe; the
