@@ -914,6 +914,44 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
     groups.push_back(Group{{false, chain_begin[sec.chain_id], sec.chain_len - 1 - sec.chain_pos}, std::move(hits)});
   }
 
+  // Evaluates pattern p on the lines of `text` from `start` to `last` (line begins)
+  // joined with '\n', the first line's class split off (into joined_class).
+  std::string joined_class;
+  auto evaluate_lines = [&](uint32_t p, std::string_view text, size_t start, size_t last) {
+    struct Piece {
+      size_t seg_off, skip, raw_begin;  // seg_off + k is the line's byte skip + k
+      NormalizedLine norm;
+    };
+    std::vector<Piece> pieces;
+    std::string seg;
+    joined_class.clear();
+    for (size_t lb = start; lb <= last && lb < text.size(); lb = LineEnd(text, lb) + 1) {
+      Piece& pc = pieces.emplace_back();
+      normalizer_.Normalize(text.substr(lb, LineEnd(text, lb) - lb), pc.norm);
+      size_t skip = 0;
+      if (pieces.size() == 1) {
+        ClassSplit cs = SplitClassPrefix(pc.norm.text, /*strict=*/true);
+        if (cs.ok) {
+          skip = cs.message_begin;
+          joined_class = pc.norm.text.substr(0, cs.class_end);
+        }
+      } else {
+        seg += '\n';
+      }
+      pc.seg_off = seg.size();
+      pc.skip = skip;
+      pc.raw_begin = lb;
+      seg.append(pc.norm.text, std::min(skip, pc.norm.text.size()));
+    }
+    if (pieces.size() < 2) return;
+    auto map_joined = [&](size_t pos) {
+      size_t k = pieces.size() - 1;
+      while (k > 0 && pieces[k].seg_off > pos) --k;
+      return base + pieces[k].raw_begin + pieces[k].norm.RawOffset(pos - pieces[k].seg_off + pieces[k].skip);
+    };
+    evaluate(p, seg, seg.size(), map_joined);
+  };
+
   // 2. Plain lines: the window scan's hits on them; a line with an ANSI escape is
   // scanned again normalized. A pattern reports once per window of plain lines.
   SmallSet plain_seen;
@@ -959,6 +997,26 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
       if (cands.size() == before && msg_base > 0) {
         auto map0 = [&](size_t pos) { return sel_raw_of(li, pos); };
         evaluate(p, t, t.size(), map0, end_known, msg_base);
+      }
+      if (cands.size() == before) {
+        // A template with line breaks ("Parameter validation failed:\n{report}"):
+        // its match spans lines around this one (its holes never cross a line).
+        // Read the message from each of those lines on, its class split off.
+        const std::string& pat = db.pattern(p);
+        size_t breaks = 0;
+        for (size_t k = 0; k < pat.size(); ++k) {
+          if (pat[k] == '\n') ++breaks;
+          else if (pat[k] == '\\' && k + 1 < pat.size() && pat[++k] == 'n') ++breaks;
+        }
+        if (breaks > 0 && breaks <= opt_.max_message_lines) {
+          size_t first = sel_begin[li];
+          for (size_t k = 0; k < breaks && first > 0; ++k) first = LineBegin(text, first - 1);
+          size_t last = sel_begin[li];
+          for (size_t k = 0; k < breaks && LineEnd(text, last) + 1 < text.size(); ++k) last = LineEnd(text, last) + 1;
+          for (size_t start = first; start <= last && cands.size() == before; start = LineEnd(text, start) + 1)
+            evaluate_lines(p, text, start, last);
+          if (cands.size() > before && printed.empty() && !joined_class.empty()) printed = joined_class;
+        }
       }
     }
     // A template that starts where the message starts and stops inside the line

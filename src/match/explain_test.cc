@@ -139,6 +139,23 @@ TEST(Explain, TheBranchThatMatchedIsWhatATemplateExplains) {
   EXPECT_EQ(hits[0].entry, 0u);  // first (the two explain close shares: one hit may list both)
 }
 
+TEST(Explain, BareMessageOverSeveralLinesMeetsItsMultiLineTemplate) {
+  // A message pasted without its traceback, whose template holds a line break: the
+  // first line (after the class) and the next are read as one message.
+  auto m = MakeMatcher({
+      {"ParamValidationError", "botocore/validate.py", "serialize", 424, "Parameter validation failed:\n{report}",
+       "Parameter validation failed:\n(.*?)"},
+      {"AssertionError", "test/helper.py", "check", 3, "{name} failed", "(.*?) failed"},
+  });
+  auto hits = Explain(*m,
+                      "botocore.exceptions.ParamValidationError: Parameter validation failed:\n"
+                      "Invalid type for parameter MaxKeys, value: ten, type: <class 'str'>\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 0u);
+  EXPECT_FALSE(hits[0].approximate);
+  EXPECT_EQ(hits[0].printed_class, "botocore.exceptions.ParamValidationError");
+}
+
 TEST(Explain, AnotherNamedClassIsNoExactAnswer) {
   // The template matches, but the site raises EventStreamError and the paste printed
   // NoSuchBucket (neither a known base of the other): the right place, maybe; the
