@@ -20,6 +20,26 @@ namespace {
 
 bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
+// Characters of a match outside its captures (the union of them: a group may hold
+// another): what the template's literal text explained of this text. For a template
+// with alternatives or optional parts the branch that matched counts, not the
+// poorest one (PatternDatabase::literal_chars).
+int MatchedLiteralChars(const LocatedMatch& m) {
+  std::vector<std::pair<size_t, size_t>> spans;
+  for (const PatternCapture& c : m.captures)
+    if (c.end > c.begin) spans.emplace_back(std::max(c.begin, m.begin), std::min(c.end, m.end));
+  std::sort(spans.begin(), spans.end());
+  size_t covered = 0, upto = m.begin;
+  for (auto [b, e] : spans) {
+    b = std::max(b, upto);
+    if (e > b) {
+      covered += e - b;
+      upto = e;
+    }
+  }
+  return static_cast<int>(m.end - m.begin - std::min(covered, m.end - m.begin));
+}
+
 std::string_view BaseName(std::string_view p) {
   // A plain loop: find_last_of calls memchr on its set for every byte.
   size_t i = p.size();
@@ -587,7 +607,14 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
   // Evaluates one pattern hit on `text` (a message, with a mapping of its offsets to
   // input offsets): a full match of the message, or a match inside it at word
   // boundaries and outside any path; the literal share says how much it explains.
-  auto evaluate = [&](uint32_t pattern, std::string_view text, size_t hs_end, const auto& map) {
+  // end_known: the message ends where `text` ends (a traceback's message, a line
+  // that starts with its class, a quoted span). In prose ("crash: X: msg (works with
+  // the previous release)") it may end anywhere: when a template matches from the
+  // message's start (`anchor`) but stops before the line's end, the rest may be the
+  // user's sentence, and prose_tail_possible is set (see the plain lines below).
+  bool prose_tail_possible = false;
+  auto evaluate = [&](uint32_t pattern, std::string_view text, size_t hs_end, const auto& map,
+                      bool end_known = true, size_t anchor = 0) {
     std::optional<LocatedMatch> loc = db.LocateWhole(pattern, text, scratch);
     if (!loc || !loc->whole_text) {
       auto in = db.LocateIn(pattern, text, scratch);
@@ -603,6 +630,7 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
     MessageEvidence me;
     me.kind = loc->whole_text ? MessageEvidence::Kind::kFull : MessageEvidence::Kind::kPartial;
     me.literal = db.literal_chars(pattern);
+    if (!loc->limit_hit) me.literal = std::max(me.literal, MatchedLiteralChars(*loc));
     size_t len = TrimmedLength(text);
     // A message of several lines whose first lines the template matches whole (a
     // C++ what() followed by the shell's "Aborted" line, a message with detail lines
@@ -614,6 +642,8 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
       len = loc->end - loc->begin;
     }
     me.explained = len == 0 ? 1.0 : std::min(1.0, static_cast<double>(me.literal) / static_cast<double>(len));
+    if (!end_known && me.kind == MessageEvidence::Kind::kPartial && loc->begin <= anchor && loc->end > anchor)
+      prose_tail_possible = true;
     for (uint32_t entry : m_.EntriesOfPattern(pattern)) {
       if (!accept(entry)) continue;
       Candidate& c = candidate(entry);
@@ -705,7 +735,12 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
         bool enough = me.kind == MessageEvidence::Kind::kFull
                           ? me.explained >= kMinExactShare || me.literal >= kMinExactLiteral
                           : me.explained >= kMinExactPartialShare;
-        h.approximate = !(enough || certain) || agree < 0;
+        // A class the entry names that is neither the printed one nor (as far as
+        // we can see) one of its bases: maybe a subclass, maybe another site using
+        // the same template ("An error occurred ({code}) when calling ..." raised as
+        // NoSuchBucket elsewhere) -- not enough to be sure.
+        bool class_unsure = agree == 0 && !pe.printed_short.empty() && !e.error_class.empty();
+        h.approximate = !(enough || certain) || agree < 0 || (class_unsure && !certain);
       } else if (h.kind == ExplainHit::Kind::kClass) {
         h.approximate = true;
       } else {
@@ -879,6 +914,44 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
     groups.push_back(Group{{false, chain_begin[sec.chain_id], sec.chain_len - 1 - sec.chain_pos}, std::move(hits)});
   }
 
+  // Evaluates pattern p on the lines of `text` from `start` to `last` (line begins)
+  // joined with '\n', the first line's class split off (into joined_class).
+  std::string joined_class;
+  auto evaluate_lines = [&](uint32_t p, std::string_view text, size_t start, size_t last) {
+    struct Piece {
+      size_t seg_off, skip, raw_begin;  // seg_off + k is the line's byte skip + k
+      NormalizedLine norm;
+    };
+    std::vector<Piece> pieces;
+    std::string seg;
+    joined_class.clear();
+    for (size_t lb = start; lb <= last && lb < text.size(); lb = LineEnd(text, lb) + 1) {
+      Piece& pc = pieces.emplace_back();
+      normalizer_.Normalize(text.substr(lb, LineEnd(text, lb) - lb), pc.norm);
+      size_t skip = 0;
+      if (pieces.size() == 1) {
+        ClassSplit cs = SplitClassPrefix(pc.norm.text, /*strict=*/true);
+        if (cs.ok) {
+          skip = cs.message_begin;
+          joined_class = pc.norm.text.substr(0, cs.class_end);
+        }
+      } else {
+        seg += '\n';
+      }
+      pc.seg_off = seg.size();
+      pc.skip = skip;
+      pc.raw_begin = lb;
+      seg.append(pc.norm.text, std::min(skip, pc.norm.text.size()));
+    }
+    if (pieces.size() < 2) return;
+    auto map_joined = [&](size_t pos) {
+      size_t k = pieces.size() - 1;
+      while (k > 0 && pieces[k].seg_off > pos) --k;
+      return base + pieces[k].raw_begin + pieces[k].norm.RawOffset(pos - pieces[k].seg_off + pieces[k].skip);
+    };
+    evaluate(p, seg, seg.size(), map_joined);
+  };
+
   // 2. Plain lines: the window scan's hits on them; a line with an ANSI escape is
   // scanned again normalized. A pattern reports once per window of plain lines.
   SmallSet plain_seen;
@@ -900,6 +973,9 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
     std::string_view printed = ec.ok ? t.substr(ec.class_begin, ec.class_end - ec.class_begin) : std::string_view();
     std::string_view msg = ec.ok ? t.substr(ec.message_begin, ec.message_end - ec.message_begin) : t;
     size_t msg_base = ec.ok ? ec.message_begin : 0;
+    // Where the message ends is known when the line starts with its class or a
+    // quote closes it; a class inside a sentence may be followed by more sentence.
+    bool end_known = !ec.ok || ec.class_begin == 0 || ec.message_end < TrimmedLength(t);
     if (!ec.ok) {
       // "error: route request: ...", "fatal: ...": a lowercase label a program prints
       // before its error (Go's log.Fatalf("error: %v", err)) is the class the line shows.
@@ -917,12 +993,44 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
       if (plain_seen.contains(p) || !done.insert(p)) continue;
       auto map = [&](size_t pos) { return sel_raw_of(li, msg_base + pos); };
       size_t before = cands.size();
-      evaluate(p, msg, msg.size(), map);
+      evaluate(p, msg, msg.size(), map, end_known);
       if (cands.size() == before && msg_base > 0) {
         auto map0 = [&](size_t pos) { return sel_raw_of(li, pos); };
-        evaluate(p, t, t.size(), map0);
+        evaluate(p, t, t.size(), map0, end_known, msg_base);
+      }
+      if (cands.size() == before) {
+        // A template with line breaks ("Parameter validation failed:\n{report}"):
+        // its match spans lines around this one (its holes never cross a line).
+        // Read the message from each of those lines on, its class split off.
+        const std::string& pat = db.pattern(p);
+        size_t breaks = 0;
+        for (size_t k = 0; k < pat.size(); ++k) {
+          if (pat[k] == '\n') ++breaks;
+          else if (pat[k] == '\\' && k + 1 < pat.size() && pat[++k] == 'n') ++breaks;
+        }
+        if (breaks > 0 && breaks <= opt_.max_message_lines) {
+          size_t first = sel_begin[li];
+          for (size_t k = 0; k < breaks && first > 0; ++k) first = LineBegin(text, first - 1);
+          size_t last = sel_begin[li];
+          for (size_t k = 0; k < breaks && LineEnd(text, last) + 1 < text.size(); ++k) last = LineEnd(text, last) + 1;
+          for (size_t start = first; start <= last && cands.size() == before; start = LineEnd(text, start) + 1)
+            evaluate_lines(p, text, start, last);
+          if (cands.size() > before && printed.empty() && !joined_class.empty()) printed = joined_class;
+        }
       }
     }
+    // A template that starts where the message starts and stops inside the line
+    // says the rest may be the user's sentence: then a template whose hole ran to
+    // the line's end ("not expecting type {x}" over "... '<class 'int'>' (works with
+    // the previous release)") has not matched the whole message either, and both
+    // are weighed by the literal text they explain.
+    if (prose_tail_possible)
+      for (Candidate& c : cands)
+        if (c.ev.message.kind == MessageEvidence::Kind::kFull) {
+          c.ev.message.kind = MessageEvidence::Kind::kPartial;
+          c.hit.full = false;
+        }
+    prose_tail_possible = false;
     auto msg_map = [&](size_t pos) { return sel_raw_of(li, msg_base + pos); };
     if (Status rs = try_repr(msg, msg_map); !rs.ok()) return rs;
     PrintedError pe;

@@ -109,6 +109,73 @@ TEST(Explain, GenericTemplateNeverBeatsSpecific) {
   EXPECT_GT(hits[0].score, hits[1].score);
 }
 
+TEST(Explain, SentenceAfterTheMessageIsNotTheMessage) {
+  // In prose the message may end before the line does: a template that stops where
+  // the sentence goes on is not beaten by one whose hole swallowed the sentence.
+  auto m = MakeMatcher({
+      {"TypeError", "six.py", "ensure_binary", 940, "not expecting type '{t}'", "not expecting type '(.*?)'"},
+      {"TypeError", "util.py", "to_str", 25, "not expecting type {t}", "not expecting type (.*?)"},
+  });
+  auto hits = Explain(*m, "crash: TypeError: not expecting type '<class 'int'>' (works with the previous release)\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 0u);
+  // The message alone (the line starts with its class): it ends at the line's end.
+  hits = Explain(*m, "TypeError: not expecting type 'int' in call\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 1u);
+}
+
+TEST(Explain, TheBranchThatMatchedIsWhatATemplateExplains) {
+  // A message built with an if/else has a template of two branches; the longer
+  // branch matched, so its literal text is what counts, not the shorter one's.
+  auto m = MakeMatcher({
+      {"CalledProcessError", "subprocess.py", "__str__", 571, "Command '{cmd}' died with {sig}.",
+       "(?:Command '(.*?)' died with (.*?)\\.|Command '(.*?)' returned non-zero exit status (.*?)\\.)"},
+      {"ValueError", "_bootsubprocess.py", "_check_cmd", 83, "Command {cmd} returned non-zero exit status {code}",
+       "Command (.*?) returned non-zero exit status (.*?)"},
+  });
+  auto hits = Explain(*m, "Command '['sh', '-c', 'exit 3']' returned non-zero exit status 3.\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 0u);  // first (the two explain close shares: one hit may list both)
+}
+
+TEST(Explain, BareMessageOverSeveralLinesMeetsItsMultiLineTemplate) {
+  // A message pasted without its traceback, whose template holds a line break: the
+  // first line (after the class) and the next are read as one message.
+  auto m = MakeMatcher({
+      {"ParamValidationError", "botocore/validate.py", "serialize", 424, "Parameter validation failed:\n{report}",
+       "Parameter validation failed:\n(.*?)"},
+      {"AssertionError", "test/helper.py", "check", 3, "{name} failed", "(.*?) failed"},
+  });
+  auto hits = Explain(*m,
+                      "botocore.exceptions.ParamValidationError: Parameter validation failed:\n"
+                      "Invalid type for parameter MaxKeys, value: ten, type: <class 'str'>\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 0u);
+  EXPECT_FALSE(hits[0].approximate);
+  EXPECT_EQ(hits[0].printed_class, "botocore.exceptions.ParamValidationError");
+}
+
+TEST(Explain, AnotherNamedClassIsNoExactAnswer) {
+  // The template matches, but the site raises EventStreamError and the paste printed
+  // NoSuchBucket (neither a known base of the other): the right place, maybe; the
+  // answer, not for sure.
+  auto m = MakeMatcher({
+      {"EventStreamError", "botocore/eventstream.py", "_parse", 608,
+       "An error occurred ({code}) when calling the {op} operation: {msg}",
+       "An error occurred \\((.*?)\\) when calling the (.*?) operation: (.*?)"},
+  });
+  std::string in = "botocore.errorfactory.NoSuchBucket: An error occurred (NoSuchBucket) when calling the "
+                   "GetObject operation: The specified bucket does not exist\n";
+  auto hits = Explain(*m, in);
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 0u);
+  EXPECT_TRUE(hits[0].approximate);
+  hits = Explain(*m, "botocore.exceptions.EventStreamError: An error occurred (X) when calling the Y operation: z\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_FALSE(hits[0].approximate);
+}
+
 TEST(Explain, PrintedClassMustAgree) {
   auto m = MakeMatcher(kCatalog);
   auto hits = Explain(*m, "TypeError: invalid configuration foo\n");

@@ -135,7 +135,12 @@ ClassSplit SplitClassPrefix(std::string_view t, bool strict) {
                                                      "Fault", "Failure", "Timeout", "Iteration"};
     bool looks = false;
     for (auto suf : kSuffixes) looks = looks || EndsWith(last, suf);
-    if (!looks || !std::isupper(static_cast<unsigned char>(last[0]))) return s;
+    // A class qualified by its module names itself whatever its name ends in
+    // ("networkx.exception.NodeNotFound", "pexpect.exceptions.TIMEOUT", "re.error"):
+    // prose rarely writes "a.B: " and a file name ("setup.py: ") is lowercase.
+    bool qualified = last.size() < cls.size();
+    if (qualified && (std::isupper(static_cast<unsigned char>(last[0])) || StartsWith(last, "error"))) looks = true;
+    else if (!looks || !std::isupper(static_cast<unsigned char>(last[0]))) return s;
   }
   if (i == t.size()) {
     s = {i, i, true};

@@ -108,6 +108,15 @@ TEST(Traceback, EmbeddedClassInProse) {
   EmbeddedClass title = FindEmbeddedClass("[Bug]: x --> requests.exceptions.HTTPError: 404 Client Error");
   ASSERT_TRUE(title.ok);
   EXPECT_FALSE(FindEmbeddedClass("no class here: at all").ok);
+  // A class qualified by its module is one whatever its name ends in; a file name or
+  // a bare word is not.
+  EXPECT_TRUE(SplitClassPrefix("networkx.exception.NodeNotFound: Target 9 is not in G", true).ok);
+  EXPECT_TRUE(SplitClassPrefix("pexpect.exceptions.TIMEOUT: Timeout exceeded.", true).ok);
+  EXPECT_TRUE(SplitClassPrefix("re.error: bad escape", true).ok);
+  EXPECT_TRUE(SplitClassPrefix("_queue.Empty", true).ok);
+  EXPECT_FALSE(SplitClassPrefix("setup.py: not found", true).ok);
+  EXPECT_FALSE(SplitClassPrefix("NodeNotFound: x", true).ok);
+  EXPECT_FALSE(SplitClassPrefix("Note: this is prose", true).ok);
   EXPECT_TRUE(LooksLikeFrameLine("02:08:15:app.py:   File \"x.py\", line 3, in f"));
   EXPECT_FALSE(LooksLikeFrameLine("File not found"));
 }
