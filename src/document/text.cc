@@ -228,36 +228,44 @@ std::string UpToClosingParen(std::string_view after_open) {
 std::vector<std::string> Words(std::string_view s) { return Words(s, SIZE_MAX); }
 
 std::vector<std::string> Words(std::string_view s, size_t max) {
-  std::vector<std::string> out;
-  std::string cur;
+  // A word is a contiguous run of word characters (a hole ends it), so each is
+  // built once from its range: lowered, its '-' ends trimmed, dropped if empty.
+  // `max` counts words before the trim, as a trailing '-' may empty one.
+  std::vector<std::string> kept;
+  size_t found = 0;
+  auto take = [&](size_t b, size_t e) {
+    ++found;
+    while (b < e && s[e - 1] == '-') --e;
+    while (b < e && s[b] == '-') ++b;
+    if (b == e) return;
+    std::string w(e - b, '\0');
+    for (size_t i = b; i < e; ++i) w[i - b] = (char)std::tolower((unsigned char)s[i]);
+    kept.push_back(std::move(w));
+  };
+  size_t cur = std::string_view::npos, cur_end = 0;  // the word being read: [cur, cur_end)
   int hole = 0;
-  for (char c : s) {
-    if (out.size() > max) break;  // one more than asked: a trailing '-' may empty one
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (found > max) break;  // one more than asked: a trailing '-' may empty one
+    char c = s[i];
     if (c == '{') {
       ++hole;
       continue;
     }
     if (c == '}' && hole > 0) {
       --hole;
-      if (!cur.empty()) out.push_back(std::move(cur)), cur.clear();
+      if (cur != std::string_view::npos) take(cur, cur_end), cur = std::string_view::npos;
       continue;
     }
     if (hole) continue;
     if (std::isalnum((unsigned char)c) || c == '_' || c == '-' || (unsigned char)c >= 0x80) {
-      cur += (char)std::tolower((unsigned char)c);
-    } else if (!cur.empty()) {
-      out.push_back(std::move(cur));
-      cur.clear();
+      if (cur == std::string_view::npos) cur = i;
+      cur_end = i + 1;
+    } else if (cur != std::string_view::npos) {
+      take(cur, cur_end);
+      cur = std::string_view::npos;
     }
   }
-  if (!cur.empty()) out.push_back(std::move(cur));
-  for (auto& w : out) {
-    while (!w.empty() && w.back() == '-') w.pop_back();
-    while (!w.empty() && w.front() == '-') w.erase(w.begin());
-  }
-  std::vector<std::string> kept;
-  for (auto& w : out)
-    if (!w.empty()) kept.push_back(std::move(w));
+  if (cur != std::string_view::npos) take(cur, cur_end);
   return kept;
 }
 
