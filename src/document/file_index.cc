@@ -462,7 +462,7 @@ SiteContext FileIndex::Gather(const Site& site) const {
       bool after_dot = i > 0 && g[i - 1] == '.';
       if (!after_dot) {
         std::string n(g.substr(i, e - i));
-        module_names.insert(n);
+        if (imports_.count(n)) module_names.insert(n);  // only imported names can be modules
         bool kw = n == "and" || n == "or" || n == "not" || n == "in" || n == "is" || n == "None" || n == "True" || n == "False" ||
                   n == "if" || n == "else" || n == "lambda" || n == "for";
         if (!kw && (e >= g.size() || g[e] != '(')) want(n);
