@@ -227,20 +227,20 @@ std::string UpToClosingParen(std::string_view after_open) {
 
 std::vector<std::string> Words(std::string_view s) { return Words(s, SIZE_MAX); }
 
-std::vector<std::string> Words(std::string_view s, size_t max) {
-  // A word is a contiguous run of word characters (a hole ends it), so each is
-  // built once from its range: lowered, its '-' ends trimmed, dropped if empty.
-  // `max` counts words before the trim, as a trailing '-' may empty one.
-  std::vector<std::string> kept;
+namespace {
+
+// Calls take(b, e) with each word's range in s: a contiguous run of word
+// characters outside {holes} (a hole ends a word), its '-' ends trimmed, none
+// empty. Stops once more than `max` words were found (counted before the trim,
+// as a trailing '-' may empty one).
+template <class Take>
+void ForEachWord(std::string_view s, size_t max, Take take) {
   size_t found = 0;
-  auto take = [&](size_t b, size_t e) {
+  auto word = [&](size_t b, size_t e) {
     ++found;
     while (b < e && s[e - 1] == '-') --e;
     while (b < e && s[b] == '-') ++b;
-    if (b == e) return;
-    std::string w(e - b, '\0');
-    for (size_t i = b; i < e; ++i) w[i - b] = (char)std::tolower((unsigned char)s[i]);
-    kept.push_back(std::move(w));
+    if (b < e) take(b, e);
   };
   size_t cur = std::string_view::npos, cur_end = 0;  // the word being read: [cur, cur_end)
   int hole = 0;
@@ -253,7 +253,7 @@ std::vector<std::string> Words(std::string_view s, size_t max) {
     }
     if (c == '}' && hole > 0) {
       --hole;
-      if (cur != std::string_view::npos) take(cur, cur_end), cur = std::string_view::npos;
+      if (cur != std::string_view::npos) word(cur, cur_end), cur = std::string_view::npos;
       continue;
     }
     if (hole) continue;
@@ -261,12 +261,33 @@ std::vector<std::string> Words(std::string_view s, size_t max) {
       if (cur == std::string_view::npos) cur = i;
       cur_end = i + 1;
     } else if (cur != std::string_view::npos) {
-      take(cur, cur_end);
+      word(cur, cur_end);
       cur = std::string_view::npos;
     }
   }
-  if (cur != std::string_view::npos) take(cur, cur_end);
+  if (cur != std::string_view::npos) word(cur, cur_end);
+}
+
+}  // namespace
+
+std::vector<std::string> Words(std::string_view s, size_t max) {
+  std::vector<std::string> kept;
+  ForEachWord(s, max, [&](size_t b, size_t e) {
+    std::string w(e - b, '\0');
+    for (size_t i = b; i < e; ++i) w[i - b] = (char)std::tolower((unsigned char)s[i]);
+    kept.push_back(std::move(w));
+  });
   return kept;
+}
+
+std::string SpacedWords(std::string_view s) {
+  std::string o;
+  o.reserve(s.size() + 1);
+  ForEachWord(s, SIZE_MAX, [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) o += (char)std::tolower((unsigned char)s[i]);
+    o += ' ';
+  });
+  return o;
 }
 
 bool IsConstantExpr(std::string_view s) {
