@@ -24,18 +24,25 @@ std::string_view TrimView(std::string_view s) {
 std::string Trim(std::string_view s) { return std::string(TrimView(s)); }
 
 std::string OneLine(std::string_view s) {
+  auto space = [](char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; };
   std::string o;
   o.reserve(s.size());
+  // Runs of non-space bytes are copied at once; a run of spaces becomes one,
+  // except after an opening bracket or before a closing one (and never first).
   bool sp = false;
-  for (char c : s) {
-    if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+  for (size_t i = 0; i < s.size();) {
+    if (space(s[i])) {
       sp = true;
+      ++i;
       continue;
     }
-    if (sp && !o.empty() && o.back() != '(' && o.back() != '[' && o.back() != '{' && c != ')' && c != ']' && c != '}')
-      o += ' ';
+    size_t j = i + 1;
+    while (j < s.size() && !space(s[j])) ++j;
+    char c = s[i];
+    if (sp && !o.empty() && o.back() != '(' && o.back() != '[' && o.back() != '{' && c != ')' && c != ']' && c != '}') o += ' ';
     sp = false;
-    o += c;
+    o.append(s.data() + i, j - i);
+    i = j;
   }
   return o;
 }
