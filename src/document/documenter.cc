@@ -18,11 +18,7 @@ namespace {
 // commonSituations items that triggerScenarios already says are dropped.
 std::optional<std::string> WithoutRepeats(std::optional<std::string> situations, const std::string& triggers) {
   if (!situations) return situations;
-  auto line = [](std::string_view s) {
-    std::string o = " ";
-    for (const auto& w : doc::Words(s)) o += w + " ";
-    return o;
-  };
+  auto line = [](std::string_view s) { return " " + doc::SpacedWords(s); };
   std::string trig = line(triggers);
   std::string kept;
   const std::string& cs = *situations;

@@ -561,6 +561,7 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
     sf.checked_condition = clauses.size() > before;
   }
   std::vector<Fact> facts;
+  facts.reserve(clauses.size());
   for (auto& c : clauses) {
     Fact f;
     f.guard = c.guard;
@@ -630,6 +631,7 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
   // The same test twice (nested ifs) is one fact.
   {
     std::vector<Fact> uniq;
+    uniq.reserve(facts.size());
     std::set<std::string> seen;
     for (auto& f : facts)
       if (seen.insert(f.code + "|" + f.subj.via + "|" + (f.from_else ? "e" : "")).second) uniq.push_back(std::move(f));
@@ -638,6 +640,7 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
   // Else-facts of one subject ("!= a", "!= b", "not in [c]") are one "none of" fact.
   {
     std::vector<Fact> merged;
+    merged.reserve(facts.size());
     std::map<std::string, size_t> at;
     for (auto& f : facts) {
       bool mergeable = f.from_else && !f.disjunction && f.atom.rhs_strings && (f.atom.op == "!=" || f.atom.op == "not in") &&
@@ -674,6 +677,7 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
           (f.atom.op == "!=" || f.atom.op == "not in" || f.atom.op == "is not"))
         f.implied = true;
   }
+  sf.facts.reserve(facts.size());
   for (auto& f : facts)
     if (!f.implied) sf.facts.push_back(f);
   for (const auto& f : sf.facts)

@@ -244,6 +244,13 @@ void FileIndex::Summarize(const Block& b, int until_line, BranchInfo* out) const
   }
 }
 
+const std::vector<ParamInfo>& FileIndex::ParamsOf(int def) const {
+  if (params_.empty()) params_.resize(blocks_.size());
+  auto& p = params_[def];
+  if (!p) p = Params(blocks_[def]);
+  return *p;
+}
+
 std::vector<ParamInfo> FileIndex::Params(const Block& def) const {
   std::vector<ParamInfo> out;
   const LogLine& l = ll_[def.ll];
@@ -357,7 +364,7 @@ void FileIndex::Setters(const Site& site, int def, SiteContext* c) const {
         // self.x = x of a constructor parameter: the caller chooses it when it builds the object.
         if (!IsIdent(rhs)) continue;
         bool param = false;
-        for (const auto& p : Params(blocks_[d])) param = param || (p.name == rhs && !p.star);
+        for (const auto& p : ParamsOf(d)) param = param || (p.name == rhs && !p.star);
         if (!param) continue;
         value = "param:" + rhs;
       }
@@ -407,7 +414,7 @@ SiteContext FileIndex::Gather(const Site& site) const {
     c.def_line = d.start;
     c.def_name = std::string(d.name);
     if (d.parent >= 0 && blocks_[d.parent].kind == kClass) c.class_name = std::string(blocks_[d.parent].name);
-    c.params = Params(d);
+    c.params = ParamsOf(def);
     for (int k = d.ll - 1, n = 0; k >= 0 && n < 8 && t_.IsOp1(ll_[k].first, '@'); --k, ++n) {
       std::string dec(t_.Span(ll_[k].first + 1, ll_[k].last));
       dec = dec.substr(0, dec.find('('));
@@ -438,9 +445,9 @@ SiteContext FileIndex::Gather(const Site& site) const {
   size_t first_guard = site.guards.size() > kMaxGuards ? site.guards.size() - kMaxGuards : 0;
   std::vector<std::string> names;
   std::set<std::string> module_names;
-  auto want = [&](const std::string& n) {
+  auto want = [&](std::string_view n) {
     if (IsIdent(n) && n != "self" && n != "cls" && names.size() < 16 && std::find(names.begin(), names.end(), n) == names.end())
-      names.push_back(n);
+      names.emplace_back(n);
   };
   // The identifiers a test uses: candidates for locals (not after '.', not called)
   // and for modules (not after '.'). A token-free scan: Gather runs for every site.
@@ -461,8 +468,8 @@ SiteContext FileIndex::Gather(const Site& site) const {
       while (e < g.size() && IsWordChar(g[e])) ++e;
       bool after_dot = i > 0 && g[i - 1] == '.';
       if (!after_dot) {
-        std::string n(g.substr(i, e - i));
-        module_names.insert(n);
+        std::string_view n = g.substr(i, e - i);  // a string only when kept
+        if (imports_.count(n)) module_names.emplace(n);  // only imported names can be modules
         bool kw = n == "and" || n == "or" || n == "not" || n == "in" || n == "is" || n == "None" || n == "True" || n == "False" ||
                   n == "if" || n == "else" || n == "lambda" || n == "for";
         if (!kw && (e >= g.size() || g[e] != '(')) want(n);

@@ -7,9 +7,10 @@
 // (at most kMaxGuards guards, kMaxCallers callers, 64 assignment candidates).
 //
 // Thread-safety: one FileIndex per thread (Gather builds a range-min table
-// on first use).
+// and the parameters of defs on first use).
 #pragma once
 
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -74,6 +75,8 @@ class FileIndex {
   // @app.get("/path") / @app.route("/path", methods=["POST"]) on the def.
   void Route(const Block& def, SiteContext* c) const;
   std::vector<ParamInfo> Params(const Block& def) const;
+  // Params(blocks_[def]), read once per def: the sites of one function share it.
+  const std::vector<ParamInfo>& ParamsOf(int def) const;
 
   const Toks& t_;
   std::vector<LogLine> ll_;
@@ -83,6 +86,7 @@ class FileIndex {
   std::unordered_map<std::string_view, std::vector<uint32_t>> calls_;  // name -> tokens
   std::unordered_set<std::string_view> imports_;
   mutable std::vector<int> seg_;  // range-min over ll_ indents, built on first use
+  mutable std::vector<std::optional<std::vector<ParamInfo>>> params_;  // by block, filled on first use (ParamsOf)
 };
 
 }  // namespace errdex::doc

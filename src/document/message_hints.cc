@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string_view>
 
 #include "document/text.h"
 
@@ -53,13 +54,14 @@ std::vector<std::string> SplitValues(std::string_view s) {
   return out;
 }
 
-const char* const kVerbs[] = {"pass", "use", "set", "specify", "add", "enable", "disable", "remove", "install", "upgrade",
-                               "update", "downgrade", "run", "switch", "reduce", "increase", "lower", "choose", "select",
-                               "provide", "ensure", "check", "unset", "export", "try", "consider", "call", "change",
-                               "avoid", "rename", "replace", "restart", "configure", "define", "register", "modify",
-                               "decrease", "delete", "reinstall", "rebuild", "recompile", "fix", "adjust", "align", "turn",
-                               "drop", "supply", "give", "convert", "cast", "move", "put", "launch", "retry", "wait",
-                               "contact", "report", "refer"};
+// string_views: a comparison with a word tests the length first (no strlen).
+constexpr std::string_view kVerbs[] = {"pass", "use", "set", "specify", "add", "enable", "disable", "remove", "install", "upgrade",
+                                       "update", "downgrade", "run", "switch", "reduce", "increase", "lower", "choose", "select",
+                                       "provide", "ensure", "check", "unset", "export", "try", "consider", "call", "change",
+                                       "avoid", "rename", "replace", "restart", "configure", "define", "register", "modify",
+                                       "decrease", "delete", "reinstall", "rebuild", "recompile", "fix", "adjust", "align", "turn",
+                                       "drop", "supply", "give", "convert", "cast", "move", "put", "launch", "retry", "wait",
+                                       "contact", "report", "refer"};
 
 // The imperative clause of a sentence, or "".
 std::string ImperativeClause(const std::string& sent) {
@@ -91,14 +93,14 @@ std::string ImperativeClause(const std::string& sent) {
     const std::string& v = w[i];
     std::string next = i + 1 < w.size() ? w[i + 1] : "";
     bool verb = false;
-    for (const char* iv : kVerbs)
+    for (std::string_view iv : kVerbs)
       if (v == iv) verb = true;
     if (v == "make" && next == "sure") verb = true;
     if ((v == "do" || v == "don't") && (next == "not" || v == "don't")) verb = true;
-    static const char* const kNotAfter[] = {"of", "failed", "error", "is", "was", "are", "has", "not", "must", "size", "id",
-                                            "for", "should", "can", "cannot", "will", "may"};
+    static constexpr std::string_view kNotAfter[] = {"of", "failed", "error", "is", "was", "are", "has", "not", "must", "size", "id",
+                                                    "for", "should", "can", "cannot", "will", "may"};
     if (verb && !(v == "do" || v == "don't"))
-      for (const char* n : kNotAfter)
+      for (std::string_view n : kNotAfter)
         if (next == n) verb = false;
     // "Call aclnnHcPost failed", "Run step 3 errored": a report of what failed, not advice.
     if (verb && !polite)

@@ -24,18 +24,25 @@ std::string_view TrimView(std::string_view s) {
 std::string Trim(std::string_view s) { return std::string(TrimView(s)); }
 
 std::string OneLine(std::string_view s) {
+  auto space = [](char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; };
   std::string o;
   o.reserve(s.size());
+  // Runs of non-space bytes are copied at once; a run of spaces becomes one,
+  // except after an opening bracket or before a closing one (and never first).
   bool sp = false;
-  for (char c : s) {
-    if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+  for (size_t i = 0; i < s.size();) {
+    if (space(s[i])) {
       sp = true;
+      ++i;
       continue;
     }
-    if (sp && !o.empty() && o.back() != '(' && o.back() != '[' && o.back() != '{' && c != ')' && c != ']' && c != '}')
-      o += ' ';
+    size_t j = i + 1;
+    while (j < s.size() && !space(s[j])) ++j;
+    char c = s[i];
+    if (sp && !o.empty() && o.back() != '(' && o.back() != '[' && o.back() != '{' && c != ')' && c != ']' && c != '}') o += ' ';
     sp = false;
-    o += c;
+    o.append(s.data() + i, j - i);
+    i = j;
   }
   return o;
 }
@@ -227,38 +234,67 @@ std::string UpToClosingParen(std::string_view after_open) {
 
 std::vector<std::string> Words(std::string_view s) { return Words(s, SIZE_MAX); }
 
-std::vector<std::string> Words(std::string_view s, size_t max) {
-  std::vector<std::string> out;
-  std::string cur;
+namespace {
+
+// Calls take(b, e) with each word's range in s: a contiguous run of word
+// characters outside {holes} (a hole ends a word), its '-' ends trimmed, none
+// empty. Stops once more than `max` words were found (counted before the trim,
+// as a trailing '-' may empty one).
+template <class Take>
+void ForEachWord(std::string_view s, size_t max, Take take) {
+  size_t found = 0;
+  auto word = [&](size_t b, size_t e) {
+    ++found;
+    while (b < e && s[e - 1] == '-') --e;
+    while (b < e && s[b] == '-') ++b;
+    if (b < e) take(b, e);
+  };
+  size_t cur = std::string_view::npos, cur_end = 0;  // the word being read: [cur, cur_end)
   int hole = 0;
-  for (char c : s) {
-    if (out.size() > max) break;  // one more than asked: a trailing '-' may empty one
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (found > max) break;  // one more than asked: a trailing '-' may empty one
+    char c = s[i];
     if (c == '{') {
       ++hole;
       continue;
     }
     if (c == '}' && hole > 0) {
       --hole;
-      if (!cur.empty()) out.push_back(std::move(cur)), cur.clear();
+      if (cur != std::string_view::npos) word(cur, cur_end), cur = std::string_view::npos;
       continue;
     }
     if (hole) continue;
     if (std::isalnum((unsigned char)c) || c == '_' || c == '-' || (unsigned char)c >= 0x80) {
-      cur += (char)std::tolower((unsigned char)c);
-    } else if (!cur.empty()) {
-      out.push_back(std::move(cur));
-      cur.clear();
+      if (cur == std::string_view::npos) cur = i;
+      cur_end = i + 1;
+    } else if (cur != std::string_view::npos) {
+      word(cur, cur_end);
+      cur = std::string_view::npos;
     }
   }
-  if (!cur.empty()) out.push_back(std::move(cur));
-  for (auto& w : out) {
-    while (!w.empty() && w.back() == '-') w.pop_back();
-    while (!w.empty() && w.front() == '-') w.erase(w.begin());
-  }
+  if (cur != std::string_view::npos) word(cur, cur_end);
+}
+
+}  // namespace
+
+std::vector<std::string> Words(std::string_view s, size_t max) {
   std::vector<std::string> kept;
-  for (auto& w : out)
-    if (!w.empty()) kept.push_back(std::move(w));
+  ForEachWord(s, max, [&](size_t b, size_t e) {
+    std::string w(e - b, '\0');
+    for (size_t i = b; i < e; ++i) w[i - b] = (char)std::tolower((unsigned char)s[i]);
+    kept.push_back(std::move(w));
+  });
   return kept;
+}
+
+std::string SpacedWords(std::string_view s) {
+  std::string o;
+  o.reserve(s.size() + 1);
+  ForEachWord(s, SIZE_MAX, [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) o += (char)std::tolower((unsigned char)s[i]);
+    o += ' ';
+  });
+  return o;
 }
 
 bool IsConstantExpr(std::string_view s) {

@@ -54,6 +54,8 @@ std::vector<std::string> Words(std::string_view s);
 std::string UpToClosingParen(std::string_view after_open);
 // The first words only (at most `max`, maybe one more): cheap on long texts.
 std::vector<std::string> Words(std::string_view s, size_t max);
+// Words(s), each followed by one space ("a b c "), built without the vector.
+std::string SpacedWords(std::string_view s);
 
 // An integer literal (optionally negative, at most 12 characters).
 bool IntLiteral(const std::string& s, long* v);

@@ -518,13 +518,11 @@ std::optional<std::vector<std::string>> WritePreventionTips(const SiteFacts& sf,
   std::vector<std::string> uniq;
   std::set<std::string> sol_words;
   for (const auto& s : solutions) {
-    std::string w;
-    for (auto& x : Words(s)) w += x + " ";
+    std::string w = SpacedWords(s);
     sol_words.insert(w);
   }
   for (auto& t : tips) {
-    std::string w;
-    for (auto& x : Words(t)) w += x + " ";
+    std::string w = SpacedWords(t);
     if (sol_words.count(w) || std::find(uniq.begin(), uniq.end(), t) != uniq.end()) continue;
     uniq.push_back(t);
   }
