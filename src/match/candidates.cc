@@ -173,7 +173,9 @@ std::vector<ExplainHit> CandidateSet::Rank(const PrintedError& pe) {
       // the same template ("An error occurred ({code}) when calling ..." raised as
       // NoSuchBucket elsewhere) -- not enough to be sure.
       bool class_unsure = agree == 0 && !pe.printed_short.empty() && !e.error_class.empty();
-      h.approximate = !(enough || certain) || agree < 0 || (class_unsure && !certain);
+      // A few common words with nothing else for them: no class agreeing, no frame.
+      bool few_words_alone = me.literal < kMinAloneLiteral && agree <= 0 && !h.frame_file;
+      h.approximate = !(enough || certain) || agree < 0 || (class_unsure && !certain) || few_words_alone;
     } else if (h.kind == ExplainHit::Kind::kClass) {
       h.approximate = true;
     } else {

@@ -176,6 +176,24 @@ TEST(Explain, AnotherNamedClassIsNoExactAnswer) {
   EXPECT_FALSE(hits[0].approximate);
 }
 
+TEST(Explain, AFewCommonWordsAloneAreNoExactAnswer) {
+  // "bad file" is what many programs print (here a test's): a bare message of so few
+  // literal characters names this site only with a class that agrees, or a frame.
+  auto m = MakeMatcher({
+      {"ValueError", "test/test_inspect.py", "t", 569, "bad file", "bad file"},
+      {"ValueError", "pkg/specifiers.py", "s", 98, "bad specifier: {spec}", "bad specifier: (.*?)"},
+  });
+  for (std::string in : {"bad file\n", "bad specifier: '=>1.0'\n"}) {
+    auto hits = Explain(*m, in);
+    ASSERT_FALSE(hits.empty()) << in;
+    EXPECT_TRUE(hits[0].approximate) << in;
+  }
+  auto hits = Explain(*m, "ValueError: bad file\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 0u);
+  EXPECT_FALSE(hits[0].approximate);
+}
+
 TEST(Explain, PrintedClassMustAgree) {
   auto m = MakeMatcher(kCatalog);
   auto hits = Explain(*m, "TypeError: invalid configuration foo\n");
