@@ -493,6 +493,12 @@ TEST(Explain, NearExactSurvivesCaseMarkdownQuotesAndACutOffEnd) {
                            "The model's max seq len ({n}) is larger than the maximum number of tokens"), 0.5);
   EXPECT_LT(NearExactShare("something else entirely", "Capture CUDA graph failed"), 0);
   EXPECT_LT(NearExactShare("graph failed capture cuda", "Capture CUDA graph failed"), 0);  // order matters
+  // A short start of a short template ("No closing" of "No closing quotation") is
+  // found, but counts for less than the whole message.
+  double cut = NearExactShare("No closing", "No closing quotation");
+  EXPECT_GT(cut, 0);
+  EXPECT_LT(cut, NearExactShare("No closing quotation", "No closing quotation"));
+  EXPECT_LT(NearExactShare("No closing", "No closing quotation was found in the input"), 0);  // under half of it
 }
 
 // A bare class ("AssertionError", "queue.Full") names the sites that raise it
