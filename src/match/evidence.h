@@ -1,6 +1,6 @@
 // match/evidence.h: what speaks for one catalog entry being the site behind one
 // printed error, and the score that orders candidates. Pure functions over small
-// structs, so each rule is tested on its own (evidence_test.cc); explain.cc
+// structs, so each rule is tested on its own (evidence_test.cc); candidates.cc
 // gathers the evidence, this file weighs it.
 //
 // The order of strength, by design (see Score):
