@@ -1,6 +1,6 @@
 // match/evidence.h: what speaks for one catalog entry being the site behind one
 // printed error, and the score that orders candidates. Pure functions over small
-// structs, so each rule is tested on its own (evidence_test.cc); explain.cc
+// structs, so each rule is tested on its own (evidence_test.cc); candidates.cc
 // gathers the evidence, this file weighs it.
 //
 // The order of strength, by design (see Score):
@@ -107,6 +107,10 @@ inline constexpr double kMinExactShare = 0.3;
 // template is specific whatever its holes swallow).
 inline constexpr int kMinExactLiteral = 24;
 inline constexpr double kMinExactPartialShare = 0.6;
+// A template with fewer literal characters than this is a few common words ("bad
+// file", "Duplicate name", "could not find {x}"): many programs print them, so it
+// is exact only with a printed class agreeing with the entry's, or a frame.
+inline constexpr int kMinAloneLiteral = 16;
 // Scores closer than this are equal: the evidence is the same.
 inline constexpr double kTieEpsilon = 1e-6;
 

@@ -1,10 +1,13 @@
-// match/explain.cc: windows of lines -> sections and plain lines -> ranked hits.
+// match/explain.cc: windows of lines -> sections and plain lines -> ranked hits
+// (the candidates and their ranking: candidates.cc; plain lines: plain_lines.cc).
 // Tested by explain_test.cc.
 #include "match/explain.h"
 
+#include "match/candidates.h"
 #include "match/evidence.h"
 #include "match/foreign_traces.h"
-#include "match/python_repr.h"
+#include "match/line_bounds.h"
+#include "match/plain_lines.h"
 
 #include <algorithm>
 #include <cctype>
@@ -19,26 +22,6 @@ namespace errdex {
 namespace {
 
 bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
-// Characters of a match outside its captures (the union of them: a group may hold
-// another): what the template's literal text explained of this text. For a template
-// with alternatives or optional parts the branch that matched counts, not the
-// poorest one (PatternDatabase::literal_chars).
-int MatchedLiteralChars(const LocatedMatch& m) {
-  std::vector<std::pair<size_t, size_t>> spans;
-  for (const PatternCapture& c : m.captures)
-    if (c.end > c.begin) spans.emplace_back(std::max(c.begin, m.begin), std::min(c.end, m.end));
-  std::sort(spans.begin(), spans.end());
-  size_t covered = 0, upto = m.begin;
-  for (auto [b, e] : spans) {
-    b = std::max(b, upto);
-    if (e > b) {
-      covered += e - b;
-      upto = e;
-    }
-  }
-  return static_cast<int>(m.end - m.begin - std::min(covered, m.end - m.begin));
-}
 
 std::string_view BaseName(std::string_view p) {
   // A plain loop: find_last_of calls memchr on its set for every byte.
@@ -178,43 +161,8 @@ constexpr size_t kMaxFuzzyQueries = 8;
 constexpr size_t kMaxWeakEntries = 64;    // approximate entries the fallback does not repeat
 constexpr size_t kMaxFuzzyQueryBytes = 2048;
 constexpr size_t kMaxTracebackLines = 1024;  // lines followed after one traceback header
-constexpr size_t kMaxEqualEntries = 32;      // entries listed by one "several sites match equally" hit
-constexpr size_t kLearnLines = 12;
-constexpr size_t kMaxPasteFrames = 64;
-constexpr size_t kMaxClassSites = 8;             // class-only candidates (kClass) of one printed class           // frames of a paste weighed against plain lines           // lines after a traceback header looked at to learn a prefix
-
-// One error as printed, what the ranking weighs candidates against.
-struct PrintedError {
-  std::string_view printed_class;  // as printed ("" none)
-  std::string_view printed_short;  // its last dotted component
-  const std::vector<TracebackFrame>* frames = nullptr;  // null for a plain line
-  uint32_t code_hash_of_raising = 0;
-  std::vector<std::string> packages;  // PackageHints
-};
-
-// A set of pattern ids of one line or window: a handful, so a vector beats a tree.
-class SmallSet {
- public:
-  bool contains(uint32_t x) const { return std::find(v_.begin(), v_.end(), x) != v_.end(); }
-  bool insert(uint32_t x) {  // true when x was not there
-    if (contains(x)) return false;
-    v_.push_back(x);
-    return true;
-  }
-
- private:
-  std::vector<uint32_t> v_;
-};
-
-// Line of `text` around byte `pos`: [begin, end) without its '\n'.
-size_t LineBegin(std::string_view text, size_t pos) {
-  const void* p = pos > 0 ? memrchr(text.data(), '\n', pos) : nullptr;
-  return p ? static_cast<size_t>(static_cast<const char*>(p) - text.data()) + 1 : 0;
-}
-size_t LineEnd(std::string_view text, size_t begin) {
-  const void* p = begin < text.size() ? std::memchr(text.data() + begin, '\n', text.size() - begin) : nullptr;
-  return p ? static_cast<size_t>(static_cast<const char*>(p) - text.data()) : text.size();
-}
+constexpr size_t kLearnLines = 12;           // lines after a traceback header looked at to learn a prefix
+constexpr size_t kMaxPasteFrames = 64;       // frames of a paste weighed against plain lines
 
 // Does the traceback whose header line starts at `header_begin` continue past the
 // end of `text`? Calls visit(line begin, normalized line) for each line it follows.
@@ -571,242 +519,10 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
   remember_frames(orphans);
   for (const ExceptionSection& sec : sections) remember_frames(sec.frames);
 
-  struct Group {
-    // Emission order: tracebacks before plain lines (an exception raised beats a log
-    // line about it), by the input offset of the chain (or line), then the final
-    // exception of a chain before its causes.
-    std::tuple<bool, uint64_t, size_t> key;
-    std::vector<ExplainHit> hits;
-  };
-  std::vector<Group> groups;
+  std::vector<HitGroup> groups;
   std::vector<std::pair<uint32_t, size_t>> rescan;
+  CandidateSet cands(m_, scratch, opt_, paste_frames_);  // candidates.h
 
-  auto accept = [&](uint32_t entry) { return !opt_.accept || opt_.accept(entry); };
-
-  // The candidates of one printed error (a traceback's exception section or a plain
-  // line): every entry some evidence points at, with the best evidence seen for it.
-  struct Candidate {
-    ExplainHit hit;
-    CandidateEvidence ev;
-  };
-  std::vector<Candidate> cands;
-  std::unordered_map<uint32_t, size_t> cand_of;
-  auto candidate = [&](uint32_t entry) -> Candidate& {
-    auto [it, fresh] = cand_of.try_emplace(entry, cands.size());
-    if (fresh) {
-      cands.emplace_back();
-      cands.back().hit.entry = entry;
-    }
-    return cands[it->second];
-  };
-  auto reset_candidates = [&] {
-    cands.clear();
-    cand_of.clear();
-  };
-
-  // Evaluates one pattern hit on `text` (a message, with a mapping of its offsets to
-  // input offsets): a full match of the message, or a match inside it at word
-  // boundaries and outside any path; the literal share says how much it explains.
-  // end_known: the message ends where `text` ends (a traceback's message, a line
-  // that starts with its class, a quoted span). In prose ("crash: X: msg (works with
-  // the previous release)") it may end anywhere: when a template matches from the
-  // message's start (`anchor`) but stops before the line's end, the rest may be the
-  // user's sentence, and prose_tail_possible is set (see the plain lines below).
-  bool prose_tail_possible = false;
-  auto evaluate = [&](uint32_t pattern, std::string_view text, size_t hs_end, const auto& map,
-                      bool end_known = true, size_t anchor = 0) {
-    std::optional<LocatedMatch> loc = db.LocateWhole(pattern, text, scratch);
-    if (!loc || !loc->whole_text) {
-      auto in = db.LocateIn(pattern, text, scratch);
-      if (in) loc = in;
-      else if (!loc) return;
-    }
-    if (loc->limit_hit) {  // PCRE2 gave up: keep Vectorscan's word for it, no captures
-      loc->begin = 0;
-      loc->end = std::min(hs_end, text.size());
-      loc->whole_text = false;
-    }
-    if (!loc->whole_text && !InsideWords(text, loc->begin, loc->end)) return;
-    MessageEvidence me;
-    me.kind = loc->whole_text ? MessageEvidence::Kind::kFull : MessageEvidence::Kind::kPartial;
-    me.literal = db.literal_chars(pattern);
-    if (!loc->limit_hit) me.literal = std::max(me.literal, MatchedLiteralChars(*loc));
-    size_t len = TrimmedLength(text);
-    // A message of several lines whose first lines the template matches whole (a
-    // C++ what() followed by the shell's "Aborted" line, a message with detail lines
-    // after it): the lines it covers are the message it explains.
-    if (!loc->whole_text && text.find('\n') != std::string_view::npos &&
-        (loc->begin == 0 || text[loc->begin - 1] == '\n') &&
-        (loc->end >= TrimmedLength(text) || text[loc->end] == '\n' || text[loc->end] == '\r')) {
-      me.kind = MessageEvidence::Kind::kFull;
-      len = loc->end - loc->begin;
-    }
-    me.explained = len == 0 ? 1.0 : std::min(1.0, static_cast<double>(me.literal) / static_cast<double>(len));
-    if (!end_known && me.kind == MessageEvidence::Kind::kPartial && loc->begin <= anchor && loc->end > anchor)
-      prose_tail_possible = true;
-    for (uint32_t entry : m_.EntriesOfPattern(pattern)) {
-      if (!accept(entry)) continue;
-      Candidate& c = candidate(entry);
-      const MessageEvidence& old = c.ev.message;
-      if (old.kind > me.kind || (old.kind == me.kind && old.explained >= me.explained)) continue;
-      c.ev.message = me;
-      ExplainHit& h = c.hit;
-      h.kind = ExplainHit::Kind::kPattern;
-      h.full = loc->whole_text;
-      h.begin = map(loc->begin);
-      h.end = loc->end > loc->begin ? map(loc->end - 1) + 1 : h.begin;
-      h.message = std::string(text);
-      h.message_offset = loc->begin;
-      h.message_length = loc->end - loc->begin;
-      h.captures.clear();
-      for (const PatternCapture& pc : loc->captures) {
-        ExplainCapture ec;
-        ec.group = pc.group;
-        ec.begin = map(pc.begin);
-        ec.end = pc.end > pc.begin ? map(pc.end - 1) + 1 : ec.begin;
-        ec.text = std::string(text.substr(pc.begin, pc.end - pc.begin));
-        ec.message_begin = pc.begin;
-        ec.message_end = pc.end;
-        h.captures.push_back(std::move(ec));
-      }
-    }
-  };
-
-  // A message printed as a repr (KeyError) or as a tuple (several arguments): also
-  // match the string it shows, decoded (python_repr.h).
-  ReprReading repr;
-  auto try_repr = [&](std::string_view printed_msg, const auto& map) -> Status {
-    if (printed_msg.empty() || (printed_msg[0] != '\'' && printed_msg[0] != '"' && printed_msg[0] != '('))
-      return Status::Ok();
-    if (!ReadPythonRepr(printed_msg, repr) || repr.text.empty()) return Status::Ok();
-    rescan.clear();
-    Status s = db.Scan(repr.text, scratch, rescan);
-    if (!s.ok()) return s;
-    auto repr_map = [&](size_t pos) {
-      return map(pos < repr.source.size() ? repr.source[pos] : repr.source.back() + 1);
-    };
-    SmallSet seen;
-    for (auto [p, end] : rescan)
-      if (seen.insert(p)) evaluate(p, repr.text, end, repr_map);
-    return Status::Ok();
-  };
-
-  // Weighs every candidate's evidence and keeps the best top_k, one hit per entry;
-  // entries whose evidence is equal to the best one's become one hit that lists
-  // them (equal_entries), so that no single one of them claims to be the answer.
-  std::vector<uint32_t> order;
-  // Both templates match the whole message, nothing else tells them apart (no frame,
-  // same class agreement, same kind of code, same package hints) and their literal
-  // text explains about as much: the message alone cannot choose.
-  auto NearTie = [&](const Candidate& a, const Candidate& b) {
-    const CandidateEvidence& x = a.ev;
-    const CandidateEvidence& y = b.ev;
-    if (a.hit.kind != ExplainHit::Kind::kPattern || b.hit.kind != ExplainHit::Kind::kPattern) return false;
-    if (x.message.kind != MessageEvidence::Kind::kFull || y.message.kind != MessageEvidence::Kind::kFull) return false;
-    if (x.frames.raising_file || x.frames.other_frame || y.frames.raising_file || y.frames.other_frame) return false;
-    return x.class_agreement == y.class_agreement && x.class_score == y.class_score && x.flags == y.flags &&
-           x.package_hint == y.package_hint && x.vendored_named == y.vendored_named &&
-           std::abs(x.message.explained - y.message.explained) < kNearTieShare;
-  };
-  auto rank = [&](const PrintedError& pe) -> std::vector<ExplainHit> {
-    for (Candidate& c : cands) {
-      const MatchEntry& e = m_.entries()[c.hit.entry];
-      auto [cls, agree] = ClassEvidence(pe.printed_short, e.error_class);
-      c.ev.class_score = cls;
-      c.ev.class_agreement = agree;
-      c.ev.flags = e.flags;
-      c.ev.frames = pe.frames ? FramesFor(e.file_path, e.function, e.line, e.code_hash, *pe.frames) : FrameEvidence{};
-      // A plain line: a frame anywhere in the paste naming the entry's file.
-      if (!pe.frames && AnyFrameNames(paste_frames_, e.file_path)) c.ev.frames.other_frame = true;
-      c.ev.package_hint = NamesPackage(pe.packages, e.file_path, e.repo);
-      c.ev.vendored_named = (e.flags & kEntryVendored) && VendoredCopyNamed(pe.printed_class, e.file_path);
-      ExplainHit& h = c.hit;
-      h.score = Score(c.ev);
-      h.class_agreement = agree;
-      h.frame_file = c.ev.frames.raising_file || c.ev.frames.other_frame;
-      h.frame_function = c.ev.frames.raising_function;
-      h.frame_line = c.ev.frames.raising_file && c.ev.frames.line_delta == 0;
-      h.frame_code = c.ev.frames.code;
-      const MessageEvidence& me = c.ev.message;
-      bool certain = FramesCertain(c.ev.frames, agree);
-      if (h.kind == ExplainHit::Kind::kPattern) {
-        // A template must explain enough of the message before it may call itself
-        // exact: "(.*?) not found" matches a thousand messages.
-        bool enough = me.kind == MessageEvidence::Kind::kFull
-                          ? me.explained >= kMinExactShare || me.literal >= kMinExactLiteral
-                          : me.explained >= kMinExactPartialShare;
-        // A class the entry names that is neither the printed one nor (as far as
-        // we can see) one of its bases: maybe a subclass, maybe another site using
-        // the same template ("An error occurred ({code}) when calling ..." raised as
-        // NoSuchBucket elsewhere) -- not enough to be sure.
-        bool class_unsure = agree == 0 && !pe.printed_short.empty() && !e.error_class.empty();
-        h.approximate = !(enough || certain) || agree < 0 || (class_unsure && !certain);
-      } else if (h.kind == ExplainHit::Kind::kClass) {
-        h.approximate = true;
-      } else {
-        h.approximate = !certain;
-      }
-    }
-    order.resize(cands.size());
-    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    auto tie_rank = [&](uint32_t i) {
-      const MatchEntry& e = m_.entries()[cands[i].hit.entry];
-      return std::make_tuple(e.flags & (kEntryInTests | kEntryVendored), e.flags & kEntryOlderOnly, cands[i].hit.entry);
-    };
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      const ExplainHit& x = cands[a].hit;
-      const ExplainHit& y = cands[b].hit;
-      if (x.score != y.score) return x.score > y.score;
-      if (x.approximate != y.approximate) return !x.approximate;
-      return tie_rank(a) < tie_rank(b);
-    });
-    std::vector<ExplainHit> kept;
-    size_t i = 0;
-    while (i < order.size() && kept.size() < opt_.top_k) {
-      ExplainHit h = std::move(cands[order[i]].hit);
-      size_t j = i + 1;
-      while (j < order.size() && (std::abs(cands[order[j]].hit.score - h.score) < kTieEpsilon ||
-                                  NearTie(cands[order[i]], cands[order[j]])) &&
-             cands[order[j]].hit.approximate == h.approximate) {
-        if (h.equal_entries.size() < kMaxEqualEntries) h.equal_entries.push_back(cands[order[j]].hit.entry);
-        ++j;
-      }
-      h.printed_class = std::string(pe.printed_class);
-      kept.push_back(std::move(h));
-      i = j;
-    }
-    return kept;
-  };
-
-  // A class printed with its package ("click.exceptions.BadParameter") names the
-  // sites of that package raising it with a message built at run time (a message
-  // the catalog cannot hold), when there are few of them.
-  auto add_class_candidates = [&](std::string_view printed, std::string_view msg, uint64_t b, uint64_t e) {
-    size_t dot = printed.find('.');
-    if (dot == std::string_view::npos || dot == 0) return;
-    std::vector<std::string> module{std::string(printed.substr(0, dot))};
-    frame_cands_.clear();
-    m_.EntriesOfClass(ShortClassName(printed), &frame_cands_);
-    size_t kept = 0;
-    for (uint32_t entry : frame_cands_) {
-      const MatchEntry& en = m_.entries()[entry];
-      if (en.pattern >= 0 || !NamesPackage(module, en.file_path, en.repo) || !accept(entry)) continue;
-      if (++kept > kMaxClassSites) break;
-    }
-    if (kept == 0 || kept > kMaxClassSites) return;
-    for (uint32_t entry : frame_cands_) {
-      const MatchEntry& en = m_.entries()[entry];
-      if (en.pattern >= 0 || !NamesPackage(module, en.file_path, en.repo) || !accept(entry)) continue;
-      Candidate& c = candidate(entry);
-      if (c.ev.message.kind != MessageEvidence::Kind::kNone) continue;
-      c.ev.class_only = true;
-      c.hit.kind = ExplainHit::Kind::kClass;
-      c.hit.begin = b;
-      c.hit.end = e;
-      c.hit.message = std::string(msg);
-      c.hit.message_length = msg.size();
-    }
-  };
 
   // 1. Exception sections of tracebacks.
   std::map<std::pair<size_t, size_t>, const ExceptionSection*> by_chain_pos;
@@ -834,18 +550,18 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
       while (k > 0 && pieces[k].seg_off > pos) --k;
       return sel_raw_of(pieces[k].line, pieces[k].line_off + (pos - pieces[k].seg_off));
     };
-    reset_candidates();
+    cands.Reset();
     SmallSet done;
     if (pieces.size() == 1 && !sel_line[pieces[0].line]->escape) {
       // One plain message line: the window scan already saw it.
       for (auto [p, end] : sel_line[pieces[0].line]->patterns)
-        if (done.insert(p)) evaluate(p, seg, seg.size(), map);
+        if (done.insert(p)) cands.Evaluate(p, seg, seg.size(), map);
     } else if (!pieces.empty()) {
       rescan.clear();
       Status s = db.Scan(seg, scratch, rescan);
       if (!s.ok()) return s;
       for (auto [p, end] : rescan)
-        if (done.insert(p)) evaluate(p, seg, end, map);
+        if (done.insert(p)) cands.Evaluate(p, seg, end, map);
       if (seg.find('\n') != std::string::npos) {
         // A message wrapped over lines, or a value with newlines: also try it as one line.
         std::string flat = seg;
@@ -854,17 +570,17 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
         s = db.Scan(flat, scratch, rescan);
         if (!s.ok()) return s;
         for (auto [p, end] : rescan)
-          if (done.insert(p)) evaluate(p, flat, end, map);
+          if (done.insert(p)) cands.Evaluate(p, flat, end, map);
       }
     }
-    if (Status rs = try_repr(seg, map); !rs.ok()) return rs;
+    if (Status rs = cands.TryRepr(seg, map); !rs.ok()) return rs;
     // The raising frame names the place even when the message matched nothing (a
     // bare raise or assert, a message built at run time) or matched elsewhere.
     const uint64_t class_b = sel_raw_of(sec.class_line, 0);
     const uint64_t class_e = sel_raw_of(sec.class_line, (*L[sec.class_line]).text.size());
     auto add_frame_candidate = [&](uint32_t entry) {
-      if (!accept(entry)) return;
-      Candidate& c = candidate(entry);
+      if (!cands.Accept(entry)) return;
+      CandidateSet::Candidate& c = cands.Of(entry);
       if (c.hit.kind == ExplainHit::Kind::kPattern && c.ev.message.kind != MessageEvidence::Kind::kNone) return;
       c.hit.kind = ExplainHit::Kind::kFrame;
       c.hit.begin = class_b;
@@ -890,7 +606,7 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
     pe.frames = &sec.frames;
     pe.code_hash_of_raising = sec.frames.empty() ? 0 : CodeLineHash(sec.frames.back().code);
     PackageHints(sec.frames, sec.printed_class, &pe.packages);
-    std::vector<ExplainHit> hits = rank(pe);
+    std::vector<ExplainHit> hits = cands.Rank(pe);
     // A frame-only candidate the frames do not name with some certainty is noise.
     // and so is one of another class than the printed one.
     hits.erase(std::remove_if(hits.begin(), hits.end(),
@@ -911,145 +627,29 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
         h.chain_direct_cause = next != by_chain_pos.end() && next->second->cause_is_direct;
       }
     }
-    groups.push_back(Group{{false, chain_begin[sec.chain_id], sec.chain_len - 1 - sec.chain_pos}, std::move(hits)});
+    groups.push_back(HitGroup{{false, chain_begin[sec.chain_id], sec.chain_len - 1 - sec.chain_pos}, std::move(hits)});
   }
 
-  // Evaluates pattern p on the lines of `text` from `start` to `last` (line begins)
-  // joined with '\n', the first line's class split off (into joined_class).
-  std::string joined_class;
-  auto evaluate_lines = [&](uint32_t p, std::string_view text, size_t start, size_t last) {
-    struct Piece {
-      size_t seg_off, skip, raw_begin;  // seg_off + k is the line's byte skip + k
-      NormalizedLine norm;
-    };
-    std::vector<Piece> pieces;
-    std::string seg;
-    joined_class.clear();
-    for (size_t lb = start; lb <= last && lb < text.size(); lb = LineEnd(text, lb) + 1) {
-      Piece& pc = pieces.emplace_back();
-      normalizer_.Normalize(text.substr(lb, LineEnd(text, lb) - lb), pc.norm);
-      size_t skip = 0;
-      if (pieces.size() == 1) {
-        ClassSplit cs = SplitClassPrefix(pc.norm.text, /*strict=*/true);
-        if (cs.ok) {
-          skip = cs.message_begin;
-          joined_class = pc.norm.text.substr(0, cs.class_end);
-        }
-      } else {
-        seg += '\n';
-      }
-      pc.seg_off = seg.size();
-      pc.skip = skip;
-      pc.raw_begin = lb;
-      seg.append(pc.norm.text, std::min(skip, pc.norm.text.size()));
-    }
-    if (pieces.size() < 2) return;
-    auto map_joined = [&](size_t pos) {
-      size_t k = pieces.size() - 1;
-      while (k > 0 && pieces[k].seg_off > pos) --k;
-      return base + pieces[k].raw_begin + pieces[k].norm.RawOffset(pos - pieces[k].seg_off + pieces[k].skip);
-    };
-    evaluate(p, seg, seg.size(), map_joined);
-  };
-
-  // 2. Plain lines: the window scan's hits on them; a line with an ANSI escape is
-  // scanned again normalized. A pattern reports once per window of plain lines.
-  SmallSet plain_seen;
-  for (size_t li = 0; li < m; ++li) {
-    if (consumed[li]) continue;
-    std::vector<std::pair<uint32_t, size_t>>& pats = sel_line[li]->patterns;
-    std::string_view t = (*L[li]).text;
-    if (LooksLikeFrameLine(t)) continue;  // a frame of a traceback cut off above: a path, not a message
-    if (sel_line[li]->escape) {
-      rescan.clear();
-      Status s = db.Scan(t, scratch, rescan);
-      if (!s.ok()) return s;
-      pats.insert(pats.end(), rescan.begin(), rescan.end());
-    }
-    if (pats.empty()) continue;
-    // The message: after a class at the start ("ValueError: ..."), or after a class
-    // inside the line ("Getting `ValueError: ...` when calling it"), else the line.
-    EmbeddedClass ec = FindEmbeddedClass(t);
-    std::string_view printed = ec.ok ? t.substr(ec.class_begin, ec.class_end - ec.class_begin) : std::string_view();
-    std::string_view msg = ec.ok ? t.substr(ec.message_begin, ec.message_end - ec.message_begin) : t;
-    size_t msg_base = ec.ok ? ec.message_begin : 0;
-    // Where the message ends is known when the line starts with its class or a
-    // quote closes it; a class inside a sentence may be followed by more sentence.
-    bool end_known = !ec.ok || ec.class_begin == 0 || ec.message_end < TrimmedLength(t);
-    if (!ec.ok) {
-      // "error: route request: ...", "fatal: ...": a lowercase label a program prints
-      // before its error (Go's log.Fatalf("error: %v", err)) is the class the line shows.
-      size_t k = 0;
-      while (k < t.size() && k < 12 && std::isalpha(static_cast<unsigned char>(t[k]))) ++k;
-      if (k >= 3 && k + 2 < t.size() && t[k] == ':' && t[k + 1] == ' ' && std::islower(static_cast<unsigned char>(t[0]))) {
-        printed = t.substr(0, k);
-        msg_base = k + 2;
-        msg = t.substr(msg_base);
-      }
-    }
-    reset_candidates();
-    SmallSet done;
-    for (auto [p, end] : pats) {
-      if (plain_seen.contains(p) || !done.insert(p)) continue;
-      auto map = [&](size_t pos) { return sel_raw_of(li, msg_base + pos); };
-      size_t before = cands.size();
-      evaluate(p, msg, msg.size(), map, end_known);
-      if (cands.size() == before && msg_base > 0) {
-        auto map0 = [&](size_t pos) { return sel_raw_of(li, pos); };
-        evaluate(p, t, t.size(), map0, end_known, msg_base);
-      }
-      if (cands.size() == before) {
-        // A template with line breaks ("Parameter validation failed:\n{report}"):
-        // its match spans lines around this one (its holes never cross a line).
-        // Read the message from each of those lines on, its class split off.
-        const std::string& pat = db.pattern(p);
-        size_t breaks = 0;
-        for (size_t k = 0; k < pat.size(); ++k) {
-          if (pat[k] == '\n') ++breaks;
-          else if (pat[k] == '\\' && k + 1 < pat.size() && pat[++k] == 'n') ++breaks;
-        }
-        if (breaks > 0 && breaks <= opt_.max_message_lines) {
-          size_t first = sel_begin[li];
-          for (size_t k = 0; k < breaks && first > 0; ++k) first = LineBegin(text, first - 1);
-          size_t last = sel_begin[li];
-          for (size_t k = 0; k < breaks && LineEnd(text, last) + 1 < text.size(); ++k) last = LineEnd(text, last) + 1;
-          for (size_t start = first; start <= last && cands.size() == before; start = LineEnd(text, start) + 1)
-            evaluate_lines(p, text, start, last);
-          if (cands.size() > before && printed.empty() && !joined_class.empty()) printed = joined_class;
-        }
-      }
-    }
-    // A template that starts where the message starts and stops inside the line
-    // says the rest may be the user's sentence: then a template whose hole ran to
-    // the line's end ("not expecting type {x}" over "... '<class 'int'>' (works with
-    // the previous release)") has not matched the whole message either, and both
-    // are weighed by the literal text they explain.
-    if (prose_tail_possible)
-      for (Candidate& c : cands)
-        if (c.ev.message.kind == MessageEvidence::Kind::kFull) {
-          c.ev.message.kind = MessageEvidence::Kind::kPartial;
-          c.hit.full = false;
-        }
-    prose_tail_possible = false;
-    auto msg_map = [&](size_t pos) { return sel_raw_of(li, msg_base + pos); };
-    if (Status rs = try_repr(msg, msg_map); !rs.ok()) return rs;
-    PrintedError pe;
-    pe.printed_class = printed;
-    pe.printed_short = ShortClassName(printed);
-    PackageHints(paste_frames_, printed, &pe.packages);
-    for (const Candidate& c : cands) plain_seen.insert(static_cast<uint32_t>(m_.entries()[c.hit.entry].pattern));
-    add_class_candidates(printed, msg, sel_raw_of(li, msg_base), sel_raw_of(li, msg_base + msg.size()));
-    std::vector<ExplainHit> hits = rank(pe);
-    if (hits.empty()) continue;
-    groups.push_back(Group{{true, sel_raw_of(li, 0), 0}, std::move(hits)});
+  // 2. Plain lines (plain_lines.h).
+  SelectedLines plain;
+  plain.text = text;
+  plain.base = base;
+  plain.begin = sel_begin;
+  plain.norm = L;
+  plain.consumed = consumed;
+  for (Line* l : sel_line) {
+    plain.patterns.push_back(&l->patterns);
+    plain.escape.push_back(l->escape);
   }
+  PlainLineContext plain_ctx{m_, scratch, normalizer_, opt_.max_message_lines, paste_frames_};
+  if (Status ps = MatchPlainLines(plain, plain_ctx, cands, &groups); !ps.ok()) return ps;
   bool any_confident = false;
-  for (const Group& g : groups)
+  for (const HitGroup& g : groups)
     for (const ExplainHit& h : g.hits) any_confident = any_confident || !h.approximate;
   if (!any_confident && confident_hits_ == 0 && opt_.fuzzy) remember_lines(&consumed, &sel_begin);
 
-  std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.key < b.key; });
-  for (Group& g : groups) {
+  std::stable_sort(groups.begin(), groups.end(), [](const HitGroup& a, const HitGroup& b) { return a.key < b.key; });
+  for (HitGroup& g : groups) {
     uint64_t id = next_group_++;
     for (ExplainHit& h : g.hits) {
       h.group = id;

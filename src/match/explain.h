@@ -256,7 +256,9 @@ double TokenSimilarity(std::string_view query, std::string_view message_template
 // The near-exact comparison (fallback.cc): both sides lower-cased, smart quotes and
 // dashes as ASCII, markdown characters (` * _ ~) dropped, whitespace runs as one
 // space. NearExactShare: the share of the query the template's literal pieces
-// explain when all of them appear in order (the last may be cut off), else -1.
+// explain when all of them appear in order (the last may be cut off: then the share
+// of the template's literal text, when that is longer, as a cut-off message shows
+// less of it), else -1.
 std::string NearExactText(std::string_view text);
 double NearExactShare(std::string_view query, std::string_view message_template);
 

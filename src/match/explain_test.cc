@@ -176,6 +176,24 @@ TEST(Explain, AnotherNamedClassIsNoExactAnswer) {
   EXPECT_FALSE(hits[0].approximate);
 }
 
+TEST(Explain, AFewCommonWordsAloneAreNoExactAnswer) {
+  // "bad file" is what many programs print (here a test's): a bare message of so few
+  // literal characters names this site only with a class that agrees, or a frame.
+  auto m = MakeMatcher({
+      {"ValueError", "test/test_inspect.py", "t", 569, "bad file", "bad file"},
+      {"ValueError", "pkg/specifiers.py", "s", 98, "bad specifier: {spec}", "bad specifier: (.*?)"},
+  });
+  for (std::string in : {"bad file\n", "bad specifier: '=>1.0'\n"}) {
+    auto hits = Explain(*m, in);
+    ASSERT_FALSE(hits.empty()) << in;
+    EXPECT_TRUE(hits[0].approximate) << in;
+  }
+  auto hits = Explain(*m, "ValueError: bad file\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 0u);
+  EXPECT_FALSE(hits[0].approximate);
+}
+
 TEST(Explain, PrintedClassMustAgree) {
   auto m = MakeMatcher(kCatalog);
   auto hits = Explain(*m, "TypeError: invalid configuration foo\n");
@@ -475,6 +493,12 @@ TEST(Explain, NearExactSurvivesCaseMarkdownQuotesAndACutOffEnd) {
                            "The model's max seq len ({n}) is larger than the maximum number of tokens"), 0.5);
   EXPECT_LT(NearExactShare("something else entirely", "Capture CUDA graph failed"), 0);
   EXPECT_LT(NearExactShare("graph failed capture cuda", "Capture CUDA graph failed"), 0);  // order matters
+  // A short start of a short template ("No closing" of "No closing quotation") is
+  // found, but counts for less than the whole message.
+  double cut = NearExactShare("No closing", "No closing quotation");
+  EXPECT_GT(cut, 0);
+  EXPECT_LT(cut, NearExactShare("No closing quotation", "No closing quotation"));
+  EXPECT_LT(NearExactShare("No closing", "No closing quotation was found in the input"), 0);  // under half of it
 }
 
 // A bare class ("AssertionError", "queue.Full") names the sites that raise it

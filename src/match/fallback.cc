@@ -81,6 +81,7 @@ double SimilarityToTokens(const std::unordered_set<std::string>& q, std::string_
 constexpr size_t kMaxBareClassSites = 8;
 constexpr size_t kMinCutPrefix = 12;   // a cut piece's characters before the user's own words
 constexpr size_t kMinCutLiteral = 30;  // literal characters a cut-off message must still show
+constexpr size_t kMinCutToEnd = 8;     // ... when it ends inside the template (and shows half of it)
 
 struct Query {
   std::string text;
@@ -215,7 +216,7 @@ double NearExactShare(std::string_view query_text, std::string_view message_temp
         while (common < rest.size() && common < p.size() && rest[common] == p[common]) ++common;
         bool to_end = common == rest.size();
         bool then_prose = common >= kMinCutPrefix && (common == p.size() || p[common] == ' ' || !std::isalnum(static_cast<unsigned char>(p[common])));
-        if ((to_end || then_prose) && literal + common >= 20) {
+        if ((to_end || then_prose) && literal + common >= (to_end ? kMinCutToEnd : 20)) {
           literal += common;
           pos = q.size();
           cut = true;
@@ -231,7 +232,9 @@ double NearExactShare(std::string_view query_text, std::string_view message_temp
   if (!trailing_hole && pos + 1 < q.size()) return -1;  // text after the template's end
   // Most of the template's text, or (cut off) enough of it to be specific.
   if (literal < 8 || (literal * 2 < total && !(cut_off && literal >= kMinCutLiteral))) return -1;
-  return std::min(1.0, static_cast<double>(literal) / static_cast<double>(q.size()));
+  // A message cut off shows only part of the template: less than a whole one does.
+  size_t shown_of = cut_off ? std::max(q.size(), total) : q.size();
+  return std::min(1.0, static_cast<double>(literal) / static_cast<double>(shown_of));
 }
 
 Status ExplainSession::Fallback(const HitSink& sink) {
