@@ -370,7 +370,16 @@ TEST_F(StoreE2E, ACatalogInAReadOnlyDirectoryCanBeRead) {
   EXPECT_EQ(exported.out, expected);
   Outcome scans = Errdex("scans --db " + db, as);
   EXPECT_EQ(scans.code, 0) << scans.err;
-  Outcome imp = Errdex("import" + AllSeedArgs() + " --db " + db, as);
+  // The seeds as that user can read them: ../shared may lie under a directory
+  // only its owner may enter (a checkout in a `mktemp -d`).
+  std::string readable_seeds;
+  for (const auto& s : Seeds()) {
+    fs::path copy = dir_ / s.filename();
+    fs::copy_file(s, copy, fs::copy_options::overwrite_existing);
+    fs::permissions(copy, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+    readable_seeds += " " + copy.string();
+  }
+  Outcome imp = Errdex("import" + readable_seeds + " --db " + db, as);
   EXPECT_EQ(imp.code, 2);
   EXPECT_NE(imp.err.find("read-only"), std::string::npos) << imp.err;
   ::chmod(ro.c_str(), 0755);
