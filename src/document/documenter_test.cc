@@ -515,8 +515,8 @@ TEST(DocumenterCode, PresenceOfParameters) {
   EXPECT_FALSE(Has(e.example_fix, "initializer=None"));
 }
 
-// TVM FFI checks (flashinfer's CHECK_INPUT, CHECK_DIM): TVM_FFI_ICHECK_EQ's condition is
-// its first argument only, the message holds the comparison; IsContiguous() and kDLCUDA are
+// TVM FFI checks (flashinfer's CHECK_INPUT, CHECK_DIM): TVM_FFI_ICHECK_EQ's condition is the
+// comparison of its two arguments (as the C++ front end gives it); IsContiguous() and kDLCUDA are
 // the tensor's state. An input is converted at the call; an output buffer is allocated right
 // (a converted copy would lose what the kernel writes).
 TEST(DocumenterCode, TvmFfiTensorChecks) {
@@ -531,7 +531,7 @@ TEST(DocumenterCode, TvmFfiTensorChecks) {
     Doc(s, file, *k, &r);
     return r;
   };
-  Record dev = check(2, "b.device().device_type", "Check failed: b.device().device_type == kDLCUDA{value}: b must be a CUDA tensor");
+  Record dev = check(2, "b.device().device_type == kDLCUDA", "Check failed: b.device().device_type == kDLCUDA{value}: b must be a CUDA tensor");
   SCOPED_TRACE(Dump(dev));
   EXPECT_EQ(dev.example_fix.value_or(""), "# before\ngemm(..., b, ...)  # b is not on cuda\n# after\ngemm(..., b.cuda(), ...)");
   Record contig = check(2, "b.IsContiguous()", "Check failed: (b.IsContiguous()) is false: b must be contiguous");
@@ -540,13 +540,13 @@ TEST(DocumenterCode, TvmFfiTensorChecks) {
   EXPECT_EQ(out.example_fix.value_or(""),
             "# before\ngemm(..., out, ...)  # out is not contiguous\n# after\nout = torch.empty(...)  # a fresh buffer is contiguous\n"
             "gemm(..., out, ...)");
-  Record dim = check(4, "a.ndim()", "Check failed: a.ndim() == 2{value}: a must be a 2D tensor");
+  Record dim = check(4, "a.ndim() == 2", "Check failed: a.ndim() == 2{value}: a must be a 2D tensor");
   SCOPED_TRACE(Dump(dim));
   EXPECT_TRUE(Has(dim.example_fix, "a.reshape(-1, a.shape[-1])"));
-  Record dtype = check(2, "b.dtype()", "Check failed: b.dtype() == dl_int32{value}: ");
+  Record dtype = check(2, "b.dtype() == dl_int32", "Check failed: b.dtype() == dl_int32{value}: ");
   SCOPED_TRACE(Dump(dtype));
   EXPECT_TRUE(Has(dtype.example_fix, "gemm(..., b.to(torch.int32), ...)"));
-  Record pair = check(3, "b.device().device_type", "Check failed: b.device().device_type == out.device().device_type{value}: ");
+  Record pair = check(3, "b.device().device_type == out.device().device_type", "Check failed: b.device().device_type == out.device().device_type{value}: ");
   SCOPED_TRACE(Dump(pair));
   EXPECT_EQ(pair.example_fix.value_or(""),
             "# before\ngemm(..., b, out, ...)  # b and out on different devices\n# after\ngemm(..., b.to(out.device), out, ...)");

@@ -557,7 +557,7 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
   // A condition that must hold (assert, TORCH_CHECK, CHECK, ensure!): its negation is the innermost fact.
   if (site.assert_condition && !site.assert_condition->empty() && site.assert_condition->size() <= 4096) {
     size_t before = clauses.size();
-    ParseCondition(FullCheckCondition(*site.assert_condition, site.error_message.value_or("")), true, next_guard++, &clauses);
+    ParseCondition(*site.assert_condition, true, next_guard++, &clauses);
     sf.checked_condition = clauses.size() > before;
   }
   std::vector<Fact> facts;

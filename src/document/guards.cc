@@ -191,19 +191,6 @@ void Flatten(const Node& n, int guard, const std::string& negated_test, std::vec
 
 }  // namespace
 
-std::string FullCheckCondition(const std::string& cond, const std::string& m) {
-  const std::string head = "Check failed: " + cond + " ";
-  if (m.compare(0, head.size(), head) != 0) return cond;
-  size_t end = m.find("{value}", head.size());
-  if (end == std::string::npos) return cond;
-  std::string rest = m.substr(head.size(), end - head.size());  // "== y"
-  for (const char* op : {"== ", "!= ", "<= ", ">= ", "< ", "> "}) {
-    size_t n = std::char_traits<char>::length(op);
-    if (rest.compare(0, n, op) == 0 && rest.size() > n) return cond + " " + rest;
-  }
-  return cond;
-}
-
 std::string FlipOp(std::string_view op) {
   if (op == "==") return "!=";
   if (op == "!=") return "==";

@@ -37,11 +37,6 @@ void ParseGuard(std::string_view text, int guard_index, std::vector<Clause>* out
 // `negate`; never from_else.
 void ParseCondition(std::string_view cond, bool negate, int guard_index, std::vector<Clause>* out);
 
-// TVM_FFI_ICHECK_EQ(x, y) and its kin reach the stage with their first argument as the
-// condition (`x`, which reads as a truth test); their message "Check failed: x == y{value}: ..."
-// holds the whole comparison. That comparison when the message has it, else `cond` as it is.
-std::string FullCheckCondition(const std::string& cond, const std::string& message);
-
 // "not (T)" -> T (with the outer parentheses removed); otherwise false.
 bool StripNot(std::string_view guard, std::string* inner);
 

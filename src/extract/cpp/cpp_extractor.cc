@@ -1308,7 +1308,8 @@ void Walker::HandleSink(size_t i, size_t name_begin, const cpp::Sink& sink) {
   site.error_class_expr = Spell(name_begin, i + 1);
   if (kind == SiteKind::kLog && !level.empty()) site.log_level = level;
   std::string cond = arg_text(sink.cond_arg);
-  if (sink.cond_arg >= 0) site.assert_condition = cond;
+  if (sink.cond_arg >= 0)
+    site.assert_condition = sink.op.empty() ? cond : cond + " " + std::string(sink.op) + " " + arg_text(sink.cond_arg + 1);
   // The user's part of the message.
   std::optional<Alts> user;
   size_t end = close;

@@ -52,6 +52,7 @@ TEST(CppExtractor, WrapperMacrosExpandWithStringizingAndKeepTheUseLine) {
   EXPECT_EQ(s[0].message_resolution, "macro:CHECK_INPUT > CHECK_DEVICE");
   EXPECT_EQ(s[1].error_class, "InternalError");
   EXPECT_EQ(s[1].message_pattern, "Check failed: q\\.ndim\\(\\) == 3(.*?): q must be a 3D tensor");
+  EXPECT_EQ(s[1].assert_condition, "q.ndim() == 3");  // the comparison, not its first argument
 }
 
 TEST(CppExtractor, RepositoryTableFollowsTheIncludes) {
@@ -104,6 +105,7 @@ TEST(CppExtractor, FormatsAndPythonErrors) {
   EXPECT_EQ(s[2].error_class, "fatal");
   EXPECT_EQ(s[2].message_pattern, "dead: (.*?)");
   EXPECT_EQ(s[3].message_pattern, "Check failed: n == 3 \\((.*?) vs\\. (.*?)\\) n");
+  EXPECT_EQ(s[3].assert_condition, "n == 3");
   EXPECT_EQ(s[4].kind, SiteKind::kAssert);
   EXPECT_EQ(s[4].message_pattern, "Assertion `n > 0 && \"positive\"' failed\\.");
   EXPECT_EQ(s[5].kind, SiteKind::kPanic);

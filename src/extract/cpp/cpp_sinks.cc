@@ -115,13 +115,19 @@ std::vector<Sink> BuildSinks() {
   };
   for (const Op& o : kOps) {
     std::string_view tvm_prefix = keep(std::string("Check failed: @a ") + o.op + " @b@v: ");
-    v.push_back(TvmCheck(keep(std::string("TVM_FFI_ICHECK_") + o.suffix), tvm_prefix, -1, "InternalError"));
+    Sink tvm = TvmCheck(keep(std::string("TVM_FFI_ICHECK_") + o.suffix), tvm_prefix, -1, "InternalError");
+    tvm.op = o.op;
+    v.push_back(tvm);
     Sink t = TvmCheck(keep(std::string("ICHECK_") + o.suffix), tvm_prefix, -1, "InternalError");
+    t.op = o.op;
     t.weak = true;
     v.push_back(t);
     std::string_view glog_prefix = keep(std::string("Check failed: @a ") + o.op + " @b (@v vs. @v) ");
-    v.push_back(Glog(keep(std::string("CHECK_") + o.suffix), glog_prefix));
-    v.push_back(Glog(keep(std::string("DCHECK_") + o.suffix), glog_prefix));
+    for (const char* family : {"CHECK_", "DCHECK_"}) {
+      Sink g = Glog(keep(family + std::string(o.suffix)), glog_prefix);
+      g.op = o.op;
+      v.push_back(g);
+    }
   }
   {
     Sink s{"TVM_FFI_THROW", "", K::kRaise, ""};

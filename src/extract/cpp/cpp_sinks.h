@@ -29,6 +29,9 @@ struct Sink {
   std::string_view cls;        // errorClass; "" when taken from class_arg
   int class_arg = -1;          // argument naming the class (PyExc_ValueError, a tvm-ffi kind)
   int cond_arg = -1;           // the checked condition (stringized into the prefix as @c)
+  // CHECK_EQ(a, b) and kin: the condition is `a op b` (arguments cond_arg and
+  // cond_arg + 1), not the first argument alone.
+  std::string_view op;
   int msg_arg = -1;            // first message argument
   MsgRule rule = MsgRule::kNone;
   bool stream = false;         // a `<< a << b` chain after the call adds to the message
