@@ -157,7 +157,7 @@ Status CppTableBuilder::Run(std::vector<CppFile>& files) {
         if (f.blob_id.empty() && store_) f.blob_id = GitBlobId(f.text);
         defines_[k].second = cpp::LexDefines(f.path, f.text);
         if (store_) {
-          identifiers[k] = CppDependencies::Identifiers(f.text);
+          identifiers[k] = SortedIdentifiers(f.text, /*non_ascii_letters=*/false);
           entries[k] = EncodeFileEntry(defines_[k].second, identifiers[k]);
         }
       },

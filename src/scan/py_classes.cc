@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <unordered_set>
 
 #include "extract/python/python_extractor.h"
 #include "scan/parallel.h"
@@ -86,35 +85,6 @@ void PutClass(store::ByteWriter& w, const py::ClassMessage& c, bool with_file) {
     w.Bytes(k);
     w.Bytes(v);
   }
-}
-
-// Python identifiers may be non-ASCII: any byte >= 0x80 counts as part of one.
-bool IsIdentStart(unsigned char c) { return (c | 0x20) - 'a' < 26u || c == '_' || c >= 0x80; }
-bool IsIdentChar(unsigned char c) { return IsIdentStart(c) || c - '0' < 10u; }
-
-std::vector<std::string> PyIdentifiers(std::string_view text) {
-  // Deduplicated as views first: a file repeats its words (self, x, return)
-  // many times, and a string per occurrence, sorted, was a quarter of a
-  // `scan --db` (perf, the stdlib and dist-packages).
-  std::unordered_set<std::string_view> seen;
-  seen.reserve(text.size() / 64 + 16);
-  const size_t n = text.size();
-  for (size_t i = 0; i < n;) {
-    unsigned char c = text[i];
-    if (IsIdentStart(c)) {
-      size_t j = i + 1;
-      while (j < n && IsIdentChar(text[j])) ++j;
-      seen.insert(text.substr(i, j - i));
-      i = j;
-    } else if (c - '0' < 10u) {
-      while (i < n && IsIdentChar(text[i])) ++i;
-    } else {
-      ++i;
-    }
-  }
-  std::vector<std::string> out(seen.begin(), seen.end());
-  std::sort(out.begin(), out.end());
-  return out;
 }
 
 // zstd with the raw size in front (store/codec.h).
@@ -281,7 +251,7 @@ Status PyClassTableBuilder::Run(std::vector<PyFile>& files) {
         classes[k] = CollectPythonClassMessages(f.path, *text);
         if (store_) {
           if (f.blob_id.empty()) f.blob_id = GitBlobId(*text);
-          identifiers[k] = PyIdentifiers(*text);
+          identifiers[k] = SortedIdentifiers(*text, /*non_ascii_letters=*/true);
           entries[k] = EncodeFileEntry(classes[k], identifiers[k]);
         }
         // Kept for the extraction while within the budget (else read again then).

@@ -72,7 +72,7 @@ class PyClassDependencies {
  public:
   explicit PyClassDependencies(const std::vector<const py::ClassMessage*>& classes);
   // 16 bytes, or "" when the file mentions no class of the table. `identifiers`:
-  // the file's identifier-like words (CppDependencies::Identifiers), sorted.
+  // the file's identifier-like words (SortedIdentifiers, unit_key.h), sorted.
   std::string Digest(const std::vector<std::string>& identifiers) const;
 
  private:

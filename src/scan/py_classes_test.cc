@@ -32,7 +32,7 @@ class SectionError(ValueError):
 std::string DigestOf(const std::vector<py::ClassMessage>& classes, std::string_view text) {
   std::vector<const py::ClassMessage*> all;
   for (const py::ClassMessage& c : classes) all.push_back(&c);
-  return PyClassDependencies(all).Digest(CppDependencies::Identifiers(text));
+  return PyClassDependencies(all).Digest(SortedIdentifiers(text, /*non_ascii_letters=*/true));
 }
 
 TEST(PyClasses, ClassesRoundTripThroughTheirBytes) {

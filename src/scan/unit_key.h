@@ -46,6 +46,13 @@ std::string UnitKeyOf(const KeyConfig& config, std::string_view path, std::strin
 // The key of a file that could not be read (no blob id): path and reason.
 std::string UnreadableKeyOf(const KeyConfig& config, std::string_view path, std::string_view why);
 
+// The identifier-like words of a file (comments and strings too: a superset
+// only costs a needless rescan), sorted, each once -- what a file's dependency
+// digests are taken over (CppDependencies::MacroDigest, PyClassDependencies).
+// A number's letters are no name; `non_ascii_letters`: bytes >= 0x80 are
+// letters too (Python 3 names; C/C++ keys were made without).
+std::vector<std::string> SortedIdentifiers(std::string_view text, bool non_ascii_letters);
+
 // What a C-family file's records depend on in the repository's #define table
 // (the C/C++ front end expands wrapper macros defined anywhere): the
 // definitions of every macro name the file's text mentions, and of every name
@@ -56,9 +63,6 @@ class CppDependencies {
  public:
   // Indexes the definitions of every C-family file (path, LexDefines of it).
   explicit CppDependencies(const std::vector<std::pair<std::string, cpp::LexResult>>& files);
-  // The identifier-like words of a file (comments and strings too: a superset
-  // only costs a needless rescan), sorted, each once.
-  static std::vector<std::string> Identifiers(std::string_view text);
   // 16 bytes for a file mentioning `identifiers`: the definitions of the macros
   // among them, and of the macros those mention, transitively. Thread-safe.
   std::string MacroDigest(const std::vector<std::string>& identifiers) const;
