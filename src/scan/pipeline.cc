@@ -49,6 +49,11 @@ double SecondsSince(Clock::time_point t0) { return std::chrono::duration<double>
 // Files handed out ahead of the one being emitted, at most (bounds what waits).
 constexpr size_t kEmitWindow = 256;
 
+// ScanOptions::resident_bytes, shared (scanner.h): a quarter for the Python
+// texts the class table keeps for their extraction, the rest for the spool.
+size_t KeptTextBytes(const ScanOptions& o) { return o.resident_bytes / 4; }
+size_t SpoolBytes(const ScanOptions& o) { return o.resident_bytes - KeptTextBytes(o); }
+
 struct ResolvedSource {
   FileSource* source = nullptr;
   std::unique_ptr<FileSource> owned;
@@ -320,7 +325,7 @@ struct FileState {
 class Pipeline {
  public:
   Pipeline(const ScanOptions& o, const std::vector<ScanSink*>& sinks, CatalogStore* store, std::mutex* store_mu)
-      : o_(o), sinks_(sinks), store_(store), store_mu_(store_mu ? store_mu : &own_mu_), spool_(o.resident_bytes - o.resident_bytes / 4) {
+      : o_(o), sinks_(sinks), store_(store), store_mu_(store_mu ? store_mu : &own_mu_), spool_(SpoolBytes(o)) {
     for (ScanSink* s : sinks_) wants_records_ = wants_records_ || s->WantsRecords();
   }
   Result<ScanResult> Run();
@@ -469,7 +474,7 @@ Status Pipeline::ReadPyClassTable() {
     files[k].listed = t.listed;
     files[k].blob_id = t.blob_id;
   }
-  PyClassTableBuilder builder(rs_.source, store_, store_mu_, jobs_, o_.resident_bytes / 4);
+  PyClassTableBuilder builder(rs_.source, store_, store_mu_, jobs_, KeptTextBytes(o_));
   if (Status st = builder.Run(files); !st.ok()) return st;
   std::shared_ptr<const py::ClassMessageTable> table = builder.Table();
   for (size_t k = 0; k < py_files.size(); ++k) {
