@@ -23,6 +23,13 @@ std::string Unticked(std::string s) {
   return s;
 }
 
+// `name` is a (non-star) parameter of the enclosing function: a value its caller chooses.
+bool IsParam(const SiteFacts& sf, const std::string& name) {
+  for (const auto& p : sf.ctx->params)
+    if (p.name == name && !p.star) return true;
+  return false;
+}
+
 // `out`, `output`, `k_out`, `out_scale`: a buffer the kernel writes its result into.
 bool IsOutputBuffer(const std::string& tensor) {
   std::string low = Lower(tensor);
@@ -252,9 +259,7 @@ std::string CallWith(const SiteFacts& sf, const std::string& param, const std::s
 bool IntRange(const SiteFacts& sf, const Fact& f, std::string* param, long* bad, long* good, long* lo, long* hi) {
   if (!f.disjunction || f.any_of.size() < 2 || f.any_of.size() > 4) return false;
   std::string x = Trim(f.any_of[0].lhs);
-  bool is_param = false;
-  for (const auto& p : sf.ctx->params) is_param = is_param || (p.name == x && !p.star);
-  if (!is_param) return false;
+  if (!IsParam(sf, x)) return false;
   std::vector<std::pair<std::string, long>> tests;
   for (const Atom& a : f.any_of) {
     long n;
@@ -297,9 +302,7 @@ bool LiteralSideOfRange(const SiteFacts& sf, const Fact& f, std::string* param, 
   const std::string& def = sf.ctx->def_name;  // obj[i], not obj.__getitem__(i=...)
   if (StartsWith(def, "__") && def != "__init__" && def != "__new__") return false;
   std::string x = Trim(f.any_of[0].lhs);
-  bool is_param = false;
-  for (const auto& p : sf.ctx->params) is_param = is_param || (p.name == x && !p.star);
-  if (!is_param) return false;
+  if (!IsParam(sf, x)) return false;
   int literal_side = 0, other_side = 0;  // -1 lower bound (fails below), +1 upper bound (fails above)
   for (const Atom& a : f.any_of) {
     if (Trim(a.lhs) != x || a.rhs_strings) return false;
@@ -343,9 +346,7 @@ std::optional<std::string> TensorsFix(const SiteFacts& sf, const Fact& f) {
     } else {
       return std::nullopt;
     }
-    bool is_param = false;
-    for (const auto& p : sf.ctx->params) is_param = is_param || (p.name == t && !p.star);
-    if (!is_param || IsOutputBuffer(t)) return std::nullopt;  // a converted copy of an output loses the result
+    if (!IsParam(sf, t) || IsOutputBuffer(t)) return std::nullopt;  // a converted copy of an output loses the result
     for (const auto& [name, fx] : conv)
       if (name == t) return std::nullopt;  // one tensor tested twice: no single conversion shown
     conv.emplace_back(t, fixed);
