@@ -127,9 +127,11 @@ Status CatalogService::Refresh() {
   auto snapshot = std::make_shared<const CatalogSnapshot>(std::move(catalog).value(), *version,
                                                           std::move(scans).value(), opt_.details_cache_entries);
   bool first = !current;
-  current_.store(snapshot);
+  // Counted and announced before it is published: whoever sees the new
+  // snapshot in Current() may rely on on_load having run for it.
   if (!first) reloads_.fetch_add(1);
   if (opt_.on_load) opt_.on_load(*snapshot, first);
+  current_.store(snapshot);
   std::lock_guard<std::mutex> lock(mu_);
   error_ = Status::Ok();
   version_store_ = std::move(store);

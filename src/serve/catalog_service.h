@@ -40,8 +40,9 @@ struct ServiceOptions {
   std::chrono::milliseconds reload_interval{1000};
   size_t details_cache_entries = 16384;  // per snapshot; the cache starts over when full
   size_t max_store_connections = 16;     // read connections for searches (kept open)
-  // Told of each version swapped in (first: the first load) and of each failed
-  // load, on the loading thread (for the CLI's log lines).
+  // Told of each version swapped in (first: the first load), before Current()
+  // returns it, and of each failed load, on the loading thread (for the CLI's
+  // log lines).
   std::function<void(const CatalogSnapshot& snapshot, bool first)> on_load;
   std::function<void(const Status& error)> on_error;
 };
