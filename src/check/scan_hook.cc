@@ -14,13 +14,18 @@ bool EndsWith(std::string_view s, std::string_view suf) {
 
 void ScanHook::AddFile(size_t slot, std::string_view path, std::string_view text, const std::vector<CatalogLine>& lines) {
   if (slot >= files_.size() || !EndsWith(path, ".py")) return;
-  if (IsTestPath(path)) return;  // no launch runs test code
   std::vector<SiteRef> sites;
   sites.reserve(lines.size());
   for (const CatalogLine& l : lines) {
     if (!l.facts) continue;
     sites.push_back({l.record.id, l.facts->line, SiteKindName(l.facts->kind), l.facts->error_class.value_or("")});
   }
+  AddFile(slot, path, text, std::move(sites));
+}
+
+void ScanHook::AddFile(size_t slot, std::string_view path, std::string_view text, std::vector<SiteRef> sites) {
+  if (slot >= files_.size() || !EndsWith(path, ".py")) return;
+  if (IsTestPath(path)) return;  // no launch runs test code
   files_[slot] = StoreFile(path, text, std::move(sites));
   if (IsPackagingFile(path)) file_scripts_[slot] = ConsoleScripts(path, text);
 }

@@ -27,6 +27,8 @@ class ScanHook {
   explicit ScanHook(size_t files) : files_(files) {}
   // A scanned file with its catalog lines (record ids, facts). Non-Python files are ignored.
   void AddFile(size_t slot, std::string_view path, std::string_view text, const std::vector<CatalogLine>& lines);
+  // The same with the sites alone (a stored file: store/unit.h DecodeSiteRefs).
+  void AddFile(size_t slot, std::string_view path, std::string_view text, std::vector<SiteRef> sites);
   // pyproject.toml / setup.cfg (setup.py comes through AddFile).
   void AddPackagingFile(std::string_view path, std::string_view text);
   // `knowledge` (RepoKnowledge::Serialize) with the check section as its first member.

@@ -622,17 +622,18 @@ Result<std::shared_ptr<Unit>> Pipeline::ReadAndParse(size_t i) {
 void Pipeline::LoadForCheck(size_t i, std::string_view text) {
   const FileState& fs = states_[i];
   if (!check_ || fs.stored.empty() || !IsPython(tasks_[i].path) || check::IsTestPath(tasks_[i].path)) return;
-  std::optional<Unit> unit;
+  std::vector<UnitSiteRef> stored;
   {
     std::lock_guard<std::mutex> l(*store_mu_);
-    auto loaded = store_->LoadUnit(fs.stored.front().unit_id);
+    auto loaded = store_->LoadUnitSiteRefs(fs.stored.front().unit_id);
     if (!loaded.ok()) return;  // the check section goes without this file; the scan does not depend on it
-    unit = std::move(loaded).value();
+    stored = std::move(loaded).value();
   }
-  std::vector<CatalogLine> lines;
-  lines.reserve(unit->records.size());
-  for (UnitRecord& r : unit->records) lines.push_back(std::move(r.line));
-  check_->AddFile(i, tasks_[i].path, text, lines);
+  std::vector<check::SiteRef> sites;
+  sites.reserve(stored.size());
+  for (UnitSiteRef& r : stored)
+    sites.push_back({std::move(r.id), r.line, std::move(r.kind), std::move(r.error_class)});
+  check_->AddFile(i, tasks_[i].path, text, std::move(sites));
 }
 
 // Pass 1: a stored unit for the file, or the file parsed into the spool.

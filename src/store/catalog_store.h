@@ -137,6 +137,8 @@ class CatalogStore {
   virtual Result<int64_t> PutUnitEncoded(const Unit& unit, std::string_view payload, std::string_view compressed) = 0;
   // The unit with its records.
   virtual Result<Unit> LoadUnit(int64_t unit_id) = 0;
+  // Its records' ids and sites alone (DecodeSiteRefs), for errdex check.
+  virtual Result<std::vector<UnitSiteRef>> LoadUnitSiteRefs(int64_t unit_id) = 0;
   // Replaces the scan `info` with the tree `unit_ids` (in order) and the
   // repository knowledge `knowledge` (the document stage's blob without its
   // sites: "" none), named `knowledge_key` (what it was built from; "": its

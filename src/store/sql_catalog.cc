@@ -286,6 +286,25 @@ Result<Unit> SqlCatalog::LoadUnit(int64_t unit_id) {
   return Unit(**u);
 }
 
+Result<std::vector<UnitSiteRef>> SqlCatalog::LoadUnitSiteRefs(int64_t unit_id) {
+  CacheForgetRolledBack();
+  std::vector<UnitSiteRef> refs;
+  auto hit = cache_.find(unit_id);
+  if (hit != cache_.end() && hit->second.unit) {  // decoded already
+    CacheTouch(unit_id, hit->second);
+    for (const UnitRecord& r : hit->second.unit->records)
+      if (r.line.facts)
+        refs.push_back({r.line.record.id, r.line.facts->line, std::string(SiteKindName(r.line.facts->kind)),
+                        r.line.facts->error_class.value_or("")});
+    return refs;
+  }
+  auto raw = LoadRaw(unit_id);
+  if (!raw.ok()) return raw.status();
+  if (Status st = DecodeSiteRefs(**raw, &refs); !st.ok())
+    return Status::IoError(db().name() + ": unit " + std::to_string(unit_id) + ": " + st.message());
+  return refs;
+}
+
 Result<int64_t> SqlCatalog::PutEncoded(int kind, const std::string& key, uint64_t variant, const std::string& repo,
                                        const std::string& path, std::string_view payload, const Unit* unit,
                                        std::string_view precompressed) {

@@ -53,6 +53,7 @@ class SqlCatalog : public CatalogStore {
   Result<int64_t> PutUnit(const Unit& unit) override;
   Result<int64_t> PutUnitEncoded(const Unit& unit, std::string_view payload, std::string_view compressed) override;
   Result<Unit> LoadUnit(int64_t unit_id) override;
+  Result<std::vector<UnitSiteRef>> LoadUnitSiteRefs(int64_t unit_id) override;
   Result<int64_t> PutScanUnits(const ScanInfo& info, const std::vector<int64_t>& unit_ids,
                                std::string_view knowledge, const std::string& knowledge_key = "") override;
   Result<std::optional<std::string>> FindKnowledge(const std::string& key) override;

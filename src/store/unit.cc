@@ -1,6 +1,8 @@
 // store/unit.cc: see unit.h. Tested by unit_test.cc.
 #include "store/unit.h"
 
+#include <nlohmann/json.hpp>
+
 #include "store/codec.h"
 
 namespace errdex {
@@ -52,7 +54,150 @@ UnitStats ReadStats(store::ByteReader& r) {
   return s;
 }
 
+// A SAX reader of one JSON object's top-level string and integer members named
+// in `wanted`; it stops the parse once it has them all.
+class TopLevelFields : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  explicit TopLevelFields(std::vector<std::string_view> wanted) : wanted_(std::move(wanted)) {
+    strings_.resize(wanted_.size());
+    ints_.resize(wanted_.size());
+    seen_.resize(wanted_.size());
+  }
+  // Whether `json` parsed (up to the point where all were found) as an object.
+  bool Read(std::string_view json) {
+    found_ = 0;
+    depth_ = 0;
+    started_ = false;
+    failed_ = false;
+    for (std::string& v : strings_) v.clear();
+    std::fill(ints_.begin(), ints_.end(), 0);
+    current_ = -1;
+    std::fill(seen_.begin(), seen_.end(), false);
+    bool completed = nlohmann::json::sax_parse(json.begin(), json.end(), this);
+    return !failed_ && (completed || found_ == wanted_.size());
+  }
+  bool Seen(size_t i) const { return seen_[i]; }
+  const std::string& String(size_t i) const { return strings_[i]; }
+  int64_t Int(size_t i) const { return ints_[i]; }
+
+  bool null() override {  // a wanted member that is null: found, empty
+    if (depth_ == 1 && current_ >= 0) return Found();
+    return Value();
+  }
+  bool boolean(bool) override { return Value(); }
+  bool number_integer(number_integer_t v) override { return SetInt(static_cast<int64_t>(v)); }
+  bool number_unsigned(number_unsigned_t v) override { return SetInt(static_cast<int64_t>(v)); }
+  bool number_float(number_float_t, const string_t&) override { return Value(); }
+  bool string(string_t& v) override {
+    if (depth_ == 1 && current_ >= 0) {
+      strings_[current_] = std::move(v);
+      return Found();
+    }
+    return Value();
+  }
+  bool binary(binary_t&) override { return Value(); }
+  bool start_object(std::size_t) override {
+    if (depth_ == 0 && started_) return Fail();
+    started_ = true;
+    current_ = -1;
+    ++depth_;
+    return true;
+  }
+  bool key(string_t& k) override {
+    current_ = -1;
+    if (depth_ != 1) return true;
+    for (size_t i = 0; i < wanted_.size(); ++i)
+      if (!seen_[i] && k == wanted_[i]) current_ = static_cast<int>(i);
+    return true;
+  }
+  bool end_object() override {
+    --depth_;
+    current_ = -1;
+    return true;
+  }
+  bool start_array(std::size_t) override {
+    if (depth_ == 0) return Fail();
+    current_ = -1;
+    ++depth_;
+    return true;
+  }
+  bool end_array() override {
+    --depth_;
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return Fail(); }
+
+ private:
+  bool Value() {
+    if (depth_ == 0) return Fail();  // not an object
+    current_ = -1;
+    return true;
+  }
+  bool SetInt(int64_t v) {
+    if (depth_ == 1 && current_ >= 0) {
+      ints_[current_] = v;
+      return Found();
+    }
+    return Value();
+  }
+  bool Found() {
+    seen_[current_] = true;
+    current_ = -1;
+    return ++found_ < wanted_.size();  // false: stop, all found
+  }
+  bool Fail() {
+    failed_ = true;
+    return false;
+  }
+
+  std::vector<std::string_view> wanted_;
+  std::vector<std::string> strings_;
+  std::vector<int64_t> ints_;
+  std::vector<bool> seen_;
+  size_t found_ = 0;
+  int depth_ = 0;
+  int current_ = -1;
+  bool started_ = false;
+  bool failed_ = false;
+};
+
 }  // namespace
+
+Status DecodeSiteRefs(std::string_view payload, std::vector<UnitSiteRef>* out) {
+  store::ByteReader r(payload);
+  uint8_t version = r.Byte();
+  if (version != kPayloadVersion)
+    return Status::IoError("a stored unit has payload version " + std::to_string(version) + "; this errdex reads " +
+                           std::to_string(kPayloadVersion));
+  r.Byte();  // the kind
+  uint64_t n = r.Varint();
+  if (!r.ok() || n > payload.size()) return Status::IoError("a stored unit is damaged (record count)");
+  out->clear();
+  TopLevelFields record({"id"});
+  TopLevelFields facts({"kind", "lineNumber", "errorClass"});
+  for (uint64_t i = 0; i < n; ++i) {
+    std::string_view record_json = r.Bytes();
+    r.Bytes();  // datasetVersion
+    bool has_facts = r.Byte() != 0;
+    std::string_view facts_json = has_facts ? r.Bytes() : std::string_view();
+    r.Bytes();  // the context
+    if (!r.ok()) return Status::IoError("a stored unit is damaged (record " + std::to_string(i) + ")");
+    if (!has_facts) continue;
+    if (!record.Read(record_json) || !record.Seen(0))
+      return Status::IoError("a stored record cannot be read back (its id)");
+    if (!facts.Read(facts_json) || !facts.Seen(0) || !facts.Seen(1))
+      return Status::IoError("stored facts cannot be read back (kind, lineNumber)");
+    UnitSiteRef ref;
+    ref.id = record.String(0);
+    ref.kind = facts.String(0);
+    ref.line = static_cast<int>(facts.Int(1));
+    if (facts.Seen(2)) ref.error_class = facts.String(2);
+    out->push_back(std::move(ref));
+  }
+  ReadStats(r);  // read, as DecodePayload does, so that damage there is found too
+  if (!r.ok() || !r.done()) return Status::IoError("a stored unit is damaged (trailing bytes)");
+  return Status::Ok();
+}
 
 std::string EncodePayload(const Unit& unit) {
   std::string out;

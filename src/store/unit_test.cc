@@ -69,6 +69,59 @@ TEST(UnitPayload, DamageIsAnErrorNotACrash) {
   EXPECT_FALSE(DecodePayload(flipped, &back).ok());
 }
 
+// DecodeSiteRefs reads what DecodePayload reads, for the records with facts.
+TEST(UnitPayload, SiteRefsAreWhatTheWholeDecodeGives) {
+  Unit u = DerivedUnit();
+  u.records[1].line.facts->error_class.reset();    // a null errorClass
+  u.records[2].line.facts->kind = SiteKind::kAssert;
+  UnitRecord bare;                                  // no facts: left out
+  bare.line = MakeLine("o/r", "abc", 9, "no facts here");
+  u.records.insert(u.records.begin() + 1, bare);
+  std::string payload = EncodePayload(u);
+  Unit whole;
+  ASSERT_TRUE(DecodePayload(payload, &whole).ok());
+  std::vector<UnitSiteRef> refs;
+  ASSERT_TRUE(DecodeSiteRefs(payload, &refs).ok());
+  std::vector<UnitSiteRef> expected;
+  for (const UnitRecord& r : whole.records)
+    if (r.line.facts)
+      expected.push_back({r.line.record.id, r.line.facts->line, std::string(SiteKindName(r.line.facts->kind)),
+                          r.line.facts->error_class.value_or("")});
+  ASSERT_EQ(refs.size(), 3u);
+  ASSERT_EQ(refs.size(), expected.size());
+  for (size_t i = 0; i < refs.size(); ++i) {
+    EXPECT_EQ(refs[i].id, expected[i].id);
+    EXPECT_FALSE(refs[i].id.empty());
+    EXPECT_EQ(refs[i].line, expected[i].line);
+    EXPECT_EQ(refs[i].kind, expected[i].kind);
+    EXPECT_EQ(refs[i].error_class, expected[i].error_class);
+  }
+  EXPECT_EQ(refs[1].error_class, "");
+  EXPECT_EQ(refs[2].kind, "assert");
+  EXPECT_EQ(refs[0].line, 20);
+}
+
+TEST(UnitPayload, SiteRefsOfADamagedPayloadAreAnError) {
+  std::string payload = EncodePayload(DerivedUnit());
+  std::vector<UnitSiteRef> refs;
+  for (size_t cut = 0; cut < payload.size(); cut += 7)
+    EXPECT_FALSE(DecodeSiteRefs(payload.substr(0, cut), &refs).ok()) << cut;
+  // A facts object that is not JSON, and one that is an array.
+  for (std::string bad : {"{\"kind\":", "[1,2]", "\"text\"", "{\"kind\":\"raise\"}"}) {
+    std::string p;
+    store::ByteWriter w(&p);
+    w.Byte(1);
+    w.Byte(static_cast<uint8_t>(UnitKind::kDerived));
+    w.Varint(1);
+    w.Bytes("{\"id\":\"0123456789abcdef\"}");
+    w.Bytes("2026-01-01T00:00:00.000Z");
+    w.Byte(1);
+    w.Bytes(bad);
+    w.Bytes("");
+    EXPECT_FALSE(DecodeSiteRefs(p, &refs).ok()) << bad;
+  }
+}
+
 TEST(UnitPayload, MaterializeFillsTheCommitOfDerivedRecordsOnly) {
   Unit u = DerivedUnit();
   CommitFields c{std::string("0123456789abcdef0123456789abcdef01234567"), "2026-03-01T00:00:00.000Z"};

@@ -327,6 +327,42 @@ TEST(CheckBadInput, UnknownProgramNoCatalogAndNoFacts) {
   EXPECT_NE(nofacts.err.find("--no-docs"), std::string::npos) << nofacts.err;
 }
 
+// A commit scanned after its parent is in the catalog reuses the stored files'
+// sites for check's section (store/unit.h DecodeSiteRefs): what check answers
+// must be what a catalog scanned from nothing answers.
+TEST(CheckIncremental, AScanAfterItsParentAnswersAsAColdScan) {
+  TempDir d;
+  const std::string repo = d / "repo";
+  std::string git = "git -C " + Quote(repo) + " -c user.name=t -c user.email=t@example.com ";
+  Result made = Sh(d.path(), "cp -r " + Quote(Trees::Get().Root("argparse")) + " " + Quote(repo) + " && git init -q " +
+                                 Quote(repo) + " && " + git + "add -A && " + git + "commit -qm one");
+  ASSERT_EQ(made.rc, 0) << made.err;
+  // The second commit changes one file the check section reads, not the site's.
+  const std::string changed = repo + "/python/sglang/launch_server.py";
+  WriteFile(changed, ReadFile(changed) + "\n\ndef later(x):\n    raise KeyError(\"later %s\" % x)\n");
+  Result edit = Sh(d.path(), git + "commit -qam two");
+  ASSERT_EQ(edit.rc, 0) << edit.err;
+  const std::string scan = Quote(kBin) + " scan " + Quote(repo) + " --repo sgl-project/sglang -q --rev ";
+  ASSERT_EQ(Sh(d.path(), scan + "HEAD~1 --db " + Quote(d / "inc.db")).rc, 0);
+  Result inc = Sh(d.path(), scan + "HEAD --db " + Quote(d / "inc.db"));
+  ASSERT_EQ(inc.rc, 0) << inc.err;
+  Result cold = Sh(d.path(), scan + "HEAD --db " + Quote(d / "cold.db"));
+  ASSERT_EQ(cold.rc, 0) << cold.err;
+  std::string head = Sh(d.path(), "git -C " + Quote(repo) + " rev-parse HEAD").out.substr(0, 40);
+  for (const std::string& args : {k000Before, k001Before, k003, std::string()}) {
+    std::string check = Quote(kBin) + " check --json --no-environ --sha " + head + " --db ";
+    Result a = Sh(d.path(), check + Quote(d / "inc.db") + " -- " + kServer + " " + args);
+    Result b = Sh(d.path(), check + Quote(d / "cold.db") + " -- " + kServer + " " + args);
+    EXPECT_EQ(a.rc, b.rc) << args;
+    EXPECT_EQ(a.out, b.out) << args;
+    EXPECT_NE(a.out.find("\"type\":\"end\""), std::string::npos) << a.err;
+  }
+  // And the first command line does raise the seed's error: the section is not empty.
+  Result will = Sh(d.path(), Quote(kBin) + " check --json --no-environ --sha " + head + " --db " + Quote(d / "inc.db") +
+                                 " -- " + kServer + " " + k000Before);
+  EXPECT_NE(will.out.find("\"type\":\"will\""), std::string::npos) << will.out << will.err;
+}
+
 TEST(CheckBadInput, EnvFileSetAndAssumeSyntax) {
   TempDir d;
   WriteFile(d / "bad.env", "THIS IS NOT AN ASSIGNMENT\n");
