@@ -5,6 +5,10 @@
 # ship. A short sample runs in the default suite, the whole corpus under `long`.
 # Included from the top-level CMakeLists.txt inside if(ERRDEX_BUILD_TESTS).
 set(_lang_diff "${CMAKE_SOURCE_DIR}/tests/diff")
+# Where the oracles are built. A second build of the same checkout (CI's sanitizer
+# build) may point here at the first one's: the oracles do not depend on how errdex
+# is built, and cargo then finds syn compiled already instead of taking ~1 min on it.
+set(ERRDEX_ORACLE_DIR "${CMAKE_BINARY_DIR}" CACHE PATH "directory the Rust/Go/Java oracles are built in")
 set(_lang_py "${Python3_EXECUTABLE}")
 
 # errdex_lang_diff(NAME LANG CORPUS ORACLE_CMD FIXTURE SHORT_FILES [EXTRA_ARGS...]):
@@ -23,9 +27,9 @@ endfunction()
 # is every crate Debian's librust-*-dev packages put in /usr/share/cargo/registry.
 file(GLOB _syn_dirs /usr/share/cargo/registry/syn-1.*)
 if(Python3_FOUND AND EXISTS /usr/bin/cargo AND EXISTS /usr/bin/rustc AND _syn_dirs)
-  set(_ro "${CMAKE_BINARY_DIR}/rust_oracle")
+  set(_ro "${ERRDEX_ORACLE_DIR}/rust_oracle")
   add_test(NAME DiffOracle.RustOracleBuild
-           COMMAND sh -c "mkdir -p '${_ro}' && cp -r '${_lang_diff}/rust_oracle/.' '${_ro}/' && cd '${_ro}' && RUSTC=/usr/bin/rustc CARGO_HOME='${_ro}/cargo-home' /usr/bin/cargo build --release --offline --quiet")
+           COMMAND sh -c "mkdir -p '${_ro}' && cp -rp '${_lang_diff}/rust_oracle/.' '${_ro}/' && cd '${_ro}' && RUSTC=/usr/bin/rustc CARGO_HOME='${_ro}/cargo-home' /usr/bin/cargo build --release --offline --quiet")
   set_tests_properties(DiffOracle.RustOracleBuild PROPERTIES TIMEOUT 1200 FIXTURES_SETUP rust_oracle)
   errdex_lang_diff(RustCrates rust /usr/share/cargo/registry "${_ro}/target/release/rust_oracle" rust_oracle 600)
 endif()
@@ -36,7 +40,7 @@ find_program(ERRDEX_GO go PATHS /usr/bin NO_DEFAULT_PATH)
 if(Python3_FOUND AND ERRDEX_GO)
   execute_process(COMMAND ${ERRDEX_GO} env GOROOT OUTPUT_VARIABLE _goroot OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
   if(_goroot AND EXISTS "${_goroot}/src/fmt")
-    set(_go "${CMAKE_BINARY_DIR}/go_oracle")
+    set(_go "${ERRDEX_ORACLE_DIR}/go_oracle")
     add_test(NAME DiffOracle.GoOracleBuild
              COMMAND sh -c "mkdir -p '${_go}' && cd '${_lang_diff}/go_oracle' && GOCACHE='${_go}/cache' GOPATH='${_go}/gopath' GOPROXY=off GOFLAGS=-mod=mod GOTOOLCHAIN=local '${ERRDEX_GO}' build -o '${_go}/go_oracle' .")
     set_tests_properties(DiffOracle.GoOracleBuild PROPERTIES TIMEOUT 600 FIXTURES_SETUP go_oracle)
@@ -53,7 +57,7 @@ find_program(ERRDEX_UNZIP unzip)
 file(GLOB _jdk_src /usr/lib/jvm/java-17-openjdk-*/lib/src.zip)
 if(Python3_FOUND AND ERRDEX_JAVAC AND ERRDEX_JAVA AND ERRDEX_UNZIP AND _jdk_src)
   list(GET _jdk_src 0 _jdk_zip)
-  set(_jo "${CMAKE_BINARY_DIR}/java_oracle")
+  set(_jo "${ERRDEX_ORACLE_DIR}/java_oracle")
   add_test(NAME DiffOracle.JavaOracleBuild
            COMMAND sh -c "rm -rf '${_jo}' && mkdir -p '${_jo}/classes' '${_jo}/jdk' && '${ERRDEX_JAVAC}' -d '${_jo}/classes' '${_lang_diff}/JavaOracle.java' && cd '${_jo}/jdk' && '${ERRDEX_UNZIP}' -q '${_jdk_zip}' 'java.base/*' 'java.logging/*' 'java.sql/*' 'java.net.http/*' 'jdk.httpserver/*' 'java.management/*'")
   set_tests_properties(DiffOracle.JavaOracleBuild PROPERTIES TIMEOUT 600 FIXTURES_SETUP java_oracle)
