@@ -30,6 +30,14 @@ void ScanHook::AddFile(size_t slot, std::string_view path, std::string_view text
   if (IsPackagingFile(path)) file_scripts_[slot] = ConsoleScripts(path, text);
 }
 
+void ScanHook::AddEntry(size_t slot, std::string_view path, std::string_view entry) {
+  if (slot >= files_.size() || !EndsWith(path, ".py") || IsTestPath(path)) return;
+  StoredFile f;
+  f.path = std::string(path);
+  f.entry = std::string(entry);
+  files_[slot] = std::move(f);
+}
+
 void ScanHook::AddPackagingFile(std::string_view path, std::string_view text) {
   auto s = ConsoleScripts(path, text);
   scripts_.insert(scripts_.end(), s.begin(), s.end());

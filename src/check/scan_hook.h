@@ -29,6 +29,9 @@ class ScanHook {
   void AddFile(size_t slot, std::string_view path, std::string_view text, const std::vector<CatalogLine>& lines);
   // The same with the sites alone (a stored file: store/unit.h DecodeSiteRefs).
   void AddFile(size_t slot, std::string_view path, std::string_view text, std::vector<SiteRef> sites);
+  // A file whose entry an earlier section holds for the same text and sites
+  // (Section::Entry): copied, neither read nor compressed again.
+  void AddEntry(size_t slot, std::string_view path, std::string_view entry);
   // pyproject.toml / setup.cfg (setup.py comes through AddFile).
   void AddPackagingFile(std::string_view path, std::string_view text);
   // `knowledge` (RepoKnowledge::Serialize) with the check section as its first member.

@@ -110,6 +110,10 @@ bool Unbase64(std::string_view in, std::string* out) {
 
 void AppendStoredFile(const StoredFile& f, std::string* out) {
   std::string& o = *out;
+  if (!f.entry.empty()) {
+    o += f.entry;
+    return;
+  }
   o += "{\"path\":";
   AppendJsonString(o, f.path);
   o += ",\"src\":\"";
@@ -311,6 +315,12 @@ const Section::File& Section::Get(int i) const {
 int Section::Find(std::string_view path) const {
   auto it = std::lower_bound(paths.begin(), paths.end(), path, [](const std::string& a, std::string_view b) { return a < b; });
   return it != paths.end() && *it == path ? (int)(it - paths.begin()) : -1;
+}
+
+std::string_view Section::Entry(int i) const {
+  if (i < 0 || static_cast<size_t>(i) >= ranges_.size()) return {};
+  auto [b, e] = ranges_[i];
+  return std::string_view(text_).substr(b, e - b);
 }
 
 size_t Section::decoded() const {

@@ -35,6 +35,8 @@ struct StoredFile {
   std::string path;
   std::string source;  // base64 of the zstd frame of the file's text
   std::vector<SiteRef> sites;
+  std::string entry;   // when set: the file's entry as an earlier section wrote it
+                       // (Section::Entry), written as is instead of the three above
 };
 StoredFile StoreFile(std::string_view path, std::string_view text, std::vector<SiteRef> sites);
 
@@ -77,6 +79,8 @@ class Section {
   const File& Get(int i) const;
   // The index of `path`, -1 when the section has no such file.
   int Find(std::string_view path) const;
+  // File `i`'s entry as stored (a JSON object): a new section may copy it.
+  std::string_view Entry(int i) const;
   size_t decoded() const;  // files decoded so far
 
  private:

@@ -32,6 +32,7 @@
 #include "extract/python/python_extractor.h"
 #include "scan/cpp_table.h"
 #include "scan/parallel.h"
+#include "scan/previous_check.h"
 #include "scan/py_classes.h"
 #include "scan/scanner.h"
 #include "scan/unit_key.h"
@@ -896,9 +897,19 @@ Result<ScanResult> Pipeline::Run() {
     if (knowledge_text.empty()) {
       if (check_) {
         // The Python files the catalog had: read again for errdex check's section
-        // (only now that the knowledge is built anew).
-        ParallelFor(tasks_.size(), jobs_, [this](size_t i) {
+        // (only now that the knowledge is built anew), unless the repository's
+        // previous section holds the entry of the very unit reused here.
+        std::optional<PreviousCheck> previous;
+        if (store_) {
+          std::lock_guard<std::mutex> l(*store_mu_);
+          previous = PreviousCheck::Load(*store_, rs_.repo.value_or(""));
+        }
+        ParallelFor(tasks_.size(), jobs_, [this, &previous](size_t i) {
           if (!states_[i].check_pending || !IsPython(tasks_[i].path)) return;
+          if (previous && !check::IsPackagingFile(tasks_[i].path)) {
+            std::string_view entry = previous->EntryFor(tasks_[i].path, states_[i].stored);
+            if (!entry.empty()) return check_->AddEntry(i, tasks_[i].path, entry);
+          }
           auto text = rs_.source->Read(tasks_[i].listed);
           if (text.ok()) LoadForCheck(i, *text);
         }, nullptr);
