@@ -23,6 +23,10 @@
 
 namespace errdex::check {
 
+// Bump it whenever what a file's entry holds or how it is written changes
+// (StoreFile, AppendStoredFile): an incremental scan copies entries from the
+// previous scan's section (scan/previous_check.h) as long as the version is the
+// same, and this file is not part of the units' pipeline fingerprint.
 inline constexpr int kSectionVersion = 2;
 inline constexpr size_t kMaxStoredFileBytes = 64u << 20;  // a larger stored source is refused on read
 
