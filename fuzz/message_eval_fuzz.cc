@@ -8,8 +8,10 @@
 // alternative. Properties: every rendered messagePattern compiles (PCRE2) and
 // matches its own errorMessage; PatternPrefix returns a prefix within its bound.
 #define PCRE2_CODE_UNIT_WIDTH 8
+#include <cstdio>
 #include <pcre2.h>
 
+#include "extract/common/limits.h"
 #include "extract/common/message.h"
 #include "extract/python/message_eval.h"
 #include "fuzz/fuzz_util.h"
@@ -50,15 +52,34 @@ py::Segs PySegs(std::string_view piece) {
   return segs;
 }
 
+pcre2_code* Compile(std::string_view pattern, int* err, PCRE2_SIZE* off) {
+  std::string anchored = "(?:" + std::string(pattern) + ")";
+  return pcre2_compile(reinterpret_cast<PCRE2_SPTR>(anchored.data()), anchored.size(),
+                       PCRE2_DOTALL | PCRE2_ANCHORED | PCRE2_ENDANCHORED | PCRE2_NO_UTF_CHECK, err, off, nullptr);
+}
+
 // The whole message matches the pattern (DOTALL, anchored at both ends).
 void CheckPatternMatches(const std::optional<std::string>& pattern, const std::optional<std::string>& message) {
   if (!pattern || !message) return;
-  std::string anchored = "(?:" + *pattern + ")";
   int err = 0;
   PCRE2_SIZE off = 0;
-  pcre2_code* re = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(anchored.data()), anchored.size(),
-                                 PCRE2_DOTALL | PCRE2_ANCHORED | PCRE2_ENDANCHORED | PCRE2_NO_UTF_CHECK, &err, &off,
-                                 nullptr);
+  pcre2_code* re = Compile(*pattern, &err, &off);
+  const size_t stored_max = ExtractLimits{}.max_excerpt_bytes;
+  if (!re && err == PCRE2_ERROR_PATTERN_TOO_LARGE && pattern->size() > stored_max) {
+    // Past what PCRE2 compiles (64 KB of compiled code), and past what a scan
+    // stores: the front ends keep PatternPrefix(pattern, max_excerpt_bytes)
+    // (extract/common/limits.h CapSite). What is stored must compile.
+    re = Compile(PatternPrefix(*pattern, stored_max), &err, &off);
+    fuzz::Check(re != nullptr, "a stored (capped) messagePattern compiles");
+    pcre2_code_free(re);
+    return;
+  }
+  if (!re) {  // what failed, for the finding's report
+    PCRE2_UCHAR why[256];
+    pcre2_get_error_message(err, why, sizeof why);
+    std::fprintf(stderr, "pattern %s\nmessage %s\npcre2: %s at %zu\n", pattern->c_str(), message->c_str(),
+                 reinterpret_cast<const char*>(why), static_cast<size_t>(off));
+  }
   fuzz::Check(re != nullptr, "a rendered messagePattern compiles");
   pcre2_match_data* md = pcre2_match_data_create_from_pattern(re, nullptr);
   pcre2_match_context* mc = pcre2_match_context_create(nullptr);
