@@ -106,7 +106,7 @@ int Run(const LintArgs& a) {
                         {"sharedDocumentation", s.shared_documentation},
                         {"findings", total},
                         {"checks", s.by_check}};
-    std::printf("%s\n", ojson({{"type", "summary"}, {"data", d}}).dump().c_str());
+    std::printf("%s\n", ojson({{"type", "summary"}, {"data", d}}).dump(-1, ' ', false, ojson::error_handler_t::replace).c_str());
   } else {
     Palette p{UseColor(a.color, 1)};
     if (a.list)

@@ -279,11 +279,11 @@ uint64_t KnowledgeIndex::HashDeps(const DocDeps& deps) const {
     feed(name);
     std::string v = "miss";
     if (kind == "flag") {
-      if (const Flag* f = FindFlag(name)) v = FlagJson(*f).dump();
+      if (const Flag* f = FindFlag(name)) v = FlagJson(*f).dump(-1, ' ', false, json::error_handler_t::replace);
     } else if (kind == "field") {
-      if (const ConfigField* f = FindField(name)) v = FieldJson(*f).dump();
+      if (const ConfigField* f = FindField(name)) v = FieldJson(*f).dump(-1, ' ', false, json::error_handler_t::replace);
     } else if (kind == "env") {
-      if (const EnvVar* e = FindEnv(name)) v = EnvJson(*e).dump();
+      if (const EnvVar* e = FindEnv(name)) v = EnvJson(*e).dump(-1, ' ', false, json::error_handler_t::replace);
     } else if (kind == "class") {
       v = ExternalBase(name);
     }

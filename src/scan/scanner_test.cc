@@ -171,6 +171,31 @@ TEST(Scan, DeterministicOrderedAndCountsSoftErrors) {
   EXPECT_EQ(r.diagnostics[1].line, 1);
 }
 
+// A flag whose help text is not UTF-8 (a Latin-1 file) reaches the hash of the
+// knowledge a site's prose consulted: that hash must not throw (nlohmann's dump
+// does on invalid UTF-8; on a worker thread it ended the whole scan). Found by
+// the document_file fuzz target.
+TEST(Scan, AFlagWithInvalidUtf8HelpIsDocumented) {
+  MemoryFileSource repo(1 << 20);
+  repo.Add("tool.py",
+           "import argparse\n\ndef main(argv=None):\n    parser = argparse.ArgumentParser()\n"
+           "    parser.add_argument('--info', default=False, action='store_true',\n"
+           "                        help=\"Display the interpreter \xff\xfe\xe9t\xe9 of an archive\")\n"
+           "    args = parser.parse_args(argv)\n    if args.info:\n"
+           "        raise SystemExit('Can only get info for an archive file')\n");
+  ScanOptions o;
+  o.source = &repo;
+  o.repo = "o/n";
+  o.sha = "0123";
+  o.jobs = 2;
+  o.json_lines = ScanOptions::JsonLines::kRecords;
+  auto r = Scan(o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->lines.size(), 1u);
+  EXPECT_EQ(r->lines[0].record.error_message, "Can only get info for an archive file");
+  EXPECT_TRUE(r->lines[0].record.documentation.has_value());
+}
+
 TEST(Scan, IdsSurviveMovedLines) {
   MemoryFileSource v1, v2;
   v1.Add("m.py", "raise ValueError boom\n");
