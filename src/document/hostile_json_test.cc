@@ -25,5 +25,23 @@ TEST(DocumentHostileJson, DeeplyNestedKnowledgeAndContextsReadAsEmpty) {
   EXPECT_FALSE(c.known);
 }
 
+// Numbers that are not ints where ints are read (a damaged blob): a malformed
+// context, not undefined behaviour (UBSan: "5.11111e+11 is outside the range of
+// representable values of type 'int'"; found by the record_json fuzz target).
+TEST(DocumentHostileJson, NumbersOutsideIntAreMalformedContexts) {
+  for (std::string bad : {"{\"known\":true,\"defLine\":5.11111e11}", "{\"known\":true,\"defLine\":1e300}",
+                          "{\"known\":true,\"defLine\":99999999999}",
+                          "{\"known\":true,\"exits\":[[4.5e20,\"return\"]]}",
+                          "{\"known\":true,\"params\":[[\"a\",\"\",\"\",-1e30]]}"}) {
+    SiteContext c = SiteContextFromJson(bad);
+    EXPECT_EQ(c.def_line, 0) << bad;
+    EXPECT_TRUE(c.exits.empty()) << bad;
+  }
+  SiteContext ok = SiteContextFromJson("{\"known\":true,\"defLine\":12,\"exits\":[[3,\"return\"]]}");
+  EXPECT_EQ(ok.def_line, 12);
+  ASSERT_EQ(ok.exits.size(), 1u);
+  EXPECT_EQ(ok.exits[0].first, 3);
+}
+
 }  // namespace
 }  // namespace errdex

@@ -1,7 +1,9 @@
 // document/site_context.cc: see site_context.h.
 #include "document/site_context.h"
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "model/record.h"
 #include "model/json_bounded.h"
@@ -145,6 +147,25 @@ std::string SiteContextToJson(const SiteContext& c) {
   return o;
 }
 
+namespace {
+// An int member read back: a number that is not an integer within int's range
+// (a damaged or hostile blob: 5.1e11) is malformed, not a conversion with
+// undefined behaviour (nlohmann's get<int> of a double). Found by record_json.
+int IntOf(const nlohmann::json& v) {
+  if (v.is_number_integer()) {
+    int64_t x = v.get<int64_t>();
+    if (x >= INT32_MIN && x <= INT32_MAX) return static_cast<int>(x);
+  } else if (v.is_number_unsigned() && v.get<uint64_t>() <= INT32_MAX) {
+    return static_cast<int>(v.get<uint64_t>());
+  }
+  throw std::out_of_range("not an int");
+}
+int IntAt(const nlohmann::json& o, const char* key, int fallback) {
+  auto it = o.find(key);
+  return it == o.end() ? fallback : IntOf(*it);
+}
+}  // namespace
+
 SiteContext SiteContextFromJson(std::string_view text) {
   using nlohmann::json;
   SiteContext c;
@@ -157,18 +178,18 @@ SiteContext SiteContextFromJson(std::string_view text) {
       return v;
     };
     c.known = j.value("known", false);
-    c.def_line = j.value("defLine", 0);
+    c.def_line = IntAt(j, "defLine", 0);
     c.def_name = j.value("def", "");
     c.class_name = j.value("class", "");
     c.decorators = j.value("decorators", std::vector<std::string>{});
     for (const auto& p : j.value("params", json::array()))
-      c.params.push_back({p.at(0).get<std::string>(), p.at(1).get<std::string>(), p.at(2).get<std::string>(), p.at(3).get<int>() != 0});
+      c.params.push_back({p.at(0).get<std::string>(), p.at(1).get<std::string>(), p.at(2).get<std::string>(), IntOf(p.at(3)) != 0});
     if (j.contains("assigned")) c.assigned = pairs(j["assigned"]);
     for (const auto& b : j.value("branches", json::array())) {
       BranchInfo bi;
-      bi.guard = b.value("guard", -1);
+      bi.guard = IntAt(b, "guard", -1);
       bi.own = b.value("own", false);
-      bi.line = b.value("line", 0);
+      bi.line = IntAt(b, "line", 0);
       bi.test = b.value("test", "");
       if (b.contains("sets")) bi.sets = pairs(b["sets"]);
       bi.warns = b.value("warns", false);
@@ -177,11 +198,11 @@ SiteContext SiteContextFromJson(std::string_view text) {
       c.branches.push_back(std::move(bi));
     }
     for (const auto& k : j.value("callers", json::array()))
-      c.callers.push_back({k.at(0).get<std::string>(), k.at(1).get<int>(), k.at(2).get<std::string>()});
-    c.callers_total = j.value("callersTotal", 0);
+      c.callers.push_back({k.at(0).get<std::string>(), IntOf(k.at(1)), k.at(2).get<std::string>()});
+    c.callers_total = IntAt(j, "callersTotal", 0);
     c.modules = j.value("modules", std::vector<std::string>{});
     c.class_bases = j.value("bases", std::vector<std::string>{});
-    for (const auto& x : j.value("exits", json::array())) c.exits.emplace_back(x.at(0).get<int>(), x.at(1).get<std::string>());
+    for (const auto& x : j.value("exits", json::array())) c.exits.emplace_back(IntOf(x.at(0)), x.at(1).get<std::string>());
     for (const auto& w : j.value("writes", json::array()))
       c.writes.push_back({w.at(0).get<std::string>(), w.at(1).get<std::string>(), w.at(2).get<std::string>()});
     c.route_method = j.value("routeMethod", "");
