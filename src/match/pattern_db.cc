@@ -318,10 +318,65 @@ int CountLiteralChars(std::string_view p) {
   return total + value(open.back());
 }
 
+// The largest count of a counted repeat (`x{n}`, `x{n,}`, `x{n,m}`) outside a
+// character class; 0 when there is none. errdex's own patterns escape every
+// brace; an imported one with `b{31001}` made Vectorscan's compiler run for
+// minutes (found by the catalog_patterns fuzz target).
+static size_t LargestRepeatCount(std::string_view p) {
+  size_t largest = 0;
+  bool in_class = false;
+  for (size_t i = 0; i < p.size(); ++i) {
+    char c = p[i];
+    if (c == '\\') {
+      ++i;
+      continue;
+    }
+    if (in_class) {
+      if (c == ']') in_class = false;
+      continue;
+    }
+    if (c == '[') {
+      in_class = true;
+      if (i + 1 < p.size() && p[i + 1] == ']') ++i;  // []...] : the first ] is literal
+      continue;
+    }
+    if (c != '{') continue;
+    size_t j = i + 1, n = 0, biggest = 0;
+    bool digits = false;
+    while (j < p.size() && p[j] >= '0' && p[j] <= '9') {
+      n = std::min<size_t>(n * 10 + static_cast<size_t>(p[j] - '0'), size_t{1} << 40);
+      digits = true;
+      ++j;
+    }
+    biggest = n;
+    if (j < p.size() && p[j] == ',') {
+      ++j;
+      size_t m = 0;
+      while (j < p.size() && p[j] >= '0' && p[j] <= '9') {
+        m = std::min<size_t>(m * 10 + static_cast<size_t>(p[j] - '0'), size_t{1} << 40);
+        digits = true;
+        ++j;
+      }
+      biggest = std::max(biggest, m);
+    }
+    if (digits && j < p.size() && p[j] == '}') largest = std::max(largest, biggest);
+  }
+  return largest;
+}
+
+static Status RepeatWithinLimit(std::string_view pattern) {
+  constexpr size_t kMaxRepeatCount = 255;
+  size_t n = LargestRepeatCount(pattern);
+  if (n <= kMaxRepeatCount) return Status::Ok();
+  return Status::LimitExceeded("a counted repeat of " + std::to_string(n) + ", more than " +
+                               std::to_string(kMaxRepeatCount) + " (it would take the matcher's compiler minutes)");
+}
+
 Status CheckPattern(std::string_view pattern, const MatcherOptions& options) {
   if (pattern.size() > options.max_pattern_bytes)
     return Status::LimitExceeded("pattern is " + std::to_string(pattern.size()) + " bytes, more than max_pattern_bytes=" +
                                  std::to_string(options.max_pattern_bytes));
+  if (Status st = RepeatWithinLimit(pattern); !st.ok()) return st;
   std::string err;
   pcre2_code* re = CompilePcre(std::string(pattern), 0, &err, /*jit=*/false);
   if (!re) return Status::ParseError(err);
@@ -426,6 +481,10 @@ Result<std::unique_ptr<PatternDatabase>> PatternDatabase::Build(std::vector<std:
     if (p.size() > options.max_pattern_bytes) {
       reject(Status::LimitExceeded("pattern is " + std::to_string(p.size()) + " bytes, more than max_pattern_bytes=" +
                                    std::to_string(options.max_pattern_bytes)));
+      continue;
+    }
+    if (Status st = RepeatWithinLimit(p); !st.ok()) {
+      reject(std::move(st));
       continue;
     }
     std::string err;

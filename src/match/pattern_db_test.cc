@@ -69,6 +69,25 @@ TEST(CheckPattern, SaysWhatBuildWouldSay) {
   EXPECT_EQ(CheckPattern(std::string(9000, 'a')).code(), Status::Code::kLimitExceeded);
 }
 
+// A counted repeat past 255 (an imported pattern: b{31001} kept Vectorscan's
+// compiler busy for minutes; found by the catalog_patterns fuzz target) is
+// refused by CheckPattern and rejected by Build; braces errdex escapes, in a
+// character class or without digits, are not repeats.
+TEST(CheckPattern, LargeCountedRepeatsAreRefused) {
+  EXPECT_EQ(CheckPattern("expected b{031001} here").code(), Status::Code::kLimitExceeded);
+  EXPECT_EQ(CheckPattern("expected c{0,1000} here").code(), Status::Code::kLimitExceeded);
+  EXPECT_EQ(CheckPattern("expected d{300,} here").code(), Status::Code::kLimitExceeded);
+  EXPECT_TRUE(CheckPattern("expected \\{31001\\} here").ok());
+  EXPECT_TRUE(CheckPattern("expected [{31001}] here").ok());
+  EXPECT_TRUE(CheckPattern("expected year \\d{4} here").ok());
+  EXPECT_TRUE(CheckPattern("expected {x} and {} here").ok());
+  std::vector<std::string> patterns = {"a{0,1000}b{031001}000}b{0,1001}c{0,10c{0,1000}d", "No module named (.*?)"};
+  auto db = PatternDatabase::Build(patterns, MatcherOptions{});
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+  ASSERT_EQ((*db)->rejected().size(), 1u);
+  EXPECT_EQ((*db)->rejected()[0].index, 0u);
+}
+
 TEST(PatternDatabase, FindsPatternsAndReportsEachOnce) {
   auto db = MustBuild({"No module named (.*?)", "Expecting value: line (.*?) column (.*?) \\(char (.*?)\\)",
                        "unrelated message here"});
