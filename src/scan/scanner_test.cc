@@ -114,6 +114,17 @@ MemoryFileSource MakeRepo() {
   return m;
 }
 
+// A scan of `repo` (in memory) as o/n@0123 on two threads, with the document stage.
+ScanOptions InMemory(MemoryFileSource* repo, ScanOptions::JsonLines lines) {
+  ScanOptions o;
+  o.source = repo;
+  o.repo = "o/n";
+  o.sha = "0123";
+  o.jobs = 2;
+  o.json_lines = lines;
+  return o;
+}
+
 std::string Serialize(const ScanResult& r) {
   std::string out;
   for (const CatalogLine& l : r.lines) out += CatalogLineToJson(l) + "\n";
@@ -183,13 +194,7 @@ TEST(Scan, AFlagWithInvalidUtf8HelpIsDocumented) {
            "                        help=\"Display the interpreter \xff\xfe\xe9t\xe9 of an archive\")\n"
            "    args = parser.parse_args(argv)\n    if args.info:\n"
            "        raise SystemExit('Can only get info for an archive file')\n");
-  ScanOptions o;
-  o.source = &repo;
-  o.repo = "o/n";
-  o.sha = "0123";
-  o.jobs = 2;
-  o.json_lines = ScanOptions::JsonLines::kRecords;
-  auto r = Scan(o);
+  auto r = Scan(InMemory(&repo, ScanOptions::JsonLines::kRecords));
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_EQ(r->lines.size(), 1u);
   EXPECT_EQ(r->lines[0].record.error_message, "Can only get info for an archive file");
@@ -313,12 +318,7 @@ TEST(Scan, AScanWithNoMemoryBudgetWritesTheSameBytes) {
              "    if n > 10:\n"
              "        raise RuntimeError(f\"too many workers: {n} (at most 10)\")\n"
              "    assert mode in (\"fast\", \"slow\"), mode\n");
-  ScanOptions o;
-  o.source = &repo;
-  o.repo = "o/n";
-  o.sha = "0123";
-  o.jobs = 2;
-  o.json_lines = ScanOptions::JsonLines::kRecordsWithFacts;
+  ScanOptions o = InMemory(&repo, ScanOptions::JsonLines::kRecordsWithFacts);
   auto in_memory = Scan(o);
   ASSERT_TRUE(in_memory.ok()) << in_memory.status().ToString();
   o.resident_bytes = 0;
