@@ -12,8 +12,13 @@ bool EndsWith(std::string_view s, std::string_view suf) {
 }
 }  // namespace
 
+// Non-test Python files in a slot of the scan; no launch runs test code.
+bool ScanHook::Takes(size_t slot, std::string_view path) const {
+  return slot < files_.size() && EndsWith(path, ".py") && !IsTestPath(path);
+}
+
 void ScanHook::AddFile(size_t slot, std::string_view path, std::string_view text, const std::vector<CatalogLine>& lines) {
-  if (slot >= files_.size() || !EndsWith(path, ".py")) return;
+  if (!Takes(slot, path)) return;
   std::vector<SiteRef> sites;
   sites.reserve(lines.size());
   for (const CatalogLine& l : lines) {
@@ -24,14 +29,13 @@ void ScanHook::AddFile(size_t slot, std::string_view path, std::string_view text
 }
 
 void ScanHook::AddFile(size_t slot, std::string_view path, std::string_view text, std::vector<SiteRef> sites) {
-  if (slot >= files_.size() || !EndsWith(path, ".py")) return;
-  if (IsTestPath(path)) return;  // no launch runs test code
+  if (!Takes(slot, path)) return;
   files_[slot] = StoreFile(path, text, std::move(sites));
   if (IsPackagingFile(path)) file_scripts_[slot] = ConsoleScripts(path, text);
 }
 
 void ScanHook::AddEntry(size_t slot, std::string_view path, std::string_view entry) {
-  if (slot >= files_.size() || !EndsWith(path, ".py") || IsTestPath(path)) return;
+  if (!Takes(slot, path)) return;
   StoredFile f;
   f.path = std::string(path);
   f.entry = std::string(entry);

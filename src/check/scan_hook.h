@@ -38,6 +38,7 @@ class ScanHook {
   std::string Finish(std::string_view knowledge, const RepoKnowledge* repo);
 
  private:
+  bool Takes(size_t slot, std::string_view path) const;
   std::vector<StoredFile> files_;
   std::vector<std::vector<std::pair<std::string, std::string>>> file_scripts_{files_.size()};
   std::vector<std::pair<std::string, std::string>> scripts_;
