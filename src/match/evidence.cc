@@ -321,16 +321,28 @@ bool NamesPackage(const std::vector<std::string>& packages, std::string_view pat
 bool VendoredCopyNamed(std::string_view printed_class, std::string_view entry_path) {
   size_t last = printed_class.rfind('.');
   if (last == std::string_view::npos || last == 0) return false;
-  std::string dir(printed_class.substr(0, last));
-  std::replace(dir.begin(), dir.end(), '.', '/');
-  dir += '/';
-  size_t at = entry_path.find(dir);
-  if (at == std::string_view::npos || (at > 0 && entry_path[at - 1] != '/')) return false;
-  // Only a module path through the vendor directory itself says which copy.
-  ReversePath rp{std::string_view(dir)};
-  std::string_view c;
-  while (rp.Next(c))
-    if (IsVendorComponent(c)) return true;
+  std::string module(printed_class.substr(0, last));
+  std::replace(module.begin(), module.end(), '.', '/');
+  // The module is a package ("pip._vendor.tomli", re-exported) or a file of one
+  // ("pip._vendor.pygments.util" is pip/_vendor/pygments/util.py, whose sites
+  // share pip/_vendor/pygments/): its directory, else its parent's.
+  for (int up = 0; up < 2; ++up) {
+    std::string dir = module;
+    if (up == 1) {
+      size_t slash = dir.rfind('/');
+      if (slash == std::string::npos) return false;
+      dir.resize(slash);
+    }
+    dir += '/';
+    size_t at = entry_path.find(dir);
+    if (at == std::string_view::npos || (at > 0 && entry_path[at - 1] != '/')) continue;
+    // Only a module path through the vendor directory itself says which copy.
+    ReversePath rp{std::string_view(dir)};
+    std::string_view c;
+    while (rp.Next(c))
+      if (IsVendorComponent(c)) return true;
+    return false;
+  }
   return false;
 }
 

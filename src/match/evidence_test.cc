@@ -119,6 +119,11 @@ TEST(Evidence, ClassModuleNamesTheVendoredCopy) {
   EXPECT_FALSE(VendoredCopyNamed("pip._vendor.tomli.TOMLDecodeError", "xpip/_vendor/tomli/_parser.py"));
   EXPECT_FALSE(VendoredCopyNamed("pygments.util.ClassNotFound", "pip/_vendor/pygments/util.py"));
   EXPECT_FALSE(VendoredCopyNamed("TOMLDecodeError", "pip/_vendor/tomli/_parser.py"));
+  // A module that is a file names the package it is in: the class is
+  // pip/_vendor/pygments/util.py's, raised in pip/_vendor/pygments/lexers/.
+  EXPECT_TRUE(VendoredCopyNamed("pip._vendor.pygments.util.ClassNotFound", "pip/_vendor/pygments/lexers/__init__.py"));
+  EXPECT_FALSE(VendoredCopyNamed("pip._vendor.pygments.util.ClassNotFound", "pygments/lexers/__init__.py"));
+  EXPECT_FALSE(VendoredCopyNamed("pip._vendor.pygments.util.ClassNotFound", "pip/_vendor/rich/console.py"));
   CandidateEvidence lib, vendored;
   lib.message = vendored.message = {MessageEvidence::Kind::kFull, 0.8, 30};
   vendored.flags = kEntryVendored;

@@ -268,7 +268,14 @@ Status ExplainSession::Fallback(const HitSink& sink) {
     // 1. A bare class: the sites raising it without a message (alone on its line, or
     // named in a sentence that shows no "Class: message").
     std::string_view bare = IsBareClass(q.text) ? std::string_view(q.text) : std::string_view();
-    if (bare.empty() && !FindEmbeddedClass(q.text).ok) bare = ClassInProse(q.text);
+    if (bare.empty()) {
+      // "Error: _queue.Empty when ...": the writer's label, then a class in prose.
+      EmbeddedClass label = FindEmbeddedClass(q.text);
+      std::string_view label_class =
+          label.ok ? std::string_view(q.text).substr(label.class_begin, label.class_end - label.class_begin)
+                   : std::string_view();
+      if (!label.ok || label_class == "Error" || label_class == "Exception") bare = ClassInProse(q.text);
+    }
     if (!bare.empty()) {
       std::string_view cls = ShortClassName(bare);
       std::vector<uint32_t> entries;

@@ -97,6 +97,20 @@ EmbeddedClass FindEmbeddedClass(std::string_view t) {
       while (i + 1 < t.size() && (std::isalnum(static_cast<unsigned char>(t[i + 1])) || t[i + 1] == '_' || t[i + 1] == '.')) ++i;
       continue;
     }
+    // "Error: botocore.exceptions.ParamValidationError: ..." in an issue title: a bare
+    // "Error"/"Exception" label before a class that is printed is the writer's, not
+    // the class (a message of a class named Error starts with no class of its own).
+    std::string_view cls = t.substr(i, cs.class_end);
+    if (cls == "Error" || cls == "Exception") {
+      size_t m = i + cs.message_begin;
+      if (m < t.size() && m > i) {
+        ClassSplit inner = SplitClassPrefix(t.substr(m), /*strict=*/true);
+        if (inner.ok && inner.message_begin != inner.class_end) {
+          i = m - 1;
+          continue;
+        }
+      }
+    }
     out.ok = true;
     out.class_begin = i;
     out.class_end = i + cs.class_end;

@@ -108,6 +108,16 @@ TEST(Traceback, EmbeddedClassInProse) {
   EmbeddedClass title = FindEmbeddedClass("[Bug]: x --> requests.exceptions.HTTPError: 404 Client Error");
   ASSERT_TRUE(title.ok);
   EXPECT_FALSE(FindEmbeddedClass("no class here: at all").ok);
+  // A writer's "Error:" label before a printed class is not the class.
+  std::string_view label = "Error: botocore.exceptions.ParamValidationError: Parameter validation failed: when run";
+  EmbeddedClass inner = FindEmbeddedClass(label);
+  ASSERT_TRUE(inner.ok);
+  EXPECT_EQ(label.substr(inner.class_begin, inner.class_end - inner.class_begin),
+            "botocore.exceptions.ParamValidationError");
+  std::string_view own = "Error: the section is missing";  // a class named Error, with its message
+  EmbeddedClass error = FindEmbeddedClass(own);
+  ASSERT_TRUE(error.ok);
+  EXPECT_EQ(own.substr(error.class_begin, error.class_end - error.class_begin), "Error");
   // A class qualified by its module is one whatever its name ends in; a file name or
   // a bare word is not.
   EXPECT_TRUE(SplitClassPrefix("networkx.exception.NodeNotFound: Target 9 is not in G", true).ok);
