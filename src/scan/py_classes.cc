@@ -178,7 +178,7 @@ PyClassDependencies::PyClassDependencies(const std::vector<const py::ClassMessag
   std::map<std::string, std::vector<std::string>, std::less<>> entries;
   for (const py::ClassMessage* c : classes) {
     entries[c->name].push_back(EncodeClassMessage(*c, /*with_file=*/true));
-    Name& n = names_[c->name];
+    Name& n = names_.try_emplace(c->name).first->second;
     n.bases.insert(n.bases.end(), c->bases.begin(), c->bases.end());
   }
   for (auto& [name, list] : entries) {
@@ -186,7 +186,7 @@ PyClassDependencies::PyClassDependencies(const std::vector<const py::ClassMessag
     std::string bytes;
     store::ByteWriter w(&bytes);
     for (const std::string& e : list) w.Bytes(e);
-    Name& n = names_[name];
+    Name& n = names_.find(name)->second;
     n.digest = store::ContentHash(bytes);
     std::sort(n.bases.begin(), n.bases.end());
     n.bases.erase(std::unique(n.bases.begin(), n.bases.end()), n.bases.end());

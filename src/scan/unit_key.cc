@@ -139,9 +139,10 @@ std::vector<std::string> SortedIdentifiers(std::string_view text, bool non_ascii
       ++i;
     }
   }
-  std::vector<std::string> out(seen.begin(), seen.end());
-  std::sort(out.begin(), out.end());
-  return out;
+  // Sorted as views: sorting the strings themselves moved each one per swap.
+  std::vector<std::string_view> words(seen.begin(), seen.end());
+  std::sort(words.begin(), words.end());
+  return std::vector<std::string>(words.begin(), words.end());
 }
 
 std::string CppDependencies::MacroDigest(const std::vector<std::string>& identifiers) const {
