@@ -4,6 +4,8 @@
 
 #include <random>
 
+#include "match/evidence.h"
+
 namespace errdex {
 namespace {
 
@@ -21,6 +23,7 @@ std::unique_ptr<Matcher> MakeMatcher(const std::vector<E>& given) {
   std::vector<MatchEntry> entries;
   for (const E& e : *es) {
     MatchEntry m{e.cls, e.file, e.function, e.line, e.message, -1};
+    m.flags = PathFlags(e.file);  // as the catalog sets them
     if (!e.pattern.empty()) {
       m.pattern = static_cast<int>(patterns.size());
       patterns.push_back(e.pattern);
@@ -502,7 +505,7 @@ TEST(Explain, NearExactSurvivesCaseMarkdownQuotesAndACutOffEnd) {
 }
 
 // A bare class ("AssertionError", "queue.Full") names the sites that raise it
-// without a message, when there are few of them.
+// without a message, when there are few of them (outside tests, in its package).
 TEST(Explain, BareClassNamesItsBareRaises) {
   auto m = MakeMatcher(kCatalog);
   auto hits = Explain(*m, "AssertionError\n");
@@ -511,8 +514,25 @@ TEST(Explain, BareClassNamesItsBareRaises) {
   EXPECT_TRUE(hits[0].approximate);
   std::vector<E> many = kCatalog;
   for (int i = 0; i < 20; ++i) many.push_back({"AssertionError", "tests/t" + std::to_string(i) + ".py", "t", 1, "", ""});
+  // Raised bare in a test suite 20 times: the library's own site is the answer.
   auto m2 = MakeMatcher(many);
-  EXPECT_TRUE(Explain(*m2, "AssertionError\n").empty());
+  auto lib = Explain(*m2, "AssertionError\n");
+  ASSERT_EQ(lib.size(), 1u);
+  EXPECT_EQ(lib[0].entry, 6u);
+  EXPECT_TRUE(lib[0].equal_entries.empty());
+  // Raised bare in 12 places of the library: one hit that says so and lists them.
+  std::vector<E> lib12 = kCatalog;
+  for (int i = 0; i < 12; ++i) lib12.push_back({"ClosedResourceError", "trio/_m" + std::to_string(i) + ".py", "f", 1, "", ""});
+  lib12.push_back({"ClosedResourceError", "other/_x.py", "f", 1, "", ""});  // another package's
+  auto m3 = MakeMatcher(lib12);
+  auto listed = Explain(*m3, "trio.ClosedResourceError\n");
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_TRUE(listed[0].approximate);
+  EXPECT_EQ(listed[0].equal_entries.size() + 1, 12u);
+  // Hundreds of them (a library's bare asserts) name none.
+  for (int i = 0; i < 40; ++i) many.push_back({"AssertionError", "pkg/m" + std::to_string(i) + ".py", "f", 1, "", ""});
+  auto m4 = MakeMatcher(many);
+  EXPECT_TRUE(Explain(*m4, "AssertionError\n").empty());
 }
 
 // A module-qualified bare class prefers its module's sites; named in a sentence

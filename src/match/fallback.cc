@@ -79,6 +79,7 @@ double SimilarityToTokens(const std::unordered_set<std::string>& q, std::string_
 }
 
 constexpr size_t kMaxBareClassSites = 8;
+constexpr size_t kMaxBareClassListed = 32;  // one "N sites match equally" hit at most lists this many
 constexpr size_t kMinCutPrefix = 12;   // a cut piece's characters before the user's own words
 constexpr size_t kMinCutLiteral = 30;  // literal characters a cut-off message must still show
 constexpr size_t kMinCutToEnd = 8;     // ... when it ends inside the template (and shows half of it)
@@ -286,18 +287,28 @@ Status ExplainSession::Fallback(const HitSink& sink) {
                                             (opt_.accept && !opt_.accept(e));
                                    }),
                     entries.end());
-      // A class raised bare in many places (a test suite's asserts) names none of them.
-      const bool alone = bare.size() == q.text.size();
-      if (entries.size() > kMaxBareClassSites) {
-        if (alone) continue;
-        entries.clear();
-      }
       // Its module says which: "queue.Full" is queue.py's, not multiprocessing/queues.py's.
       size_t last_dot = bare.rfind('.');
       std::string module_file = last_dot == std::string_view::npos ? std::string() : std::string(bare.substr(0, last_dot));
       std::replace(module_file.begin(), module_file.end(), '.', '/');
       std::vector<std::string> top;
       if (!module_file.empty()) top.push_back(module_file.substr(0, module_file.find('/')));
+      const bool alone = bare.size() == q.text.size();
+      if (entries.size() > kMaxBareClassSites && alone) {
+        // Raised bare in many places: the library's own sites (of the package its
+        // module names) are one honest answer, "N sites match equally", while they
+        // are few enough to list; a test suite's hundreds of asserts name none.
+        entries.erase(std::remove_if(entries.begin(), entries.end(),
+                                     [&](uint32_t e) {
+                                       const MatchEntry& en = m_.entries()[e];
+                                       return (en.flags & (kEntryInTests | kEntryVendored | kEntryOlderOnly)) ||
+                                              (!top.empty() && !NamesPackage(top, en.file_path, en.repo));
+                                     }),
+                      entries.end());
+        if (entries.empty() || entries.size() > kMaxBareClassListed) continue;
+      } else if (entries.size() > kMaxBareClassSites) {
+        entries.clear();  // named in a sentence: the rest of the sentence may say more
+      }
       for (uint32_t entry : entries) {
         const MatchEntry& e = m_.entries()[entry];
         ExplainHit h = base_hit(entry, ExplainHit::Kind::kNormalized);

@@ -168,7 +168,7 @@ def is_confident(hit):
 
 def score(cases, results, spans):
     """[(split, variant, n, top1, top3, confident_wrong)] and per-case outcomes."""
-    rows = collections.defaultdict(lambda: [0, 0, 0, 0, 0])
+    rows = collections.defaultdict(lambda: [0, 0, 0, 0, 0, 0])
     outcomes = []
     for c in cases:
         hits = results.get(c["path"], [])
@@ -180,6 +180,11 @@ def score(cases, results, spans):
                           any(is_correct(a, c, spans) for a in also))
         top3 = top1 or any(is_correct(h, c, spans) for h in hits[:3]) or any(is_correct(a, c, spans) for a in also)
         cw = bool(hits) and not top1 and is_confident(hits[0])
+        # Not top-1, yet honest: the first answer says more than MAX_TIED sites match
+        # equally (the same message raised in many places) and lists this one; only
+        # frames can tell them apart.
+        tied = bool(hits) and not top1 and hits[0].get("equalSites", 1) > MAX_TIED and (
+            strict or any(is_correct(a, c, spans) for a in also))
         for key in ((c["split"], c["variant"]), (c["split"], "*" + group_of(c["variant"])), ("all", c["variant"]),
                     ("all", "*" + group_of(c["variant"]))):
             r = rows[key]
@@ -188,6 +193,7 @@ def score(cases, results, spans):
             r[2] += top3
             r[3] += cw
             r[4] += strict
+            r[5] += tied
         outcomes.append(dict(c, top1=top1, strict=strict, top3=top3, confident_wrong=cw,
                              got=[(h.get("repo"), h.get("filePath"), h.get("lineNumber"), h.get("tier", ""),
                                    h.get("score")) for h in hits[:3]]))
@@ -196,11 +202,13 @@ def score(cases, results, spans):
 
 def print_table(rows, title, baseline=None):
     print("\n" + title)
-    print("%-9s %-16s %6s %8s %8s %8s %8s" % ("split", "variant", "n", "top-1", "strict", "top-3", "conf-wr"))
+    print("%-9s %-16s %6s %8s %8s %8s %8s %8s" % ("split", "variant", "n", "top-1", "strict", "top-3", "conf-wr",
+                                                  "tie>%d" % MAX_TIED))
     for key in sorted(rows, key=lambda k: (k[0] != "dev", k[0] != "heldout", k[1].startswith("*"), k[1])):
         n, t1, t3, cw, st = rows[key][:5]
-        line = "%-9s %-16s %6d %7.1f%% %7.1f%% %7.1f%% %7.1f%%" % (key[0], key[1], n, 100 * t1 / n, 100 * st / n,
-                                                                 100 * t3 / n, 100 * cw / n)
+        tied = rows[key][5] if len(rows[key]) > 5 else 0
+        line = "%-9s %-16s %6d %7.1f%% %7.1f%% %7.1f%% %7.1f%% %7.1f%%" % (
+            key[0], key[1], n, 100 * t1 / n, 100 * st / n, 100 * t3 / n, 100 * cw / n, 100 * tied / n)
         if baseline and key in baseline:
             bn, b1, b3, bcw = baseline[key][:4]
             line += "   (before: %5.1f%% %5.1f%% %5.1f%%)" % (100 * b1 / bn, 100 * b3 / bn, 100 * bcw / bn)
