@@ -535,6 +535,27 @@ TEST(Explain, BareClassNamesItsBareRaises) {
   EXPECT_TRUE(Explain(*m4, "AssertionError\n").empty());
 }
 
+// Users write contractions and abbreviations: "doesn't" is "does not" (stop words
+// both), "arg" is "argument". Either is still an approximate (fuzzy) hit.
+TEST(Explain, FuzzyReadsContractionsAndAbbreviations) {
+  std::vector<E> cat = {
+      {"GetoptError", "getopt.py", "do_longs", 1, "option --{opt} requires argument", "option \\-\\-(.*?) requires argument"},
+      {"Error", "wave.py", "initfp", 2, "file does not start with RIFF id", "file does not start with RIFF id"},
+      {"ValueError", "pkg/other.py", "f", 3, "unrelated option value here", "unrelated option value here"},
+  };
+  auto m = MakeMatcher(cat);
+  auto abbrev = Explain(*m, "OPTION --OUT NEEDS ARG\n");
+  ASSERT_FALSE(abbrev.empty());
+  EXPECT_EQ(abbrev[0].entry, 0u);
+  EXPECT_EQ(abbrev[0].kind, ExplainHit::Kind::kFuzzy);
+  EXPECT_TRUE(abbrev[0].approximate);
+  auto contraction = Explain(*m, "file doesn't start with riff id\n");
+  ASSERT_FALSE(contraction.empty());
+  EXPECT_EQ(contraction[0].entry, 1u);
+  // A number is no abbreviation ("12" is no prefix of "123abc").
+  EXPECT_TRUE(Explain(*m, "12 34\n").empty());
+}
+
 // A module-qualified bare class prefers its module's sites; named in a sentence
 // (no "Class: message" in it) it is found all the same.
 TEST(Explain, BareClassInProseAndItsModule) {

@@ -28,7 +28,10 @@ bool IsStopWord(std::string_view w) {
   static const std::unordered_set<std::string_view> kStop = {
       "the", "a", "an", "is", "are", "was", "were", "be", "been", "not", "no", "of", "to", "in", "on", "at",
       "for", "with", "by", "and", "or", "but", "it", "its", "this", "that", "as", "if", "got", "has", "have",
-      "can", "cannot", "must", "should", "will", "from", "into", "than", "then", "there", "when", "which"};
+      "can", "cannot", "must", "should", "will", "from", "into", "than", "then", "there", "when", "which",
+      // What is left of a contraction ("isn't" -> "isn" "t"): "is not" is stop words too.
+      "isn", "aren", "wasn", "weren", "doesn", "don", "didn", "hasn", "haven", "hadn", "couldn", "shouldn",
+      "wouldn", "won", "mustn", "needn"};
   return kStop.count(w) > 0;
 }
 
@@ -69,7 +72,21 @@ double SimilarityToTokens(const std::unordered_set<std::string>& q, std::string_
   auto t = Tokens(message_template, true);
   if (q.empty() || t.empty()) return 0;
   size_t inter = 0;
-  for (const auto& x : t) inter += q.count(x);
+  for (const auto& x : t) {
+    if (q.count(x)) {
+      ++inter;
+      continue;
+    }
+    // A user's abbreviation of the template's word ("arg" for "argument", "dir"
+    // for "directory", "config" for "configuration"): a prefix of 3+ letters.
+    if (x.size() > 3)
+      for (const auto& w : q)
+        if (w.size() >= 3 && w.size() < x.size() && x.compare(0, w.size(), w) == 0 &&
+            !(w[0] >= '0' && w[0] <= '9')) {
+          ++inter;
+          break;
+        }
+  }
   // One shared word is chance ("got:hello-stdin" and "{x}, got {y}"), unless each
   // side is that one word.
   if (inter < 2 && !(inter == 1 && q.size() == 1 && t.size() == 1)) return 0;
