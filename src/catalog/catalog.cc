@@ -25,7 +25,8 @@ namespace errdex {
 namespace {
 
 constexpr char kBlobKey[] = "match.matcher";
-constexpr char kBlobMagic[8] = {'E', 'R', 'R', 'D', 'X', 'C', 'A', '2'};
+// '3': patterns in their MatchForm.
+constexpr char kBlobMagic[8] = {'E', 'R', 'R', 'D', 'X', 'C', 'A', '3'};
 
 double MillisSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -185,8 +186,9 @@ Status Catalog::BuildFromLines(const std::vector<StoredLine>& lines, const std::
     e.line = r.line_number;
     e.message = keep(r.error_message.value_or(""));
     if (r.message_pattern && !r.message_pattern->empty()) {
-      auto [it, inserted] = pattern_index.emplace(*r.message_pattern, static_cast<int>(patterns_.size()));
-      if (inserted) patterns_.push_back(*r.message_pattern);
+      std::string form = MatchForm(*r.message_pattern);
+      auto [it, inserted] = pattern_index.emplace(form, static_cast<int>(patterns_.size()));
+      if (inserted) patterns_.push_back(std::move(form));
       e.pattern = it->second;
     }
     ids_.push_back(keep(id));

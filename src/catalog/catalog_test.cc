@@ -240,6 +240,35 @@ TEST(Catalog, HostilePatternsAreRejectedAndTheRestStaysUsable) {
   EXPECT_EQ((*c)->record_id(hits[0].entry), "00000000000000a5");
 }
 
+// A message printed with a trailing space ("... Unexpected character: %s ") is
+// pasted without it: the matcher never requires the blanks a pattern ends with.
+TEST(Catalog, APatternsTrailingBlanksAreNotRequired) {
+  TempDir d;
+  auto seeds = Seeds();
+  std::vector<CatalogLine> lines = seeds;
+  CatalogLine trailing = Hostile(seeds[0], "00000000000000b1", "Error on line (.*?), col (.*?): Unexpected character: (.*?) ");
+  trailing.record.error_message = "Error on line {a}, col {b}: Unexpected character: {c} ";
+  trailing.record.error_class = "JsonPathLexerError";
+  lines.push_back(trailing);
+  std::string db = d.File("c.db");
+  Import(db, lines);
+  auto c = Catalog::OpenStore(db, CatalogOptions{});
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  auto hits = Explain(**c, "JsonPathLexerError: Error on line 1, col 4: Unexpected character: ^\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ((*c)->record_id(hits[0].entry), "00000000000000b1");
+  EXPECT_FALSE(hits[0].approximate);
+}
+
+TEST(MatchForm, DropsTheBlanksAPatternEndsWith) {
+  EXPECT_EQ(MatchForm("character: (.*?) "), "character: (.*?)");
+  EXPECT_EQ(MatchForm("done\t\n \n"), "done");
+  EXPECT_EQ(MatchForm("a \\ b"), "a \\ b");
+  EXPECT_EQ(MatchForm("escaped\\ "), "escaped\\ ");   // "\ " is a blank its backslash needs
+  EXPECT_EQ(MatchForm("slash\\\\ "), "slash\\\\");  // an escaped backslash, then a blank
+  EXPECT_EQ(MatchForm("   "), "   ");
+}
+
 TEST(Catalog, MissingCatalogIsNotFound) {
   auto c = Catalog::OpenStore("/nonexistent/dir/x.db", CatalogOptions{});
   EXPECT_FALSE(c.ok());

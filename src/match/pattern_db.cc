@@ -372,6 +372,18 @@ static Status RepeatWithinLimit(std::string_view pattern) {
                                std::to_string(kMaxRepeatCount) + " (it would take the matcher's compiler minutes)");
 }
 
+std::string MatchForm(std::string_view pattern) {
+  size_t n = pattern.size();
+  while (n > 0 && (pattern[n - 1] == ' ' || pattern[n - 1] == '\t' || pattern[n - 1] == '\n' || pattern[n - 1] == '\r')) {
+    size_t slashes = 0;  // an escaped blank ("\\ ") stays: its backslash needs it
+    while (slashes < n - 1 && pattern[n - 2 - slashes] == '\\') ++slashes;
+    if (slashes % 2 == 1) break;
+    --n;
+  }
+  if (n == 0) return std::string(pattern);  // all blanks: left as it is (CheckPattern refuses it)
+  return std::string(pattern.substr(0, n));
+}
+
 Status CheckPattern(std::string_view pattern, const MatcherOptions& options) {
   if (pattern.size() > options.max_pattern_bytes)
     return Status::LimitExceeded("pattern is " + std::to_string(pattern.size()) + " bytes, more than max_pattern_bytes=" +

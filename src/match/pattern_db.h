@@ -170,6 +170,12 @@ class PatternDatabase {
 // groups, holes and regex operators as none). Exposed for ranking and tests.
 int CountLiteralChars(std::string_view pattern);
 
+// The form of a record's messagePattern the matcher compiles: without the blanks
+// (spaces, tabs, newlines) that end it. A message printed with a trailing space
+// ("... Unexpected character: %s ") loses it to every terminal, editor and paste,
+// so the matcher never requires it.
+std::string MatchForm(std::string_view pattern);
+
 // Build's own checks of one pattern, without compiling a database (for an
 // importer): Ok, or kLimitExceeded (longer than max_pattern_bytes), kParseError
 // (not a regular expression PCRE2 accepts: the record is broken) or
