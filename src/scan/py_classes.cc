@@ -17,7 +17,7 @@ namespace errdex {
 
 namespace {
 
-constexpr uint8_t kClassesVersion = 1;
+constexpr uint8_t kClassesVersion = 2;  // 2: kBaseCall and its base_args
 
 std::string Hashed(std::initializer_list<std::string_view> parts) {
   std::string k;
@@ -85,6 +85,8 @@ void PutClass(store::ByteWriter& w, const py::ClassMessage& c, bool with_file) {
     w.Bytes(k);
     w.Bytes(v);
   }
+  w.Varint(c.base_args.size());
+  for (const py::Segs& a : c.base_args) PutSegs(w, a);
 }
 
 // zstd with the raw size in front (store/codec.h).
@@ -155,7 +157,7 @@ bool DecodeClassMessages(std::string_view bytes, const std::string& path, std::v
     c.name = std::string(r.Bytes());
     c.bases = GetList(r);
     uint8_t source = r.Byte();
-    if (source > static_cast<uint8_t>(py::ClassMessage::Source::kFormatAttr)) return false;
+    if (source > static_cast<uint8_t>(py::ClassMessage::Source::kBaseCall)) return false;
     c.source = static_cast<py::ClassMessage::Source>(source);
     c.params = GetList(r);
     if (!GetSegs(r, &c.text, 0)) return false;
@@ -164,6 +166,12 @@ bool DecodeClassMessages(std::string_view bytes, const std::string& path, std::v
     for (uint64_t k = 0; k < attrs && r.ok(); ++k) {
       std::string key(r.Bytes());
       c.attr_strings[key] = std::string(r.Bytes());
+    }
+    uint64_t base_args = r.Varint();
+    for (uint64_t k = 0; k < base_args && r.ok(); ++k) {
+      py::Segs a;
+      if (!GetSegs(r, &a, 0)) return false;
+      c.base_args.push_back(std::move(a));
     }
     classes.push_back(std::move(c));
   }

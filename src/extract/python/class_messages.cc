@@ -139,14 +139,33 @@ const ClassMessage* ClassMessageTable::Find(std::string_view name, std::string_v
 std::optional<ClassTemplate> ClassMessageTable::Resolve(std::string_view name, std::string_view file) const {
   const ClassMessage* raised = Find(name, file);
   if (!raised) return std::nullopt;
+  std::optional<ClassTemplate> t = ResolveFrom(raised, 0);
+  if (!t || !HasLiteral(t->text)) return std::nullopt;
+  return t;
+}
+
+std::optional<ClassTemplate> ClassMessageTable::ResolveFrom(const ClassMessage* raised, int depth) const {
+  if (depth > 8) return std::nullopt;
   // Breadth-first through the bases: the nearest class that says how its message
   // is built decides.
   std::vector<const ClassMessage*> chain{raised};
   for (size_t i = 0; i < chain.size() && i < 16; ++i) {
     const ClassMessage* c = chain[i];
-    if (c->source == ClassMessage::Source::kText) {
-      if (!HasLiteral(c->text)) return std::nullopt;
-      return ClassTemplate{c->params, c->text, false};
+    if (c->source == ClassMessage::Source::kText) return ClassTemplate{c->params, c->text, false};
+    if (c->source == ClassMessage::Source::kBaseCall) {
+      // The base's template, its parameters bound to what this class passes on; the
+      // result speaks of this class's own parameters.
+      for (const std::string& b : c->bases) {
+        const ClassMessage* base = b == c->name ? nullptr : Find(b, c->file);
+        if (!base) continue;
+        std::optional<ClassTemplate> bt = ResolveFrom(base, depth + 1);
+        if (!bt || bt->by_keyword_only) return std::nullopt;
+        BoundArgs args;
+        args.positional = c->base_args;
+        size_t literal = 0;
+        return ClassTemplate{c->params, BindSegs(bt->text, *bt, args, &literal), false};
+      }
+      return std::nullopt;  // a base outside the repository (Exception(a, b) prints a tuple)
     }
     if (c->source == ClassMessage::Source::kFormatAttr) {
       // The attribute's string, from the raised class or its nearest base that has it.
@@ -169,7 +188,6 @@ std::optional<ClassTemplate> ClassMessageTable::Resolve(std::string_view name, s
           t.params.push_back(p.field);
           t.text.push_back(Seg::Hole(std::move(hole)));
         }
-        if (!HasLiteral(t.text)) return std::nullopt;
         return t;
       }
       return std::nullopt;

@@ -35,12 +35,16 @@ struct ClassMessage {
     kNone,        // the class says nothing about its message (maybe a base does)
     kText,        // `text`, holes naming __init__ parameters (or other expressions)
     kFormatAttr,  // self.<format_attr>.format(**kwargs): the attribute's string, fields by keyword
+    kBaseCall,    // Base.__init__(self, a, b): base_args bound to the base's own template
   };
   Source source = Source::kNone;
   std::vector<std::string> params;  // __init__ parameters after self, in order
   Segs text;                        // kText
   std::string format_attr;          // kFormatAttr
   std::map<std::string, std::string> attr_strings;  // class attributes bound to a string literal
+  // kBaseCall: the arguments its __init__ passes on to the base's (after self), in
+  // order (configparser: InterpolationError.__init__(self, option, section, msg)).
+  std::vector<Segs> base_args;
 };
 
 // A class's template, ready to bind: resolved through the bases.
@@ -62,6 +66,9 @@ class ClassMessageTable {
 
  private:
   const ClassMessage* Find(std::string_view name, std::string_view file) const;
+  // The template `c` builds, through its bases, literal text or not (a base that
+  // passes its argument through as is is bound by a subclass's kBaseCall).
+  std::optional<ClassTemplate> ResolveFrom(const ClassMessage* c, int depth) const;
   std::vector<std::unique_ptr<ClassMessage>> classes_;
   std::multimap<std::string, const ClassMessage*, std::less<>> by_name_;
 };

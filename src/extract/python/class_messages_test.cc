@@ -54,6 +54,18 @@ class ProcessError(RuntimeError):
 class PassThroughError(Exception):
     def __init__(self, message):
         super().__init__(message)
+
+
+class InterpolationError(Exception):
+    def __init__(self, option, section, msg):
+        Exception.__init__(self, msg)
+        self.option = option
+
+
+class MissingOptionError(InterpolationError):
+    def __init__(self, option, section, reference):
+        msg = "option {!r} in section {!r} names a missing key {!r}".format(option, section, reference)
+        InterpolationError.__init__(self, option, section, msg)
 )PY";
 
 constexpr const char* kRaises = R"PY(
@@ -76,6 +88,9 @@ def run(cmd, rc):
 
 def passthrough():
     raise PassThroughError("as written")
+
+def interpolate(o, s):
+    raise MissingOptionError(o, s, 'home')
 )PY";
 
 std::shared_ptr<py::ClassMessageTable> Table() {
@@ -93,7 +108,7 @@ const Site* At(const PythonExtractResult& r, int line) {
 
 TEST(ClassMessages, CollectsEachWayAClassBuildsItsMessage) {
   auto classes = CollectPythonClassMessages("pkg/exceptions.py", kExceptions);
-  ASSERT_EQ(classes.size(), 7u);
+  ASSERT_EQ(classes.size(), 9u);
   EXPECT_EQ(classes[0].name, "BaseError");
   EXPECT_EQ(classes[0].source, py::ClassMessage::Source::kFormatAttr);
   EXPECT_EQ(classes[0].format_attr, "fmt");
@@ -102,6 +117,8 @@ TEST(ClassMessages, CollectsEachWayAClassBuildsItsMessage) {
   EXPECT_EQ(classes[2].params, std::vector<std::string>{"section"});
   EXPECT_EQ(classes[4].bases, std::vector<std::string>{"LocationParseError"});
   EXPECT_EQ(classes[5].source, py::ClassMessage::Source::kText);  // from __str__
+  EXPECT_EQ(classes[8].source, py::ClassMessage::Source::kBaseCall);  // InterpolationError.__init__(self, a, b, msg)
+  EXPECT_EQ(classes[8].base_args.size(), 3u);
   // A file without exception classes is not even tokenized.
   EXPECT_FALSE(py::MayDefineClassMessages("def f():\n    return 1\n"));
 }
@@ -131,6 +148,10 @@ TEST(ClassMessages, BoundAtRaisesInAnotherFile) {
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->error_message.value_or(""), "as written");
   EXPECT_NE(s->message_resolution, "class-template");
+  s = At(r, 23);  // the base prints its third argument, which the subclass builds
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->error_message.value_or(""), "option {o!r} in section {s!r} names a missing key 'home'");
+  EXPECT_EQ(s->message_resolution, "class-template");
   // Without the table (one file alone), the raise's own argument is the message.
   PythonExtractResult alone = ExtractPython("pkg/raises.py", kRaises);
   EXPECT_FALSE(At(alone, 5)->error_message.has_value());

@@ -2053,7 +2053,15 @@ std::vector<py::ClassMessage> FileExtractor::CollectClasses() {
           std::vector<int> args = Args(call);
           bool super_call = cb >= 4 && IsName(text_, T[cb - 4], "super");
           size_t first = super_call ? 0 : 1;  // Base.__init__(self, msg)
-          if (args.size() > first && parser_.node(args[first]).kind != NodeKind::kStarred) {
+          bool starred = false;
+          for (size_t k = first; k < args.size(); ++k) starred = starred || parser_.node(args[k]).kind == NodeKind::kStarred;
+          if (args.size() > first + 1 && !starred && Keywords(call).empty()) {
+            // Base.__init__(self, option, section, msg): which argument the base
+            // prints is the base's business (ClassMessageTable binds them).
+            Eval ev{init, {T[cb].line, T[cb].col}};
+            cm.source = py::ClassMessage::Source::kBaseCall;
+            for (size_t k = first; k < args.size(); ++k) cm.base_args.push_back(EvOrHole(ev, args[k], 0, ev.pos));
+          } else if (args.size() > first && parser_.node(args[first]).kind != NodeKind::kStarred) {
             int msg = args[first];
             std::pair<int, int> at{T[cb].line, T[cb].col};
             // msg = self.fmt.format(**kwargs): the template is a class attribute.
@@ -2077,6 +2085,11 @@ std::vector<py::ClassMessage> FileExtractor::CollectClasses() {
             }
             if (cm.source == py::ClassMessage::Source::kNone) {
               MaybeSegs segs = EvInScope(init, msg, at);
+              // A parameter passed on as is ("Error.__init__(self, msg)") is a
+              // template of one hole: a subclass's kBaseCall binds it.
+              if (!segs && parser_.node(msg).kind == NodeKind::kName &&
+                  std::find(cm.params.begin(), cm.params.end(), parser_.node(msg).str) != cm.params.end())
+                segs = Segs{Seg::Hole(parser_.node(msg).str)};
               if (segs) {
                 cm.source = py::ClassMessage::Source::kText;
                 cm.text = std::move(*segs);
