@@ -2,6 +2,7 @@
 #include "extract/cpp/cpp_extractor.h"
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -182,6 +183,7 @@ struct Ctx {
   bool is_if = false;        // an if-guard (its text feeds a following else)
   std::string text;          // name, guard text, catch header
   std::string catch_param;   // kCatch: the parameter's name
+  uint32_t chain = 0;        // a guard from a macro body: the expansion that wrote it (Token::chain)
 };
 
 struct Local {
@@ -287,6 +289,7 @@ class Walker {
   std::string pending_text_;
   std::vector<std::string> pending_extra_;  // "not (c)" of an else before this if
   bool pending_from_macro_ = false;
+  uint32_t pending_chain_ = 0;
   bool pending_is_if_ = false;
   std::string catch_param_;
   std::string last_if_;           // the condition of the if whose branch just ended
@@ -569,6 +572,7 @@ void Walker::OpenBrace(size_t i) {
       g.brace = true;
       g.depth = depth_;
       g.from_macro = pending_from_macro_;
+      g.chain = pending_chain_;
       g.text = std::move(extra);
       g.is_if = false;
       ctx_.push_back(std::move(g));
@@ -578,6 +582,7 @@ void Walker::OpenBrace(size_t i) {
     c.kind = CtxKind::kGuard;
     c.text = pending_text_;
     c.from_macro = pending_from_macro_;
+    c.chain = pending_chain_;
     c.is_if = pending_is_if_;
   } else if (pending_ == Pending::kCatch) {
     c.kind = CtxKind::kCatch;
@@ -737,13 +742,14 @@ void Walker::Run() {
         pending_text_ = cond;
         pending_extra_ = std::move(extra);
         pending_from_macro_ = from_macro;
+        pending_chain_ = t.chain;
         pending_is_if_ = w == "if";
       } else {
         for (std::string& x : extra) {
-          Ctx g{CtxKind::kGuard, false, depth_, from_macro, false, std::move(x), ""};
+          Ctx g{CtxKind::kGuard, false, depth_, from_macro, false, std::move(x), "", t.chain};
           ctx_.push_back(std::move(g));
         }
-        Ctx g{CtxKind::kGuard, false, depth_, from_macro, w == "if", cond, ""};
+        Ctx g{CtxKind::kGuard, false, depth_, from_macro, w == "if", cond, "", t.chain};
         ctx_.push_back(std::move(g));
         pending_ = Pending::kNone;
       }
@@ -759,10 +765,11 @@ void Walker::Run() {
         pending_text_ = neg;
         pending_is_if_ = false;
         pending_from_macro_ = t.from_macro;
+        pending_chain_ = t.chain;
         pending_extra_.clear();
         if (neg.empty()) pending_ = IsP(i + 1, '{') ? Pending::kPlain : Pending::kNone;
       } else if (!neg.empty()) {
-        Ctx g{CtxKind::kGuard, false, depth_, t.from_macro, false, neg, ""};
+        Ctx g{CtxKind::kGuard, false, depth_, t.from_macro, false, neg, "", t.chain};
         ctx_.push_back(std::move(g));
       }
       stmt_start_ = true;
@@ -1217,6 +1224,74 @@ Segs Walker::Template(std::string_view tmpl, std::string_view c, std::string_vie
 // ---------------------------------------------------------------------------
 // Sites.
 
+// A check macro's condition with its init-statement folded in: "auto ec = f(x); ec
+// != ok" -> "f(x) != ok" (NCCLCHECK, CUDA_CHECK): what failed, in the call's words.
+std::string FoldInitStatement(const std::string& cond) {
+  int depth = 0;
+  size_t semi = std::string::npos;
+  for (size_t i = 0; i < cond.size() && semi == std::string::npos; ++i) {
+    char c = cond[i];
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    else if (c == ')' || c == ']' || c == '}') --depth;
+    else if (c == ';' && depth == 0) semi = i;
+  }
+  if (semi == std::string::npos) return cond;
+  std::string init = cond.substr(0, semi), test = cond.substr(semi + 1);
+  size_t eq = init.find('=');
+  auto trim = [](std::string x) {
+    size_t b = x.find_first_not_of(" \t"), e = x.find_last_not_of(" \t");
+    return b == std::string::npos ? std::string() : x.substr(b, e - b + 1);
+  };
+  test = trim(test);
+  if (eq == std::string::npos || eq == 0 || init[eq + 1] == '=' || std::strchr("!<>", init[eq - 1])) return test;
+  std::string lhs = trim(init.substr(0, eq)), expr = trim(init.substr(eq + 1));
+  size_t name_at = lhs.find_last_of(" \t*&");
+  std::string name = name_at == std::string::npos ? lhs : lhs.substr(name_at + 1);
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  if (name.empty() || expr.empty() || !std::all_of(name.begin(), name.end(), ident)) return test;
+  std::string out;
+  for (size_t i = 0; i < test.size();) {
+    bool starts = test.compare(i, name.size(), name) == 0 && (i == 0 || !ident(test[i - 1])) &&
+                  (i + name.size() == test.size() || !ident(test[i + name.size()]));
+    if (starts) {
+      out += expr;
+      i += name.size();
+    } else {
+      out += test[i++];
+    }
+  }
+  return out;
+}
+
+// A macro's guard that says nothing a reader can use: "!(false)", "true" (a check
+// macro used as an unconditional failure, FLASHINFER_FUSED_CHECK(false) under
+// `default:`), or one with template arguments (`is_valid_op<A, B>(op)`), whose
+// commas no later stage can tell from a list.
+bool UnusableMacroGuard(const std::string& cond) {
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t i = 1; i < cond.size(); ++i) {
+    if (cond[i] != '<' || !ident(cond[i - 1])) continue;
+    size_t j = i + 1;
+    bool comma = false;
+    for (; j < cond.size() && cond[j] != '>' && !std::strchr(";()<", cond[j]); ++j)
+      if (cond[j] == ',') comma = true;
+    if (j >= cond.size() || cond[j] != '>') continue;
+    size_t k = j + 1;
+    while (k < cond.size() && cond[k] == ' ') ++k;
+    // name<A, B> or name<T>(x) / name<T>::v: template arguments.
+    if (comma || (k < cond.size() && (cond[k] == '(' || cond[k] == ':'))) return true;
+  }
+  std::string t;
+  int depth = 0;
+  for (char c : cond) {
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    else if (c == ')' || c == ']' || c == '}') --depth;
+    else if (c == ',' && depth == 0) return true;
+    if (c != ' ' && c != '\t' && c != '(' && c != ')') t += c;
+  }
+  return t == "true" || t == "1" || t == "!false" || t == "!0" || t == "!nullptr" || t == "!NULL";
+}
+
 Site Walker::NewSite(SiteKind kind, size_t at) const {
   Site s;
   s.kind = kind;
@@ -1236,8 +1311,16 @@ Site Walker::NewSite(SiteKind kind, size_t at) const {
   if (!fn.empty()) s.function = fn;
   for (auto it = ctx_.rbegin(); it != ctx_.rend(); ++it) {
     if (it->kind == CtxKind::kFunction || it->kind == CtxKind::kClass) break;
-    if (it->kind == CtxKind::kGuard && !it->from_macro && !it->text.empty() && s.guards.size() < kMaxGuards)
-      s.guards.push_back(it->text);
+    // A guard the sink's own macro writes is the check itself (NCCLCHECK's
+    // `if (auto ec = e; ec != ncclSuccess) throw ...`): without it the guards around
+    // the macro's use read as the cause ("rank == 0" for a failed NCCL call). Another
+    // macro's guards around code passed to it are one expansion's dispatch
+    // (`if (group_size == 1) { body }` of DISPATCH_GQA_GROUP_SIZE): left out.
+    if (it->kind == CtxKind::kGuard && !it->text.empty() && s.guards.size() < kMaxGuards) {
+      if (!it->from_macro) s.guards.push_back(it->text);
+      else if (T(at).from_macro && it->chain == T(at).chain && !UnusableMacroGuard(it->text))
+        s.guards.push_back(FoldInitStatement(it->text));
+    }
     if (it->kind == CtxKind::kCatch && !s.except_context) s.except_context = it->text;
   }
   std::reverse(s.guards.begin(), s.guards.end());

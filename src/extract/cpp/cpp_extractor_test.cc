@@ -22,6 +22,41 @@ const Site* At(const std::vector<Site>& s, int line, size_t nth = 0) {
   return nullptr;
 }
 
+// The check a wrapper macro writes is the site's innermost guard, its
+// init-statement folded in ("auto ec = e; ec != ok" -> "e != ok"); another macro's
+// dispatch around code passed to it, and a check of a constant, are not guards.
+TEST(CppExtractor, AWrapperMacrosOwnCheckIsTheGuard) {
+  auto s = Sites(
+      "#define NCCLCHECK(e) if (auto ec = e; ec != ncclSuccess) { throw std::runtime_error(\"NCCL error\"); }\n"
+      "#define MYCHECK(c) if (!(c)) { throw std::runtime_error(\"check failed\"); }\n"
+      "#define DISPATCH(op, ...) if (op == 1) { __VA_ARGS__ } else if (op == 2) { __VA_ARGS__ }\n"
+      "#define LAUNCH(op) if (is_valid<A, B>(op)) { throw std::runtime_error(\"launch\"); }\n"
+      "void f(int rank, int op, int status) {\n"
+      "  if (rank == 0) {\n"
+      "    NCCLCHECK(ncclGetUniqueId(&uid));\n"
+      "  }\n"
+      "  DISPATCH(op, MYCHECK(status == 0));\n"
+      "  MYCHECK(false);\n"
+      "  LAUNCH(op);\n"
+      "  MYCHECK(n <= static_cast<int64_t>(INT32_MAX));\n"
+      "}\n");
+  const Site* nccl = At(s, 7);
+  ASSERT_NE(nccl, nullptr);
+  EXPECT_EQ(nccl->guards, (std::vector<std::string>{"rank == 0", "ncclGetUniqueId(&uid) != ncclSuccess"}));
+  const Site* dispatched = At(s, 9);
+  ASSERT_NE(dispatched, nullptr);
+  EXPECT_EQ(dispatched->guards, std::vector<std::string>{"!(status == 0)"});
+  const Site* always = At(s, 10);
+  ASSERT_NE(always, nullptr);
+  EXPECT_TRUE(always->guards.empty());
+  const Site* templated = At(s, 11);  // is_valid<A, B>(op): no later stage can read it
+  ASSERT_NE(templated, nullptr);
+  EXPECT_TRUE(templated->guards.empty());
+  const Site* cast = At(s, 12);
+  ASSERT_NE(cast, nullptr);
+  EXPECT_TRUE(cast->guards.empty());
+}
+
 TEST(CppExtractor, TorchCheckConcatenatesAndNamesThePythonClass) {
   auto s = Sites("void f(at::Tensor q) {\n  TORCH_CHECK(q.dim() == 2, \"bad dim \", q.dim(), \" x\");\n"
                  "  TORCH_CHECK_VALUE(q.numel() > 0);\n}\n");
