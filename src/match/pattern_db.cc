@@ -748,16 +748,26 @@ std::optional<LocatedMatch> RunPcre(pcre2_code* re, std::string_view text, Patte
 }
 }  // namespace
 
+namespace {
+// The text without the blanks it ends with: patterns are compiled without theirs
+// (MatchForm), so a message's trailing space is no part the template leaves unexplained.
+std::string_view WithoutTrailingBlanks(std::string_view t) {
+  while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\n' || t.back() == '\r')) t.remove_suffix(1);
+  return t;
+}
+}  // namespace
+
 std::optional<LocatedMatch> PatternDatabase::LocateWhole(uint32_t index, std::string_view text,
                                                          Scratch& scratch) const {
-  auto m = RunPcre(WholeCode(index), text, scratch, scratch.md, scratch.mctx, options_.match_limit);
-  if (m && !m->limit_hit) m->whole_text = (m->begin == 0 && m->end == text.size());
+  std::string_view t = WithoutTrailingBlanks(text);
+  auto m = RunPcre(WholeCode(index), t, scratch, scratch.md, scratch.mctx, options_.match_limit);
+  if (m && !m->limit_hit) m->whole_text = (m->begin == 0 && m->end == t.size());
   return m;
 }
 
 std::optional<LocatedMatch> PatternDatabase::LocateIn(uint32_t index, std::string_view text, Scratch& scratch) const {
   auto m = RunPcre(SearchCode(index), text, scratch, scratch.md, scratch.mctx, options_.match_limit);
-  if (m && !m->limit_hit) m->whole_text = (m->begin == 0 && m->end == text.size());
+  if (m && !m->limit_hit) m->whole_text = (m->begin == 0 && m->end == WithoutTrailingBlanks(text).size());
   return m;
 }
 
