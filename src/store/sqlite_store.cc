@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstdlib>
 #include <future>
 #include <cstdio>
@@ -29,6 +30,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -225,6 +227,21 @@ class SqliteDb final : public SqlDb {
     sqlite3_free(err);
     if (rc != SQLITE_OK) return Error(rc, what);
     return Status::Ok();
+  }
+  // PRAGMA journal_mode=WAL needs the file to itself for a moment. When another
+  // connection wants the same (processes opening a new catalog at once), SQLite
+  // returns BUSY at once instead of calling the busy handler (it could deadlock),
+  // so the switch is retried, backing off, for as long as the busy timeout.
+  Status EnableWal() {
+    auto start = std::chrono::steady_clock::now();
+    for (int wait_ms = 1;; wait_ms = std::min(wait_ms * 2, 50)) {
+      int rc = sqlite3_exec(db_, "PRAGMA journal_mode=WAL;", nullptr, nullptr, nullptr);
+      if (rc == SQLITE_OK) return Status::Ok();
+      bool busy = (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
+      if (!busy || std::chrono::steady_clock::now() - start > std::chrono::milliseconds(kBusyTimeoutMs))
+        return Error(rc, "enable WAL");
+      std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
+    }
   }
   bool InTransaction() override { return !sqlite3_get_autocommit(db_); }
   Status BeginWrite() override {
@@ -486,7 +503,7 @@ Status SqliteCatalogStore::Init(bool create) {
     // Another process may be creating it right now: switching to WAL waits for it
     // (busy timeout), and the schema is created under the write lock only if it
     // is still missing there.
-    Status st = Exec("PRAGMA journal_mode=WAL;", "enable WAL");
+    Status st = db_->EnableWal();
     if (!st.ok()) return st;
     st = Exec(kPragmas, "set pragmas");
     if (!st.ok()) return st;
@@ -533,7 +550,7 @@ Status SqliteCatalogStore::Init(bool create) {
                                    std::to_string(kStoreSchemaVersion) + "); use a newer errdex");
   }
   if (!read_only_) {
-    Status st = Exec("PRAGMA journal_mode=WAL;", "enable WAL");
+    Status st = db_->EnableWal();
     if (!st.ok()) return st;
   }
   Status st = Exec(kPragmas, "set pragmas");
