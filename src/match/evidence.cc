@@ -236,12 +236,6 @@ bool InsideWords(std::string_view t, size_t begin, size_t end) {
   return true;
 }
 
-size_t TrimmedLength(std::string_view t) {
-  size_t n = t.size();
-  while (n > 0 && (t[n - 1] == ' ' || t[n - 1] == '\t' || t[n - 1] == '\r' || t[n - 1] == '\n')) --n;
-  return n;
-}
-
 FrameEvidence FramesFor(std::string_view entry_path, std::string_view entry_function, int entry_line,
                         uint32_t entry_code_hash, const std::vector<TracebackFrame>& frames) {
   FrameEvidence ev;

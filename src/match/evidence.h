@@ -20,6 +20,8 @@
 #include <string_view>
 #include <vector>
 
+#include "match/line_bounds.h"  // TrimmedLength
+
 namespace errdex {
 
 // Flags of a catalog entry (MatchEntry::flags).
@@ -117,8 +119,6 @@ inline constexpr double kTieEpsilon = 1e-6;
 // A match of text[begin, end) inside a longer text is a match of words: it does not
 // start or end inside a word, and it is not part of a path ("/x/version/y").
 bool InsideWords(std::string_view text, size_t begin, size_t end);
-// Bytes of text without trailing whitespace.
-size_t TrimmedLength(std::string_view text);
 
 // The frames of one traceback (outermost first; the last raised the error) against
 // an entry's file, function, line and code line hash.

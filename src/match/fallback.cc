@@ -292,7 +292,7 @@ Status ExplainSession::Fallback(const HitSink& sink) {
       std::string_view label_class =
           label.ok ? std::string_view(q.text).substr(label.class_begin, label.class_end - label.class_begin)
                    : std::string_view();
-      if (!label.ok || label_class == "Error" || label_class == "Exception") bare = ClassInProse(q.text);
+      if (!label.ok || IsWritersLabel(label_class)) bare = ClassInProse(q.text);
     }
     if (!bare.empty()) {
       std::string_view cls = ShortClassName(bare);

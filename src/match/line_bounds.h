@@ -17,4 +17,11 @@ inline size_t LineEnd(std::string_view text, size_t begin) {
   return p ? static_cast<size_t>(static_cast<const char*>(p) - text.data()) : text.size();
 }
 
+// Bytes of `text` without the blanks (spaces, tabs, line ends) it ends with.
+inline size_t TrimmedLength(std::string_view t) {
+  size_t n = t.size();
+  while (n > 0 && (t[n - 1] == ' ' || t[n - 1] == '\t' || t[n - 1] == '\r' || t[n - 1] == '\n')) --n;
+  return n;
+}
+
 }  // namespace errdex

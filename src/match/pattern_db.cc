@@ -14,6 +14,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "match/line_bounds.h"
 #include "model/pattern.h"
 
 namespace errdex {
@@ -748,18 +749,11 @@ std::optional<LocatedMatch> RunPcre(pcre2_code* re, std::string_view text, Patte
 }
 }  // namespace
 
-namespace {
-// The text without the blanks it ends with: patterns are compiled without theirs
-// (MatchForm), so a message's trailing space is no part the template leaves unexplained.
-std::string_view WithoutTrailingBlanks(std::string_view t) {
-  while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\n' || t.back() == '\r')) t.remove_suffix(1);
-  return t;
-}
-}  // namespace
-
 std::optional<LocatedMatch> PatternDatabase::LocateWhole(uint32_t index, std::string_view text,
                                                          Scratch& scratch) const {
-  std::string_view t = WithoutTrailingBlanks(text);
+  // Patterns are compiled without the blanks they end with (MatchForm): a text's
+  // trailing blanks are no part a template leaves unexplained.
+  std::string_view t = text.substr(0, TrimmedLength(text));
   auto m = RunPcre(WholeCode(index), t, scratch, scratch.md, scratch.mctx, options_.match_limit);
   if (m && !m->limit_hit) m->whole_text = (m->begin == 0 && m->end == t.size());
   return m;
@@ -767,7 +761,7 @@ std::optional<LocatedMatch> PatternDatabase::LocateWhole(uint32_t index, std::st
 
 std::optional<LocatedMatch> PatternDatabase::LocateIn(uint32_t index, std::string_view text, Scratch& scratch) const {
   auto m = RunPcre(SearchCode(index), text, scratch, scratch.md, scratch.mctx, options_.match_limit);
-  if (m && !m->limit_hit) m->whole_text = (m->begin == 0 && m->end == WithoutTrailingBlanks(text).size());
+  if (m && !m->limit_hit) m->whole_text = (m->begin == 0 && m->end == TrimmedLength(text));
   return m;
 }
 

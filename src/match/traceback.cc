@@ -101,7 +101,7 @@ EmbeddedClass FindEmbeddedClass(std::string_view t) {
     // "Error"/"Exception" label before a class that is printed is the writer's, not
     // the class (a message of a class named Error starts with no class of its own).
     std::string_view cls = t.substr(i, cs.class_end);
-    if (cls == "Error" || cls == "Exception") {
+    if (IsWritersLabel(cls)) {
       size_t m = i + cs.message_begin;
       if (m < t.size() && m > i) {
         ClassSplit inner = SplitClassPrefix(t.substr(m), /*strict=*/true);

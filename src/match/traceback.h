@@ -73,6 +73,11 @@ struct EmbeddedClass {
 };
 EmbeddedClass FindEmbeddedClass(std::string_view text);
 
+// "Error" or "Exception" alone: what a writer puts before what went wrong ("Error:
+// botocore...ParamValidationError: ...", "Error: _queue.Empty when ..."), as often
+// as a class of that name. FindEmbeddedClass looks past it to a printed class.
+inline bool IsWritersLabel(std::string_view cls) { return cls == "Error" || cls == "Exception"; }
+
 // '  File "x.py", line 12, in f' (a frame line, whatever comes before it).
 bool LooksLikeFrameLine(std::string_view text);
 
