@@ -25,8 +25,8 @@ namespace errdex {
 namespace {
 
 constexpr char kBlobKey[] = "match.matcher";
-// '3': patterns in their MatchForm.
-constexpr char kBlobMagic[8] = {'E', 'R', 'R', 'D', 'X', 'C', 'A', '3'};
+// '3': patterns in their MatchForm. '4': entry flag kEntryOpenMessage.
+constexpr char kBlobMagic[8] = {'E', 'R', 'R', 'D', 'X', 'C', 'A', '4'};
 
 double MillisSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -195,6 +195,8 @@ Status Catalog::BuildFromLines(const std::vector<StoredLine>& lines, const std::
     repos_.push_back(keep(r.repo.value_or("")));
     e.repo = repos_.back();
     e.flags = PathFlags(r.file_path);
+    if (l->line.facts && l->line.facts->message_resolution.find("+open") != std::string::npos)
+      e.flags |= kEntryOpenMessage;
     auto lt = latest_scan.find(r.repo.value_or(""));
     if (lt != latest_scan.end() && lt->second != l->scan_id) e.flags |= kEntryOlderOnly;
     e.code_hash = SiteCodeHash(r);

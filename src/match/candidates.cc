@@ -222,13 +222,17 @@ void CandidateSet::AddClassCandidates(std::string_view printed, std::string_view
   size_t kept = 0;
   for (uint32_t entry : class_entries_) {
     const MatchEntry& en = m_.entries()[entry];
-    if (en.pattern >= 0 || !NamesPackage(module, en.file_path, en.repo) || !Accept(entry)) continue;
+    if ((en.pattern >= 0 && !(en.flags & kEntryOpenMessage)) || !NamesPackage(module, en.file_path, en.repo) ||
+        !Accept(entry))
+      continue;
     if (++kept > kMaxClassSites) break;
   }
   if (kept == 0 || kept > kMaxClassSites) return;
   for (uint32_t entry : class_entries_) {
     const MatchEntry& en = m_.entries()[entry];
-    if (en.pattern >= 0 || !NamesPackage(module, en.file_path, en.repo) || !Accept(entry)) continue;
+    if ((en.pattern >= 0 && !(en.flags & kEntryOpenMessage)) || !NamesPackage(module, en.file_path, en.repo) ||
+        !Accept(entry))
+      continue;
     Candidate& c = Of(entry);
     if (c.ev.message.kind != MessageEvidence::Kind::kNone) continue;
     c.ev.class_only = true;

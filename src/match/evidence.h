@@ -29,6 +29,9 @@ enum EntryFlag : uint8_t {
   kEntryInTests = 1,      // a test suite's code (tests/, test_*.py, conftest.py, ...)
   kEntryVendored = 2,     // a vendored copy (_vendor/, vendor/, third_party/, ...)
   kEntryOlderOnly = 4,    // absent from the newest scan of its repo
+  kEntryOpenMessage = 8,  // its pattern holds some of its messages, not all (a raising
+                          // helper whose callers' texts were read in part): the class
+                          // alone may still point at it
 };
 
 // kEntryInTests | kEntryVendored from a repo-relative path.

@@ -13,6 +13,7 @@ struct E {
   std::string cls, file, function;
   int line;
   std::string message, pattern;
+  uint8_t flags = 0;  // besides PathFlags
 };
 
 std::unique_ptr<Matcher> MakeMatcher(const std::vector<E>& given) {
@@ -23,7 +24,7 @@ std::unique_ptr<Matcher> MakeMatcher(const std::vector<E>& given) {
   std::vector<MatchEntry> entries;
   for (const E& e : *es) {
     MatchEntry m{e.cls, e.file, e.function, e.line, e.message, -1};
-    m.flags = PathFlags(e.file);  // as the catalog sets them
+    m.flags = PathFlags(e.file) | e.flags;  // as the catalog sets them
     if (!e.pattern.empty()) {
       m.pattern = static_cast<int>(patterns.size());
       patterns.push_back(e.pattern);
@@ -650,6 +651,34 @@ TEST(Traceback, InterleavedRanksAreFollowedSeparately) {
     else EXPECT_EQ(s.frames[0].file, "b.py");
   }
   for (bool c : consumed) EXPECT_TRUE(c);
+}
+
+}  // namespace
+}  // namespace errdex
+
+namespace errdex {
+namespace {
+
+// A raising helper whose pattern holds only the callers' texts it could read
+// (kEntryOpenMessage): a message none of them explains still finds it by class,
+// as a site without a pattern would; without the flag the pattern has the last word.
+TEST(Explain, AnOpenMessagesClassStillPointsAtItsSite) {
+  const std::string pattern = "(?:(.*?) is not a valid integer\\.|value is out of the allowed range)";
+  for (bool open : {true, false}) {
+    auto m = MakeMatcher({
+        {"BadParameter", "click/types.py", "ParamType.fail", 153, "{message}", pattern,
+         static_cast<uint8_t>(open ? kEntryOpenMessage : 0)},
+        {"ValueError", "pkg/other.py", "g", 3, "something else entirely {x}", "something else entirely (.*?)"},
+    });
+    auto hits = Explain(*m, "click.exceptions.BadParameter: '/nonexistent/in.txt': No such file or directory\n");
+    bool found = false;
+    for (const ExplainHit& h : hits) found = found || (h.entry == 0 && h.kind == ExplainHit::Kind::kClass);
+    EXPECT_EQ(found, open) << "open=" << open;
+    hits = Explain(*m, "click.exceptions.BadParameter: 'seven' is not a valid integer.\n");
+    ASSERT_FALSE(hits.empty());
+    EXPECT_EQ(hits[0].entry, 0u);
+    EXPECT_EQ(hits[0].kind, ExplainHit::Kind::kPattern);
+  }
 }
 
 }  // namespace

@@ -300,7 +300,9 @@ Status ExplainSession::Fallback(const HitSink& sink) {
       m_.EntriesOfClass(cls, &entries);
       entries.erase(std::remove_if(entries.begin(), entries.end(),
                                    [&](uint32_t e) {
-                                     return m_.entries()[e].pattern >= 0 || !m_.entries()[e].message.empty() ||
+                                     const MatchEntry& en = m_.entries()[e];
+                                     if (en.flags & kEntryOpenMessage) return opt_.accept && !opt_.accept(e);
+                                     return en.pattern >= 0 || !en.message.empty() ||
                                             (opt_.accept && !opt_.accept(e));
                                    }),
                     entries.end());
@@ -366,7 +368,8 @@ Status ExplainSession::Fallback(const HitSink& sink) {
         entries.erase(std::remove_if(entries.begin(), entries.end(),
                                      [&](uint32_t e) {
                                        const MatchEntry& en = m_.entries()[e];
-                                       return en.pattern >= 0 || !NamesPackage(module, en.file_path, en.repo) ||
+                                       return (en.pattern >= 0 && !(en.flags & kEntryOpenMessage)) ||
+                                              !NamesPackage(module, en.file_path, en.repo) ||
                                               (opt_.accept && !opt_.accept(e));
                                      }),
                       entries.end());

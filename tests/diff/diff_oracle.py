@@ -42,7 +42,10 @@ TOLERATED_RESOLUTIONS = {"reraise-with-traceback"}
 #   +gettext       _("...") / gettext("...") / ngettext(a, b, n) read as their literals
 #   +aug           a message grown by `msg += ...` (most often under an `if`): the part
 #                  added is optional in our pattern
-TOLERATED_PATTERN_TAGS = ("+literal-args", "+gettext", "+aug")
+#   +callers       a message that is a parameter of its function (a raising helper,
+#                  `def fail(self, message): raise BadParameter(message)`), read as the
+#                  texts the function's callers in the same file pass
+TOLERATED_PATTERN_TAGS = ("+literal-args", "+gettext", "+aug", "+callers")
 
 
 def run_oracle(oracle, d, jobs, cache=None):

@@ -255,3 +255,61 @@ def note(x):
 
 }  // namespace
 }  // namespace errdex
+
+namespace errdex {
+namespace {
+
+// A raising helper's message is what its callers in the file pass (tag "+callers");
+// "+open" when some caller's text cannot be read, so the class alone may still
+// point at the site. A parameter inside a larger message stays a hole.
+TEST(PythonExtractorBeyondOracle, RaisingHelpersTakeTheirCallersTexts) {
+  constexpr const char* kSrc = R"PY(
+from gettext import gettext as _
+
+class ParamType:
+    def fail(self, message, param=None):
+        raise BadParameter(message, param=param)
+
+    def check(self, message):
+        raise ValueError(message)
+
+    def convert(self, value, param):
+        if not value:
+            self.fail(_("{value!r} is not a valid {kind}.").format(value=value, kind="int"), param)
+        self.fail(message="value is out of the allowed range", param=param)
+        self.check("checked value is missing here")
+        self.check(value)
+
+def _fail_neg(values, errmsg):
+    for x in values:
+        if x < 0:
+            raise StatisticsError(errmsg)
+
+def _wrap(name):
+    raise KeyError("unknown name " + name)
+
+def harmonic(data):
+    errmsg = "harmonic mean does not support negative values"
+    _fail_neg(data, errmsg)
+    _wrap("literal")
+)PY";
+  PythonExtractResult r = ExtractPython("m.py", kSrc);
+  const Site* s = At(r, 6);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""), "(?:(.*?) is not a valid int\\.|value is out of the allowed range)");
+  EXPECT_EQ(s->message_resolution.find("+open"), std::string::npos) << s->message_resolution;
+  EXPECT_NE(s->message_resolution.find("+callers"), std::string::npos);
+  s = At(r, 9);  // one caller passes a value we cannot read
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""), "checked value is missing here");
+  EXPECT_NE(s->message_resolution.find("+callers+open"), std::string::npos) << s->message_resolution;
+  s = At(r, 21);  // a module function, the caller's local bound to a literal
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->error_message.value_or(""), "harmonic mean does not support negative values");
+  s = At(r, 24);  // the parameter is a value inside the text: not the callers' literal
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""), "unknown name (.*?)");
+}
+
+}  // namespace
+}  // namespace errdex

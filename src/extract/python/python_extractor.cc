@@ -42,6 +42,9 @@ using py::Token;
 using py::TokenKind;
 
 constexpr int kMaxEvalDepth = 8;
+// Raising helpers (CallerMessages): calls remembered per file, callers read per helper.
+constexpr size_t kMaxHelperCalls = 1 << 16;
+constexpr size_t kMinCallerLiteral = 8;  // a caller's text with less literal text says too little
 
 struct HttpName {
   const char* name;
@@ -231,6 +234,7 @@ class FileExtractor {
   void ProcessSimple(uint32_t b, uint32_t e);
   void ProcessStatement(uint32_t b, uint32_t e);
   void ScanCallsAndAssigns(uint32_t b, uint32_t e, bool assigns);
+  void NoteHelperCall(uint32_t b, uint32_t name, uint32_t e, bool dotted);
   void RecordImport(uint32_t b, uint32_t e);
   void BindNames(uint32_t b, uint32_t e, const Token& at);
   void AddAssign(std::string_view name, const Token& at, bool aug, bool has_value, uint32_t vb, uint32_t ve);
@@ -307,6 +311,20 @@ class FileExtractor {
   // Class messages (class_messages.h): what an __init__ statement tells.
   void NoteInitStatement(uint32_t b, uint32_t e);
   MaybeSegs EvInScope(int scope, int node, std::pair<int, int> pos);
+  // Calls that may pass a raising helper its message: `f(...)` and `self.f(...)` /
+  // `cls.f(...)` (callee token, receiver-or-callee token, statement end, scope).
+  struct HelperCall {
+    std::string_view name;
+    uint32_t start = 0, end = 0;
+    int scope = 0;
+  };
+  std::vector<HelperCall> helper_calls_;
+  bool following_callers_ = false;  // CallerMessages is evaluating a caller's argument
+  bool whole_message_ = false;      // SetMessage is evaluating a message argument
+  std::unordered_map<std::string_view, std::vector<uint32_t>> calls_by_name_;  // built on first use
+  // (function scope, param) -> the callers' texts, and whether some caller's was not read
+  std::map<std::pair<int, std::string>, std::pair<MaybeSegs, bool>> caller_messages_;
+  MaybeSegs CallerMessages(int fscope, std::string_view param, int depth, bool* open);
   // Binds a raise's arguments into its class's message template; false when the
   // class has none.
   bool BindClassTemplate(Site& site, int call, const Pending& p, const std::string& cls);
@@ -849,6 +867,21 @@ void FileExtractor::RecordImport(uint32_t b, uint32_t e) {
 
 // One pass over a simple statement: calls that can produce an error, and
 // (when `assigns`) the names it binds.
+void FileExtractor::NoteHelperCall(uint32_t b, uint32_t name, uint32_t e, bool dotted) {
+  const auto& T = toks_.tokens;
+  if (helper_calls_.size() >= kMaxHelperCalls) return;
+  uint32_t start = name;
+  if (dotted) {
+    // only `self.f(` / `cls.f(`, the receiver not itself an attribute
+    if (name < b + 2 || T[name - 2].kind != TokenKind::kName) return;
+    std::string_view recv = py::TokenText(text_, T[name - 2]);
+    if (recv != "self" && recv != "cls") return;
+    if (name >= b + 3 && IsOp(text_, T[name - 3], '.')) return;
+    start = name - 2;
+  }
+  helper_calls_.push_back({py::TokenText(text_, T[name]), start, e, CurrentScope()});
+}
+
 void FileExtractor::ScanCallsAndAssigns(uint32_t b, uint32_t e, bool assigns) {
   const auto& T = toks_.tokens;
   int depth = 0;
@@ -874,6 +907,7 @@ void FileExtractor::ScanCallsAndAssigns(uint32_t b, uint32_t e, bool assigns) {
     std::optional<PendKind> kind;
     std::string method;
     bool dotted = i > b && IsOp(text_, T[i - 1], '.');
+    NoteHelperCall(b, i, e, dotted);
     switch (s.size()) {
       case 4:
         if (s == "warn") {
@@ -1117,7 +1151,20 @@ MaybeSegs FileExtractor::Ev(Eval& ev, int node, int depth, std::pair<int, int> p
     }
     case NodeKind::kName: {
       std::optional<Found> f = Lookup(ev, n.str, pos);
-      if (!f) return std::nullopt;
+      if (!f) {
+        // A parameter of the function the message is built in: what its callers pass.
+        // Only for the message as a whole (`raise X(message)`): a parameter inside a
+        // larger text is a value, which callers elsewhere pass differently.
+        const Scope& fs = scopes_[static_cast<size_t>(ev.scope)];
+        if (!whole_message_ || depth != 0 || following_callers_ || fs.kind != Scope::kFunction ||
+            !fs.HasParam(n.str) || fs.Binds(n.str))
+          return std::nullopt;
+        std::string name = n.str;  // (copy: evaluation grows the node arena)
+        bool open = false;
+        MaybeSegs from_callers = CallerMessages(ev.scope, name, depth, &open);
+        if (from_callers) ev.flags += open ? "+callers+open" : "+callers";
+        return from_callers;
+      }
       Segs out;
       for (size_t i = 0; i < f->chain.size(); ++i) {
         int v = ParseAssignValue(*f->chain[i]);
@@ -1548,7 +1595,9 @@ void FileExtractor::SetMessage(Site& site, int msg, const Pending& p, bool brace
   site.message_expr = Src(msg);
   literal_args_ = gettext_ = false;
   Eval ev{p.scope, {toks_.tokens[p.tb].line, toks_.tokens[p.tb].col}};
+  whole_message_ = true;
   MaybeSegs segs = Ev(ev, msg);
+  whole_message_ = false;
   if (segs && brace_template) segs = py::PerAlt(*segs, [&](const Segs& s) { return ApplyFormat(s, -1); });
   if (segs && log_args != nullptr && !log_args->empty()) {
     bool star = false;
@@ -1966,6 +2015,103 @@ void FileExtractor::NoteInitStatement(uint32_t b, uint32_t e) {
 MaybeSegs FileExtractor::EvInScope(int scope, int node, std::pair<int, int> pos) {
   Eval ev{scope, pos};
   return Ev(ev, node);
+}
+
+namespace {
+bool SameSegs(const Segs& a, const Segs& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].type != b[i].type || a[i].text != b[i].text || !a[i].options.empty() || !b[i].options.empty())
+      return false;
+  return true;
+}
+}  // namespace
+
+// A raising helper: `def fail(self, message, param=None): raise BadParameter(message)`
+// called as `self.fail(_("{v!r} is not a valid integer.").format(v=v), param)`. The
+// message a user sees is one of the texts the helper's callers in this file pass;
+// they become the alternatives of the raise's message (past the oracle: tag
+// "+callers", tolerated by tests/diff/diff_oracle.py). One level: a caller's own
+// parameter is not followed. Callers whose argument has no literal text are left
+// out; none with literal text leaves the message unknown, as before.
+MaybeSegs FileExtractor::CallerMessages(int fscope, std::string_view param, int depth, bool* open) {
+  const auto& T = toks_.tokens;
+  const Scope& fs = scopes_[static_cast<size_t>(fscope)];
+  if (fs.name.empty() || fs.name == "__init__") return std::nullopt;
+  bool method = fs.parent >= 0 && scopes_[static_cast<size_t>(fs.parent)].kind == Scope::kClass;
+  size_t index = 0;
+  bool positional = true;
+  for (size_t k = 0; k < fs.params.size(); ++k) {
+    if (fs.params[k] == param) {
+      index = k;
+      break;
+    }
+    if (std::find(fs.star_params.begin(), fs.star_params.end(), fs.params[k]) != fs.star_params.end())
+      positional = false;
+  }
+  if (method) {
+    if (index == 0) return std::nullopt;  // self / cls
+    --index;
+  }
+  std::string key(param);
+  auto cached = caller_messages_.find({fscope, key});
+  if (cached != caller_messages_.end()) {
+    *open = cached->second.second;
+    return cached->second.first;
+  }
+  if (calls_by_name_.empty())
+    for (uint32_t c = 0; c < helper_calls_.size(); ++c) calls_by_name_[helper_calls_[c].name].push_back(c);
+  auto callers = calls_by_name_.find(fs.name);
+  if (callers == calls_by_name_.end()) return std::nullopt;
+  *open = false;
+  Seg alt;
+  alt.type = Seg::kAlt;
+  following_callers_ = true;
+  for (size_t c = 0; c < callers->second.size(); ++c) {
+    const HelperCall hc = helper_calls_[callers->second[c]];
+    bool dotted = hc.start != hc.end && IsOp(text_, T[hc.start + 1], '.');
+    if (dotted != method) continue;
+    if (alt.options.size() >= py::kMaxAlternatives) {
+      *open = true;
+      break;
+    }
+    uint32_t lparen = dotted ? hc.start + 3 : hc.start + 1;
+    size_t pos = hc.start;
+    int func = parser_.ParseExpr(T, &pos, lparen, false);
+    int arg = -1;
+    if (func >= 0 && pos == lparen) {
+      int call = parser_.NewNode(NodeKind::kCall, parser_.node(func).b, parser_.node(func).e);
+      parser_.node(call).kids.push_back(func);
+      pos = lparen + 1;
+      if (parser_.ParseCallArgs(T, &pos, hc.end, call)) {
+        std::vector<int> args = Args(call);
+        if (positional && index < args.size()) arg = args[index];
+        for (int kw : Keywords(call))
+          if (parser_.node(kw).str == key) arg = parser_.node(kw).kids[0];
+        if (arg >= 0 && parser_.node(arg).kind == NodeKind::kStarred) arg = -1;
+      }
+    }
+    Eval ev{hc.scope, {T[hc.start].line, T[hc.start].col}};
+    MaybeSegs m = arg >= 0 ? Ev(ev, arg, depth + 1, ev.pos) : std::nullopt;
+    if (!m) {
+      *open = true;  // a text we cannot read: the message may be anything
+      continue;
+    }
+    for (Segs& one : py::Expand(*m)) {
+      size_t literal = 0;
+      bool seen = false;
+      for (const Seg& g : one) literal += g.type == Seg::kLit ? g.text.size() : 0;
+      for (const Segs& o : alt.options) seen = seen || SameSegs(o, one);
+      if (literal < kMinCallerLiteral || alt.options.size() >= py::kMaxAlternatives) *open = true;
+      else if (!seen) alt.options.push_back(std::move(one));
+    }
+  }
+  following_callers_ = false;
+  MaybeSegs out;
+  if (alt.options.size() == 1) out = std::move(alt.options[0]);
+  else if (!alt.options.empty()) out = Segs{std::move(alt)};
+  caller_messages_[{fscope, key}] = {out, *open};
+  return out;
 }
 
 namespace {
