@@ -109,6 +109,12 @@ std::pair<double, int> ClassEvidence(std::string_view printed, std::string_view 
   }
   bool printed_known = parents.count(printed) > 0;
   bool entry_known = parents.count(entry) > 0;
+  // A warning category and an exception that is no warning: a subclass of a
+  // Warning is named ...Warning (PEP 8, and every library we have seen), so
+  // "re.error" printed is not the DeprecationWarning a `warnings.warn` emits with
+  // the same text, nor is "SymPyDeprecationWarning" a ValueError.
+  auto warning = [](std::string_view c) { return c.size() >= 7 && c.substr(c.size() - 7) == "Warning"; };
+  if (warning(entry) != warning(printed) && (entry_known || printed_known)) return {-50, -1};
   if (!printed_known || !entry_known) return {-6, 0};  // maybe a subclass we cannot see
   return {-50, -1};
 }

@@ -65,6 +65,11 @@ TEST(Evidence, ClassAgreement) {
   EXPECT_EQ(ClassEvidence("json.decoder.JSONDecodeError", "ValueError").second, 1);  // a subclass
   EXPECT_EQ(ClassEvidence("KeyError", "ValueError").second, -1);
   EXPECT_EQ(ClassEvidence("NoSectionError", "Error").second, 0);  // unknown: maybe a subclass
+  // A warning category is no exception of another name, nor the other way round.
+  EXPECT_EQ(ClassEvidence("re.error", "DeprecationWarning").second, -1);
+  EXPECT_EQ(ClassEvidence("SymPyDeprecationWarning", "ValueError").second, -1);
+  EXPECT_EQ(ClassEvidence("SymPyDeprecationWarning", "DeprecationWarning").second, 0);
+  EXPECT_EQ(ClassEvidence("MyWarning", "UserWarning").second, 0);
   EXPECT_EQ(ClassEvidence("", "ValueError").second, 0);
 }
 
