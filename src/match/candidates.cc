@@ -142,6 +142,10 @@ bool CandidateSet::NearTie(const Candidate& a, const Candidate& b) const {
 }
 
 std::vector<ExplainHit> CandidateSet::Rank(const PrintedError& pe) {
+  printed_package_.clear();
+  size_t dot = pe.printed_class.find('.');
+  if (dot != std::string_view::npos && dot > 0 && pe.printed_class.substr(0, dot) != "builtins")
+    printed_package_.emplace_back(pe.printed_class.substr(0, dot));
   for (Candidate& c : cands_) {
     const MatchEntry& e = m_.entries()[c.hit.entry];
     auto [cls, agree] = ClassEvidence(pe.printed_short, e.error_class);
@@ -153,6 +157,8 @@ std::vector<ExplainHit> CandidateSet::Rank(const PrintedError& pe) {
     if (!pe.frames && AnyFrameNames(paste_frames_, e.file_path)) c.ev.frames.other_frame = true;
     c.ev.package_hint = NamesPackage(pe.packages, e.file_path, e.repo);
     c.ev.vendored_named = (e.flags & kEntryVendored) && VendoredCopyNamed(pe.printed_class, e.file_path);
+    c.ev.foreign_class = agree <= 0 && !printed_package_.empty() && !e.error_class.empty() &&
+                         !NamesPackage(printed_package_, e.file_path, e.repo);
     ExplainHit& h = c.hit;
     h.score = Score(c.ev);
     h.class_agreement = agree;

@@ -91,6 +91,10 @@ struct CandidateEvidence {
   bool package_hint = false;    // a package the paste names holds the entry
   bool class_only = false;      // a site of the printed (package-qualified) class whose message is built at run time
   bool vendored_named = false;  // the printed class's module names the entry's vendored copy (VendoredCopyNamed)
+  // The printed class is another package's ("requests.exceptions.ConnectionError")
+  // and another class than the entry raises (urllib3's MaxRetryError): the entry's
+  // text is at most the inner error the printed one wraps.
+  bool foreign_class = false;
 };
 
 double Score(const CandidateEvidence& e);

@@ -683,3 +683,32 @@ TEST(Explain, AnOpenMessagesClassStillPointsAtItsSite) {
 
 }  // namespace
 }  // namespace errdex
+
+namespace errdex {
+namespace {
+
+// requests re-raises urllib3's error as its own ConnectionError: the printed class
+// is another package's and another class than urllib3's template raises, so that
+// template is the inner error, ranked after requests' own site (found by class).
+TEST(Explain, AnotherPackagesTemplateIsTheInnerErrorOfAQualifiedClass) {
+  auto m = MakeMatcher({
+      {"MaxRetryError", "urllib3/util/retry.py", "Retry.increment", 543,
+       "{pool}: Max retries exceeded with url: {url} (Caused by {reason})",
+       "(.*?): Max retries exceeded with url: (.*?) \\(Caused by (.*?)\\)"},
+      {"ConnectionError", "requests/adapters.py", "HTTPAdapter.send", 723, "", ""},
+  });
+  auto hits = Explain(*m,
+                      "requests.exceptions.ConnectionError: HTTPConnectionPool(host='127.0.0.1', port=9): Max retries "
+                      "exceeded with url: / (Caused by NewConnectionError('refused'))\n");
+  ASSERT_GE(hits.size(), 2u);
+  EXPECT_EQ(hits[0].entry, 1u);
+  EXPECT_EQ(hits[1].entry, 0u);
+  // Printed as urllib3's own class, urllib3's template is the site.
+  hits = Explain(*m, "urllib3.exceptions.MaxRetryError: HTTPConnectionPool(host='127.0.0.1', port=9): Max retries "
+                     "exceeded with url: / (Caused by NewConnectionError('refused'))\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 0u);
+}
+
+}  // namespace
+}  // namespace errdex
