@@ -564,10 +564,13 @@ TEST(Explain, BareClassInProseAndItsModule) {
       {"Full", "multiprocessing/queues.py", "put", 90, "", ""},
       {"Full", "queue.py", "put", 137, "", ""},
       {"ValueError", "pkg/other.py", "f", 3, "unrelated message here", "unrelated message here"},
+      // A library whose own class is called Error, raised bare.
+      {"Error", "joserfc/util.py", "to_bytes", 31, "", ""},
   };
   auto m = MakeMatcher(cat);
   for (const char* in : {"queue.Full\n", "Getting `queue.Full` when calling the endpoint\n",
-                         "Help! queue.Full - what am I doing wrong?\n"}) {
+                         "Help! queue.Full - what am I doing wrong?\n",
+                         "Error: queue.Full when running the example from the docs\n"}) {
     auto hits = Explain(*m, in);
     ASSERT_FALSE(hits.empty()) << in;
     EXPECT_EQ(hits[0].entry, 1u) << in;

@@ -135,7 +135,9 @@ std::string_view ClassInProse(std::string_view t) {
     std::string_view w = t.substr(i, j - i);
     i = j;
     while (!w.empty() && (w.back() == '.' || w.back() == ':')) w.remove_suffix(1);
-    if (w.size() < 5 || w.front() == '.' || !IsBareClass(w)) continue;
+    // "Error" / "Exception" alone is the writer's label ("Error: _queue.Empty when ..."),
+    // not the class that some library happens to call Error.
+    if (w.size() < 5 || w.front() == '.' || !IsBareClass(w) || IsWritersLabel(w)) continue;
     std::string_view last = ShortClassName(w);
     bool camel = last.size() >= 4 &&
                  std::any_of(last.begin(), last.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); });
