@@ -440,6 +440,34 @@ TEST(DocumenterCode, TypeGuardOnAParameter) {
   ExpectNoRestatedGuard(r, {"not isinstance(s, str)"});
 }
 
+// A tensor argument's shape and a multiple-of-N argument: the caller passes a
+// different argument (flashinfer's kernels check these most).
+TEST(DocumenterCode, ShapesAndMultiplesOfArguments) {
+  std::string file =
+      "def cp_delta_rule(q, k, cp_chunk_len=64):\n"
+      "    if cp_chunk_len % 64 != 0:\n"
+      "        raise ValueError(f\"cp_chunk_len must be a multiple of 64, got {cp_chunk_len}\")\n"
+      "    head_dim = q.shape[-1]\n"
+      "    if head_dim != 512:\n"
+      "        raise ValueError(f\"Expected query head dim 512, got {head_dim}\")\n"
+      "    if k.shape != q.shape:\n"
+      "        raise ValueError(\"k must match q\")\n";
+  Record r = DocumentCode("kernels/cp.py", file, 3, "ValueError", "cp_chunk_len must be a multiple of 64, got {cp_chunk_len}",
+                          "cp_delta_rule", {"cp_chunk_len % 64 != 0"});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(AnyHas(r.solutions, "Call `cp_delta_rule` with `cp_chunk_len` set to a multiple of 64."));
+  EXPECT_TRUE(Has(r.trigger_scenarios, "`cp_chunk_len` not a multiple of 64"));
+  EXPECT_EQ(r.example_fix.value_or(""),
+            "# before\ncp_delta_rule(cp_chunk_len=96)  # not a multiple of 64\n# after\ncp_delta_rule(cp_chunk_len=64)  # the default");
+  ExpectNoRestatedGuard(r, {"cp_chunk_len % 64 != 0"});
+  r = DocumentCode("kernels/cp.py", file, 6, "ValueError", "Expected query head dim 512, got {head_dim}", "cp_delta_rule",
+                   {"head_dim != 512"});
+  EXPECT_TRUE(AnyHas(r.solutions, "Pass `q` to `cp_delta_rule` with `q.shape[-1]` equal to 512.")) << Dump(r);
+  r = DocumentCode("kernels/cp.py", file, 8, "ValueError", "k must match q", "cp_delta_rule", {"k.shape != q.shape"});
+  EXPECT_TRUE(AnyHas(r.solutions, "Pass `k` to `cp_delta_rule` with the same shape as `q`.")) << Dump(r);
+  ExpectNoRestatedGuard(r, {"k.shape != q.shape"});
+}
+
 TEST(DocumenterCode, LiteralChoicesOfAParameter) {
   std::string file =
       "def _encode_text(string, charset, cte):\n    if cte not in (\"base64\", \"7bit\"):\n"

@@ -298,7 +298,27 @@ class Resolver {
       for (const char* suf : {".length", ".len()", ".size()"})
         if (EndsWith(x, suf))
           if (const ParamInfo* p = Param(x.substr(0, x.size() - std::char_traits<char>::length(suf)))) s.param = p->name, s.param_info = p;
+      // A tensor argument's shape: `q.shape[-1]`, `k.shape`, `bias.numel()`, `x.size(0)`.
+      if (s.param.empty())
+        for (const char* acc : {".shape", ".numel()", ".size("}) {
+          size_t at = x.find(acc);
+          if (at == std::string::npos || at == 0) continue;
+          if (const ParamInfo* p = Param(x.substr(0, at))) s.param = p->name, s.param_info = p;
+          break;
+        }
       return s;
+    }
+    // `n % 64 != 0` of an argument: it must be a multiple of 64.
+    if (size_t pct = x.find(" % "); pct != std::string::npos && Trim(a.rhs) == "0" && (a.op == "!=" || a.op == "==")) {
+      long n;
+      const ParamInfo* p = Param(Trim(x.substr(0, pct)));
+      if (p && IntLiteral(Trim(x.substr(pct + 3)), &n) && n > 1) {
+        s.kind = SubjectKind::kParam;
+        s.param = p->name;
+        s.param_info = p;
+        s.pred = "multiple:" + std::to_string(n);
+        return s;
+      }
     }
     if (k_ && IsDotted(x) && x.find('.') != std::string::npos) {
       std::string base = x.substr(0, x.rfind('.'));

@@ -170,6 +170,8 @@ std::string UserTerm(const SiteFacts& sf, const Fact& f) {
     case SubjectKind::kEnv:
     case SubjectKind::kParam: {
       std::string ref = SettingRef(s);
+      if (StartsWith(s.pred, "multiple:"))
+        return ref + (a.op == "!=" ? " not a multiple of " : " a multiple of ") + s.pred.substr(9);
       if (a.op.empty()) {
         if (s.kind == SubjectKind::kEnv) return a.falsy ? BT(s.env) + " unset or false" : BT(s.env + "=1") + " (any true value)";
         if (IsBoolFlag(s)) return (a.falsy != (s.flag->action == "store_false")) ? "without " + ref : ref;

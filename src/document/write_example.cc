@@ -446,6 +446,14 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
       good = CallWith(sf, x, items(g), std::to_string(g) + (g == 1 ? " item" : " items"));
     } else if (s.kind != SubjectKind::kParam) {
       continue;
+    } else if (StartsWith(s.pred, "multiple:")) {
+      long n;
+      if (a.op != "!=" || !IntLiteral(s.pred.substr(9), &n) || n > (1L << 30)) continue;
+      auto def = DefaultOf(s);
+      long d;
+      bool def_ok = def && IntLiteral(*def, &d) && d > 0 && d % n == 0;
+      bad = CallWith(sf, x, std::to_string(n + (n > 2 ? n / 2 : 1)), "not a multiple of " + std::to_string(n));
+      good = CallWith(sf, x, def_ok ? *def : std::to_string(n), def_ok ? "the default" : "");
     } else if (a.op == "is" && Trim(a.rhs) == "None") {
       std::string smp = s.param_info ? SampleOf(s.param_info->annotation) : "";
       if (smp.empty()) continue;

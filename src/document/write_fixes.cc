@@ -117,12 +117,29 @@ std::string FlipParam(const SiteFacts& sf, const Fact& f) {
                      : "Pass " + p + " to " + call + " as something other than " + TypePhrase(sf, s.pred) + ".";
   if (s.kind == SubjectKind::kShape) {
     long n;
+    std::string x = s.expr.empty() ? Trim(a.lhs) : s.expr;
+    bool length = StartsWith(x, "len(") || EndsWith(x, ".length") || EndsWith(x, ".len()") || EndsWith(x, ".size()");
     if (!a.op.empty() && IntLiteral(a.rhs, &n)) {
       std::string phrase = IntBoundPhrase(a.op, Trim(a.rhs));
-      if (StartsWith(phrase, "of ")) phrase = phrase.substr(3);
-      return "Pass a " + p + " to " + call + " whose length is " + phrase + ".";
+      if (length) {
+        if (StartsWith(phrase, "of ")) phrase = phrase.substr(3);
+        return "Pass a " + p + " to " + call + " whose length is " + phrase + ".";
+      }
+      // `q.shape[-1] != 512`: the dimension it must have
+      return "Pass " + p + " to " + call + " with " + BT(x) + " " + phrase + ".";
+    }
+    // `k.shape != q.shape`, `bias.numel() != num_experts`: the size another argument sets
+    if (a.op == "!=" && !length && !Trim(a.rhs).empty() && Trim(a.rhs).size() <= kMaxExpr) {
+      std::string rhs = Trim(a.rhs);
+      if (EndsWith(x, ".shape") && EndsWith(rhs, ".shape") && IsIdent(rhs.substr(0, rhs.size() - 6)))
+        return "Pass " + p + " to " + call + " with the same shape as " + BT(rhs.substr(0, rhs.size() - 6)) + ".";
+      return "Pass " + p + " to " + call + " with " + BT(x) + " equal to " + BT(rhs) + ".";
     }
     return "";
+  }
+  if (StartsWith(s.pred, "multiple:")) {
+    std::string n = s.pred.substr(9);
+    return a.op == "!=" ? "Call " + call + " with " + p + " set to a multiple of " + n + "." : "";
   }
   if (a.op.empty()) {
     auto def = DefaultOf(s);
