@@ -503,6 +503,16 @@ TEST(Explain, NearExactSurvivesCaseMarkdownQuotesAndACutOffEnd) {
   EXPECT_GT(cut, 0);
   EXPECT_LT(cut, NearExactShare("No closing quotation", "No closing quotation"));
   EXPECT_LT(NearExactShare("No closing", "No closing quotation was found in the input"), 0);  // under half of it
+  // Inside the user's sentence, cut off by their own punctuation (a full-width comma):
+  // a template with values whose first words start a word of the sentence.
+  const char* archs = "Model architectures {architectures} are not supported for now. Supported architectures: {s}";
+  EXPECT_GT(NearExactShare("I want use LLAVA-1.6, Tips Model architectures ['LlavaNext'] are not supported for now\xef\xbc\x8c"
+                           "but LlavaNext is in the Supported architectures.",
+                           archs),
+            0);
+  EXPECT_LT(NearExactShare("Tips XModel architectures ['LlavaNext'] are not supported for now, but", archs), 0);  // mid-word
+  // A template without values inside a sentence is the pattern tier's, not this one's.
+  EXPECT_LT(NearExactShare("Graph contains cycle or graph changed during iteration", "Graph changed during iteration"), 0);
 }
 
 // A bare class ("AssertionError", "queue.Full") names the sites that raise it

@@ -223,7 +223,14 @@ double NearExactShare(std::string_view query_text, std::string_view message_temp
     while (!p.empty() && p.front() == ' ') p.remove_prefix(1);
     while (!p.empty() && p.back() == ' ') p.remove_suffix(1);
     size_t at = q.find(p, pos);
-    if (k == 0 && !leading_hole && at != 0) at = q.compare(0, p.size(), p) == 0 ? 0 : std::string::npos;
+    // The template's first words start the text -- or, for a template with values in
+    // it and first words long enough to be specific, start a word of the user's
+    // sentence around it ("Tips Model architectures [...] are not supported for now，but
+    // ..."). (A template without values inside a sentence is the pattern tier's.)
+    if (k == 0 && !leading_hole && at != 0 &&
+        (at == std::string::npos || pieces.size() < 2 || p.size() < kMinCutPrefix ||
+         std::isalnum(static_cast<unsigned char>(q[at - 1]))))
+      at = q.compare(0, p.size(), p) == 0 ? 0 : std::string::npos;
     if (at == std::string::npos) {
       // A message cut off: the query ends with the start of this piece (after a
       // hole's value, when the piece follows one), or goes on with the user's own
