@@ -32,6 +32,18 @@ int MatchedLiteralChars(const LocatedMatch& m) {
   return static_cast<int>(m.end - m.begin - std::min(covered, m.end - m.begin));
 }
 
+// Round and square brackets of a value close in order, each opened in it.
+bool BracketsBalanced(std::string_view v) {
+  int round = 0, square = 0;
+  for (char c : v) {
+    if (c == '(') ++round;
+    else if (c == ')' && --round < 0) return false;
+    else if (c == '[') ++square;
+    else if (c == ']' && --square < 0) return false;
+  }
+  return round == 0 && square == 0;
+}
+
 }  // namespace
 
 CandidateSet::CandidateSet(const Matcher& matcher, PatternDatabase::Scratch& scratch, const ExplainOptions& options,
@@ -81,6 +93,25 @@ void CandidateSet::Evaluate(uint32_t pattern, std::string_view text, size_t hs_e
     len = loc->end - loc->begin;
   }
   me.explained = len == 0 ? 1.0 : std::min(1.0, static_cast<double>(me.literal) / static_cast<double>(len));
+  // "{x}: Failed to establish a new connection: {e}" matches a whole text that
+  // wraps it ("HTTPConnectionPool(...): Max retries exceeded ... (Caused by
+  // NewConnectionError(\"...: Failed to establish a new connection: ...\"))") by
+  // holes that cut across its brackets: a value opens a bracket it does not close,
+  // or closes one it did not open. Such a match is only a find inside the text.
+  if (me.kind == MessageEvidence::Kind::kFull && !loc->limit_hit)
+    for (const PatternCapture& c : loc->captures)
+      if (c.end > c.begin && c.end <= text.size() && !BracketsBalanced(text.substr(c.begin, c.end - c.begin))) {
+        me.kind = MessageEvidence::Kind::kPartial;
+        break;
+      }
+  // "{a} for {b}" matches a whole sentence of the user's by its two holes; Rank
+  // decides whether it is a wrapper of another error or a find inside prose.
+  if (me.kind == MessageEvidence::Kind::kFull && me.explained < 0.5) {
+    const std::string& form = db_.pattern(pattern);
+    constexpr std::string_view kHole = "(.*?)";
+    me.open_ends = form.size() > 2 * kHole.size() && std::string_view(form).substr(0, kHole.size()) == kHole &&
+                   std::string_view(form).substr(form.size() - kHole.size()) == kHole;
+  }
   if (!end_known && me.kind == MessageEvidence::Kind::kPartial && loc->begin <= anchor && loc->end > anchor)
     prose_tail_possible_ = true;
   for (uint32_t entry : m_.EntriesOfPattern(pattern)) {
@@ -141,7 +172,29 @@ bool CandidateSet::NearTie(const Candidate& a, const Candidate& b) const {
          std::abs(x.message.explained - y.message.explained) < kNearTieShare;
 }
 
+// A whole match by holes at both ends of a template ("{name} has an invalid wheel,
+// {detail}") is a wrapper when another template explains what one of its holes
+// holds (".dist-info directory not found"): the outer error, the one the user hit.
+// Else its holes hold the user's own words around a find: no better than a find.
+void CandidateSet::WeighOpenEnds() {
+  for (Candidate& c : cands_) {
+    MessageEvidence& m = c.ev.message;
+    if (m.kind != MessageEvidence::Kind::kFull || !m.open_ends) continue;
+    bool wraps = false;
+    for (const Candidate& d : cands_) {
+      if (&d == &c || wraps || d.hit.kind != ExplainHit::Kind::kPattern || d.ev.message.open_ends) continue;
+      if (d.hit.message.size() != c.hit.message.size() || d.hit.message != c.hit.message) continue;
+      for (const ExplainCapture& cap : c.hit.captures)
+        if (d.hit.message_offset >= cap.message_begin &&
+            d.hit.message_offset + d.hit.message_length <= cap.message_end && d.hit.message_length > 0)
+          wraps = true;
+    }
+    if (!wraps) m.kind = MessageEvidence::Kind::kPartial;
+  }
+}
+
 std::vector<ExplainHit> CandidateSet::Rank(const PrintedError& pe) {
+  WeighOpenEnds();
   printed_package_.clear();
   size_t dot = pe.printed_class.find('.');
   if (dot != std::string_view::npos && dot > 0 && pe.printed_class.substr(0, dot) != "builtins")

@@ -43,6 +43,7 @@ struct MessageEvidence {
   Kind kind = Kind::kNone;
   double explained = 0;  // literal characters of the template / characters of the message, 0..1
   int literal = 0;       // literal characters of the template
+  bool open_ends = false;  // kFull by holes at both ends of the template (CandidateSet::Rank weighs it)
 };
 
 // How a traceback's frames point at the entry.

@@ -725,3 +725,42 @@ TEST(Explain, AnotherPackagesTemplateIsTheInnerErrorOfAQualifiedClass) {
 
 }  // namespace
 }  // namespace errdex
+
+namespace errdex {
+namespace {
+
+// A template that matches a whole text only by the holes at its ends, or by holes
+// that cut across the text's brackets, is a find inside it -- unless another
+// template explains what one of its holes holds: then it wraps that error.
+TEST(Explain, WholeMatchesByOpenEndsOrUnbalancedHolesAreFinds) {
+  auto m = MakeMatcher({
+      {"NotImplementedError", "distlib/version.py", "Matcher.match", 145, "{operator!r} not implemented for {cls}",
+       "(.*?) not implemented for (.*?)"},
+      {"NetworkXNotImplemented", "networkx/utils/decorators.py", "_not_implemented_for", 87,
+       "not implemented for {types} type", "not implemented for (.*?) type"},
+      {"UnsupportedWheel", "pip/_internal/utils/wheel.py", "parse_wheel", 31, "{} has an invalid wheel, {}",
+       "(.*?) has an invalid wheel, (.*?)"},
+      {"UnsupportedWheel", "pip/_internal/utils/wheel.py", "wheel_dist_info_dir", 50, ".dist-info directory not found",
+       "\\.dist-info directory not found"},
+      {"NewConnectionError", "urllib3/contrib/socks.py", "SOCKSConnection._new_conn", 141,
+       "{self}: Failed to establish a new connection: {error}", "(.*?): Failed to establish a new connection: (.*?)"},
+      {"MaxRetryError", "urllib3/util/retry.py", "Retry.increment", 543,
+       "{_pool}: Max retries exceeded with url: {url} (Caused by {reason!r})",
+       "(.*?): Max retries exceeded with url: (.*?) \\(Caused by (.*?)\\)"},
+  });
+  auto hits = Explain(*m, "After the last update every request fails with not implemented for directed type\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 1u);
+  hits = Explain(*m, "pip._internal.exceptions.UnsupportedWheel: pkg has an invalid wheel, .dist-info directory not found\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 2u);  // the wrapper, then what it wraps
+  hits = Explain(*m,
+                 "Error: HTTPConnectionPool(host='127.0.0.1', port=9): Max retries exceeded with url: / (Caused by "
+                 "NewConnectionError(\"HTTPConnection(host='127.0.0.1', port=9): Failed to establish a new connection: "
+                 "[Errno 101] Network is unreachable\")) when running the example from the docs\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 5u);
+}
+
+}  // namespace
+}  // namespace errdex
