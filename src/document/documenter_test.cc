@@ -578,6 +578,14 @@ TEST(DocumenterCode, TvmFfiTensorChecks) {
   SCOPED_TRACE(Dump(pair));
   EXPECT_EQ(pair.example_fix.value_or(""),
             "# before\ngemm(..., b, out, ...)  # b and out on different devices\n# after\ngemm(..., b.to(out.device), out, ...)");
+  // ... and a solution that says so (the output buffer stays where it is).
+  EXPECT_TRUE(AnyHas(pair.solutions, "Put `b` and `out` on the same GPU before the call: `b.to(out.device)`."));
+  Record ids = check(2, "a.device().device_id == b.device().device_id", "Check failed: a.device().device_id == b.device().device_id{value}: ");
+  EXPECT_TRUE(AnyHas(ids.solutions, "Put `a` and `b` on the same GPU before the call: `b.to(a.device)`.")) << Dump(ids);
+  // A last dimension with a stride other than 1: not contiguous.
+  Record stride = check(2, "b.stride(-1) == 1", "Check failed: b.stride(-1) == 1{value}: ");
+  EXPECT_TRUE(AnyHas(stride.solutions, "Pass a contiguous `b` to `gemm`: `b.contiguous()`.")) << Dump(stride);
+  EXPECT_EQ(stride.example_fix.value_or(""), "# before\ngemm(..., b, ...)  # b is not contiguous\n# after\ngemm(..., b.contiguous(), ...)");
 }
 
 // `not 1 <= day <= dim`: the literal end of the range gives the failing and the passing value;

@@ -428,6 +428,12 @@ class Resolver {
         return false;
       }
     }
+    // `t.stride(-1) != 1`: the last dimension is not contiguous (`t.contiguous()` makes it so).
+    if (!ok && a.op == "!=" && int_rhs && n == 1 && (strip(".stride(-1)", "contiguous") || strip(".stride()[-1]", "contiguous"))) {
+      ok = true;
+      truth = true;
+      a.falsy = true;  // read as `not t.is_contiguous()`
+    }
     if (!ok || !IsDotted(base)) return false;
     s->kind = SubjectKind::kTensor;
     s->tensor = base;

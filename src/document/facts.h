@@ -127,6 +127,12 @@ std::string KindWord(const Site& s);                         // raise / assert /
 // fact's test is none of these forms.
 void StateMethods(const SiteFacts& sf, const Fact& f, std::vector<std::string>* setters, std::vector<std::string>* resetters);
 
+// Two tensors on different devices, the site's innermost fact (flashinfer's
+// CHECK_DEVICE(a, b): `a.device().device_id != b.device().device_id`, DLPack
+// spelling only: in Python's `x.device != y.device` either side may be the one to
+// move, and the other need not be a tensor): the two tensors' names.
+bool DevicePair(const SiteFacts& sf, std::string* first, std::string* second);
+
 // An unconditional NotImplementedError a subclass is meant to override (an
 // abstract method, a base class, a message asking for an implementation).
 bool AbstractMethod(const SiteFacts& sf);

@@ -107,6 +107,27 @@ void StateMethods(const SiteFacts& sf, const Fact& f, std::vector<std::string>* 
   }
 }
 
+bool DevicePair(const SiteFacts& sf, std::string* first, std::string* second) {
+  if (sf.facts.empty() || !sf.facts.back().subj.via.empty()) return false;
+  const Fact& f = sf.facts.back();
+  const Atom& a = f.atom;
+  if (f.disjunction || a.op != "!=") return false;
+  auto tensor_of = [](const std::string& side, std::string* rest) -> std::string {
+    std::string x = Trim(side);
+    for (const char* suf : {".device().device_type", ".device().device_id"})
+      if (EndsWith(x, suf)) {
+        std::string t = x.substr(0, x.size() - std::char_traits<char>::length(suf));
+        *rest = suf;
+        return IsIdent(t) ? t : "";
+      }
+    return "";
+  };
+  std::string ra, rb;
+  *first = tensor_of(a.lhs, &ra);
+  *second = tensor_of(a.rhs, &rb);
+  return !first->empty() && !second->empty() && *first != *second && ra == rb;
+}
+
 bool AbstractMethod(const SiteFacts& sf) {
   const Site& site = *sf.site;
   const SiteContext& c = *sf.ctx;

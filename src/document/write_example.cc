@@ -30,13 +30,6 @@ bool IsParam(const SiteFacts& sf, const std::string& name) {
   return false;
 }
 
-// `out`, `output`, `k_out`, `out_scale`: a buffer the kernel writes its result into.
-bool IsOutputBuffer(const std::string& tensor) {
-  std::string low = Lower(tensor);
-  return low == "out" || low == "output" || EndsWith(low, "_out") || EndsWith(low, "_output") || StartsWith(low, "out_") ||
-         StartsWith(low, "output_");
-}
-
 std::string Fix(const std::string& before, const std::string& after) {
   if (Trim(before) == Trim(after) || Trim(after).empty()) return "";
   return "# before\n" + before + "\n# after\n" + after;
@@ -655,25 +648,8 @@ std::optional<std::string> PresenceFix(const SiteFacts& sf) {
 // to the first one's device -- or, when the second is an output buffer the kernel writes,
 // the first moved to the buffer's.
 std::optional<std::string> DevicePairFix(const SiteFacts& sf) {
-  if (sf.facts.empty() || !sf.facts.back().subj.via.empty()) return std::nullopt;
-  const Fact& f = sf.facts.back();
-  const Atom& a = f.atom;
-  if (f.disjunction || a.op != "!=") return std::nullopt;
-  auto tensor_of = [](const std::string& side, std::string* rest) -> std::string {
-    std::string x = Trim(side);
-    // Only the DLPack form: in Python's `x.device != y.device` either side may be the one to move
-    // ("{name} must be on {pipe.device}"), and the other need not be a tensor.
-    for (const char* suf : {".device().device_type", ".device().device_id"})
-      if (EndsWith(x, suf)) {
-        std::string t = x.substr(0, x.size() - std::char_traits<char>::length(suf));
-        *rest = suf;
-        return IsIdent(t) ? t : "";
-      }
-    return "";
-  };
-  std::string ra, rb;
-  std::string t1 = tensor_of(a.lhs, &ra), t2 = tensor_of(a.rhs, &rb);
-  if (t1.empty() || t2.empty() || t1 == t2 || ra != rb) return std::nullopt;
+  std::string t1, t2;
+  if (!DevicePair(sf, &t1, &t2)) return std::nullopt;
   bool output = IsOutputBuffer(t2);
   std::string call = CallName(sf);
   std::string moved = output ? t1 + ".to(" + t2 + ".device), " + t2 : t1 + ", " + t2 + ".to(" + t1 + ".device)";
@@ -782,6 +758,12 @@ std::optional<std::string> WriteExampleFix(const SiteFacts& sf) {
   if (auto r = RequestFix(sf)) return r;
   if (auto s = StateFix(sf)) return s;
   return OverrideFix(sf);
+}
+
+bool IsOutputBuffer(const std::string& tensor) {
+  std::string low = Lower(tensor);
+  return low == "out" || low == "output" || EndsWith(low, "_out") || EndsWith(low, "_output") || StartsWith(low, "out_") ||
+         StartsWith(low, "output_");
 }
 
 }  // namespace errdex::doc

@@ -471,6 +471,14 @@ std::optional<std::vector<std::string>> WriteSolutions(const SiteFacts& sf) {
       default: inner_code = true;
     }
   }
+  {
+    std::string t1, t2;
+    if (DevicePair(sf, &t1, &t2)) {
+      bool output = IsOutputBuffer(t2);  // the kernel writes into it: move the input instead
+      add("Put " + BT(t1) + " and " + BT(t2) + " on the same GPU before the call: " +
+          BT(output ? t1 + ".to(" + t2 + ".device)" : t2 + ".to(" + t1 + ".device)") + ".");
+    }
+  }
   if (AbstractMethod(sf))
     add("Override " + BT(sf.ctx->def_name) + " in the subclass of " + BT(sf.ctx->class_name) + " you use (or use a subclass that implements it).");
   if (sol.empty()) return std::nullopt;

@@ -39,6 +39,9 @@ std::vector<std::string> WriteTags(const SiteFacts& sf);
 std::string CodeTerm(const Fact& f);               // `code` (`via` = `expr`)
 std::string IntBoundPhrase(const std::string& op, const std::string& n);  // "<", "0" -> "at least 0"
 bool IsStdlibModule(const std::string& m);
+// `out`, `output`, `k_out`, `out_scale`: a buffer the kernel writes its result into
+// (a converted copy of it would lose the result).
+bool IsOutputBuffer(const std::string& tensor);
 std::string PipName(const std::string& module);
 // `x < 1 or x > 12` over one argument x: a failing and a passing value, and the
 // range [lo, hi] that passes (LONG_MIN/LONG_MAX when open).
