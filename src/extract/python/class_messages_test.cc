@@ -313,3 +313,47 @@ def harmonic(data):
 
 }  // namespace
 }  // namespace errdex
+
+namespace errdex {
+namespace {
+
+// unittest's idiom: the message a function of the file returns, with the call's
+// arguments bound ("+returns"; "+open" when a return gives a text we cannot read, or
+// one with little literal text), and the class a class attribute names.
+TEST(PythonExtractorBeyondOracle, MessagesFromHelperReturnsAndClassAttributes) {
+  constexpr const char* kSrc = R"PY(
+class TestCase:
+    failureException = AssertionError
+
+    def _formatMessage(self, msg, standardMsg):
+        if not self.longMessage:
+            return msg or standardMsg
+        if msg is None:
+            return standardMsg
+        return '%s : %s' % (standardMsg, msg)
+
+    def assertTrue(self, expr, msg=None):
+        if not expr:
+            msg = self._formatMessage(msg, "%s is not true" % safe_repr(expr))
+            raise self.failureException(msg)
+
+def describe(kind, name):
+    return f"unknown {kind} named {name!r} in this catalog"
+
+def lookup(kind, name):
+    raise KeyError(describe(kind, name))
+)PY";
+  PythonExtractResult r = ExtractPython("m.py", kSrc);
+  const Site* s = At(r, 15);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->error_class.value_or(""), "AssertionError");
+  EXPECT_EQ(s->message_pattern.value_or(""), "(.*?) is not true");
+  EXPECT_NE(s->message_resolution.find("+returns+open"), std::string::npos) << s->message_resolution;
+  s = At(r, 21);  // a module function's return, its parameters bound to the call's arguments
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""), "unknown (.*?) named (.*?) in this catalog");
+  EXPECT_EQ(s->message_resolution.find("+open"), std::string::npos) << s->message_resolution;
+}
+
+}  // namespace
+}  // namespace errdex
