@@ -207,7 +207,7 @@ double Score(const CandidateEvidence& e) {
   // traceback says the error came from there.
   if ((e.flags & (kEntryInTests | kEntryVendored)) && !f.raising_file && !e.vendored_named) s -= 15;
   if (e.vendored_named) s += 6;
-  if (e.foreign_class && !f.raising_file) s -= 30;
+  if (e.foreign_class && !f.raising_file) s -= 45;
   if (e.package_hint) s += 6;
   if (e.class_only) s += 15;
   if (e.flags & kEntryOlderOnly) s -= 3;
