@@ -43,7 +43,13 @@ using py::TokenKind;
 
 constexpr int kMaxEvalDepth = 8;
 
-// Two alternative-free messages alike (CallerMessages, EvReturns dedupe their texts).
+// Messages read from elsewhere in the file (CallerMessages: a raising helper's
+// callers; EvReturns: a message helper's return statements).
+constexpr size_t kMaxHelperCalls = 1 << 16;  // calls remembered per file
+constexpr size_t kMaxHelperReturns = 16;     // a function with more return statements is no message helper
+constexpr size_t kMinCallerLiteral = 8;      // a text with less literal text says too little
+
+// Two alternative-free messages alike.
 bool SameSegs(const Segs& a, const Segs& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i)
@@ -51,10 +57,26 @@ bool SameSegs(const Segs& a, const Segs& b) {
       return false;
   return true;
 }
-// Raising helpers (CallerMessages): calls remembered per file, callers read per helper.
-constexpr size_t kMaxHelperCalls = 1 << 16;
-constexpr size_t kMaxHelperReturns = 16;  // a function with more return statements is no message helper
-constexpr size_t kMinCallerLiteral = 8;  // a caller's text with less literal text says too little
+
+// Adds each alternative of one text read from elsewhere to `alt`'s options, once, when
+// it has enough literal text and there is room; else sets *open (a message left out).
+void AddReadText(const Segs& text, Seg* alt, bool* open) {
+  for (Segs& one : py::Expand(text)) {
+    size_t literal = 0;
+    bool seen = false;
+    for (const Seg& g : one) literal += g.type == Seg::kLit ? g.text.size() : 0;
+    for (const Segs& o : alt->options) seen = seen || SameSegs(o, one);
+    if (literal < kMinCallerLiteral || alt->options.size() >= py::kMaxAlternatives) *open = true;
+    else if (!seen) alt->options.push_back(std::move(one));
+  }
+}
+
+// The texts gathered in `alt` as one message: none, the one, or the alternatives.
+MaybeSegs ReadTexts(Seg alt) {
+  if (alt.options.empty()) return std::nullopt;
+  if (alt.options.size() == 1) return std::move(alt.options[0]);
+  return Segs{std::move(alt)};
+}
 
 struct HttpName {
   const char* name;
@@ -1437,24 +1459,13 @@ MaybeSegs FileExtractor::EvReturns(Eval& ev, int call, int depth, std::pair<int,
     Eval inner{callee, {T[rb].line, T[rb].col}};
     inner.bindings = &bindings;
     MaybeSegs m = r >= 0 && at == re ? Ev(inner, r, depth + 1, inner.pos) : std::nullopt;
-    if (!m) {
-      open = true;
-      continue;
-    }
-    for (Segs& one : py::Expand(*m)) {
-      size_t literal = 0;
-      bool seen = false;
-      for (const Seg& g : one) literal += g.type == Seg::kLit ? g.text.size() : 0;
-      for (const Segs& o : alt.options) seen = seen || SameSegs(o, one);
-      if (literal < kMinCallerLiteral || alt.options.size() >= py::kMaxAlternatives) open = true;
-      else if (!seen) alt.options.push_back(std::move(one));
-    }
+    if (m) AddReadText(*m, &alt, &open);
+    else open = true;
   }
   in_returns_ = false;
-  if (alt.options.empty()) return std::nullopt;
-  ev.flags += open ? "+returns+open" : "+returns";
-  if (alt.options.size() == 1) return std::move(alt.options[0]);
-  return Segs{std::move(alt)};
+  MaybeSegs out = ReadTexts(std::move(alt));
+  if (out) ev.flags += open ? "+returns+open" : "+returns";
+  return out;
 }
 
 MaybeSegs FileExtractor::ApplyPercentRight(const Segs& segs, int right) {
@@ -2221,23 +2232,11 @@ MaybeSegs FileExtractor::CallerMessages(int fscope, std::string_view param, int 
     }
     Eval ev{hc.scope, {T[hc.start].line, T[hc.start].col}};
     MaybeSegs m = arg >= 0 ? Ev(ev, arg, depth + 1, ev.pos) : std::nullopt;
-    if (!m) {
-      *open = true;  // a text we cannot read: the message may be anything
-      continue;
-    }
-    for (Segs& one : py::Expand(*m)) {
-      size_t literal = 0;
-      bool seen = false;
-      for (const Seg& g : one) literal += g.type == Seg::kLit ? g.text.size() : 0;
-      for (const Segs& o : alt.options) seen = seen || SameSegs(o, one);
-      if (literal < kMinCallerLiteral || alt.options.size() >= py::kMaxAlternatives) *open = true;
-      else if (!seen) alt.options.push_back(std::move(one));
-    }
+    if (m) AddReadText(*m, &alt, open);
+    else *open = true;  // a text we cannot read: the message may be anything
   }
   following_callers_ = false;
-  MaybeSegs out;
-  if (alt.options.size() == 1) out = std::move(alt.options[0]);
-  else if (!alt.options.empty()) out = Segs{std::move(alt)};
+  MaybeSegs out = ReadTexts(std::move(alt));
   caller_messages_[{fscope, key}] = {out, *open};
   return out;
 }
