@@ -8,6 +8,7 @@
 
 #include <zstd.h>
 
+#include "model/json_bounded.h"
 #include "model/record.h"
 
 namespace errdex::check {
@@ -37,7 +38,7 @@ doc::Flag FlagFrom(const json& o) {
   f.nargs = o.value("n", "");
   f.origin = o.value("g", "");
   f.file = o.value("f", "");
-  f.line = o.value("l", 0);
+  f.line = IntFieldOr(o, "l", 0);
   f.choices = o.value("c", std::vector<std::string>{});
   if (o.contains("v")) f.default_value = o["v"].get<std::string>(), f.default_is_literal = o.value("vl", false);
   f.negative = o.value("neg", "");
@@ -60,7 +61,7 @@ doc::EnvVar EnvFrom(const json& o) {
   e.type = o.value("t", "");
   e.reader = o.value("r", "");
   e.file = o.value("f", "");
-  e.line = o.value("l", 0);
+  e.line = IntFieldOr(o, "l", 0);
   if (o.contains("v")) e.default_value = o["v"].get<std::string>();
   e.choices = o.value("c", std::vector<std::string>{});
   return e;
@@ -162,7 +163,7 @@ bool BuildStored(const json& o, const std::string& path, Section::File* out) {
   if (ZSTD_isError(got) || got != size) return false;
   std::vector<SiteRef> sites;
   for (const json& a : o.value("sites", json::array()))
-    sites.push_back({a.at(0).get<std::string>(), a.at(1).get<int>(), a.at(2).get<std::string>(), a.at(3).get<std::string>()});
+    sites.push_back({a.at(0).get<std::string>(), IntOr(a.at(1), 0), a.at(2).get<std::string>(), a.at(3).get<std::string>()});
   *out = FromProgram(BuildFileProgram(path, text, sites));
   return true;
 }

@@ -37,6 +37,18 @@ TEST(DocumentHostileJson, NumbersOutsideIntAreMalformedContexts) {
     EXPECT_EQ(c.def_line, 0) << bad;
     EXPECT_TRUE(c.exits.empty()) << bad;
   }
+  // The knowledge blob's own numbers: its version and the flags' and envs' lines
+  // (UBSan: "2.44444e+107 is outside the range of representable values of type
+  // 'int'", found by CI's 60 s record_json run).
+  for (std::string version : {"2.44444e107", "2.0", "1e300", "99999999999"}) {
+    std::unique_ptr<RepoKnowledge> k = RepoKnowledge::Deserialize(
+        "{\"version\":" + version + ",\"settings\":{\"flags\":[]},\"knowledge\":{}}");
+    ASSERT_NE(k, nullptr) << version;
+  }
+  std::unique_ptr<RepoKnowledge> lines = RepoKnowledge::Deserialize(
+      "{\"version\":2,\"settings\":{\"flags\":[{\"names\":[\"--x\"],\"dest\":\"x\",\"line\":3.5e200}],"
+      "\"envs\":[{\"name\":\"X\",\"line\":-9e99}]},\"knowledge\":{\"fields\":[{\"name\":\"f\",\"line\":1e40}]}}");
+  ASSERT_NE(lines, nullptr);
   SiteContext ok = SiteContextFromJson("{\"known\":true,\"defLine\":12,\"exits\":[[3,\"return\"]]}");
   EXPECT_EQ(ok.def_line, 12);
   ASSERT_EQ(ok.exits.size(), 1u);

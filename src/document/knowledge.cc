@@ -171,7 +171,7 @@ Flag FlagFrom(const json& o) {
   f.env = o.value("env", "");
   f.class_name = o.value("className", "");
   f.file = o.value("file", "");
-  f.line = o.value("line", 0);
+  f.line = IntFieldOr(o, "line", 0);
   return f;
 }
 json EnvJson(const EnvVar& e) {
@@ -188,7 +188,7 @@ EnvVar EnvFrom(const json& o) {
   e.choices = o.value("choices", std::vector<std::string>{});
   e.reader = o.value("reader", "");
   e.file = o.value("file", "");
-  e.line = o.value("line", 0);
+  e.line = IntFieldOr(o, "line", 0);
   return e;
 }
 json FieldJson(const ConfigField& f) {
@@ -208,7 +208,7 @@ ConfigField FieldFrom(const json& o) {
   f.choices_from = o.value("choicesFrom", "");
   f.help = o.value("help", "");
   f.file = o.value("file", "");
-  f.line = o.value("line", 0);
+  f.line = IntFieldOr(o, "line", 0);
   return f;
 }
 
@@ -357,7 +357,7 @@ std::unique_ptr<RepoKnowledge> RepoKnowledge::Deserialize(std::string_view text)
   std::map<std::string, std::map<std::string, std::string>> fcb;
   std::map<std::string, SiteContext, std::less<>> sites;
   json j = ParseJsonBounded(text);  // nesting bounded: copies and dumps below recurse
-  if (!j.is_discarded() && j.is_object() && j.value("version", 0) == 2) {
+  if (!j.is_discarded() && j.is_object() && IntFieldOr(j, "version", 0) == 2) {
     try {
       const json& s = j.at("settings");
       for (const auto& o : s.value("flags", json::array())) d.flags.push_back(doc::FlagFrom(o));

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string_view>
 
@@ -24,5 +25,21 @@ size_t JsonNestingDepth(std::string_view text, size_t limit = kMaxJsonDepth);
 // nlohmann::json::parse(text) without exceptions: a discarded value
 // (is_discarded()) when the text is not JSON or is nested deeper than max_depth.
 nlohmann::json ParseJsonBounded(std::string_view text, size_t max_depth = kMaxJsonDepth);
+
+// `v` as an int when it is an integer that fits, else `dflt`. nlohmann's own
+// get<int>() / value(key, 0) convert a float or an out-of-range integer with a
+// plain cast: undefined behaviour on a stored blob whose "line" is 2.4e107.
+inline int IntOr(const nlohmann::json& v, int dflt) {
+  if (!v.is_number_integer()) return dflt;
+  if (v.is_number_unsigned()) return v.get<uint64_t>() <= 2147483647u ? static_cast<int>(v.get<uint64_t>()) : dflt;
+  int64_t x = v.get<int64_t>();
+  return x >= -2147483647 - 1 && x <= 2147483647 ? static_cast<int>(x) : dflt;
+}
+// IntOr of object `o`'s key `k` (`dflt` when absent).
+inline int IntFieldOr(const nlohmann::json& o, const char* k, int dflt) {
+  if (!o.is_object()) return dflt;
+  auto it = o.find(k);
+  return it == o.end() ? dflt : IntOr(*it, dflt);
+}
 
 }  // namespace errdex

@@ -1476,6 +1476,7 @@ void Walker::HandleThrow(size_t i) {
   if (site.end_line < site.line) site.end_line = site.line;
   size_t k = b;
   if (IsW(k, "new")) ++k;
+  if (k >= e) return;  // `throw new` and the file ends
   // A thrown literal.
   if (T(k).type == TokType::kString) {
     site.error_class = "const char*";

@@ -25,6 +25,13 @@ const Site* At(const std::vector<Site>& s, int line, size_t nth = 0) {
 // The check a wrapper macro writes is the site's innermost guard, its
 // init-statement folded in ("auto ec = e; ec != ok" -> "e != ok"); another macro's
 // dispatch around code passed to it, and a check of a constant, are not guards.
+// `throw new` as the file's last tokens read one token past the end (ASan
+// heap-buffer-overflow, found by CI's 60 s cpp_extractor run): no site, no read.
+TEST(CppExtractor, ThrowNewAtTheEndOfTheFileIsNoSite) {
+  for (const char* text : {"\" u  u\n;\nthrow new", "throw new", "void f() { throw new"})
+    EXPECT_TRUE(Sites(text).empty()) << text;
+}
+
 TEST(CppExtractor, AWrapperMacrosOwnCheckIsTheGuard) {
   auto s = Sites(
       "#define NCCLCHECK(e) if (auto ec = e; ec != ncclSuccess) { throw std::runtime_error(\"NCCL error\"); }\n"
