@@ -149,15 +149,10 @@ std::string SiteContextToJson(const SiteContext& c) {
 
 namespace {
 // An int member read back: a number that is not an integer within int's range
-// (a damaged or hostile blob: 5.1e11) is malformed, not a conversion with
-// undefined behaviour (nlohmann's get<int> of a double). Found by record_json.
+// (a damaged or hostile blob: 5.1e11) is malformed (IntIn, model/json_bounded.h).
+// Found by record_json.
 int IntOf(const nlohmann::json& v) {
-  if (v.is_number_integer()) {
-    int64_t x = v.get<int64_t>();
-    if (x >= INT32_MIN && x <= INT32_MAX) return static_cast<int>(x);
-  } else if (v.is_number_unsigned() && v.get<uint64_t>() <= INT32_MAX) {
-    return static_cast<int>(v.get<uint64_t>());
-  }
+  if (std::optional<int> x = IntIn(v)) return *x;
   throw std::out_of_range("not an int");
 }
 int IntAt(const nlohmann::json& o, const char* key, int fallback) {

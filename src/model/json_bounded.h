@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string_view>
 
 namespace errdex {
@@ -26,15 +27,20 @@ size_t JsonNestingDepth(std::string_view text, size_t limit = kMaxJsonDepth);
 // (is_discarded()) when the text is not JSON or is nested deeper than max_depth.
 nlohmann::json ParseJsonBounded(std::string_view text, size_t max_depth = kMaxJsonDepth);
 
-// `v` as an int when it is an integer that fits, else `dflt`. nlohmann's own
+// `v` as an int when it is an integer that fits int, else nullopt. nlohmann's own
 // get<int>() / value(key, 0) convert a float or an out-of-range integer with a
 // plain cast: undefined behaviour on a stored blob whose "line" is 2.4e107.
-inline int IntOr(const nlohmann::json& v, int dflt) {
-  if (!v.is_number_integer()) return dflt;
-  if (v.is_number_unsigned()) return v.get<uint64_t>() <= 2147483647u ? static_cast<int>(v.get<uint64_t>()) : dflt;
-  int64_t x = v.get<int64_t>();
-  return x >= -2147483647 - 1 && x <= 2147483647 ? static_cast<int>(x) : dflt;
+inline std::optional<int> IntIn(const nlohmann::json& v) {
+  if (v.is_number_unsigned()) {
+    if (v.get<uint64_t>() <= 2147483647u) return static_cast<int>(v.get<uint64_t>());
+  } else if (v.is_number_integer()) {
+    int64_t x = v.get<int64_t>();
+    if (x >= -2147483647 - 1 && x <= 2147483647) return static_cast<int>(x);
+  }
+  return std::nullopt;
 }
+// IntIn(v), or `dflt` for anything else.
+inline int IntOr(const nlohmann::json& v, int dflt) { return IntIn(v).value_or(dflt); }
 // IntOr of object `o`'s key `k` (`dflt` when absent).
 inline int IntFieldOr(const nlohmann::json& o, const char* k, int dflt) {
   if (!o.is_object()) return dflt;
