@@ -195,10 +195,10 @@ void CandidateSet::WeighOpenEnds() {
 
 std::vector<ExplainHit> CandidateSet::Rank(const PrintedError& pe) {
   WeighOpenEnds();
-  printed_package_.clear();
+  std::vector<std::string> printed_package;  // the printed class's top package, if it names one
   size_t dot = pe.printed_class.find('.');
   if (dot != std::string_view::npos && dot > 0 && pe.printed_class.substr(0, dot) != "builtins")
-    printed_package_.emplace_back(pe.printed_class.substr(0, dot));
+    printed_package.emplace_back(pe.printed_class.substr(0, dot));
   for (Candidate& c : cands_) {
     const MatchEntry& e = m_.entries()[c.hit.entry];
     auto [cls, agree] = ClassEvidence(pe.printed_short, e.error_class);
@@ -210,8 +210,8 @@ std::vector<ExplainHit> CandidateSet::Rank(const PrintedError& pe) {
     if (!pe.frames && AnyFrameNames(paste_frames_, e.file_path)) c.ev.frames.other_frame = true;
     c.ev.package_hint = NamesPackage(pe.packages, e.file_path, e.repo);
     c.ev.vendored_named = (e.flags & kEntryVendored) && VendoredCopyNamed(pe.printed_class, e.file_path);
-    c.ev.foreign_class = agree <= 0 && !printed_package_.empty() && !e.error_class.empty() &&
-                         !NamesPackage(printed_package_, e.file_path, e.repo);
+    c.ev.foreign_class = agree <= 0 && !printed_package.empty() && !e.error_class.empty() &&
+                         !NamesPackage(printed_package, e.file_path, e.repo);
     ExplainHit& h = c.hit;
     h.score = Score(c.ev);
     h.class_agreement = agree;
@@ -281,17 +281,13 @@ void CandidateSet::AddClassCandidates(std::string_view printed, std::string_view
   size_t kept = 0;
   for (uint32_t entry : class_entries_) {
     const MatchEntry& en = m_.entries()[entry];
-    if ((en.pattern >= 0 && !(en.flags & kEntryOpenMessage)) || !NamesPackage(module, en.file_path, en.repo) ||
-        !Accept(entry))
-      continue;
+    if (PatternIsWhole(en) || !NamesPackage(module, en.file_path, en.repo) || !Accept(entry)) continue;
     if (++kept > kMaxClassSites) break;
   }
   if (kept == 0 || kept > kMaxClassSites) return;
   for (uint32_t entry : class_entries_) {
     const MatchEntry& en = m_.entries()[entry];
-    if ((en.pattern >= 0 && !(en.flags & kEntryOpenMessage)) || !NamesPackage(module, en.file_path, en.repo) ||
-        !Accept(entry))
-      continue;
+    if (PatternIsWhole(en) || !NamesPackage(module, en.file_path, en.repo) || !Accept(entry)) continue;
     Candidate& c = Of(entry);
     if (c.ev.message.kind != MessageEvidence::Kind::kNone) continue;
     c.ev.class_only = true;

@@ -120,7 +120,6 @@ class CandidateSet {
   std::vector<uint32_t> order_;
   std::vector<uint32_t> class_entries_;
   void WeighOpenEnds();
-  std::vector<std::string> printed_package_;  // Rank: the printed class's top package, if it names one
 };
 
 }  // namespace errdex

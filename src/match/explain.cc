@@ -19,6 +19,8 @@
 
 namespace errdex {
 
+bool PatternIsWhole(const MatchEntry& e) { return e.pattern >= 0 && !(e.flags & kEntryOpenMessage); }
+
 namespace {
 
 bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }

@@ -74,6 +74,11 @@ struct MatchEntry {
   uint32_t code_hash = 0;        // CodeLineHash of the site's first source line, 0 unknown
 };
 
+// The entry's pattern holds every message it can print: its class alone need not
+// point at it. False for no pattern, and for kEntryOpenMessage (evidence.h): a raising
+// helper whose callers' texts were read in part.
+bool PatternIsWhole(const MatchEntry& e);
+
 class Matcher {
  public:
   // REQUIRES: every entry's pattern is -1 or < db->size(); the entries' views stay

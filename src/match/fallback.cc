@@ -310,9 +310,9 @@ Status ExplainSession::Fallback(const HitSink& sink) {
       entries.erase(std::remove_if(entries.begin(), entries.end(),
                                    [&](uint32_t e) {
                                      const MatchEntry& en = m_.entries()[e];
-                                     if (en.flags & kEntryOpenMessage) return opt_.accept && !opt_.accept(e);
-                                     return en.pattern >= 0 || !en.message.empty() ||
-                                            (opt_.accept && !opt_.accept(e));
+                                     bool message_known = (en.flags & kEntryOpenMessage) == 0 &&
+                                                          (en.pattern >= 0 || !en.message.empty());
+                                     return message_known || (opt_.accept && !opt_.accept(e));
                                    }),
                     entries.end());
       // Its module says which: "queue.Full" is queue.py's, not multiprocessing/queues.py's.
@@ -377,8 +377,7 @@ Status ExplainSession::Fallback(const HitSink& sink) {
         entries.erase(std::remove_if(entries.begin(), entries.end(),
                                      [&](uint32_t e) {
                                        const MatchEntry& en = m_.entries()[e];
-                                       return (en.pattern >= 0 && !(en.flags & kEntryOpenMessage)) ||
-                                              !NamesPackage(module, en.file_path, en.repo) ||
+                                       return PatternIsWhole(en) || !NamesPackage(module, en.file_path, en.repo) ||
                                               (opt_.accept && !opt_.accept(e));
                                      }),
                       entries.end());
