@@ -8,6 +8,10 @@
 #   WORK_DIR   new inputs land in WORK_DIR/TARGET; the log in WORK_DIR/TARGET.log
 # The repository's corpus (fuzz/corpus/TARGET) and EXTRA_CORPUS_DIRs are read, not
 # written. A crash, leak or timeout ends the run; its input is WORK_DIR/crash-*.
+# FUZZ_TIMEOUT (seconds, default 25) is libFuzzer's -timeout, which counts wall time:
+# a nice-19 run beside a compiler can be starved for longer than that by one input
+# that takes 0.5 s alone. Raise it on a busy machine and re-run the log's "slow
+# unit" inputs alone before calling one a finding.
 set -euo pipefail
 build=$1 target=$2 budget=$3 work=$4
 shift 4
@@ -18,7 +22,7 @@ dict=()
 [ -f "$here/dict/$target.dict" ] && dict=(-dict="$here/dict/$target.dict")
 log="$work/$target.log"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  nice -n 19 "$bin" -timeout=25 -rss_limit_mb=2560 -max_len=16384 -print_final_stats=1 \
+  nice -n 19 "$bin" -timeout="${FUZZ_TIMEOUT:-25}" -rss_limit_mb=2560 -max_len=16384 -print_final_stats=1 \
   -artifact_prefix="$work/" "${dict[@]}" "$work/$target" "$here/corpus/$target" "$@" >"$log" 2>&1 &
 pid=$!
 ticks=$(getconf CLK_TCK)

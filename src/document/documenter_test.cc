@@ -892,5 +892,45 @@ TEST(DocumenterCode, ParenthesisedAdviceEndsAtItsParenthesis) {
   for (const auto& sent : doc::ImperativeSentences(msg)) EXPECT_EQ(sent.find("{err}"), std::string::npos) << sent;
 }
 
+
+// A parameter compared with constants a caller types (`torch.bfloat16`, `cutlass.Float16`, a
+// mix of None and strings, a tuple): the solution names the accepted values and exampleFix
+// passes one; an if/elif chain's branches are accepted values too (their union), so the
+// failing line shows a value none of them takes. A rhs that is a local's attribute
+// (`cfg.max_splits_kv`) is no value a caller types: neither field.
+TEST(DocumenterCode, ParameterComparedWithTypableConstants) {
+  std::string file =
+      "import torch\nimport cutlass\n\n"
+      "def bmm(a, out_dtype=torch.bfloat16):\n    if out_dtype != torch.bfloat16:\n"
+      "        raise ValueError(\"only bfloat16 output\")\n"
+      "def run(x, mode=None):\n    if mode not in (None, \"engine\", \"decomp\"):\n        raise ValueError(\"bad mode\")\n"
+      "def gemm(io_dtype):\n    if io_dtype not in [cutlass.Float16, cutlass.BFloat16]:\n        raise TypeError(\"io dtype\")\n"
+      "def state(dt):\n    if dt == torch.float32:\n        return 1\n    elif dt == torch.float16:\n        return 2\n"
+      "    else:\n        raise ValueError(\"unsupported state dtype\")\n"
+      "def decode(cfg, n):\n    if n != cfg.max_splits_kv:\n        raise ValueError(\"conflict\")\n";
+  Record r = DocumentCode("ops.py", file, 6, "ValueError", "only bfloat16 output", "bmm", {"out_dtype != torch.bfloat16"});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(AnyHas(r.solutions, "Call `bmm` with `out_dtype` set to `torch.bfloat16`."));
+  EXPECT_EQ(r.example_fix.value_or(""),
+            "# before\nbmm(out_dtype=torch.float32)  # not torch.bfloat16\n# after\nbmm(out_dtype=torch.bfloat16)");
+  Record m = DocumentCode("ops.py", file, 9, "ValueError", "bad mode", "run", {"mode not in (None, \"engine\", \"decomp\")"});
+  SCOPED_TRACE(Dump(m));
+  EXPECT_TRUE(AnyHas(m.solutions, "set to one of `None`, `\"engine\"` or `\"decomp\"`"));
+  EXPECT_EQ(m.example_fix.value_or(""), "# before\nrun(mode=\"other\")  # not None, \"engine\" or \"decomp\"\n# after\nrun(mode=\"engine\")");
+  Record g = DocumentCode("ops.py", file, 12, "TypeError", "io dtype", "gemm", {"io_dtype not in [cutlass.Float16, cutlass.BFloat16]"});
+  SCOPED_TRACE(Dump(g));
+  EXPECT_TRUE(Has(g.example_fix, "gemm(io_dtype=cutlass.Float16)"));
+  Record s = DocumentCode("ops.py", file, 19, "ValueError", "unsupported state dtype", "state",
+                          {"not (dt == torch.float32)", "not (dt == torch.float16)"});
+  SCOPED_TRACE(Dump(s));
+  EXPECT_TRUE(AnyHas(s.solutions, "set to one of `torch.float32` or `torch.float16`"));
+  EXPECT_TRUE(Has(s.example_fix, "# not torch.float32 or torch.float16"));
+  EXPECT_FALSE(Has(s.example_fix, "state(dt=torch.float16)  #"));  // an accepted value is no failing one
+  Record d = DocumentCode("ops.py", file, 22, "ValueError", "conflict", "decode", {"n != cfg.max_splits_kv"});
+  SCOPED_TRACE(Dump(d));
+  EXPECT_FALSE(Has(d.example_fix, "cfg.max_splits_kv"));
+  EXPECT_FALSE(AnyHas(d.solutions, "cfg.max_splits_kv"));
+}
+
 }  // namespace
 }  // namespace errdex

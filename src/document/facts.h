@@ -133,6 +133,14 @@ void StateMethods(const SiteFacts& sf, const Fact& f, std::vector<std::string>* 
 // move, and the other need not be a tensor): the two tensors' names.
 bool DevicePair(const SiteFacts& sf, std::string* first, std::string* second);
 
+// The values a parameter accepts, as a caller types them, from fact `f` (`out_dtype !=
+// torch.bfloat16`, `mode not in (None, "engine")`) and every other fact that tests the same
+// parameter against constants (an if/elif chain's `dtype != torch.float32`, `dtype !=
+// torch.float16`): their union, in order. Empty unless every value is typable by a
+// caller: a literal, or a name whose head the file imports as a module or that is
+// capitalized (a class or enum: `Mode.FAST`).
+std::vector<std::string> AcceptedConstants(const SiteFacts& sf, const Fact& f);
+
 // An unconditional NotImplementedError a subclass is meant to override (an
 // abstract method, a base class, a message asking for an implementation).
 bool AbstractMethod(const SiteFacts& sf);

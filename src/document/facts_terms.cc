@@ -128,6 +128,30 @@ bool DevicePair(const SiteFacts& sf, std::string* first, std::string* second) {
   return !first->empty() && !second->empty() && *first != *second && ra == rb;
 }
 
+std::vector<std::string> AcceptedConstants(const SiteFacts& sf, const Fact& f) {
+  auto typable = [&](const std::string& c) {
+    size_t dot = c.find('.');
+    if (dot == std::string::npos || c.front() == '"' || c.front() == '\'' || c.front() == '(' ||
+        std::isdigit((unsigned char)c.front()) || c.front() == '-')
+      return true;  // a literal (the guard parser admits nothing else without a dot)
+    std::string head = c.substr(0, dot);
+    return std::isupper((unsigned char)head.front()) ||
+           std::find(sf.ctx->modules.begin(), sf.ctx->modules.end(), head) != sf.ctx->modules.end();
+  };
+  std::vector<std::string> out;
+  for (const Fact& g : sf.facts) {
+    if (&g != &f && (g.disjunction || g.subj.kind != f.subj.kind || g.subj.param != f.subj.param ||
+                     Trim(g.atom.lhs) != Trim(f.atom.lhs)))
+      continue;
+    if (g.atom.constants.empty() || (g.atom.op != "!=" && g.atom.op != "not in")) continue;
+    for (const auto& c : g.atom.constants) {
+      if (!typable(c)) return {};
+      if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+    }
+  }
+  return out;
+}
+
 bool AbstractMethod(const SiteFacts& sf) {
   const Site& site = *sf.site;
   const SiteContext& c = *sf.ctx;

@@ -148,7 +148,55 @@ class Parser {
       }
       if (ok && !nums.empty()) n.atom.values = std::move(nums), n.atom.rhs_strings = n.atom.rhs_numbers = true;
     }
+    if (!n.atom.rhs_strings && re > rb) {
+      if ((op == "in" || op == "not in") && (t_.IsOp(rb, "[") || t_.IsOp(rb, "(") || t_.IsOp(rb, "{")) &&
+          t_.MatchBracket(rb) == re - 1) {
+        for (auto [pb, pe] : t_.SplitTopLevel(rb + 1, re - 1)) {
+          if (pb >= pe) continue;
+          std::string v = Trim(std::string(t_.Span(pb, pe)));
+          if (!IsCallerConstant(v) || n.atom.constants.size() >= 64) {
+            n.atom.constants.clear();
+            break;
+          }
+          n.atom.constants.push_back(std::move(v));
+        }
+      } else if (op == "==" || op == "!=") {
+        std::string v = Trim(n.atom.rhs);
+        if (IsCallerConstant(v) || IntTuple(v)) n.atom.constants.push_back(std::move(v));
+      }
+      bool any = false;
+      for (const auto& c : n.atom.constants) any |= c != "None";
+      if (!any) n.atom.constants.clear();
+    }
     return n;
+  }
+
+  // A value a caller can type: a literal (None, True, False, a number, one string) or a
+  // module-qualified name (`torch.bfloat16`, `cutlass.Float16`, `Mode.FAST`); not the
+  // object's own state (`self.X`) and not a bare name, which may be a private constant.
+  static bool IsCallerConstant(const std::string& v) {
+    if (v.empty() || v.size() > 80) return false;
+    if (IsConstantExpr(v)) return v.rfind("not ", 0) != 0 && v != "..." && v != "__debug__" && v.front() != '(';
+    if (!IsDotted(v) || v.find('.') == std::string::npos) return false;
+    return v.rfind("self.", 0) != 0 && v.rfind("cls.", 0) != 0 && v.front() != '_';
+  }
+  // `(64, 64, 128)`: a tuple of integers, compared whole.
+  static bool IntTuple(const std::string& v) {
+    if (v.size() < 3 || v.size() > 80 || v.front() != '(' || v.back() != ')') return false;
+    size_t b = 1;
+    int n = 0;
+    while (b < v.size() - 1) {
+      size_t e = v.find(',', b);
+      if (e == std::string::npos) e = v.size() - 1;
+      std::string item = Trim(v.substr(b, e - b));
+      long k;
+      if (!item.empty()) {
+        if (!IntLiteral(item, &k)) return false;
+        ++n;
+      }
+      b = e + 1;
+    }
+    return n >= 1;
   }
 
   std::string_view src_;

@@ -20,6 +20,10 @@ struct Atom {
   std::vector<std::string> values;   // rhs as string literal(s) / list of string literals
   bool rhs_strings = false;          // values holds the literal(s) of rhs (strings, or numbers: rhs_numbers)
   bool rhs_numbers = false;          // `x in (32, 64)`: values are the numbers' text
+  // rhs as code constants a caller can type, when it is no string or number list:
+  // `!= torch.bfloat16`, `not in (None, "engine")`, `!= (64, 64, 128)`, `not in [cutlass.Float16, ...]`
+  // (each item a literal or a module-qualified name; never self./cls. state or a bare name).
+  std::vector<std::string> constants;
   std::string Code() const;          // code form: `a == "x"`, `not f()`, `x`
 };
 

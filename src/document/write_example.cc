@@ -493,6 +493,29 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
     } else if (IntBound(a, &b, &g)) {
       bad = CallWith(sf, x, std::to_string(b), "");
       good = CallWith(sf, x, std::to_string(g), "");
+    } else if (!a.constants.empty() && (a.op == "not in" || a.op == "!=")) {
+      // `out_dtype != torch.bfloat16`: the call with an accepted value; the failing line is the
+      // caller's own value (another dtype when the accepted one is a dtype).
+      std::vector<std::string> ok = AcceptedConstants(sf, f);
+      if (ok.empty()) continue;
+      std::string good_v, bad_v = x;
+      for (const auto& c : ok)
+        if (c != "None") {
+          good_v = c;
+          break;
+        }
+      bool texts = true;  // every accepted value but None a string: another string fails
+      for (const auto& c : ok) texts &= c == "None" || c.front() == '"' || c.front() == '\'';
+      std::vector<const char*> others;
+      if (!TorchDtype(good_v).empty()) others = {"torch.float32", "torch.float16"};
+      else if (texts) others = {"\"other\"", "\"unknown\""};
+      for (const char* d : others)
+        if (std::find(ok.begin(), ok.end(), d) == ok.end()) {
+          bad_v = d;
+          break;
+        }
+      bad = CallWith(sf, x, bad_v, "not " + JoinSome(ok, "or", 6));
+      good = CallWith(sf, x, good_v, "");
     } else {
       continue;
     }

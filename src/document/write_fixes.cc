@@ -157,6 +157,12 @@ std::string FlipParam(const SiteFacts& sf, const Fact& f) {
   }
   long n;
   if (IntLiteral(a.rhs, &n)) return "Call " + call + " with " + p + " " + IntBoundPhrase(a.op, Trim(a.rhs)) + ".";
+  // `out_dtype != torch.bfloat16`, `mode not in (None, "engine")`: the values it accepts, as typed.
+  if (!a.constants.empty() && (a.op == "not in" || a.op == "!=")) {
+    std::vector<std::string> ok = AcceptedConstants(sf, f);
+    if (ok.empty()) return "";
+    return "Call " + call + " with " + p + " set to " + (ok.size() > 1 ? "one of " : "") + JoinSome(Ticked(ok), "or", 8) + ".";
+  }
   return "";
 }
 
