@@ -103,6 +103,7 @@ ProgramIndex::ProgramIndex(const Section& s) : s_(s) {
   std::set<std::string> dests, generated;
   std::set<int> flag_files;
   for (const auto& fl : s_.flags) {
+    if (!fl.Language().empty()) continue;  // a Rust or Go program's flag: not this Python program's
     dests.insert(fl.dest);
     dests_.insert(fl.dest);
     if (!fl.class_name.empty()) generated.insert(fl.class_name);

@@ -278,7 +278,7 @@ class Resolver {
         s.expr = Show(arg);
         // isinstance(args.x, T): the flag's value has the wrong type.
         if (k_ && IsDotted(arg) && arg.find('.') != std::string::npos && SettingsHolder(arg.substr(0, arg.rfind('.')), ctx_))
-          s.flag = k_->FindFlag(LastComponent(arg), deps_);
+          s.flag = k_->FindFlagFor(site_.language, LastComponent(arg), deps_);
         s.pred = Show(args[1]);
         s.missing = a.falsy;
         if (const ParamInfo* p = Param(Trim(args[0]))) s.param = p->name, s.param_info = p;
@@ -320,11 +320,18 @@ class Resolver {
         return s;
       }
     }
+    // Go: `*workers`, the value behind the pointer flag.Int("workers", ...) returned.
+    if (k_ && site_.language == "go" && StartsWith(x, "*") && IsIdent(x.substr(1)))
+      if (const Flag* f = k_->FindFlagFor("go", x.substr(1), deps_)) {
+        s.kind = SubjectKind::kFlag;
+        s.flag = f;
+        return s;
+      }
     if (k_ && IsDotted(x) && x.find('.') != std::string::npos) {
       std::string base = x.substr(0, x.rfind('.'));
       std::string last = LastComponent(x);
       if (SettingsHolder(base, ctx_)) {
-        if (const Flag* f = k_->FindFlag(last, deps_)) {
+        if (const Flag* f = k_->FindFlagFor(site_.language, last, deps_)) {
           s.kind = SubjectKind::kFlag;
           s.flag = f;
           return s;
@@ -502,6 +509,20 @@ class Resolver {
       auto args = CallArgs(x, p + std::char_traits<char>::length(pat) - 1);
       if (!args.empty() && StringLit(args[0], &name)) return set(name);
     }
+    // Rust: std::env::var("X") (guards spell `::` as `.`); `.is_ok()` / `.is_some()` is "X is set".
+    for (const char* pat : {"env.var(", "env.var_os("}) {
+      size_t p = x.find(pat);
+      if (p == std::string::npos || site_.language != "rust") continue;
+      auto args = CallArgs(x, p + std::char_traits<char>::length(pat) - 1);
+      if (args.size() != 1 || !StringLit(args[0], &name)) continue;
+      std::string call = std::string(pat) + Trim(args[0]) + ")";
+      if (x.compare(p, call.size(), call) != 0) continue;
+      std::string rest = x.substr(p + call.size());
+      if (rest.empty() || rest == ".is_ok()" || rest == ".is_some()") {
+        s->pred = "present";  // any value, "0" and "" included, makes it true
+        return set(name);
+      }
+    }
     if (size_t p = x.find("os.environ["); p != std::string::npos) {
       size_t e = x.find(']', p);
       if (e != std::string::npos && StringLit(x.substr(p + 11, e - p - 11), &name)) return set(name);
@@ -639,7 +660,34 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
         }
       }
       f.subj = res.Resolve(f.atom);
-      f.code = Clip(OneLine(f.atom.Code()), kMaxExpr);
+      // Rust: `args.urls.is_empty()` / `args.model.is_none()` test a flag for being given, as
+      // Python's `not args.urls` does; `.is_some()` as `args.model` does.
+      if (site.language == "rust" && f.subj.kind == SubjectKind::kCode && f.atom.op.empty())
+        for (const char* suf : {".is_empty()", ".is_none()", ".is_some()"})
+          if (EndsWith(f.atom.lhs, suf)) {
+            Atom given = f.atom;
+            given.lhs = f.atom.lhs.substr(0, f.atom.lhs.size() - std::char_traits<char>::length(suf));
+            if (std::string_view(suf) != ".is_some()") given.falsy = !given.falsy;
+            Subject gs = res.Resolve(given);
+            if (gs.kind == SubjectKind::kFlag) f.subj = gs, f.code = Clip(OneLine(f.atom.Code()), kMaxExpr), f.atom = given;
+            break;
+          }
+      // A clap ValueEnum flag compared with a variant (`args.policy == Policy::CacheAware`):
+      // the value the user types, `cache-aware`.
+      if (f.subj.kind == SubjectKind::kFlag && f.subj.flag && f.subj.flag->choices_from == "ValueEnum" && !f.atom.rhs_strings &&
+          (f.atom.op == "==" || f.atom.op == "!=")) {
+        std::string r = Trim(f.atom.rhs);
+        size_t dot = r.rfind('.');
+        if (dot != std::string::npos && IsDotted(r) && LastComponent(r.substr(0, dot)) == f.subj.flag->type) {
+          std::string v = Kebab(r.substr(dot + 1));
+          if (std::find(f.subj.flag->choices.begin(), f.subj.flag->choices.end(), v) != f.subj.flag->choices.end()) {
+            f.atom.values = {v};
+            f.atom.rhs_strings = true;
+            f.atom.constants.clear();
+          }
+        }
+      }
+      if (f.code.empty()) f.code = Clip(OneLine(f.atom.Code()), kMaxExpr);
     } else {
       f.disjunction = true;
       f.any_of = c.any_of;

@@ -56,7 +56,7 @@ struct Subject {
   std::string tensor;         // kTensor: the tensor expression (param holds it when it is one)
   bool ctor = false;          // kParam from `self.x` that __init__ set from its parameter: the class's call
   std::string pred;           // kHardware: the predicate; kType: the type; kVersion: the comparison;
-                              // kTensor: dtype, device or contiguous
+                              // kTensor: dtype, device or contiguous; kEnv: "present" (any value counts)
   std::string expr;           // the tested expression after substitution (one line, clipped)
   std::string via;            // the local that was substituted
   bool missing = false;       // capability kinds: the atom says it is absent

@@ -218,11 +218,15 @@ std::string UserTerm(const SiteFacts& sf, const Fact& f) {
       if (StartsWith(s.pred, "multiple:"))
         return ref + (a.op == "!=" ? " not a multiple of " : " a multiple of ") + s.pred.substr(9);
       if (a.op.empty()) {
+        if (s.kind == SubjectKind::kEnv && s.pred == "present") return a.falsy ? BT(s.env) + " unset" : BT(s.env) + " set (to any value)";
         if (s.kind == SubjectKind::kEnv) return a.falsy ? BT(s.env) + " unset or false" : BT(s.env + "=1") + " (any true value)";
         if (IsBoolFlag(s)) return (a.falsy != (s.flag->action == "store_false")) ? "without " + ref : ref;
         if (s.kind == SubjectKind::kParam) return a.falsy ? ref + " false, empty or None" : ref + " true or non-empty";
         return a.falsy ? ref + " unset or empty" : ref + " set";
       }
+      // os.Getenv("X") == "": the variable is not set (or set empty), not "X=" set on purpose.
+      if (s.kind == SubjectKind::kEnv && a.op == "==" && a.rhs_strings && vals.size() == 1 && vals[0].empty())
+        return BT(s.env) + " unset or empty";
       if ((a.op == "==" || a.op == "is") && a.rhs_strings && vals.size() == 1) return BT(SettingValue(s, vals[0]));
       if (a.op == "!=" && a.rhs_strings && vals.size() == 1) return ref + " set to something other than " + BT(vals[0]);
       if (a.op == "in" && a.rhs_strings) return ref + " set to " + JoinSome(Ticked(vals), "or", 8);

@@ -35,6 +35,7 @@ FileFacts CollectFileFacts(std::string_view path, std::string_view text, const s
   out.contexts.resize(sites.size());
   if (text.size() >= 0xFFFFFFF0u) return out;
   if (!IsPythonPath(path)) {
+    doc::CollectBraceSettings(path, text, &out.knowledge->data);
     // Other languages: the context of each site from the text around it (brace_context.h).
     if (sites.empty()) return out;
     std::unique_ptr<doc::BraceFile> file;
@@ -80,9 +81,12 @@ KnowledgeIndex::KnowledgeIndex(SettingsData data, std::map<std::string, std::map
   }
   for (size_t i = 0; i < data_.flags.size(); ++i) {
     const Flag& f = data_.flags[i];
-    flag_by_name_.emplace(f.dest, i);
-    for (const auto& o : f.options) flag_by_name_.emplace(o, i);
-    if (!f.negative.empty()) flag_by_name_.emplace(f.negative, i);
+    // Another language's flags under "<language>:<name>" (FindFlagFor): a Rust router's
+    // --workers is not the Python server's.
+    std::string lang = f.Language().empty() ? "" : std::string(f.Language()) + ":";
+    flag_by_name_.emplace(lang + f.dest, i);
+    for (const auto& o : f.options) flag_by_name_.emplace(lang + o, i);
+    if (!f.negative.empty()) flag_by_name_.emplace(lang + f.negative, i);
   }
   for (size_t i = 0; i < data_.envs.size(); ++i) {
     auto [it, inserted] = env_by_name_.emplace(data_.envs[i].name, i);
@@ -98,6 +102,10 @@ const Flag* KnowledgeIndex::FindFlag(std::string_view name, DocDeps* deps) const
   if (deps) deps->Add("flag", name);
   auto it = flag_by_name_.find(name);
   return it == flag_by_name_.end() ? nullptr : &data_.flags[it->second];
+}
+const Flag* KnowledgeIndex::FindFlagFor(std::string_view language, std::string_view name, DocDeps* deps) const {
+  if (language.empty() || language == "python") return FindFlag(name, deps);
+  return FindFlag(std::string(language) + ":" + std::string(name), deps);
 }
 const ConfigField* KnowledgeIndex::FindField(std::string_view name, DocDeps* deps) const {
   if (deps) deps->Add("field", name);

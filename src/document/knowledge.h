@@ -38,6 +38,9 @@ class KnowledgeIndex final : public RepoKnowledge {
 
   // By dest (deepep_mode) or option (--deepep-mode).
   const Flag* FindFlag(std::string_view name, DocDeps* deps = nullptr) const;
+  // The flag a site of `language` means by `name` (a dest or an option): Python's
+  // idioms for Python sites, clap's for Rust ones, flag/pflag's for Go ones.
+  const Flag* FindFlagFor(std::string_view language, std::string_view name, DocDeps* deps = nullptr) const;
   // A field of a settings-like class (dataclass/pydantic) named `name`.
   const ConfigField* FindField(std::string_view name, DocDeps* deps = nullptr) const;
   const EnvVar* FindEnv(std::string_view name, DocDeps* deps = nullptr) const;

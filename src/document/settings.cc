@@ -21,6 +21,12 @@ std::string Flag::Primary() const {
   return options.empty() ? std::string() : options[0];
 }
 
+std::string_view Flag::Language() const {
+  if (origin == "clap") return "rust";
+  if (origin == "go-flag" || origin == "pflag") return "go";
+  return "";
+}
+
 bool Flag::IsBool() const {
   return action == "store_true" || action == "store_false" || action == "BooleanOptionalAction" ||
          action == "store_const" || action == "count" || (type == "bool" && origin != "argparse");

@@ -35,6 +35,7 @@
 //   environment   os.environ["X"], os.environ.get("X", d), os.getenv("X", d), "X" in os.environ,
 //                 get_<kind>_env_var("X", d), registries `X = EnvBool(d)` (sglang) and
 //                 {"X": lambda: int(os.getenv("X", d))} (vLLM); bool(int(...)) wrappers give the type
+//   Rust, Go      clap derive attributes, Go's flag/pflag, env reads: settings_brace.cc
 //   mentioned     a `--kebab-flag` that the repository's own strings name (messages, help) but
 //                 that it does not define (a plugin of another program's CLI)
 #pragma once
@@ -71,6 +72,9 @@ struct Flag {
   bool kwargs = false;               // add_argument(..., **kwargs): details from the field of that name
   std::string Primary() const;       // the first long option, else the first option
   bool IsBool() const;               // takes no value
+  // "rust" (clap), "go" (flag, pflag), or "" for Python's idioms: a flag applies to
+  // the sites of its own language only.
+  std::string_view Language() const;
 };
 
 struct ConfigField {
@@ -134,6 +138,12 @@ struct SettingsData {
 
 // Collects what `toks` (a whole file at `path`) says about settings into `out`.
 void CollectSettings(std::string_view path, const Toks& toks, SettingsData* out);
+
+// The same for a Rust, Go or Java file (settings_brace.cc): clap's derive attributes,
+// Go's flag/pflag definers, the environment variables the file reads. Nothing for
+// other languages.
+void CollectBraceSettings(std::string_view path, std::string_view text, SettingsData* out);
+std::string_view BraceSettingsLanguage(std::string_view path);  // "rust", "go", "java" or ""
 
 // Merges per-file data (in path order) and resolves it: walkers become flags,
 // kwargs flags and unresolved choices/defaults are filled, pydantic fields

@@ -97,11 +97,18 @@ std::string PreflightExpr(const Fact& f, std::set<std::string>* imports) {
   }
 }
 
+// Both fields are Python code: right for Python and for the C++/CUDA kernels Python
+// calls (their errors reach it as RuntimeError), wrong for a Rust, Go or Java program,
+// whose panic or exit no Python code catches.
+bool PythonCodeFits(const Site& site) {
+  return site.language != "rust" && site.language != "go" && site.language != "java";
+}
+
 }  // namespace
 
 std::optional<std::string> WriteValidation(const SiteFacts& sf) {
   const Site& site = *sf.site;
-  if (site.kind == SiteKind::kLog || sf.facts.empty()) return std::nullopt;
+  if (site.kind == SiteKind::kLog || sf.facts.empty() || !PythonCodeFits(site)) return std::nullopt;
   // Only a check the user can run before the call: every fact must be something
   // outside the code (a setting, the environment, a package, an argument).
   bool any_setting = false;
@@ -182,7 +189,7 @@ std::optional<std::string> WriteTypeGuard(const SiteFacts& sf) {
 
 std::optional<std::string> WriteTryCatch(const SiteFacts& sf) {
   const Site& site = *sf.site;
-  if (site.kind == SiteKind::kLog || site.dynamic) return std::nullopt;
+  if (site.kind == SiteKind::kLog || site.dynamic || !PythonCodeFits(site)) return std::nullopt;
   std::string frag = StableFragment(site);
   if (frag.empty()) return std::nullopt;
   std::string cls = site.kind == SiteKind::kAssert ? "AssertionError" : site.error_class.value_or("");

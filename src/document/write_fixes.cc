@@ -39,6 +39,8 @@ std::string FlipSetting(const SiteFacts& sf, const Fact& f) {
     if (s.kind == SubjectKind::kEnv && a.falsy)
       for (const auto& e : sf.hints.env_sets)
         if (StartsWith(e, s.env + "=")) return "";  // the message's own values say it (export X="v")
+    if (s.kind == SubjectKind::kEnv && s.pred == "present")
+      return a.falsy ? "Set " + BT(s.env) + " in the environment." : "Unset " + BT(s.env) + " (any value, even 0 or empty, counts as set).";
     if (s.kind == SubjectKind::kEnv)
       return a.falsy ? "Set " + BT(s.env + "=1") + " in the environment."
                      : "Unset " + BT(s.env) + " (or set it to a false value such as " + BT(s.env + "=0") + ").";
@@ -61,6 +63,8 @@ std::string FlipSetting(const SiteFacts& sf, const Fact& f) {
     if (Trim(a.rhs) == "None") return a.op == "is" ? "Give " + ref + " a value." : "Leave " + ref + " unset.";
     return "";
   }
+  if (s.kind == SubjectKind::kEnv && a.op == "==" && a.values.size() == 1 && a.values[0].empty())
+    return "Set " + BT(s.env) + " in the environment (an empty value counts as unset).";
   if (a.op == "==" || a.op == "in") {
     std::vector<std::string> alts;
     if (s.kind == SubjectKind::kFlag) {

@@ -225,5 +225,68 @@ TEST(FlagIdioms, JavaScriptAndTypeScript) {
   ExpectCleanProse(s);
 }
 
+// Rust: clap's derive attributes define the flags (in another file than the checks):
+// `args.workers` is `--workers`, a ValueEnum variant is its kebab-case value, `long = "..."`
+// renames, `std::env::var("X").is_ok()` is X set to any value.
+TEST(FlagIdioms, RustClap) {
+  Scanned s = ScanFixture("rust_clap");
+  ASSERT_EQ(s.exit_code, 0);
+  const Record* w = Find(s, "at least one worker thread");
+  ASSERT_TRUE(w);
+  SCOPED_TRACE(Dump(w));
+  EXPECT_TRUE(Has(w->trigger_scenarios, "`--workers`"));
+  EXPECT_EQ(w->example_fix.value_or(""), "# before\n--workers 0\n# after\n--workers 4");
+  const Record* p = Find(s, "cache-aware routing needs");
+  ASSERT_TRUE(p);
+  SCOPED_TRACE(Dump(p));
+  EXPECT_TRUE(Has(p->trigger_scenarios, "`--policy cache-aware`"));
+  EXPECT_TRUE(AnyHas(p->solutions, "to `round-robin` or `random`"));
+  EXPECT_FALSE(Has(p->example_fix, "Policy::"));
+  const Record* m = Find(s, "payload limit");
+  ASSERT_TRUE(m);
+  SCOPED_TRACE(Dump(m));
+  EXPECT_TRUE(AnyHas(m->solutions, "`--max-payload-mb 256`"));
+  const Record* v = Find(s, "verbose logging is not allowed");
+  ASSERT_TRUE(v);
+  SCOPED_TRACE(Dump(v));
+  EXPECT_TRUE(AnyHas(v->solutions, "Drop `--verbose`"));
+  EXPECT_TRUE(AnyHas(v->solutions, "Unset `ROUTER_STRICT`"));
+  EXPECT_FALSE(AnyHas(v->solutions, "ROUTER_STRICT=0"));  // is_ok(): "0" is set too
+  for (const auto& l : s.lines) EXPECT_FALSE(Has(l.record.trigger_scenarios, "args.")) << Dump(&l.record);
+  ExpectCleanProse(s);
+}
+
+// Go: flag.String/flag.Int bound to a local (`*mode`), pflag's Var forms on a FlagSet in
+// another package (`cfg.MaxInflight` is `--max-inflight`), os.Getenv(X) == "" is X unset. A
+// Python script of the same repository testing `args.mode` gets none of the Go flags.
+TEST(FlagIdioms, GoFlag) {
+  Scanned s = ScanFixture("go_flag");
+  ASSERT_EQ(s.exit_code, 0);
+  const Record* m = Find(s, "unknown mode");
+  ASSERT_TRUE(m);
+  SCOPED_TRACE(Dump(m));
+  EXPECT_TRUE(Has(m->trigger_scenarios, "`-mode`"));
+  EXPECT_TRUE(AnyHas(m->solutions, "`-mode serve`"));
+  const Record* r = Find(s, "retries must not be negative");
+  ASSERT_TRUE(r);
+  SCOPED_TRACE(Dump(r));
+  EXPECT_EQ(r->example_fix.value_or(""), "# before\n-retries -1\n# after\n-retries 3");
+  const Record* i = Find(s, "max inflight must be positive");
+  ASSERT_TRUE(i);
+  SCOPED_TRACE(Dump(i));
+  EXPECT_TRUE(AnyHas(i->solutions, "`--max-inflight 64`"));
+  const Record* t = Find(s, "GATEWAY_TOKEN is not set");
+  ASSERT_TRUE(t);
+  SCOPED_TRACE(Dump(t));
+  EXPECT_TRUE(AnyHas(t->solutions, "Set `GATEWAY_TOKEN` in the environment"));
+  EXPECT_FALSE(Has(t->trigger_scenarios, "`GATEWAY_TOKEN=`"));
+  const Record* py = Find(s, "unknown load mode");
+  ASSERT_TRUE(py);
+  SCOPED_TRACE(Dump(py));
+  EXPECT_FALSE(Has(py->trigger_scenarios, "-mode"));
+  EXPECT_FALSE(AnyHas(py->solutions, "-mode"));
+  ExpectCleanProse(s);
+}
+
 }  // namespace
 }  // namespace errdex
