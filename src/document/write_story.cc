@@ -202,7 +202,8 @@ std::string WriteTriggers(const SiteFacts& sf) {
     }
   }
   std::vector<std::string> trig;
-  if (!launch.empty()) trig.push_back("Launching with " + JoinSome(launch, "and", 6) + ".");
+  // "Launching without `--quiet`", not "Launching with without".
+  if (!launch.empty()) trig.push_back((StartsWith(launch[0], "without ") ? "Launching " : "Launching with ") + JoinSome(launch, "and", 6) + ".");
   if (!env.empty()) trig.push_back("Running with " + JoinSome(env, "and", 6) + " in the environment.");
   if (!caps.empty()) trig.push_back("Running where " + JoinSome(caps, "and", 6) + ".");
   if (!params.empty()) trig.push_back("Calling " + BT(CallName(sf)) + " with " + JoinSome(params, "and", 6) + ".");
