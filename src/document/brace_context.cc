@@ -270,6 +270,31 @@ void BraceFile::Route(std::string_view def, int def_line, int site_line, SiteCon
     }
 }
 
+namespace {
+
+// The right-hand side up to the end of its statement: Go's `if err := f(); err != nil {`
+// assigns `f()`, a header's opening `{` is no part of the value.
+std::string_view StatementEnd(std::string_view rhs) {
+  int depth = 0;
+  char quote = 0;
+  for (size_t i = 0; i < rhs.size(); ++i) {
+    char c = rhs[i];
+    if (quote) {
+      if (c == '\\') ++i;
+      else if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '"' || c == '`') quote = c;
+    else if (c == '(' || c == '[' || c == '{') ++depth;
+    else if (c == ')' || c == ']' || c == '}') --depth;
+    else if (c == ';' && depth == 0) return rhs.substr(0, i);
+    if (c == '{' && depth == 1 && TrimView(rhs.substr(i + 1)).empty()) return rhs.substr(0, i);  // `... {` ends the line
+  }
+  return rhs;
+}
+
+}  // namespace
+
 SiteContext BraceFile::Gather(const Site& site) const {
   SiteContext c;
   c.known = true;
@@ -316,7 +341,7 @@ SiteContext BraceFile::Gather(const Site& site) const {
       std::string_view before = TrimView(t.substr(0, p));
       // A declaration (`auto x =`, `const int x =`, `let x =`) or a plain assignment at the line start.
       if (!before.empty() && !IdentChar(before.back()) && before.back() != '&' && before.back() != '*' && before.back() != '>') continue;
-      std::string rhs = Trim(t.substr(q + (walrus ? 2 : 1)));
+      std::string rhs = Trim(StatementEnd(t.substr(q + (walrus ? 2 : 1))));
       while (!rhs.empty() && (rhs.back() == ';' || rhs.back() == ',')) rhs.pop_back();
       if (!rhs.empty() && rhs.size() <= kMaxContextText) c.assigned.emplace_back(n, rhs);
       break;

@@ -51,6 +51,33 @@ Site Normalized(const Site& site_in) {
   return s;
 }
 
+// Code spans of the prose in the site's own language (`err != nil`, not the Python form the
+// parser read, `err is not None`). Spans only: the words around them are English.
+void ForeignCodeSpans(std::string_view language, std::string* text) {
+  std::string out;
+  size_t i = 0;
+  while (i < text->size()) {
+    size_t b = text->find('`', i);
+    size_t e = b == std::string::npos ? std::string::npos : text->find('`', b + 1);
+    if (e == std::string::npos) break;
+    out.append(*text, i, b + 1 - i);
+    out += doc::ForeignCode(std::string_view(*text).substr(b + 1, e - b - 1), language);
+    out += '`';
+    i = e + 1;
+  }
+  if (i == 0) return;
+  out.append(*text, i, std::string::npos);
+  *text = std::move(out);
+}
+
+void ForeignCodeSpans(std::string_view language, Record* r) {
+  for (std::optional<std::string>* f : {&r->documentation, &r->trigger_scenarios, &r->common_situations})
+    if (*f) ForeignCodeSpans(language, &**f);
+  for (std::optional<std::vector<std::string>>* f : {&r->solutions, &r->prevention_tips})
+    if (*f)
+      for (std::string& s : **f) ForeignCodeSpans(language, &s);
+}
+
 const char* KindName(doc::SubjectKind k) {
   switch (k) {
     case doc::SubjectKind::kFlag: return "flag";
@@ -119,6 +146,7 @@ void DocumentRecord(const Site& site_in, const SiteContext& context, const RepoK
   r->try_catch_pattern = doc::WriteTryCatch(sf);
   r->prevention_tips = doc::WritePreventionTips(sf, r->solutions ? *r->solutions : std::vector<std::string>{}, r->validation_code.has_value());
   r->tags = doc::WriteTags(sf);
+  if (site_in.language != "python") ForeignCodeSpans(site_in.language, r);
 }
 
 }  // namespace errdex

@@ -932,5 +932,29 @@ TEST(DocumenterCode, ParameterComparedWithTypableConstants) {
   EXPECT_FALSE(AnyHas(d.solutions, "cfg.max_splits_kv"));
 }
 
+// A Go site's prose shows its conditions in Go (`err != nil && n > 0`), not in the Python
+// form the parser reads them in; Go's `if err := f(); err != nil {` assigns `f()` only.
+TEST(DocumenterForeign, CodeSpansInTheSitesLanguage) {
+  EXPECT_EQ(doc::ForeignCode("err is not None and not ok", "go"), "err != nil && !ok");
+  EXPECT_EQ(doc::ForeignCode("p is None or q == True", "cpp"), "p == nullptr || q == true");
+  EXPECT_EQ(doc::ForeignCode("x is None", "rust"), "x is None");  // Option's None, no `.is_none()` rebuilt
+  EXPECT_EQ(doc::ForeignCode("s == \"a and b\" and t", "java"), "s == \"a and b\" && t");
+  EXPECT_EQ(doc::ForeignCode("a and not b", "python"), "a and not b");
+  std::string file =
+      "package main\n\nfunc load(path string, n int) error {\n\tif err := open(path); err != nil && n > 0 {\n"
+      "\t\treturn fmt.Errorf(\"load %s: %w\", path, err)\n\t}\n\treturn nil\n}\n";
+  Site s = RaiseSite("load.go", 5, "error", "load {path}: {err}", "load");
+  s.language = "go";
+  s.guards = {"err != nil && n > 0"};
+  auto k = Knowledge({{"load.go", file}});
+  Record r;
+  Doc(s, file, *k, &r);
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(Has(r.documentation, "`err != nil`")) << *r.documentation;
+  EXPECT_FALSE(Has(r.documentation, "None"));
+  EXPECT_FALSE(Has(r.trigger_scenarios, " and not "));
+  EXPECT_FALSE(Has(r.documentation, "; err")) << "Go's if-statement initializer is the whole assignment";
+}
+
 }  // namespace
 }  // namespace errdex

@@ -487,4 +487,45 @@ std::string NormalizeGuard(std::string_view s, std::string_view language) {
   return o;
 }
 
+std::string ForeignCode(std::string_view code, std::string_view language) {
+  std::string_view null = language == "go"                                           ? "nil"
+                          : language == "c"                                          ? "NULL"
+                          : language == "cpp" || language == "cuda"                  ? "nullptr"
+                          : language == "java" || language == "javascript" || language == "typescript" ||
+                                    language == "kotlin" || language == "csharp"
+                              ? "null"
+                          : language == "rust" ? "None"  // Option's None: `x is None` reads right enough
+                                               : "";
+  if (null.empty()) return std::string(code);
+  std::string o;
+  o.reserve(code.size());
+  size_t i = 0, n = code.size();
+  auto word_at = [&](size_t at, std::string_view w) {
+    return code.compare(at, w.size(), w) == 0 && (at == 0 || !IsWordChar(code[at - 1])) &&
+           (at + w.size() >= n || !IsWordChar(code[at + w.size()]));
+  };
+  while (i < n) {
+    char c = code[i];
+    if (c == '"' || c == '\'') {  // a literal, copied as it is
+      size_t e = i + 1;
+      while (e < n && code[e] != c) e += code[e] == '\\' ? 2 : 1;
+      e = std::min(e + 1, n);
+      o.append(code.substr(i, e - i));
+      i = e;
+      continue;
+    }
+    if (language != "rust" && code.compare(i, 12, " is not None") == 0) { o += " != "; o += null; i += 12; continue; }
+    if (language != "rust" && code.compare(i, 8, " is None") == 0) { o += " == "; o += null; i += 8; continue; }
+    if (code.compare(i, 5, " and ") == 0) { o += " && "; i += 5; continue; }
+    if (code.compare(i, 4, " or ") == 0) { o += " || "; i += 4; continue; }
+    if (word_at(i, "not") && i + 3 < n && code[i + 3] == ' ') { o += '!'; i += 4; continue; }
+    if (word_at(i, "True")) { o += "true"; i += 4; continue; }
+    if (word_at(i, "False")) { o += "false"; i += 5; continue; }
+    if (language != "rust" && word_at(i, "None")) { o += null; i += 4; continue; }
+    o += c;
+    ++i;
+  }
+  return o;
+}
+
 }  // namespace errdex::doc

@@ -64,6 +64,12 @@ namespace errdex::doc {
 //   go:    `if v := f(); cond` -> cond
 // Strings are copied as they are. Linear; bounded output (at most 2x input + 64).
 std::string NormalizeGuard(std::string_view guard, std::string_view language);
+
+// The way back, for display: a condition in its Python form (`err is not None and not ok`)
+// spelled in `language` again (`err != nil && !ok`): None as the language's null, and/or/not
+// as &&/||/!, True/False lower-cased. Approximate (Rust's `x.is_none()` stays `x is None`);
+// Python and unknown languages come back unchanged.
+std::string ForeignCode(std::string_view code, std::string_view language);
 // The old name, for JavaScript.
 inline std::string NormalizeJsGuard(std::string_view js) { return NormalizeGuard(js, "javascript"); }
 
