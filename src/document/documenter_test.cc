@@ -5,6 +5,8 @@
 // key facts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -940,6 +942,10 @@ TEST(DocumenterForeign, CodeSpansInTheSitesLanguage) {
   EXPECT_EQ(doc::ForeignCode("x is None", "rust"), "x is None");  // Option's None, no `.is_none()` rebuilt
   EXPECT_EQ(doc::ForeignCode("s == \"a and b\" and t", "java"), "s == \"a and b\" && t");
   EXPECT_EQ(doc::ForeignCode("a and not b", "python"), "a and not b");
+  // C++ casts are no comparisons: static_cast<int32_t>(x) reads as (x)
+  std::string cast = doc::NormalizeGuard("n > static_cast<int32_t>(kMax) && p != static_cast<const void*>(q)", "cpp");
+  cast.erase(std::unique(cast.begin(), cast.end(), [](char a, char b) { return a == ' ' && b == ' '; }), cast.end());
+  EXPECT_EQ(cast, "n > (kMax) and p != (q)");
   std::string file =
       "package main\n\nfunc load(path string, n int) error {\n\tif err := open(path); err != nil && n > 0 {\n"
       "\t\treturn fmt.Errorf(\"load %s: %w\", path, err)\n\t}\n\treturn nil\n}\n";

@@ -297,6 +297,7 @@ std::string NormalizeGuard(std::string_view s, std::string_view language) {
   const bool js = language == "javascript" || language == "typescript";
   const bool java = language == "java" || language == "kotlin";
   const bool rust = language == "rust";
+  const bool cpp = language == "cpp" || language == "cuda" || language == "c";
   std::string o;
   o.reserve(s.size() + 16);
   // go: `v := f(); cond` -> cond (the last top-level `;` part).
@@ -464,6 +465,20 @@ std::string NormalizeGuard(std::string_view s, std::string_view language) {
         if (close != std::string_view::npos) {
           o += "(" + w.substr(0, w.size() - 7) + " == " + std::string(s.substr(e + 1, close - e - 1)) + ")";
           i = close + 1;
+          continue;
+        }
+        o += w;
+      } else if (cpp && e < n && s[e] == '<' &&
+                 (w == "static_cast" || w == "reinterpret_cast" || w == "const_cast" || w == "dynamic_cast")) {
+        // static_cast<int32_t>(x) -> (x): the angle brackets are no comparisons
+        int depth = 0;
+        size_t k = e;
+        for (; k < n; ++k) {
+          if (s[k] == '<') ++depth;
+          else if (s[k] == '>' && --depth == 0) break;
+        }
+        if (k < n) {
+          i = k + 1;
           continue;
         }
         o += w;
