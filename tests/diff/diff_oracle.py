@@ -53,6 +53,8 @@ TOLERATED_PATTERN_TAGS = ("+literal-args", "+gettext", "+aug", "+callers", "+ret
 # self.failureException(msg)` where the class body says `failureException =
 # AssertionError`. Compared as the oracle has them, counted apart.
 CLASS_ATTRIBUTE_EXPR = ("self.", "cls.")
+# ... and `raise error(msg)` where `error` is a parameter defaulting to a class
+# (`def f(mod, error=ImportError)`): errdex names the default, the oracle None.
 
 
 def run_oracle(oracle, d, jobs, cache=None):
@@ -121,6 +123,11 @@ def main():
         if r.get("errorClass") and expr.startswith(CLASS_ATTRIBUTE_EXPR) and \
                 oracle_at.get((r["filePath"], r["lineNumber"], None)):
             tolerated["class-attribute"] += 1
+            r["errorClass"] = None
+        elif r.get("errorClass") and expr.isidentifier() and expr != r["errorClass"] and \
+                not oracle_at.get((r["filePath"], r["lineNumber"], r["errorClass"])) and \
+                oracle_at.get((r["filePath"], r["lineNumber"], None)):
+            tolerated["class-param-default"] += 1
             r["errorClass"] = None
     for r in ours:
         res = r.get("messageResolution") or ""

@@ -457,6 +457,20 @@ std::string FileExtractor::LastName(int node) const {
   return std::string();
 }
 
+std::optional<std::string> FileExtractor::ParamDefaultClass(const std::string& name, int scope) const {
+  while (scope >= 0) {
+    const Scope& s = scopes_[static_cast<size_t>(scope)];
+    if (s.kind == Scope::kFunction && (s.HasParam(name) || s.Binds(name))) {
+      if (s.Binds(name)) return std::nullopt;  // reassigned: the default may not be what is raised
+      for (const auto& [param, cls] : s.class_defaults)
+        if (param == name) return std::string(cls);
+      return std::nullopt;
+    }
+    scope = s.parent;
+  }
+  return std::nullopt;
+}
+
 bool FileExtractor::LocallyBound(const std::string& name, int scope) const {
   while (scope >= 0) {
     const Scope& s = scopes_[static_cast<size_t>(scope)];

@@ -78,6 +78,7 @@ struct Scope {
   int parent = -1;
   std::vector<std::pair<std::string_view, Assign>> assigns;  // in source order
   std::vector<std::string_view> params;
+  std::vector<std::pair<std::string_view, std::string_view>> class_defaults;  // param -> class-like default (`error=ImportError`)
   bool Binds(std::string_view n) const {
     for (const auto& a : assigns)
       if (a.first == n) return true;
@@ -176,6 +177,9 @@ class FileExtractor {
   std::optional<int> HttpStatusOf(int call, bool any_pos) const;
   std::pair<bool, std::optional<int>> HttpClass(std::string_view callee, std::string_view last) const;
   bool LocallyBound(const std::string& name, int scope) const;
+  // `def f(..., error=ImportError): ... raise error(msg)`: the default class of the
+  // parameter `name` raises through, when the function never rebinds it.
+  std::optional<std::string> ParamDefaultClass(const std::string& name, int scope) const;
   std::string LastName(int node) const;
   int ParseAssignValue(const Assign& a);
   std::string Src(int node) const { return std::string(parser_.Seg(node)); }

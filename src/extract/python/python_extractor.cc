@@ -499,8 +499,15 @@ void FileExtractor::ProcessCompound(uint32_t b, uint32_t e, int indent, std::opt
           }
           if (depth == 1 && t.kind == TokenKind::kName && i > 0) {
             const Token& pv = toks_.tokens[i - 1];
-            if (IsOp(text_, pv, '(') || IsOp(text_, pv, ',') || IsOp(text_, pv, '*') || IsOp(text_, pv, "**"))
+            if (IsOp(text_, pv, '(') || IsOp(text_, pv, ',') || IsOp(text_, pv, '*') || IsOp(text_, pv, "**")) {
               s.params.push_back(py::TokenText(text_, t));
+              // `error=ImportError`: a class the body may raise through the parameter
+              if (i + 3 < hc && IsOp(text_, toks_.tokens[i + 1], '=') && toks_.tokens[i + 2].kind == TokenKind::kName &&
+                  (IsOp(text_, toks_.tokens[i + 3], ',') || IsOp(text_, toks_.tokens[i + 3], ')'))) {
+                std::string_view d = py::TokenText(text_, toks_.tokens[i + 2]);
+                if (IsClasslike(d)) s.class_defaults.emplace_back(s.params.back(), d);
+              }
+            }
             if (IsOp(text_, pv, '*') || IsOp(text_, pv, "**")) s.star_params.push_back(py::TokenText(text_, t));
           }
         }

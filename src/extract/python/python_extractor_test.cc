@@ -583,6 +583,25 @@ TEST(PythonExtractor, LineEndingsFormFeedsAndTabs) {
   EXPECT_TRUE(ExtractPython("t.py", "\\").sites.empty());
 }
 
+// `raise error(msg)` through a parameter that defaults to a class (runpy's
+// `_get_module_details(mod_name, error=ImportError)`): the default is the class; a
+// parameter the body rebinds, or one without a class default, stays unknown.
+TEST(PythonExtractor, ParameterDefaultingToAClassIsTheRaisedClass) {
+  PythonExtractResult r = ExtractPython(
+      "runpy.py",
+      "def details(mod_name, error=ImportError):\n    raise error(\"No module named %s\" % mod_name)\n"
+      "def rebound(x, error=ValueError):\n    error = TypeError\n    raise error('a')\n"
+      "def plain(x, error):\n    raise error('b')\n"
+      "def nested(x, error=KeyError):\n    def inner():\n        raise error('c')\n    return inner\n");
+  ASSERT_EQ(r.sites.size(), 4u);
+  EXPECT_EQ(Opt(r.sites[0].error_class), "ImportError");
+  EXPECT_EQ(Opt(r.sites[0].error_message), "No module named {mod_name}");
+  EXPECT_FALSE(r.sites[1].error_class);
+  EXPECT_TRUE(r.sites[1].dynamic);
+  EXPECT_FALSE(r.sites[2].error_class);
+  EXPECT_EQ(Opt(r.sites[3].error_class), "KeyError");  // the enclosing function's parameter
+}
+
 TEST(PythonExtractor, LargeFileIsLinear) {
   // ~2 KB per site, like real code (a dense unit only measures allocation)
   std::string unit = "def f(x):\n    \"\"\"" + std::string(1500, 'd') + "\"\"\"\n    if x:\n        raise ValueError(f\"bad {x}\")\n" +
