@@ -320,13 +320,23 @@ class Resolver {
         return s;
       }
     }
-    // Go: `*workers`, the value behind the pointer flag.Int("workers", ...) returned.
+    // Go: `*workers`, the value behind the pointer flag.Int("workers", ...) returned. Java: a
+    // picocli @Option field, `workers` or `this.workers`, unless a parameter or local shadows it.
     if (k_ && site_.language == "go" && StartsWith(x, "*") && IsIdent(x.substr(1)))
       if (const Flag* f = k_->FindFlagFor("go", x.substr(1), deps_)) {
         s.kind = SubjectKind::kFlag;
         s.flag = f;
         return s;
       }
+    if (k_ && site_.language == "java") {
+      std::string field = StartsWith(x, "this.") ? x.substr(5) : x;
+      if (IsIdent(field) && !Param(field) && !Assigned(field))
+        if (const Flag* f = k_->FindFlagFor("java", field, deps_)) {
+          s.kind = SubjectKind::kFlag;
+          s.flag = f;
+          return s;
+        }
+    }
     if (k_ && IsDotted(x) && x.find('.') != std::string::npos) {
       std::string base = x.substr(0, x.rfind('.'));
       std::string last = LastComponent(x);

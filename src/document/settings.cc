@@ -24,6 +24,7 @@ std::string Flag::Primary() const {
 std::string_view Flag::Language() const {
   if (origin == "clap") return "rust";
   if (origin == "go-flag" || origin == "pflag") return "go";
+  if (origin == "picocli") return "java";
   return "";
 }
 

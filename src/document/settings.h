@@ -72,7 +72,7 @@ struct Flag {
   bool kwargs = false;               // add_argument(..., **kwargs): details from the field of that name
   std::string Primary() const;       // the first long option, else the first option
   bool IsBool() const;               // takes no value
-  // "rust" (clap), "go" (flag, pflag), or "" for Python's idioms: a flag applies to
+  // "rust" (clap), "go" (flag, pflag), "java" (picocli), or "" for Python's idioms: a flag applies to
   // the sites of its own language only.
   std::string_view Language() const;
 };

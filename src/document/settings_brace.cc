@@ -12,6 +12,8 @@
 //                 (flag.IntVar(&cfg.N, "name", ...)), pflag/cobra's P forms on a `Flags()`
 //                 receiver (--name, -s); the destination is the variable the definer's pointer
 //                 is bound to, or the last component of the Var form's `&x`
+//   Java picocli  @Option(names = {"-w", "--workers"}, defaultValue = "4", description = "...") on a
+//                 field (its initializer is the default otherwise)
 //   environment   Rust std::env::var / var_os, Go os.Getenv / os.LookupEnv, Java System.getenv
 //
 // A hand scanner over the text (no parser): comments are skipped, string literals
@@ -352,6 +354,73 @@ void GoFlags(std::string_view path, std::string_view t, const std::vector<bool>&
   }
 }
 
+// ----- Java picocli ----------------------------------------------------------------------------
+
+// `@Option(names = {"-w", "--workers"}, defaultValue = "4", description = "...") int workers;`
+void JavaPicocli(std::string_view path, std::string_view t, const std::vector<bool>& code, const LineIndex& line_at,
+                 SettingsData* out) {
+  for (size_t p = t.find("@Option("); p != std::string_view::npos && out->flags.size() < kMaxSettings; p = t.find("@Option(", p + 1)) {
+    if (!code[p]) continue;
+    size_t open = p + 7, close = Close(t, code, open);
+    if (close == std::string_view::npos) continue;
+    Flag f;
+    std::string def, help;
+    for (std::string_view item : Split(t, code, open + 1, close)) {
+      std::string it = Trim(item);
+      size_t eq = it.find('=');
+      if (eq == std::string::npos) continue;
+      std::string key = Trim(it.substr(0, eq)), val = Trim(it.substr(eq + 1));
+      std::string sv;
+      if (key == "names") {
+        // "--x" or {"-x", "--x"}
+        for (size_t q = val.find('"'); q != std::string::npos; q = val.find('"', q + 1)) {
+          if (!StringAt(val, q, &sv)) break;
+          if (StartsWith(sv, "-") && f.options.size() < 8) f.options.push_back(sv);
+          q = val.find('"', q + 1);
+          if (q == std::string::npos) break;
+        }
+      } else if (key == "defaultValue" && StringAt(val, 0, &sv)) {
+        def = sv;
+      } else if (key == "description" && StringAt(val, 0, &sv)) {
+        help = sv;
+      }
+    }
+    if (f.options.empty()) continue;
+    // The field: past more annotations, modifiers and the type, the name before `;` or `=`.
+    size_t e = t.find_first_of(";=", close + 1);
+    if (e == std::string_view::npos || e - close > 400) continue;
+    size_t ne = e;
+    while (ne > close && (t[ne - 1] == ' ' || t[ne - 1] == '\t' || t[ne - 1] == '\n' || t[ne - 1] == '\r')) --ne;
+    size_t nb = ne;
+    while (nb > close && IsWordChar(t[nb - 1])) --nb;
+    std::string field(t.substr(nb, ne - nb));
+    std::string before = Trim(t.substr(close + 1, nb - close - 1));
+    std::string type = before.empty() ? "" : LastComponent(before.substr(before.find_last_of(" \t\n") == std::string::npos ? 0 : before.find_last_of(" \t\n") + 1));
+    if (!IsIdent(field)) continue;
+    if (def.empty() && t[e] == '=') {  // `int workers = 4;`
+      size_t semi = t.find(';', e);
+      if (semi != std::string_view::npos && semi - e < 80) {
+        std::string v = Trim(t.substr(e + 1, semi - e - 1));
+        std::string sv;
+        if (StringAt(v, 0, &sv)) def = sv;
+        else if (IsConstantExpr(v) || v == "true" || v == "false") def = v;
+      }
+    }
+    f.dest = field;
+    f.type = type == "boolean" || type == "Boolean" ? "bool"
+             : type == "int" || type == "long" || type == "Integer" || type == "Long" || type == "short" ? "int"
+             : type == "double" || type == "float" || type == "Double" || type == "Float" ? "float"
+             : type == "String" ? "str" : type;
+    if (!def.empty()) f.default_value = def, f.default_is_literal = true;
+    if (f.type == "bool") f.action = "store_true";
+    f.help = Clip(help, 400);
+    f.origin = "picocli";
+    f.file = std::string(path);
+    f.line = line_at(p);
+    out->flags.push_back(std::move(f));
+  }
+}
+
 // ----- environment variables ------------------------------------------------------------------
 
 void EnvReads(std::string_view path, std::string_view t, const std::vector<bool>& code, const LineIndex& line_at,
@@ -385,12 +454,14 @@ void CollectBraceSettings(std::string_view path, std::string_view text, Settings
   if (lang.empty()) return;
   bool rust_flags = lang == "rust" && (Has(text, "#[arg(") || Has(text, "#[clap(") || Has(text, "#[structopt("));
   bool go_flags = lang == "go" && (Has(text, "flag") || Has(text, "Flags()"));
+  bool java_flags = lang == "java" && Has(text, "@Option(");
   bool envs = Has(text, "env::var") || Has(text, "os.Getenv") || Has(text, "os.LookupEnv") || Has(text, "System.getenv");
-  if (!rust_flags && !go_flags && !envs) return;
+  if (!rust_flags && !go_flags && !java_flags && !envs) return;
   std::vector<bool> code = CodeMask(text, lang);
   LineIndex line_at(text);
   if (rust_flags) RustClap(path, text, code, line_at, out);
   if (go_flags) GoFlags(path, text, code, line_at, out);
+  if (java_flags) JavaPicocli(path, text, code, line_at, out);
   if (envs) EnvReads(path, text, code, line_at, lang, out);
 }
 

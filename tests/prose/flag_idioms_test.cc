@@ -288,5 +288,29 @@ TEST(FlagIdioms, GoFlag) {
   ExpectCleanProse(s);
 }
 
+// Java: picocli's @Option fields are flags (`threads` and `this.offline` in the checks),
+// the default from defaultValue; System.getenv is an environment variable; the code spans
+// stay Java (`!offline`).
+TEST(FlagIdioms, JavaPicocli) {
+  Scanned s = ScanFixture("java_picocli");
+  ASSERT_EQ(s.exit_code, 0);
+  const Record* t = Find(s, "--threads must be at least 1");
+  ASSERT_TRUE(t);
+  SCOPED_TRACE(Dump(t));
+  EXPECT_EQ(t->example_fix.value_or(""), "# before\n--threads 0\n# after\n--threads 8");
+  const Record* o = Find(s, "offline mode needs a model cache directory");
+  ASSERT_TRUE(o);
+  SCOPED_TRACE(Dump(o));
+  EXPECT_TRUE(Has(o->trigger_scenarios, "`--offline` and `--cache-dir` not given"));
+  EXPECT_TRUE(AnyHas(o->solutions, "Drop `--offline`"));
+  const Record* k = Find(s, "MODEL_HUB_TOKEN is required");
+  ASSERT_TRUE(k);
+  SCOPED_TRACE(Dump(k));
+  EXPECT_TRUE(Has(k->documentation, "`!offline`"));
+  EXPECT_TRUE(AnyHas(k->solutions, "Pass `--offline`"));
+  EXPECT_FALSE(k->try_catch_pattern);
+  ExpectCleanProse(s);
+}
+
 }  // namespace
 }  // namespace errdex
