@@ -275,21 +275,11 @@ namespace {
 // The right-hand side up to the end of its statement: Go's `if err := f(); err != nil {`
 // assigns `f()`, a header's opening `{` is no part of the value.
 std::string_view StatementEnd(std::string_view rhs) {
-  int depth = 0;
-  char quote = 0;
-  for (size_t i = 0; i < rhs.size(); ++i) {
-    char c = rhs[i];
-    if (quote) {
-      if (c == '\\') ++i;
-      else if (c == quote) quote = 0;
-      continue;
-    }
-    if (c == '"' || c == '`') quote = c;
-    else if (c == '(' || c == '[' || c == '{') ++depth;
-    else if (c == ')' || c == ']' || c == '}') --depth;
-    else if (c == ';' && depth == 0) return rhs.substr(0, i);
-    if (c == '{' && depth == 1 && TrimView(rhs.substr(i + 1)).empty()) return rhs.substr(0, i);  // `... {` ends the line
-  }
+  if (size_t semi = TopLevelChar(rhs, ';'); semi != std::string_view::npos) rhs = rhs.substr(0, semi);
+  rhs = TrimView(rhs);
+  // `if x := f() {` / `match v {`: the opening brace of the block, not of the value
+  if (!rhs.empty() && rhs.back() == '{' && std::count(rhs.begin(), rhs.end(), '{') > std::count(rhs.begin(), rhs.end(), '}'))
+    rhs = TrimView(rhs.substr(0, rhs.size() - 1));
   return rhs;
 }
 

@@ -301,24 +301,7 @@ std::string NormalizeGuard(std::string_view s, std::string_view language) {
   std::string o;
   o.reserve(s.size() + 16);
   // go: `v := f(); cond` -> cond (the last top-level `;` part).
-  {
-    int depth = 0;
-    char q = 0;
-    size_t cut = std::string_view::npos;
-    for (size_t i = 0; i < s.size(); ++i) {
-      char c = s[i];
-      if (q) {
-        if (c == '\\') ++i;
-        else if (c == q) q = 0;
-        continue;
-      }
-      if (c == '"' || c == '\'' || c == '`') q = c;
-      else if (c == '(' || c == '[' || c == '{') ++depth;
-      else if (c == ')' || c == ']' || c == '}') --depth;
-      else if (c == ';' && depth == 0) cut = i;
-    }
-    if (cut != std::string_view::npos && cut + 1 < s.size()) s = s.substr(cut + 1);
-  }
+  if (size_t cut = TopLevelChar(s, ';', true); cut != std::string_view::npos && cut + 1 < s.size()) s = s.substr(cut + 1);
   // switch (x): case V -> x == V (a default keeps its text: the writers say it in words).
   if (StartsWith(s, "switch (")) {
     size_t close = s.find("): case ");

@@ -223,6 +223,28 @@ std::vector<std::string> Sentences(std::string_view msg) {
   return out;
 }
 
+size_t TopLevelChar(std::string_view s, char ch, bool last) {
+  int depth = 0;
+  char q = 0;
+  size_t found = std::string_view::npos;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (q) {
+      if (c == '\\') ++i;
+      else if (c == q) q = 0;
+      continue;
+    }
+    if (c == '"' || c == '\'' || c == '`') q = c;
+    else if (c == '(' || c == '[' || c == '{') ++depth;
+    else if (c == ')' || c == ']' || c == '}') --depth;
+    else if (c == ch && depth == 0) {
+      found = i;
+      if (!last) break;
+    }
+  }
+  return found;
+}
+
 std::string UpToClosingParen(std::string_view after_open) {
   int depth = 0;
   for (size_t i = 0; i < after_open.size(); ++i) {

@@ -52,6 +52,9 @@ std::vector<std::string> Words(std::string_view s);
 // The text after an opening parenthesis up to its matching ')' (all of it when unclosed):
 // "retry close() on all ranks): {err}" -> "retry close() on all ranks".
 std::string UpToClosingParen(std::string_view after_open);
+// Offsets of `c` in `s` outside string literals ("", '', ``) and brackets: the first
+// (`last` false) or the last; npos when none.
+size_t TopLevelChar(std::string_view s, char c, bool last = false);
 // The first words only (at most `max`, maybe one more): cheap on long texts.
 std::vector<std::string> Words(std::string_view s, size_t max);
 // Words(s), each followed by one space ("a b c "), built without the vector.

@@ -143,6 +143,8 @@ class FileExtractor {
       : path_(path), text_(text), toks_(*toks), parser_(text), limits_(limits) {}
 
   PythonExtractResult Run();
+  // Phase 1 over the whole file: tokens, blocks, scopes, the queued statements.
+  void ReadStructure();
 
  private:
   // phase 1

@@ -450,12 +450,7 @@ bool FileExtractor::BindClassTemplate(Site& site, int call, const Pending& p, co
 }
 
 std::vector<py::ClassMessage> FileExtractor::RunCollect() {
-  py::TokenizeOptions opts;
-  opts.path = path_;
-  py::Tokenize(text_, opts, &toks_);
-  scopes_.emplace_back();  // module
-  for (const py::LogicalLine& l : toks_.lines) ProcessLine(l);
-  stack_.clear();
+  ReadStructure();
   toks_.diagnostics.clear();
   return CollectClasses();
 }

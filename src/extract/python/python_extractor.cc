@@ -838,6 +838,15 @@ void FileExtractor::ScanCallsAndAssigns(uint32_t b, uint32_t e, bool assigns) {
   }
 }
 
+void FileExtractor::ReadStructure() {
+  py::TokenizeOptions opts;
+  opts.path = path_;
+  py::Tokenize(text_, opts, &toks_);
+  scopes_.emplace_back();  // module
+  for (const py::LogicalLine& l : toks_.lines) ProcessLine(l);
+  stack_.clear();
+}
+
 PythonExtractResult FileExtractor::Run() {
   if (text_.size() >= 0xFFFFFFF0u) {
     result_.failed = true;
@@ -845,12 +854,7 @@ PythonExtractResult FileExtractor::Run() {
     return std::move(result_);
   }
   in_tests_ = InTests(path_);
-  py::TokenizeOptions opts;
-  opts.path = path_;
-  py::Tokenize(text_, opts, &toks_);
-  scopes_.emplace_back();  // module
-  for (const py::LogicalLine& l : toks_.lines) ProcessLine(l);
-  stack_.clear();
+  ReadStructure();
   for (const Pending& p : pending_) Finish(p);
   if (!factories_pending_.empty()) {
     std::unordered_map<std::string, std::optional<std::string>> table;
