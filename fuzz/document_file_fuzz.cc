@@ -20,9 +20,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const uint8_t selector = in.selector;
   const std::string_view text = in.rest;
   static const char* const kPaths[] = {"pkg/mod.py", "pkg/mod.py", "pkg/mod.py", "pkg/settings.py",
-                                       "src/app.js", "src/app.ts", "csrc/kernel.cu", "src/lib.cc"};
+                                       "src/app.js", "src/app.ts", "csrc/kernel.cu", "src/lib.cc",
+                                       "pkg/mod.py", "pkg/cli.py", "pkg/mod.py", "pkg/envs.py",
+                                       "src/cli.rs", "cmd/main.go", "src/Main.java", "src/main.rs"};
   MemoryFileSource source;
-  source.Add(kPaths[selector & 7], std::string(text));
+  source.Add(kPaths[selector & 15], std::string(text));
   ScanOptions o;
   o.path = "<memory>";
   o.source = &source;

@@ -962,5 +962,27 @@ TEST(DocumenterForeign, CodeSpansInTheSitesLanguage) {
   EXPECT_FALSE(Has(r.documentation, "; err")) << "Go's if-statement initializer is the whole assignment";
 }
 
+// The Rust/Go/Java settings scanner on hostile text: definitions cut off at the end of
+// the file, unbalanced brackets, a flag-dense file (the entries are capped), strings and
+// comments that only look like definitions. Nothing crashes; nothing in a comment or a
+// string becomes a flag.
+TEST(Knowledge, BraceSettingsOnHostileText) {
+  for (const char* cut : {"#[arg(", "#[arg(long)]", "#[arg(long)] pub", "#[arg(long)] x", "x := flag.Int(", "x := flag.Int(\"n\"",
+                          "fs.IntVar(&", "fs.IntVarP(&c.N, \"n\"", "@Option(names = {\"-x\"", "@Option(names = \"-x\") int",
+                          "std::env::var(", "os.Getenv(\"", "#[arg(long, default_value = \"unterminated)] x: u8,"}) {
+    for (const char* path : {"a.rs", "a.go", "A.java"}) {
+      auto k = Knowledge({{path, cut}});
+      EXPECT_TRUE(doc::AsIndex(*k)->data().flags.size() <= 1) << cut;
+    }
+  }
+  auto quiet = Knowledge({{"m.rs", "// #[arg(long)] pub x: u8,\nconst S: &str = \"#[arg(long)] y: u8,\";\n"},
+                          {"m.go", "// n := flag.Int(\"n\", 1, \"u\")\nvar s = `m := flag.Int(\"m\", 1, \"u\")`\n"}});
+  EXPECT_TRUE(doc::AsIndex(*quiet)->data().flags.empty());
+  std::string dense;
+  for (int i = 0; i < 6000; ++i) dense += "    #[arg(long)] f" + std::to_string(i) + ": u8,\n";
+  auto many = Knowledge({{"big.rs", dense}});
+  EXPECT_EQ(doc::AsIndex(*many)->data().flags.size(), 4096u);
+}
+
 }  // namespace
 }  // namespace errdex

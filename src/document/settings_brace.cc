@@ -211,8 +211,13 @@ void RustClap(std::string_view path, std::string_view t, const std::vector<bool>
       if (i == std::string_view::npos) continue;
       if (WordAt(t, i, "pub")) {
         i += 3;
-        if (i < t.size() && t[i] == '(') i = Close(t, code, i) + 1;
+        if (i < t.size() && t[i] == '(') {  // pub(crate)
+          size_t c = Close(t, code, i);
+          if (c == std::string_view::npos) continue;
+          i = c + 1;
+        }
         i = t.find_first_not_of(" \t", i);
+        if (i == std::string_view::npos) continue;
       }
       size_t ne = i;
       while (ne < t.size() && IsWordChar(t[ne])) ++ne;
@@ -393,6 +398,7 @@ void JavaPicocli(std::string_view path, std::string_view t, const std::vector<bo
     while (ne > close && (t[ne - 1] == ' ' || t[ne - 1] == '\t' || t[ne - 1] == '\n' || t[ne - 1] == '\r')) --ne;
     size_t nb = ne;
     while (nb > close && IsWordChar(t[nb - 1])) --nb;
+    if (nb <= close + 1) continue;  // no type before the name
     std::string field(t.substr(nb, ne - nb));
     std::string before = Trim(t.substr(close + 1, nb - close - 1));
     std::string type = before.empty() ? "" : LastComponent(before.substr(before.find_last_of(" \t\n") == std::string::npos ? 0 : before.find_last_of(" \t\n") + 1));
