@@ -984,5 +984,21 @@ TEST(Knowledge, BraceSettingsOnHostileText) {
   EXPECT_EQ(doc::AsIndex(*many)->data().flags.size(), 4096u);
 }
 
+// A Rust router's --policy does not hide what the Python side of the same repository
+// says about --policy (a flag its strings mention, a dataclass field): each language keeps
+// its own.
+TEST(Knowledge, AnotherLanguagesFlagHidesNoPythonFlag) {
+  auto k = Knowledge({{"router/src/cli.rs", "#[derive(Parser)]\nstruct Args {\n    #[arg(long)]\n    policy: String,\n}\n"},
+                      {"python/launch.py", "CMD = ['router', '--policy', 'random']\nHELP = 'pass --policy to the router'\n"}});
+  const doc::KnowledgeIndex* idx = doc::AsIndex(*k);
+  const doc::Flag* py = idx->FindFlagFor("python", "--policy");
+  const doc::Flag* rs = idx->FindFlagFor("rust", "--policy");
+  ASSERT_TRUE(py);
+  ASSERT_TRUE(rs);
+  EXPECT_EQ(py->origin, "mentioned");
+  EXPECT_EQ(rs->origin, "clap");
+  EXPECT_EQ(idx->FindFlagFor("rust", "policy"), rs);
+}
+
 }  // namespace
 }  // namespace errdex

@@ -562,12 +562,16 @@ SettingsData MergeSettings(std::vector<const SettingsData*> files) {
       }
     }
   }
+  // What Python's idioms define: a Rust router's --policy (settings_brace.cc) neither
+  // hides a Python dataclass field nor a flag the Python code mentions.
   std::set<std::string> dests;
-  for (const auto& f : all.flags) dests.insert(f.dest);
+  for (const auto& f : all.flags)
+    if (f.Language().empty()) dests.insert(f.dest);
   // Field walkers: the fields of their classes (and of those classes' bases) become flags.
   std::set<std::string> options_defined;
   for (const auto& f : all.flags)
-    for (const auto& o : f.options) options_defined.insert(o);
+    if (f.Language().empty())
+      for (const auto& o : f.options) options_defined.insert(o);
   std::map<std::string, std::vector<std::string>> passed;  // walker function -> classes given to it
   for (const auto& [fn, cls] : all.class_calls) passed[fn].push_back(cls);
   std::set<std::string> field_classes;
