@@ -670,34 +670,7 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
         }
       }
       f.subj = res.Resolve(f.atom);
-      // Rust: `args.urls.is_empty()` / `args.model.is_none()` test a flag for being given, as
-      // Python's `not args.urls` does; `.is_some()` as `args.model` does.
-      if (site.language == "rust" && f.subj.kind == SubjectKind::kCode && f.atom.op.empty())
-        for (const char* suf : {".is_empty()", ".is_none()", ".is_some()"})
-          if (EndsWith(f.atom.lhs, suf)) {
-            Atom given = f.atom;
-            given.lhs = f.atom.lhs.substr(0, f.atom.lhs.size() - std::char_traits<char>::length(suf));
-            if (std::string_view(suf) != ".is_some()") given.falsy = !given.falsy;
-            Subject gs = res.Resolve(given);
-            if (gs.kind == SubjectKind::kFlag) f.subj = gs, f.code = Clip(OneLine(f.atom.Code()), kMaxExpr), f.atom = given;
-            break;
-          }
-      // A clap ValueEnum flag compared with a variant (`args.policy == Policy::CacheAware`):
-      // the value the user types, `cache-aware`.
-      if (f.subj.kind == SubjectKind::kFlag && f.subj.flag && f.subj.flag->choices_from == "ValueEnum" && !f.atom.rhs_strings &&
-          (f.atom.op == "==" || f.atom.op == "!=")) {
-        std::string r = Trim(f.atom.rhs);
-        size_t dot = r.rfind('.');
-        if (dot != std::string::npos && IsDotted(r) && LastComponent(r.substr(0, dot)) == f.subj.flag->type) {
-          std::string v = Kebab(r.substr(dot + 1));
-          if (std::find(f.subj.flag->choices.begin(), f.subj.flag->choices.end(), v) != f.subj.flag->choices.end()) {
-            f.atom.values = {v};
-            f.atom.rhs_strings = true;
-            f.atom.constants.clear();
-          }
-        }
-      }
-      if (f.code.empty()) f.code = Clip(OneLine(f.atom.Code()), kMaxExpr);
+      f.code = Clip(OneLine(f.atom.Code()), kMaxExpr);
     } else {
       f.disjunction = true;
       f.any_of = c.any_of;

@@ -469,6 +469,10 @@ std::string NormalizeGuard(std::string_view s, std::string_view language) {
         o += w.substr(0, w.size() - 8) + (EndsWith(w, ".is_none") ? " is None" : " is not None");
         i = e + 2;
         continue;
+      } else if (rust && EndsWith(w, ".is_empty") && w.size() > 9 && s.compare(e, 2, "()") == 0) {
+        o += "(not " + w.substr(0, w.size() - 9) + ")";  // as Python tests a collection or a string
+        i = e + 2;
+        continue;
       } else {
         o += w;
       }

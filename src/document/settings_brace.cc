@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -140,8 +141,9 @@ bool WordAt(std::string_view t, size_t at, std::string_view w) {
 
 // ----- Rust clap ----------------------------------------------------------------------------
 
-// `enum Policy { RoundRobin, Random }` with ValueEnum in its derive: the kebab-case values.
-std::vector<std::string> ValueEnumChoices(std::string_view t, const std::vector<bool>& code, std::string_view name) {
+// `enum Policy { RoundRobin, Random }` with ValueEnum in its derive: each variant and the
+// kebab-case value the user types (round-robin).
+std::vector<std::pair<std::string, std::string>> ValueEnumMembers(std::string_view t, const std::vector<bool>& code, std::string_view name) {
   std::string head = "enum " + std::string(name);
   for (size_t p = t.find(head); p != std::string_view::npos; p = t.find(head, p + 1)) {
     if (!code[p] || !WordAt(t, p + 5, name)) continue;
@@ -152,7 +154,7 @@ std::vector<std::string> ValueEnumChoices(std::string_view t, const std::vector<
     if (open == std::string_view::npos) return {};
     size_t close = Close(t, code, open);
     if (close == std::string_view::npos) return {};
-    std::vector<std::string> out;
+    std::vector<std::pair<std::string, std::string>> out;
     for (std::string_view v : Split(t, code, open + 1, close)) {
       std::string s = Trim(v);
       while (StartsWith(s, "#[")) {  // #[value(name = "x")] renames: not followed, skip the variant's attribute
@@ -160,7 +162,7 @@ std::vector<std::string> ValueEnumChoices(std::string_view t, const std::vector<
         s = e == std::string::npos ? "" : Trim(s.substr(e + 1));
       }
       if (!IsIdent(s)) return {};  // a variant with data: no simple value
-      out.push_back(Kebab(s));
+      out.emplace_back(s, Kebab(s));
     }
     return out;
   }
@@ -169,7 +171,7 @@ std::vector<std::string> ValueEnumChoices(std::string_view t, const std::vector<
 
 void RustClap(std::string_view path, std::string_view t, const std::vector<bool>& code, const LineIndex& line_at,
               SettingsData* out) {
-  std::map<std::string, std::vector<std::string>> enum_choices;  // type -> ValueEnum values, looked up once
+  std::set<std::string> enums_read;  // field types looked up as a ValueEnum (found or not), once each
   for (std::string_view attr : {"#[arg(", "#[clap(", "#[structopt("}) {
     for (size_t p = t.find(attr); p != std::string_view::npos && out->flags.size() < kMaxSettings; p = t.find(attr, p + 1)) {
       if (!code[p]) continue;
@@ -263,15 +265,16 @@ void RustClap(std::string_view path, std::string_view t, const std::vector<bool>
       else if (action == "Count") f.action = "count";
       else if (action == "Append") f.action = "append";
       if (IsIdent(type) && std::isupper((unsigned char)type[0])) {
-        auto [it, fresh] = enum_choices.try_emplace(type);
-        if (fresh) it->second = ValueEnumChoices(t, code, type);
-        f.choices = it->second;
-        if (!f.choices.empty()) f.choices_from = "ValueEnum";
-        // default_value_t = Policy::CacheAware: the value typed, cache-aware
-        size_t sep = def.rfind("::");
-        if (!f.choices.empty() && sep != std::string::npos && def.substr(0, sep) == type) {
-          std::string v = Kebab(def.substr(sep + 2));
-          if (std::find(f.choices.begin(), f.choices.end(), v) != f.choices.end()) f.default_value = v;
+        // The settings map's Enum table (as for Python's Enum classes): the facts turn
+        // `args.policy == Policy::CacheAware` into `--policy cache-aware` through it.
+        if (enums_read.insert(type).second)
+          if (auto members = ValueEnumMembers(t, code, type); !members.empty()) out->enums[type] = std::move(members);
+        if (auto en = out->enums.find(type); en != out->enums.end()) {
+          for (const auto& [member, value] : en->second) {
+            f.choices.push_back(value);
+            if (def == type + "::" + member) f.default_value = value;  // default_value_t = Policy::CacheAware
+          }
+          f.choices_from = "ValueEnum";
         }
       }
       f.help = Clip(help, 400);
