@@ -134,36 +134,17 @@ class Parser {
       n.atom.values.clear();
       n.atom.rhs_strings = false;
     }
-    if (!n.atom.rhs_strings && (op == "in" || op == "not in") && re > rb + 2 &&
-        (t_.IsOp(rb, "[") || t_.IsOp(rb, "(") || t_.IsOp(rb, "{")) && t_.MatchBracket(rb) == re - 1) {
-      // `x in (32, 64)`: a list of integers.
-      std::vector<std::string> nums;
-      bool ok = true;
-      for (auto [pb, pe] : t_.SplitTopLevel(rb + 1, re - 1)) {
-        if (pb >= pe) continue;
-        std::string v(t_.Span(pb, pe));
-        long k;
-        if (!IntLiteral(v, &k) || nums.size() >= 64) ok = false;
-        else nums.push_back(v);
-      }
-      if (ok && !nums.empty()) n.atom.values = std::move(nums), n.atom.rhs_strings = n.atom.rhs_numbers = true;
-    }
+    auto is_int = [](const std::string& v) {
+      long k;
+      return IntLiteral(v, &k);
+    };
+    if (!n.atom.rhs_strings && (op == "in" || op == "not in") && Items(rb, re, is_int, &n.atom.values))
+      n.atom.rhs_strings = n.atom.rhs_numbers = true;  // `x in (32, 64)`: a list of integers
     if (!n.atom.rhs_strings && re > rb) {
-      if ((op == "in" || op == "not in") && (t_.IsOp(rb, "[") || t_.IsOp(rb, "(") || t_.IsOp(rb, "{")) &&
-          t_.MatchBracket(rb) == re - 1) {
-        for (auto [pb, pe] : t_.SplitTopLevel(rb + 1, re - 1)) {
-          if (pb >= pe) continue;
-          std::string v = Trim(std::string(t_.Span(pb, pe)));
-          if (!IsCallerConstant(v) || n.atom.constants.size() >= 64) {
-            n.atom.constants.clear();
-            break;
-          }
-          n.atom.constants.push_back(std::move(v));
-        }
-      } else if (op == "==" || op == "!=") {
-        std::string v = Trim(n.atom.rhs);
-        if (IsCallerConstant(v) || IntTuple(v)) n.atom.constants.push_back(std::move(v));
-      }
+      std::vector<std::string> tuple;
+      if (op == "in" || op == "not in") Items(rb, re, IsCallerConstant, &n.atom.constants);
+      else if ((op == "==" || op == "!=") && (IsCallerConstant(Trim(n.atom.rhs)) || Items(rb, re, is_int, &tuple)))
+        n.atom.constants.push_back(Trim(n.atom.rhs));  // `!= torch.bfloat16`, `!= (64, 64, 128)` compared whole
       bool any = false;
       for (const auto& c : n.atom.constants) any |= c != "None";
       if (!any) n.atom.constants.clear();
@@ -180,23 +161,21 @@ class Parser {
     if (!IsDotted(v) || v.find('.') == std::string::npos) return false;
     return v.rfind("self.", 0) != 0 && v.rfind("cls.", 0) != 0 && v.front() != '_';
   }
-  // `(64, 64, 128)`: a tuple of integers, compared whole.
-  static bool IntTuple(const std::string& v) {
-    if (v.size() < 3 || v.size() > 80 || v.front() != '(' || v.back() != ')') return false;
-    size_t b = 1;
-    int n = 0;
-    while (b < v.size() - 1) {
-      size_t e = v.find(',', b);
-      if (e == std::string::npos) e = v.size() - 1;
-      std::string item = Trim(v.substr(b, e - b));
-      long k;
-      if (!item.empty()) {
-        if (!IntLiteral(item, &k)) return false;
-        ++n;
-      }
-      b = e + 1;
+  // The items of a bracketed rhs `(a, b)` / `[a, b]` / `{a, b}` (tokens [rb, re)) when every
+  // one passes `accept` (at most 64); false, and `out` untouched, otherwise.
+  template <typename Accept>
+  bool Items(size_t rb, size_t re, Accept accept, std::vector<std::string>* out) const {
+    if (re < rb + 3 || !(t_.IsOp(rb, "[") || t_.IsOp(rb, "(") || t_.IsOp(rb, "{")) || t_.MatchBracket(rb) != re - 1) return false;
+    std::vector<std::string> items;
+    for (auto [pb, pe] : t_.SplitTopLevel(rb + 1, re - 1)) {
+      if (pb >= pe) continue;
+      std::string v = Trim(std::string(t_.Span(pb, pe)));
+      if (!accept(v) || items.size() >= 64) return false;
+      items.push_back(std::move(v));
     }
-    return n >= 1;
+    if (items.empty()) return false;
+    *out = std::move(items);
+    return true;
   }
 
   std::string_view src_;
