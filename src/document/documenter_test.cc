@@ -20,9 +20,17 @@
 #include "document/py_tokens.h"
 #include "document/taxonomy.h"
 #include "model/record.h"
+#include "document/documenter_test_util.h"
 
 namespace errdex {
 namespace {
+
+using doctest::AnyHas;
+using doctest::Doc;
+using doctest::Dump;
+using doctest::Has;
+using doctest::Knowledge;
+using doctest::RaiseSite;
 
 // What a real sglang defines for the flags involved (abridged).
 constexpr const char* kCliPy = R"PY(
@@ -109,11 +117,6 @@ std::string BuildFile(const Record& r, const std::vector<std::string>& prefix, c
   return text;
 }
 
-std::unique_ptr<RepoKnowledge> Knowledge(const std::vector<std::pair<std::string, std::string>>& files) {
-  std::vector<FileKnowledgePtr> fk;
-  for (auto& [p, t] : files) fk.push_back(CollectFileKnowledge(p, t));
-  return RepoKnowledge::Build(std::move(fk));
-}
 
 Site MakeSite(const Record& r, std::string function, std::vector<std::string> guards) {
   Site s;
@@ -129,36 +132,7 @@ Site MakeSite(const Record& r, std::string function, std::vector<std::string> gu
   return s;
 }
 
-// A raise site with the fields most tests set.
-Site RaiseSite(const std::string& path, int line, const std::string& cls, const std::string& msg,
-               const std::string& function) {
-  Site s;
-  s.file_path = path;
-  s.line = line;
-  s.error_class = cls;
-  s.error_message = msg;
-  s.function = function;
-  return s;
-}
 
-// DocumentRecord with the context the scan gathers from the whole file.
-void Doc(const Site& site, const std::string& file, const RepoKnowledge& k, Record* r) {
-  FileFacts ff = CollectFileFacts(site.file_path, file, {&site});
-  DocumentRecord(site, ff.contexts[0], k, r);
-}
-
-bool Has(const std::optional<std::string>& s, const std::string& needle) { return s && s->find(needle) != std::string::npos; }
-bool AnyHas(const std::optional<std::vector<std::string>>& v, const std::string& needle) {
-  if (!v) return false;
-  for (auto& s : *v)
-    if (s.find(needle) != std::string::npos) return true;
-  return false;
-}
-std::string Dump(const Record& r) {
-  std::string j = RecordToJson(r);
-  if (std::getenv("ERRDEX_DOC_DUMP")) std::fprintf(stderr, "%s\n", j.c_str());  // for reading the prose by eye
-  return j;
-}
 
 TEST(DocumenterSeed, Seed000DeepepNormalWithCutedsl) {
   Record seed = LoadSeed("000_6372fd8a0e5af399.txt");
@@ -932,72 +906,6 @@ TEST(DocumenterCode, ParameterComparedWithTypableConstants) {
   SCOPED_TRACE(Dump(d));
   EXPECT_FALSE(Has(d.example_fix, "cfg.max_splits_kv"));
   EXPECT_FALSE(AnyHas(d.solutions, "cfg.max_splits_kv"));
-}
-
-// A Go site's prose shows its conditions in Go (`err != nil && n > 0`), not in the Python
-// form the parser reads them in; Go's `if err := f(); err != nil {` assigns `f()` only.
-TEST(DocumenterForeign, CodeSpansInTheSitesLanguage) {
-  EXPECT_EQ(doc::ForeignCode("err is not None and not ok", "go"), "err != nil && !ok");
-  EXPECT_EQ(doc::ForeignCode("p is None or q == True", "cpp"), "p == nullptr || q == true");
-  EXPECT_EQ(doc::ForeignCode("x is None", "rust"), "x is None");  // Option's None, no `.is_none()` rebuilt
-  EXPECT_EQ(doc::ForeignCode("s == \"a and b\" and t", "java"), "s == \"a and b\" && t");
-  EXPECT_EQ(doc::ForeignCode("a and not b", "python"), "a and not b");
-  // C++ casts are no comparisons: static_cast<int32_t>(x) reads as (x)
-  std::string cast = doc::NormalizeGuard("n > static_cast<int32_t>(kMax) && p != static_cast<const void*>(q)", "cpp");
-  cast.erase(std::unique(cast.begin(), cast.end(), [](char a, char b) { return a == ' ' && b == ' '; }), cast.end());
-  EXPECT_EQ(cast, "n > (kMax) and p != (q)");
-  std::string file =
-      "package main\n\nfunc load(path string, n int) error {\n\tif err := open(path); err != nil && n > 0 {\n"
-      "\t\treturn fmt.Errorf(\"load %s: %w\", path, err)\n\t}\n\treturn nil\n}\n";
-  Site s = RaiseSite("load.go", 5, "error", "load {path}: {err}", "load");
-  s.language = "go";
-  s.guards = {"err != nil && n > 0"};
-  auto k = Knowledge({{"load.go", file}});
-  Record r;
-  Doc(s, file, *k, &r);
-  SCOPED_TRACE(Dump(r));
-  EXPECT_TRUE(Has(r.documentation, "`err != nil`")) << *r.documentation;
-  EXPECT_FALSE(Has(r.documentation, "None"));
-  EXPECT_FALSE(Has(r.trigger_scenarios, " and not "));
-  EXPECT_FALSE(Has(r.documentation, "; err")) << "Go's if-statement initializer is the whole assignment";
-}
-
-// The Rust/Go/Java settings scanner on hostile text: definitions cut off at the end of
-// the file, unbalanced brackets, a flag-dense file (the entries are capped), strings and
-// comments that only look like definitions. Nothing crashes; nothing in a comment or a
-// string becomes a flag.
-TEST(Knowledge, BraceSettingsOnHostileText) {
-  for (const char* cut : {"#[arg(", "#[arg(long)]", "#[arg(long)] pub", "#[arg(long)] x", "x := flag.Int(", "x := flag.Int(\"n\"",
-                          "fs.IntVar(&", "fs.IntVarP(&c.N, \"n\"", "@Option(names = {\"-x\"", "@Option(names = \"-x\") int",
-                          "std::env::var(", "os.Getenv(\"", "#[arg(long, default_value = \"unterminated)] x: u8,"}) {
-    for (const char* path : {"a.rs", "a.go", "A.java"}) {
-      auto k = Knowledge({{path, cut}});
-      EXPECT_TRUE(doc::AsIndex(*k)->data().flags.size() <= 1) << cut;
-    }
-  }
-  auto quiet = Knowledge({{"m.rs", "// #[arg(long)] pub x: u8,\nconst S: &str = \"#[arg(long)] y: u8,\";\n"},
-                          {"m.go", "// n := flag.Int(\"n\", 1, \"u\")\nvar s = `m := flag.Int(\"m\", 1, \"u\")`\n"}});
-  EXPECT_TRUE(doc::AsIndex(*quiet)->data().flags.empty());
-  std::string dense;
-  for (int i = 0; i < 6000; ++i) dense += "    #[arg(long)] f" + std::to_string(i) + ": u8,\n";
-  auto many = Knowledge({{"big.rs", dense}});
-  EXPECT_EQ(doc::AsIndex(*many)->data().flags.size(), 4096u);
-}
-
-// A Rust router's --policy does not hide what the Python side of the same repository
-// says about --policy (a flag its strings mention, a dataclass field): each language keeps
-// its own.
-TEST(Knowledge, AnotherLanguagesFlagHidesNoPythonFlag) {
-  auto k = Knowledge({{"router/src/cli.rs", "#[derive(Parser)]\nstruct Args {\n    #[arg(long)]\n    policy: String,\n}\n"},
-                      {"python/launch.py", "CMD = ['router', '--policy', 'random']\nHELP = 'pass --policy to the router'\n"}});
-  const doc::KnowledgeIndex* idx = doc::AsIndex(*k);
-  const doc::Flag* py = idx->FindFlagFor("python", "--policy");
-  const doc::Flag* rs = idx->FindFlagFor("rust", "--policy");
-  ASSERT_TRUE(py);
-  ASSERT_TRUE(rs);
-  EXPECT_EQ(py->origin, "mentioned");
-  EXPECT_EQ(rs->origin, "clap");
-  EXPECT_EQ(idx->FindFlagFor("rust", "policy"), rs);
 }
 
 }  // namespace

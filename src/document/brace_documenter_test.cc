@@ -1,0 +1,90 @@
+// Tests of the document stage on other languages' code: Rust, Go and Java settings
+// (settings_brace.cc) on hostile text and beside Python's, and conditions shown in the
+// site's own language (guards.h ForeignCode). The fixture trees of tests/prose/ test
+// the same through the real binary.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "document/documenter_test_util.h"
+#include "document/guards.h"
+#include "document/knowledge.h"
+
+namespace errdex {
+namespace {
+
+using doctest::Doc;
+using doctest::Dump;
+using doctest::Has;
+using doctest::Knowledge;
+using doctest::RaiseSite;
+
+// A Go site's prose shows its conditions in Go (`err != nil && n > 0`), not in the Python
+// form the parser reads them in; Go's `if err := f(); err != nil {` assigns `f()` only.
+TEST(DocumenterForeign, CodeSpansInTheSitesLanguage) {
+  EXPECT_EQ(doc::ForeignCode("err is not None and not ok", "go"), "err != nil && !ok");
+  EXPECT_EQ(doc::ForeignCode("p is None or q == True", "cpp"), "p == nullptr || q == true");
+  EXPECT_EQ(doc::ForeignCode("x is None", "rust"), "x is None");  // Option's None, no `.is_none()` rebuilt
+  EXPECT_EQ(doc::ForeignCode("s == \"a and b\" and t", "java"), "s == \"a and b\" && t");
+  EXPECT_EQ(doc::ForeignCode("a and not b", "python"), "a and not b");
+  // C++ casts are no comparisons: static_cast<int32_t>(x) reads as (x)
+  std::string cast = doc::NormalizeGuard("n > static_cast<int32_t>(kMax) && p != static_cast<const void*>(q)", "cpp");
+  cast.erase(std::unique(cast.begin(), cast.end(), [](char a, char b) { return a == ' ' && b == ' '; }), cast.end());
+  EXPECT_EQ(cast, "n > (kMax) and p != (q)");
+  std::string file =
+      "package main\n\nfunc load(path string, n int) error {\n\tif err := open(path); err != nil && n > 0 {\n"
+      "\t\treturn fmt.Errorf(\"load %s: %w\", path, err)\n\t}\n\treturn nil\n}\n";
+  Site s = RaiseSite("load.go", 5, "error", "load {path}: {err}", "load");
+  s.language = "go";
+  s.guards = {"err != nil && n > 0"};
+  auto k = Knowledge({{"load.go", file}});
+  Record r;
+  Doc(s, file, *k, &r);
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(Has(r.documentation, "`err != nil`")) << *r.documentation;
+  EXPECT_FALSE(Has(r.documentation, "None"));
+  EXPECT_FALSE(Has(r.trigger_scenarios, " and not "));
+  EXPECT_FALSE(Has(r.documentation, "; err")) << "Go's if-statement initializer is the whole assignment";
+}
+
+// The Rust/Go/Java settings scanner on hostile text: definitions cut off at the end of
+// the file, unbalanced brackets, a flag-dense file (the entries are capped), strings and
+// comments that only look like definitions. Nothing crashes; nothing in a comment or a
+// string becomes a flag.
+TEST(Knowledge, BraceSettingsOnHostileText) {
+  for (const char* cut : {"#[arg(", "#[arg(long)]", "#[arg(long)] pub", "#[arg(long)] x", "x := flag.Int(", "x := flag.Int(\"n\"",
+                          "fs.IntVar(&", "fs.IntVarP(&c.N, \"n\"", "@Option(names = {\"-x\"", "@Option(names = \"-x\") int",
+                          "std::env::var(", "os.Getenv(\"", "#[arg(long, default_value = \"unterminated)] x: u8,"}) {
+    for (const char* path : {"a.rs", "a.go", "A.java"}) {
+      auto k = Knowledge({{path, cut}});
+      EXPECT_TRUE(doc::AsIndex(*k)->data().flags.size() <= 1) << cut;
+    }
+  }
+  auto quiet = Knowledge({{"m.rs", "// #[arg(long)] pub x: u8,\nconst S: &str = \"#[arg(long)] y: u8,\";\n"},
+                          {"m.go", "// n := flag.Int(\"n\", 1, \"u\")\nvar s = `m := flag.Int(\"m\", 1, \"u\")`\n"}});
+  EXPECT_TRUE(doc::AsIndex(*quiet)->data().flags.empty());
+  std::string dense;
+  for (int i = 0; i < 6000; ++i) dense += "    #[arg(long)] f" + std::to_string(i) + ": u8,\n";
+  auto many = Knowledge({{"big.rs", dense}});
+  EXPECT_EQ(doc::AsIndex(*many)->data().flags.size(), 4096u);
+}
+
+// A Rust router's --policy does not hide what the Python side of the same repository
+// says about --policy (a flag its strings mention, a dataclass field): each language keeps
+// its own.
+TEST(Knowledge, AnotherLanguagesFlagHidesNoPythonFlag) {
+  auto k = Knowledge({{"router/src/cli.rs", "#[derive(Parser)]\nstruct Args {\n    #[arg(long)]\n    policy: String,\n}\n"},
+                      {"python/launch.py", "CMD = ['router', '--policy', 'random']\nHELP = 'pass --policy to the router'\n"}});
+  const doc::KnowledgeIndex* idx = doc::AsIndex(*k);
+  const doc::Flag* py = idx->FindFlagFor("python", "--policy");
+  const doc::Flag* rs = idx->FindFlagFor("rust", "--policy");
+  ASSERT_TRUE(py);
+  ASSERT_TRUE(rs);
+  EXPECT_EQ(py->origin, "mentioned");
+  EXPECT_EQ(rs->origin, "clap");
+  EXPECT_EQ(idx->FindFlagFor("rust", "policy"), rs);
+}
+
+}  // namespace
+}  // namespace errdex
