@@ -17,7 +17,7 @@ namespace errdex {
 
 namespace {
 
-constexpr uint8_t kClassesVersion = 2;  // 2: kBaseCall and its base_args
+constexpr uint8_t kClassesVersion = 3;  // 2: kBaseCall and its base_args; 3: attr_ints, param_attrs, init_attrs
 
 std::string Hashed(std::initializer_list<std::string_view> parts) {
   std::string k;
@@ -72,6 +72,23 @@ std::vector<std::string> GetList(store::ByteReader& r) {
   return v;
 }
 
+void PutMap(store::ByteWriter& w, const std::map<std::string, std::string>& m) {
+  w.Varint(m.size());
+  for (const auto& [k, v] : m) {
+    w.Bytes(k);
+    w.Bytes(v);
+  }
+}
+std::map<std::string, std::string> GetMap(store::ByteReader& r) {
+  std::map<std::string, std::string> m;
+  uint64_t n = r.Varint();
+  for (uint64_t i = 0; i < n && r.ok(); ++i) {
+    std::string key(r.Bytes());
+    m[key] = std::string(r.Bytes());
+  }
+  return m;
+}
+
 void PutClass(store::ByteWriter& w, const py::ClassMessage& c, bool with_file) {
   if (with_file) w.Bytes(c.file);
   w.Bytes(c.name);
@@ -80,13 +97,12 @@ void PutClass(store::ByteWriter& w, const py::ClassMessage& c, bool with_file) {
   PutList(w, c.params);
   PutSegs(w, c.text);
   w.Bytes(c.format_attr);
-  w.Varint(c.attr_strings.size());
-  for (const auto& [k, v] : c.attr_strings) {
-    w.Bytes(k);
-    w.Bytes(v);
-  }
+  PutMap(w, c.attr_strings);
   w.Varint(c.base_args.size());
   for (const py::Segs& a : c.base_args) PutSegs(w, a);
+  PutMap(w, c.attr_ints);
+  PutMap(w, c.param_attrs);
+  PutList(w, c.init_attrs);
 }
 
 // zstd with the raw size in front (store/codec.h).
@@ -162,17 +178,16 @@ bool DecodeClassMessages(std::string_view bytes, const std::string& path, std::v
     c.params = GetList(r);
     if (!GetSegs(r, &c.text, 0)) return false;
     c.format_attr = std::string(r.Bytes());
-    uint64_t attrs = r.Varint();
-    for (uint64_t k = 0; k < attrs && r.ok(); ++k) {
-      std::string key(r.Bytes());
-      c.attr_strings[key] = std::string(r.Bytes());
-    }
+    c.attr_strings = GetMap(r);
     uint64_t base_args = r.Varint();
     for (uint64_t k = 0; k < base_args && r.ok(); ++k) {
       py::Segs a;
       if (!GetSegs(r, &a, 0)) return false;
       c.base_args.push_back(std::move(a));
     }
+    c.attr_ints = GetMap(r);
+    c.param_attrs = GetMap(r);
+    c.init_attrs = GetList(r);
     classes.push_back(std::move(c));
   }
   if (!r.ok() || !r.done()) return false;

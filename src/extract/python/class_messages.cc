@@ -60,6 +60,24 @@ std::optional<std::string> PureLiteral(const Segs& segs) {
   return out;
 }
 
+// The class attribute a hole shows when no argument fills it: `self.code` that
+// __init__ does not set, or a parameter the raise did not pass that __init__ would
+// have stored on self over the class's value.
+const ClassTemplate::AttrValue* ClassAttrShown(const ClassTemplate& t, const std::string& hole, const BoundArgs& args) {
+  std::string attr;
+  if (hole.compare(0, 5, "self.") == 0) {
+    attr = hole.substr(5);
+    if (attr.empty() || attr.find_first_of(".[(") != std::string::npos) return nullptr;
+    if (std::find(t.init_attrs.begin(), t.init_attrs.end(), attr) != t.init_attrs.end()) return nullptr;
+  } else {
+    auto p = t.param_attrs.find(hole);
+    if (p == t.param_attrs.end() || args.star) return nullptr;
+    attr = p->second;
+  }
+  auto it = t.class_attrs.find(attr);
+  return it == t.class_attrs.end() || (!it->second.is_str && it->second.text.empty()) ? nullptr : &it->second;
+}
+
 Segs BindSegs(const Segs& text, const ClassTemplate& t, const BoundArgs& args, size_t* literal_from_template) {
   Segs out;
   for (const Seg& s : text) {
@@ -84,7 +102,13 @@ Segs BindSegs(const Segs& text, const ClassTemplate& t, const BoundArgs& args, s
     for (const auto& [k, v] : args.keywords)
       if (!arg && k == h.name) arg = &v;
     if (!arg) {
-      out.push_back(s);
+      const ClassTemplate::AttrValue* attr = h.spec.empty() ? ClassAttrShown(t, h.name, args) : nullptr;
+      if (attr) {
+        *literal_from_template += attr->text.size();
+        out.push_back(Seg::Lit(h.conv == 'r' && attr->is_str ? PyRepr(attr->text) : attr->text));
+      } else {
+        out.push_back(s);
+      }
       continue;
     }
     std::optional<std::string> lit = PureLiteral(*arg);
@@ -140,7 +164,22 @@ std::optional<ClassTemplate> ClassMessageTable::Resolve(std::string_view name, s
   const ClassMessage* raised = Find(name, file);
   if (!raised) return std::nullopt;
   std::optional<ClassTemplate> t = ResolveFrom(raised, 0);
-  if (!t || !HasLiteral(t->text)) return std::nullopt;
+  if (!t) return std::nullopt;
+  // The class attributes of the raised class, then of its bases (breadth-first, the
+  // nearest definition wins, as Python's lookup does for single inheritance).
+  std::vector<const ClassMessage*> chain{raised};
+  for (size_t i = 0; i < chain.size() && i < 16; ++i) {
+    const ClassMessage* c = chain[i];
+    for (const auto& [k, v] : c->attr_strings) t->class_attrs.emplace(k, ClassTemplate::AttrValue{v, true});
+    for (const auto& [k, v] : c->attr_ints) t->class_attrs.emplace(k, ClassTemplate::AttrValue{v, false});
+    // Whichever __init__ runs may set it on the instance: no class value then.
+    t->init_attrs.insert(t->init_attrs.end(), c->init_attrs.begin(), c->init_attrs.end());
+    for (const std::string& b : c->bases) {
+      const ClassMessage* base = b == c->name ? nullptr : Find(b, c->file);
+      if (base && std::find(chain.begin(), chain.end(), base) == chain.end()) chain.push_back(base);
+    }
+  }
+  if (!HasLiteral(t->text) && t->class_attrs.empty()) return std::nullopt;
   return t;
 }
 
@@ -151,7 +190,13 @@ std::optional<ClassTemplate> ClassMessageTable::ResolveFrom(const ClassMessage* 
   std::vector<const ClassMessage*> chain{raised};
   for (size_t i = 0; i < chain.size() && i < 16; ++i) {
     const ClassMessage* c = chain[i];
-    if (c->source == ClassMessage::Source::kText) return ClassTemplate{c->params, c->text, false};
+    if (c->source == ClassMessage::Source::kText) {
+      ClassTemplate t;
+      t.params = c->params;
+      t.text = c->text;
+      t.param_attrs = c->param_attrs;
+      return t;
+    }
     if (c->source == ClassMessage::Source::kBaseCall) {
       // The base's template, its parameters bound to what this class passes on; the
       // result speaks of this class's own parameters.
@@ -163,7 +208,11 @@ std::optional<ClassTemplate> ClassMessageTable::ResolveFrom(const ClassMessage* 
         BoundArgs args;
         args.positional = c->base_args;
         size_t literal = 0;
-        return ClassTemplate{c->params, BindSegs(bt->text, *bt, args, &literal), false};
+        ClassTemplate t;
+        t.params = c->params;
+        t.text = BindSegs(bt->text, *bt, args, &literal);
+        t.param_attrs = c->param_attrs;
+        return t;
       }
       return std::nullopt;  // a base outside the repository (Exception(a, b) prints a tuple)
     }

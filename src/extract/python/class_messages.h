@@ -42,6 +42,13 @@ struct ClassMessage {
   Segs text;                        // kText
   std::string format_attr;          // kFormatAttr
   std::map<std::string, std::string> attr_strings;  // class attributes bound to a string literal
+  // Class attributes bound to a decimal integer literal, as written (werkzeug: code =
+  // 404); "" for one bound to anything else (it hides a base's value all the same).
+  std::map<std::string, std::string> attr_ints;
+  // __init__ parameters stored on self (self.description = description), parameter ->
+  // attribute: a raise that does not pass one leaves the class attribute showing.
+  std::map<std::string, std::string> param_attrs;
+  std::vector<std::string> init_attrs;  // every attribute __init__ sets on self (its value hides the class's)
   // kBaseCall: the arguments its __init__ passes on to the base's (after self), in
   // order (configparser: InterpolationError.__init__(self, option, section, msg)).
   std::vector<Segs> base_args;
@@ -52,6 +59,16 @@ struct ClassTemplate {
   std::vector<std::string> params;  // positional order of the raise's arguments
   Segs text;                        // holes named by params bind to the raise's arguments
   bool by_keyword_only = false;     // a format-attribute template: fields bind by keyword
+  // What the raised class and its bases define (the nearest first): a hole
+  // `self.code`, or a parameter not passed at the raise that __init__ would store on
+  // self, shows the class attribute (NotFound: code = 404, description = '...').
+  std::map<std::string, std::string> param_attrs;  // parameter -> attribute (the text's class)
+  std::vector<std::string> init_attrs;             // set on self by an __init__ of the raised class or a base
+  struct AttrValue {
+    std::string text;
+    bool is_str = true;  // repr'd by "!r"; an integer prints as written
+  };
+  std::map<std::string, AttrValue> class_attrs;
 };
 
 class ClassMessageTable {
@@ -84,7 +101,8 @@ struct BoundArgs {
 
 // The message of a raise of a class with template `t` and arguments `args`: each
 // hole naming a parameter becomes the argument given for it (its literal text,
-// repr'd for "!r"), other holes stay holes. nullopt when the result has no literal
+// repr'd for "!r"), a class attribute (ClassTemplate::class_attrs) fills what no
+// argument gives, other holes stay holes. nullopt when the result has no literal
 // text beyond what the arguments brought.
 MaybeSegs BindClassMessage(const ClassTemplate& t, const BoundArgs& args);
 

@@ -157,6 +157,86 @@ TEST(ClassMessages, BoundAtRaisesInAnotherFile) {
   EXPECT_FALSE(At(alone, 5)->error_message.has_value());
 }
 
+// werkzeug's HTTP errors: the base's __str__ prints attributes each subclass sets
+// at class level; __init__ stores a description only when one is passed.
+TEST(ClassMessages, ClassAttributesOfTheRaisedClassFillTheTemplate) {
+  constexpr const char* kHttp = R"PY(
+class HTTPException(Exception):
+    code = None
+    description = None
+
+    def __init__(self, description=None, response=None):
+        super().__init__()
+        if description is not None:
+            self.description = description
+        self.response = response
+        self.tag = make_tag()
+
+    @property
+    def name(self):
+        return lookup(self.code)
+
+    def __str__(self):
+        return f"{self.code} {self.name}: {self.description}"
+
+
+class NotFound(HTTPException):
+    code = 404
+    description = (
+        "The requested URL was not found on the server."
+        " Please check your spelling."
+    )
+
+
+class Gone(NotFound):
+    code = 0x19A
+
+
+class Tagged(HTTPException):
+    tag = "class-level"
+
+    def __str__(self):
+        return f"[{self.tag}] {self.code}"
+)PY";
+  constexpr const char* kRaise = R"PY(
+from .http import *
+
+def missing():
+    raise NotFound()
+
+def missing_why(why):
+    raise NotFound(why)
+
+def gone():
+    raise Gone()
+
+def tagged():
+    raise Tagged()
+)PY";
+  auto classes = CollectPythonClassMessages("web/http.py", kHttp);
+  ASSERT_EQ(classes.size(), 4u);
+  EXPECT_EQ(classes[1].attr_ints.at("code"), "404");
+  EXPECT_EQ(classes[0].param_attrs.at("description"), "description");
+  auto table = std::make_shared<py::ClassMessageTable>();
+  table->Add(std::move(classes));
+  PythonExtractResult r = ExtractPython("web/views.py", kRaise, ExtractLimits{}, table.get());
+  const Site* s = At(r, 5);  // nothing passed: the class's code and description show
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""),
+            "404 (.*?): The requested URL was not found on the server\\. Please check your spelling\\.");
+  EXPECT_EQ(s->message_resolution, "class-template");
+  s = At(r, 8);  // a description passed: it shows instead
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""), "404 (.*?): (.*?)");
+  s = At(r, 11);  // the nearest class's attribute wins; a hex literal is not printed as written
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""),
+            "(.*?) (.*?): The requested URL was not found on the server\\. Please check your spelling\\.");
+  s = At(r, 14);  // __init__ sets self.tag: the class attribute is hidden
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""), "\\[(.*?)\\] (.*?)");
+}
+
 }  // namespace
 }  // namespace errdex
 

@@ -5,6 +5,7 @@
 // (class_messages.h), an exception factory's class. See file_extractor.h.
 #include "extract/python/file_extractor.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace errdex::pyx {
@@ -260,6 +261,12 @@ MaybeSegs FileExtractor::CallerMessages(int fscope, std::string_view param, int 
 
 namespace {
 
+// "404", not "0x1F", "1_000", "1.5" or "1e3": printed as written.
+bool IsDecimalInt(std::string_view t) {
+  if (t.empty() || t.size() > 19 || (t.size() > 1 && t[0] == '0')) return false;
+  return std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 // Renames holes "self.x..." to "p..." where __init__ did self.x = p.
 void RenameSelfHoles(py::Segs& segs, const std::map<std::string, std::string>& self_param) {
   for (py::Seg& s : segs) {
@@ -310,7 +317,13 @@ std::vector<py::ClassMessage> FileExtractor::CollectClasses() {
     for (const auto& [name, a] : cs.assigns) {
       if (!a.has_value || a.aug) continue;
       int v = ParseAssignValue(a);
-      if (v >= 0 && parser_.node(v).kind == NodeKind::kStr) cm.attr_strings[std::string(name)] = parser_.node(v).str;
+      const py::Node* n = v >= 0 ? &parser_.node(v) : nullptr;
+      if (n && n->kind == NodeKind::kStr)
+        cm.attr_strings[std::string(name)] = n->str;
+      else if (n && n->kind == NodeKind::kNumber && IsDecimalInt(text_.substr(n->b, n->e - n->b)))
+        cm.attr_ints[std::string(name)] = std::string(text_.substr(n->b, n->e - n->b));
+      else
+        cm.attr_ints[std::string(name)] = "";  // defined here, value unknown: hides a base's
     }
     // Its methods.
     int init = -1, str = -1;
@@ -328,9 +341,13 @@ std::vector<py::ClassMessage> FileExtractor::CollectClasses() {
         cm.params.emplace_back(is.params[k]);
       }
       for (const auto& [attr, range] : is.self_assigns) {
+        cm.init_attrs.emplace_back(attr);
         if (range.second != range.first + 1 || T[range.first].kind != TokenKind::kName) continue;
         std::string_view v = py::TokenText(text_, T[range.first]);
-        if (is.HasParam(v)) self_param[std::string(attr)] = std::string(v);
+        if (is.HasParam(v)) {
+          self_param[std::string(attr)] = std::string(v);
+          cm.param_attrs[std::string(v)] = std::string(attr);
+        }
       }
       if (!is.init_calls.empty()) {
         auto [cb, ce] = is.init_calls.front();  // tokens from "__init__" on
