@@ -3,6 +3,7 @@
 #include "match/candidates.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 namespace errdex {
@@ -42,6 +43,17 @@ bool BracketsBalanced(std::string_view v) {
     else if (c == ']' && --square < 0) return false;
   }
   return round == 0 && square == 0;
+}
+
+// "...: (1, 2) + (2, 1). on startup": a template that ends a sentence where the text
+// goes on in lower case ends the message there, whatever the line started with --
+// the rest is the user's sentence ("ValueError: ... on startup" in an issue title).
+bool EndsSentenceBeforeProse(std::string_view text, size_t end) {
+  if (end == 0 || end + 2 > text.size()) return false;
+  char last = text[end - 1];
+  if (last != '.' && last != '!' && last != '?') return false;
+  if (text[end] != ' ') return false;
+  return std::islower(static_cast<unsigned char>(text[end + 1])) != 0;
 }
 
 }  // namespace
@@ -112,7 +124,8 @@ void CandidateSet::Evaluate(uint32_t pattern, std::string_view text, size_t hs_e
     me.open_ends = form.size() > 2 * kHole.size() && std::string_view(form).substr(0, kHole.size()) == kHole &&
                    std::string_view(form).substr(form.size() - kHole.size()) == kHole;
   }
-  if (!end_known && me.kind == MessageEvidence::Kind::kPartial && loc->begin <= anchor && loc->end > anchor)
+  if (me.kind == MessageEvidence::Kind::kPartial && loc->begin <= anchor && loc->end > anchor &&
+      (!end_known || EndsSentenceBeforeProse(text, loc->end)))
     prose_tail_possible_ = true;
   for (uint32_t entry : m_.EntriesOfPattern(pattern)) {
     if (!Accept(entry)) continue;

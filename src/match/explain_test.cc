@@ -127,6 +127,18 @@ TEST(Explain, SentenceAfterTheMessageIsNotTheMessage) {
   hits = Explain(*m, "TypeError: not expecting type 'int' in call\n");
   ASSERT_FALSE(hits.empty());
   EXPECT_EQ(hits[0].entry, 1u);
+  // ...unless a template ends a sentence where the line goes on in lower case: an
+  // issue title that starts with the class and ends with the user's words.
+  m = MakeMatcher({
+      {"ShapeError", "matrices/common.py", "add", 2736, "Matrix size mismatch: {a} + {b}", "Matrix size mismatch: (.*?) \\+ (.*?)"},
+      {"ShapeError", "matrices/base.py", "add", 2765, "Matrix size mismatch: {a} + {b}.", "Matrix size mismatch: (.*?) \\+ (.*?)\\."},
+  });
+  hits = Explain(*m, "ShapeError: Matrix size mismatch: (1, 2) + (2, 1). on startup\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 1u);
+  hits = Explain(*m, "ShapeError: Matrix size mismatch: (1, 2) + (2, 1). Transpose one\n");  // a sentence of the message's own
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 0u);
 }
 
 TEST(Explain, TheBranchThatMatchedIsWhatATemplateExplains) {
