@@ -17,7 +17,7 @@ namespace errdex {
 
 namespace {
 
-constexpr uint8_t kClassesVersion = 3;  // 2: kBaseCall and its base_args; 3: attr_ints, param_attrs, init_attrs
+constexpr uint8_t kClassesVersion = 3;  // 2: kBaseCall and its base_args; 3: attr_ints, param_attrs, init_attrs, param_defaults
 
 std::string Hashed(std::initializer_list<std::string_view> parts) {
   std::string k;
@@ -103,6 +103,7 @@ void PutClass(store::ByteWriter& w, const py::ClassMessage& c, bool with_file) {
   PutMap(w, c.attr_ints);
   PutMap(w, c.param_attrs);
   PutList(w, c.init_attrs);
+  PutMap(w, c.param_defaults);
 }
 
 // zstd with the raw size in front (store/codec.h).
@@ -188,6 +189,7 @@ bool DecodeClassMessages(std::string_view bytes, const std::string& path, std::v
     c.attr_ints = GetMap(r);
     c.param_attrs = GetMap(r);
     c.init_attrs = GetList(r);
+    c.param_defaults = GetMap(r);
     classes.push_back(std::move(c));
   }
   if (!r.ok() || !r.done()) return false;

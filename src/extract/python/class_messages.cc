@@ -101,6 +101,12 @@ Segs BindSegs(const Segs& text, const ClassTemplate& t, const BoundArgs& args, s
     }
     for (const auto& [k, v] : args.keywords)
       if (!arg && k == h.name) arg = &v;
+    auto default_value = args.star ? t.param_defaults.end() : t.param_defaults.find(h.name);
+    if (!arg && default_value != t.param_defaults.end() && h.spec.empty()) {
+      *literal_from_template += default_value->second.size();
+      out.push_back(Seg::Lit(h.conv == 'r' ? PyRepr(default_value->second) : default_value->second));
+      continue;
+    }
     if (!arg) {
       const ClassTemplate::AttrValue* attr = h.spec.empty() ? ClassAttrShown(t, h.name, args) : nullptr;
       if (attr) {
@@ -179,7 +185,7 @@ std::optional<ClassTemplate> ClassMessageTable::Resolve(std::string_view name, s
       if (base && std::find(chain.begin(), chain.end(), base) == chain.end()) chain.push_back(base);
     }
   }
-  if (!HasLiteral(t->text) && t->class_attrs.empty()) return std::nullopt;
+  if (!HasLiteral(t->text) && t->class_attrs.empty() && t->param_defaults.empty()) return std::nullopt;
   return t;
 }
 
@@ -195,6 +201,7 @@ std::optional<ClassTemplate> ClassMessageTable::ResolveFrom(const ClassMessage* 
       t.params = c->params;
       t.text = c->text;
       t.param_attrs = c->param_attrs;
+      t.param_defaults = c->param_defaults;
       return t;
     }
     if (c->source == ClassMessage::Source::kBaseCall) {
@@ -212,6 +219,7 @@ std::optional<ClassTemplate> ClassMessageTable::ResolveFrom(const ClassMessage* 
         t.params = c->params;
         t.text = BindSegs(bt->text, *bt, args, &literal);
         t.param_attrs = c->param_attrs;
+        t.param_defaults = c->param_defaults;
         return t;
       }
       return std::nullopt;  // a base outside the repository (Exception(a, b) prints a tuple)

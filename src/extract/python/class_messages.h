@@ -49,6 +49,9 @@ struct ClassMessage {
   // attribute: a raise that does not pass one leaves the class attribute showing.
   std::map<std::string, std::string> param_attrs;
   std::vector<std::string> init_attrs;  // every attribute __init__ sets on self (its value hides the class's)
+  // __init__ parameters whose default is a string literal (plistlib:
+  // def __init__(self, message="Invalid file")): what a raise that passes none prints.
+  std::map<std::string, std::string> param_defaults;
   // kBaseCall: the arguments its __init__ passes on to the base's (after self), in
   // order (configparser: InterpolationError.__init__(self, option, section, msg)).
   std::vector<Segs> base_args;
@@ -63,6 +66,7 @@ struct ClassTemplate {
   // `self.code`, or a parameter not passed at the raise that __init__ would store on
   // self, shows the class attribute (NotFound: code = 404, description = '...').
   std::map<std::string, std::string> param_attrs;  // parameter -> attribute (the text's class)
+  std::map<std::string, std::string> param_defaults;  // parameter -> its string default (the text's class)
   std::vector<std::string> init_attrs;             // set on self by an __init__ of the raised class or a base
   struct AttrValue {
     std::string text;
@@ -101,8 +105,8 @@ struct BoundArgs {
 
 // The message of a raise of a class with template `t` and arguments `args`: each
 // hole naming a parameter becomes the argument given for it (its literal text,
-// repr'd for "!r"), a class attribute (ClassTemplate::class_attrs) fills what no
-// argument gives, other holes stay holes. nullopt when the result has no literal
+// repr'd for "!r"), a parameter's string default or a class attribute
+// (ClassTemplate::class_attrs) fills what no argument gives, other holes stay holes. nullopt when the result has no literal
 // text beyond what the arguments brought.
 MaybeSegs BindClassMessage(const ClassTemplate& t, const BoundArgs& args);
 

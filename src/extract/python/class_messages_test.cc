@@ -237,6 +237,61 @@ def tagged():
   EXPECT_EQ(s->message_pattern.value_or(""), "\\[(.*?)\\] (.*?)");
 }
 
+// plistlib: a raise that passes no message prints the parameter's default.
+TEST(ClassMessages, ParameterDefaultIsTheMessageOfARaiseThatPassesNone) {
+  constexpr const char* kPlist = R"PY(
+class InvalidFileException(ValueError):
+    def __init__(self, message="Invalid file"):
+        ValueError.__init__(self, message)
+
+
+class Timeout(Exception):
+    def __init__(self, seconds, what: str = 'read'):
+        super().__init__(f"{what} timed out after {seconds} s")
+)PY";
+  constexpr const char* kRaise = R"PY(
+from .plist import *
+
+def load():
+    raise InvalidFileException()
+
+def load_custom(why):
+    raise InvalidFileException(why)
+
+def wait(n):
+    raise Timeout(n)
+
+def connect(n):
+    raise Timeout(n, 'connect')
+
+def spread(args):
+    raise Timeout(*args)
+)PY";
+  auto classes = CollectPythonClassMessages("lib/plist.py", kPlist);
+  ASSERT_EQ(classes.size(), 2u);
+  EXPECT_EQ(classes[0].param_defaults.at("message"), "Invalid file");
+  EXPECT_EQ(classes[1].param_defaults.at("what"), "read");
+  auto table = std::make_shared<py::ClassMessageTable>();
+  table->Add(std::move(classes));
+  PythonExtractResult r = ExtractPython("lib/load.py", kRaise, ExtractLimits{}, table.get());
+  const Site* s = At(r, 5);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->error_message.value_or(""), "Invalid file");
+  EXPECT_EQ(s->message_resolution, "class-template");
+  s = At(r, 8);  // the raise's own message: not the class's
+  ASSERT_NE(s, nullptr);
+  EXPECT_NE(s->message_resolution, "class-template");
+  s = At(r, 11);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""), "read timed out after (.*?) s");
+  s = At(r, 14);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->error_message.value_or(""), "connect timed out after {n} s");
+  s = At(r, 17);  // *args may pass it: no default claimed
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or("").find("read"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace errdex
 

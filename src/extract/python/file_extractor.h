@@ -79,6 +79,7 @@ struct Scope {
   std::vector<std::pair<std::string_view, Assign>> assigns;  // in source order
   std::vector<std::string_view> params;
   std::vector<std::pair<std::string_view, std::string_view>> class_defaults;  // param -> class-like default (`error=ImportError`)
+  std::vector<std::pair<std::string_view, std::pair<uint32_t, uint32_t>>> param_defaults;  // param -> its default's tokens
   bool Binds(std::string_view n) const {
     for (const auto& a : assigns)
       if (a.first == n) return true;

@@ -340,6 +340,12 @@ std::vector<py::ClassMessage> FileExtractor::CollectClasses() {
         if (std::find(is.star_params.begin(), is.star_params.end(), is.params[k]) != is.star_params.end()) continue;
         cm.params.emplace_back(is.params[k]);
       }
+      for (const auto& [param, range] : is.param_defaults) {
+        size_t pos = range.first;
+        int n = parser_.ParseExpr(T, &pos, range.second, true);
+        if (n >= 0 && pos == range.second && parser_.node(n).kind == NodeKind::kStr)
+          cm.param_defaults[std::string(param)] = parser_.node(n).str;
+      }
       for (const auto& [attr, range] : is.self_assigns) {
         cm.init_attrs.emplace_back(attr);
         if (range.second != range.first + 1 || T[range.first].kind != TokenKind::kName) continue;

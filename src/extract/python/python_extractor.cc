@@ -487,6 +487,11 @@ void FileExtractor::ProcessCompound(uint32_t b, uint32_t e, int indent, std::opt
         // parameters: names at depth 1 after '(' ',' '*' '**' '/'
         int depth = 0;
         uint32_t i = hb + 2;
+        uint32_t default_b = 0;  // tokens of the current parameter's default value
+        auto end_default = [&](uint32_t at) {
+          if (default_b && at > default_b && !s.params.empty()) s.param_defaults.emplace_back(s.params.back(), std::make_pair(default_b, at));
+          default_b = 0;
+        };
         for (; i < hc; ++i) {
           const Token& t = toks_.tokens[i];
           if (t.kind == TokenKind::kOp && t.end - t.begin == 1) {
@@ -494,7 +499,14 @@ void FileExtractor::ProcessCompound(uint32_t b, uint32_t e, int indent, std::opt
             if (c == '(' || c == '[' || c == '{') ++depth;
             else if (c == ')' || c == ']' || c == '}') {
               --depth;
-              if (depth == 0) break;
+              if (depth == 0) {
+                end_default(i);
+                break;
+              }
+            } else if (depth == 1 && c == ',') {
+              end_default(i);
+            } else if (depth == 1 && c == '=' && !s.params.empty()) {
+              default_b = i + 1;
             }
           }
           if (depth == 1 && t.kind == TokenKind::kName && i > 0) {
