@@ -51,9 +51,9 @@ Site Normalized(const Site& site_in) {
   return s;
 }
 
-// Code spans of the prose in the site's own language (`err != nil`, not the Python form the
-// parser read, `err is not None`). Spans only: the words around them are English.
-void ForeignCodeSpans(std::string_view language, std::string* text) {
+// Each `code span` of `text` replaced by f(span); the words around them stay.
+template <typename F>
+void MapCodeSpans(std::string* text, const F& f) {
   std::string out;
   size_t i = 0;
   while (i < text->size()) {
@@ -61,7 +61,7 @@ void ForeignCodeSpans(std::string_view language, std::string* text) {
     size_t e = b == std::string::npos ? std::string::npos : text->find('`', b + 1);
     if (e == std::string::npos) break;
     out.append(*text, i, b + 1 - i);
-    out += doc::ForeignCode(std::string_view(*text).substr(b + 1, e - b - 1), language);
+    out += f(std::string_view(*text).substr(b + 1, e - b - 1));
     out += '`';
     i = e + 1;
   }
@@ -70,12 +70,16 @@ void ForeignCodeSpans(std::string_view language, std::string* text) {
   *text = std::move(out);
 }
 
-void ForeignCodeSpans(std::string_view language, Record* r) {
-  for (std::optional<std::string>* f : {&r->documentation, &r->trigger_scenarios, &r->common_situations})
-    if (*f) ForeignCodeSpans(language, &**f);
-  for (std::optional<std::vector<std::string>>* f : {&r->solutions, &r->prevention_tips})
-    if (*f)
-      for (std::string& s : **f) ForeignCodeSpans(language, &s);
+// The same over the fields a user reads as prose. `documentation` only when
+// `with_documentation`: its "(in the code: ...)" quotes the code as written.
+template <typename F>
+void MapProseCodeSpans(Record* r, bool with_documentation, const F& f) {
+  if (with_documentation && r->documentation) MapCodeSpans(&*r->documentation, f);
+  for (std::optional<std::string>* field : {&r->trigger_scenarios, &r->common_situations})
+    if (*field) MapCodeSpans(&**field, f);
+  for (std::optional<std::vector<std::string>>* field : {&r->solutions, &r->prevention_tips})
+    if (*field)
+      for (std::string& s : **field) MapCodeSpans(&s, f);
 }
 
 const char* KindName(doc::SubjectKind k) {
@@ -146,7 +150,16 @@ void DocumentRecord(const Site& site_in, const SiteContext& context, const RepoK
   r->try_catch_pattern = doc::WriteTryCatch(sf);
   r->prevention_tips = doc::WritePreventionTips(sf, r->solutions ? *r->solutions : std::vector<std::string>{}, r->validation_code.has_value());
   r->tags = doc::WriteTags(sf);
-  if (site_in.language != "python") ForeignCodeSpans(site_in.language, r);
+  if (site_in.language != "python") {
+    // Code spans in the site's own language (`err != nil`, not the Python form the
+    // parser read, `err is not None`).
+    MapProseCodeSpans(r, true, [&](std::string_view code) { return doc::ForeignCode(code, site_in.language); });
+  } else {
+    // Flags read through their settings object as the flag the user types
+    // ("`--nheads % --ngroups != 0`"); exampleFix and the other code fields keep
+    // `args.nheads`: there it is the code the user edits.
+    MapProseCodeSpans(r, false, [&](std::string_view code) { return doc::FlagsAsOptions(sf, code, deps); });
+  }
 }
 
 }  // namespace errdex

@@ -44,22 +44,6 @@ bool IsHardwareWord(std::string_view s) {
   return false;
 }
 
-// `base.attr` reads a settings object: base names one (args, cfg, config, ...).
-bool SettingsHolder(const std::string& base, const SiteContext& ctx) {
-  if (base == "self" || base == "cls") {
-    for (std::string_view suf : {"Args", "Arguments", "Config", "Options", "Settings", "Params"})
-      if (EndsWith(ctx.class_name, suf)) return true;
-    return false;
-  }
-  std::string last = LastComponent(base);
-  if (EndsWith(last, "()")) last = last.substr(0, last.size() - 2);
-  static const char* const kWords[] = {"args", "arg", "cfg", "config", "configs", "conf", "opts", "opt", "options", "settings",
-                                       "view", "params", "flags", "ns", "namespace", "hparams", "hps"};
-  for (const std::string& w : NameWords(last))
-    for (const char* k : kWords)
-      if (w == k) return true;
-  return false;
-}
 
 // Text inside the outermost parentheses of `x` starting at `open`, split at top-level commas.
 std::vector<std::string> CallArgs(std::string_view x, size_t open) {
@@ -571,6 +555,23 @@ std::string JoinCode(const std::vector<Atom>& atoms) {
 }
 
 }  // namespace
+
+// `base.attr` reads a settings object: base names one (args, cfg, config, ...).
+bool SettingsHolder(const std::string& base, const SiteContext& ctx) {
+  if (base == "self" || base == "cls") {
+    for (std::string_view suf : {"Args", "Arguments", "Config", "Options", "Settings", "Params"})
+      if (EndsWith(ctx.class_name, suf)) return true;
+    return false;
+  }
+  std::string last = LastComponent(base);
+  if (EndsWith(last, "()")) last = last.substr(0, last.size() - 2);
+  static const char* const kWords[] = {"args", "arg", "cfg", "config", "configs", "conf", "opts", "opt", "options", "settings",
+                                       "view", "params", "flags", "ns", "namespace", "hparams", "hps"};
+  for (const std::string& w : NameWords(last))
+    for (const char* k : kWords)
+      if (w == k) return true;
+  return false;
+}
 
 SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const KnowledgeIndex* k, DocDeps* deps) {
   SiteFacts sf;

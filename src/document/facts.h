@@ -111,6 +111,10 @@ struct SiteFacts {
 
 SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const KnowledgeIndex* k, DocDeps* deps);
 
+// `base.attr` reads a settings object: base names one (args, cfg, config, self of an
+// *Args/*Config class, ...).
+bool SettingsHolder(const std::string& base, const SiteContext& ctx);
+
 // Helpers the writers share.
 std::string UserTerm(const SiteFacts& sf, const Fact& f);   // `--deepep-mode normal`, `X=1`, ...
 std::string TypePhrase(const SiteFacts& sf, const std::string& type);  // "an instance of `T`"; JS: "a string"
@@ -140,6 +144,12 @@ bool DevicePair(const SiteFacts& sf, std::string* first, std::string* second);
 // caller: a literal, or a name whose head the file imports as a module or that is
 // capitalized (a class or enum: `Mode.FAST`).
 std::vector<std::string> AcceptedConstants(const SiteFacts& sf, const Fact& f);
+
+// Python code (a span of the prose) with every read of a flag through its settings
+// object (`args.num_experts`, `self.server_args.tp_size`) written as the flag the user
+// types (`--num-experts`): "`--local-num-experts` > `--num-experts`", not "`args.num_experts`".
+// Names inside string literals and method calls (`args.get(...)`) stay.
+std::string FlagsAsOptions(const SiteFacts& sf, std::string_view code, DocDeps* deps);
 
 // An unconditional NotImplementedError a subclass is meant to override (an
 // abstract method, a base class, a message asking for an implementation).

@@ -286,5 +286,47 @@ std::string UserTerm(const SiteFacts& sf, const Fact& f) {
   }
 }
 
+std::string FlagsAsOptions(const SiteFacts& sf, std::string_view code, DocDeps* deps) {
+  if (!sf.k || !sf.ctx) return std::string(code);
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::string out;
+  out.reserve(code.size());
+  char quote = 0;
+  for (size_t i = 0; i < code.size();) {
+    char c = code[i];
+    if (quote) {
+      out += c;
+      if (c == '\\' && i + 1 < code.size()) out += code[++i];
+      else if (c == quote) quote = 0;
+      ++i;
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      quote = c;
+      out += c;
+      ++i;
+      continue;
+    }
+    // A dotted name starts here: not inside a longer name or after a dot, nor a number.
+    bool starts = (std::isalpha(static_cast<unsigned char>(c)) || c == '_') && (i == 0 || (!word(code[i - 1]) && code[i - 1] != '.'));
+    if (!starts) {
+      out += c;
+      ++i;
+      continue;
+    }
+    size_t e = i;
+    while (e < code.size() && (word(code[e]) || (code[e] == '.' && e + 1 < code.size() && word(code[e + 1])))) ++e;
+    std::string_view name = code.substr(i, e - i);
+    size_t dot = name.rfind('.');
+    const Flag* flag = nullptr;
+    if (dot != std::string_view::npos && (e >= code.size() || code[e] != '(') &&
+        SettingsHolder(std::string(name.substr(0, dot)), *sf.ctx))
+      flag = sf.k->FindFlagFor("python", name.substr(dot + 1), deps);
+    if (flag) out += flag->Primary();
+    else out.append(name);
+    i = e;
+  }
+  return out;
+}
 
 }  // namespace errdex::doc

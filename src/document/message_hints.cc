@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "document/text.h"
+#include "model/pattern.h"
 
 namespace errdex::doc {
 namespace {
@@ -113,18 +114,28 @@ std::string ImperativeClause(const std::string& sent) {
   return "";
 }
 
-// {expr} holes as `expr` (a solution must not hold an unfilled placeholder).
-std::string FillHoles(const std::string& s) {
+// {expr} holes as `expr` (a solution must not hold an unfilled placeholder); the
+// message's own braces stay (LiteralBraces). A hole inside the message's own `code
+// span` ("`python {script}`") is written bare there: backticks do not nest.
+std::string FillHoles(const std::string& s, const std::optional<std::string>& pattern) {
   std::string o;
   o.reserve(s.size() + 8);
+  bool in_code = false;
   for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '`') in_code = !in_code;
     if (s[i] == '{') {
       size_t e = s.find('}', i);
       if (e != std::string::npos && e - i < 200) {
+        if (LiteralBraces(pattern, std::string_view(s).substr(i, e - i + 1))) {
+          o.append(s, i, e - i + 1);
+          i = e;
+          continue;
+        }
         std::string in = s.substr(i + 1, e - i - 1);
         size_t bang = in.find_first_of("!:");
         if (bang != std::string::npos && bang > 0) in = in.substr(0, bang);
-        o += in.empty() ? std::string("`…`") : BT(Trim(in));
+        if (in_code) o += in.empty() ? std::string("…") : Trim(in);
+        else o += in.empty() ? std::string("`…`") : BT(Trim(in));
         i = e;
         continue;
       }
@@ -167,6 +178,10 @@ bool Ci(std::string_view a, std::string_view b) {
 
 }  // namespace
 
+bool LiteralBraces(const std::optional<std::string>& pattern, std::string_view text) {
+  return pattern && pattern->find(EscapePatternLiteral(text)) != std::string::npos;
+}
+
 bool IsKnownPackage(const std::string& w, const std::vector<std::string>& imported) {
   static const char* const kKnown[] = {"torch", "numpy", "transformers", "triton", "flashinfer", "vllm", "sglang",
                                        "pydantic", "fastapi", "jax", "tensorflow", "cuda-python", "accelerate",
@@ -188,7 +203,7 @@ Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
   for (const std::string& sent : Sentences(msg)) {
     std::string c = ImperativeClause(sent);
     if (c.empty() || h.sentences.size() >= 8) continue;
-    h.sentences.push_back(FillHoles(c));
+    h.sentences.push_back(FillHoles(c, site.message_pattern));
   }
   // --flag values inside the imperative sentences.
   for (const std::string& s : h.sentences) {

@@ -8,7 +8,9 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "document/knowledge.h"
@@ -38,6 +40,11 @@ struct Hints {
 inline constexpr size_t kMaxHintBytes = 4096;
 
 Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps);
+
+// errorMessage writes holes as {expr} and literal braces as they print: `text` (a
+// "{...}" run of a message) is the message's own text when its messagePattern
+// (`pattern`) holds it escaped, a hole otherwise.
+bool LiteralBraces(const std::optional<std::string>& pattern, std::string_view text);
 
 // Is `w` (lower case) a package name a message may name for pip: one the
 // file imports (`imported`), or a well-known one.

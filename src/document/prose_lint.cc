@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "document/facts.h"
+#include "document/message_hints.h"
 #include "document/text.h"
 
 namespace errdex::doc {
@@ -345,6 +347,10 @@ void ProseLinter::Check(const Record& r, const Site* facts) {
     for (size_t b = s.find('{'); b != std::string::npos && !hit; b = s.find('{', b + 1)) {
       size_t e = s.find('}', b);
       if (e == std::string::npos) break;
+      if (LiteralBraces(r.message_pattern, std::string_view(s).substr(b, e - b + 1))) {
+        b = e;  // the message's own braces ("python {{myscript.py}}"), as it prints them
+        continue;
+      }
       std::string in = s.substr(b + 1, e - b - 1);
       if (in.empty() || (in.size() < 80 && in.find(' ') == std::string::npos && in.find('"') == std::string::npos &&
                          (std::isalpha((unsigned char)in[0]) || in[0] == '_' || in[0] == '!' || in[0] == ':')))
@@ -398,8 +404,10 @@ void ProseLinter::Check(const Record& r, const Site* facts) {
     else Add(r, "imperative-dropped", "solutions", imp);
   }
 
-  // flag-as-attribute
-  if (!flag_dests_.empty()) {
+  // flag-as-attribute: a Python site's (a C++ struct's `args.top_k` is no flag, and
+  // other languages' flags are matched in their own idioms).
+  bool python = facts ? facts->language == "python" : EndsWith(r.file_path, ".py") || EndsWith(r.file_path, ".pyi");
+  if (!flag_dests_.empty() && python) {
     auto named_as_attribute = [&](const std::string& text, std::string* what) {
       for (const auto& sp : Spans(text)) {
         if (StartsWith(sp, "--")) continue;
@@ -408,14 +416,11 @@ void ProseLinter::Check(const Record& r, const Site* facts) {
         if (cut != std::string::npos && sp[cut] == '(') continue;  // a call (cfg.get("x")), not an attribute
         if (head.find('.') == std::string::npos || !IsDotted(head) || !flag_dests_.count(LastComponent(head))) continue;
         // Only an attribute of a settings object names the setting: args.x, cfg.x,
-        // self.server_args.x, ServerArgs.x -- not any object's attribute of that name.
+        // self.server_args.x, ServerArgs.x -- not any object's attribute of that name
+        // (the documenter's own test, doc::SettingsHolder; `self.x` needs the class,
+        // which the record does not say).
         std::string base = head.substr(0, head.rfind('.'));
-        std::string last = Lower(LastComponent(base));
-        bool holder = false;
-        for (const char* w : {"args", "arg", "cfg", "config", "conf", "opts", "options", "settings", "params", "flags", "namespace"})
-          if (Has(last, w)) holder = true;
-        if (last == "ns" || last == "opt") holder = true;
-        if (holder) {
+        if (doc::SettingsHolder(base, SiteContext{})) {
           *what = sp;
           return true;
         }

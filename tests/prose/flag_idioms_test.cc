@@ -87,6 +87,19 @@ TEST(FlagIdioms, Argparse) {
   const Record* p = Find(s, "--page-size must be at most 64");
   ASSERT_TRUE(p);
   EXPECT_EQ(p->example_fix.value_or(""), "# before\n--page-size 65\n# after\n--page-size 1") << Dump(p);
+  // Flags on both sides of a comparison, and inside arithmetic the facts do not read:
+  // the prose names each as the user types it, never `args.num_kv_groups`.
+  const Record* d = Find(s, "must be divisible by num_kv_groups");
+  ASSERT_TRUE(d);
+  EXPECT_TRUE(Has(d->trigger_scenarios, "`--num-heads % --num-kv-groups != 0`")) << Dump(d);
+  const Record* c = Find(s, "a prefill chunk cannot span");
+  ASSERT_TRUE(c);
+  EXPECT_TRUE(Has(c->trigger_scenarios, "--page-size * 1024")) << Dump(c);
+  for (const Record* r2 : {d, c}) {
+    EXPECT_FALSE(Has(r2->trigger_scenarios, "args.")) << Dump(r2);
+    EXPECT_FALSE(Has(r2->common_situations, "args.")) << Dump(r2);
+    EXPECT_FALSE(AnyHas(r2->solutions, "args.")) << Dump(r2);
+  }
   ExpectCleanProse(s);
 }
 

@@ -75,6 +75,14 @@ TEST(ProseLint, UnfilledPlaceholderAndTruncatedHint) {
   EXPECT_EQ(Count(r, nullptr, "truncated-hint"), 1);
   r.solutions = std::vector<std::string>{"Use a state of `_PHILOX_STATE_DTYPES`, as \"only supported for\" says."};
   EXPECT_EQ(Count(r, nullptr, "unfilled-placeholder") + Count(r, nullptr, "truncated-hint"), 0);
+  // Braces the message prints (accelerate: a plain string "python {{myscript.py}}") are
+  // its text, which its messagePattern holds escaped; a hole is a group there.
+  r = Rec("Please rerun with `python {{myscript.py}}`.");
+  r.message_pattern = "Please rerun with `python \\{\\{myscript\\.py\\}\\}`\\.";
+  r.solutions = std::vector<std::string>{"Please rerun with `python {{myscript.py}}`. (the message's advice)"};
+  EXPECT_EQ(Count(r, nullptr, "unfilled-placeholder"), 0);
+  r.message_pattern = "Please rerun with `python (.*?)`\\.";
+  EXPECT_EQ(Count(r, nullptr, "unfilled-placeholder"), 1);
 }
 
 TEST(ProseLint, IdenticalFix) {

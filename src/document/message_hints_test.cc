@@ -1,0 +1,35 @@
+// The advice a message gives about itself (message_hints.h): its holes shown as the
+// code that fills them, its own braces left as it prints them.
+#include "document/message_hints.h"
+
+#include <gtest/gtest.h>
+
+namespace errdex::doc {
+namespace {
+
+Site WithMessage(const std::string& message, const std::string& pattern) {
+  Site s;
+  s.file_path = "pkg/run.py";
+  s.line = 3;
+  s.error_message = message;
+  s.message_pattern = pattern;
+  return s;
+}
+
+TEST(MessageHints, HolesBecomeCodeAndTheMessagesOwnBracesStay) {
+  Hints h = ReadHints(WithMessage("Please rerun with `python {script}` or set {var}.",
+                                  "Please rerun with `python (.*?)` or set (.*?)\\."),
+                      nullptr, nullptr);
+  ASSERT_EQ(h.sentences.size(), 1u);
+  // Inside the message's own code span the hole is written bare: backticks do not nest.
+  EXPECT_EQ(h.sentences[0], "Please rerun with `python script` or set `var`.");
+  // A plain string's braces print as written (accelerate: "python {{myscript.py}}").
+  h = ReadHints(WithMessage("Please rerun with `python {{myscript.py}}`.",
+                            "Please rerun with `python \\{\\{myscript\\.py\\}\\}`\\."),
+                nullptr, nullptr);
+  ASSERT_EQ(h.sentences.size(), 1u);
+  EXPECT_EQ(h.sentences[0], "Please rerun with `python {{myscript.py}}`.");
+}
+
+}  // namespace
+}  // namespace errdex::doc
