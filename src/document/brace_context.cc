@@ -182,13 +182,22 @@ bool BraceFile::FindDefinition(std::string_view name, int line, size_t* pb, size
       if (close == open) continue;
       size_t k = close + 1;
       bool body = false;
+      int parens = 0;  // Rust's `-> Result<(), String> {`: a return type may hold brackets
       for (int steps = 0; k < text_.size() && steps < 300; ++k, ++steps) {
         char c = text_[k];
-        if (c == '{' || (c == '=' && k + 1 < text_.size() && text_[k + 1] == '>')) {
+        if (c == '(') {
+          ++parens;
+          continue;
+        }
+        if (c == ')') {
+          if (parens-- == 0) break;
+          continue;
+        }
+        if (parens == 0 && (c == '{' || (c == '=' && k + 1 < text_.size() && text_[k + 1] == '>'))) {
           body = true;
           break;
         }
-        if (c == ';' || c == '}' || c == ')') break;
+        if (c == ';' || c == '}') break;
       }
       if (!body) continue;
       if (std::string_view before = TrimView(t.substr(0, p)); !before.empty()) {

@@ -25,7 +25,10 @@ using doctest::RaiseSite;
 TEST(DocumenterForeign, CodeSpansInTheSitesLanguage) {
   EXPECT_EQ(doc::ForeignCode("err is not None and not ok", "go"), "err != nil && !ok");
   EXPECT_EQ(doc::ForeignCode("p is None or q == True", "cpp"), "p == nullptr || q == true");
-  EXPECT_EQ(doc::ForeignCode("x is None", "rust"), "x is None");  // Option's None, no `.is_none()` rebuilt
+  // Option's None by its methods; `is not None` is no `is !None`.
+  EXPECT_EQ(doc::ForeignCode("x is None", "rust"), "x.is_none()");
+  EXPECT_EQ(doc::ForeignCode("cfg is not None and retries == 0", "rust"), "cfg.is_some() && retries == 0");
+  EXPECT_EQ(doc::ForeignCode("not self.ready or args.port is None", "rust"), "!self.ready || args.port.is_none()");
   EXPECT_EQ(doc::ForeignCode("s == \"a and b\" and t", "java"), "s == \"a and b\" && t");
   EXPECT_EQ(doc::ForeignCode("a and not b", "python"), "a and not b");
   // C++ casts are no comparisons: static_cast<int32_t>(x) reads as (x)
@@ -46,6 +49,22 @@ TEST(DocumenterForeign, CodeSpansInTheSitesLanguage) {
   EXPECT_FALSE(Has(r.documentation, "None"));
   EXPECT_FALSE(Has(r.trigger_scenarios, " and not "));
   EXPECT_FALSE(Has(r.documentation, "; err")) << "Go's if-statement initializer is the whole assignment";
+}
+
+// A Rust function's parameters, past a return type that holds brackets of its own
+// (`-> Result<(), String>`): the guard on one is a caller's argument.
+TEST(DocumenterForeign, RustParametersPastAReturnTypeWithBrackets) {
+  std::string file =
+      "fn load(path: Option<&str>, retries: u32) -> Result<(), String> {\n    if retries > 10 {\n"
+      "        panic!(\"too many retries: {}\", retries);\n    }\n    Ok(())\n}\n";
+  Site s = RaiseSite("src/lib.rs", 3, "panic", "too many retries: {retries}", "load");
+  s.language = "rust";
+  s.guards = {"retries > 10"};
+  auto k = Knowledge({{"src/lib.rs", file}});
+  Record r;
+  Doc(s, file, *k, &r);
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(Has(r.trigger_scenarios, "Calling `load` with argument `retries`")) << *r.trigger_scenarios;
 }
 
 // The Rust/Go/Java settings scanner on hostile text: definitions cut off at the end of

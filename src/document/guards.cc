@@ -475,7 +475,7 @@ std::string ForeignCode(std::string_view code, std::string_view language) {
                           : language == "java" || language == "javascript" || language == "typescript" ||
                                     language == "kotlin" || language == "csharp"
                               ? "null"
-                          : language == "rust" ? "None"  // Option's None: `x is None` reads right enough
+                          : language == "rust" ? "None"  // Option's None: x.is_none(), x.is_some()
                                                : "";
   if (null.empty()) return std::string(code);
   std::string o;
@@ -493,6 +493,14 @@ std::string ForeignCode(std::string_view code, std::string_view language) {
       e = std::min(e + 1, n);
       o.append(code.substr(i, e - i));
       i = e;
+      continue;
+    }
+    if (language == "rust" && (code.compare(i, 12, " is not None") == 0 || code.compare(i, 8, " is None") == 0)) {
+      // Rust reads an Option by method: `path.is_none()`, `cfg.is_some()` (what the
+      // parser's Python form `cfg is not None` came from).
+      bool some = code.compare(i, 12, " is not None") == 0;
+      o += some ? ".is_some()" : ".is_none()";
+      i += some ? 12 : 8;
       continue;
     }
     if (language != "rust" && code.compare(i, 12, " is not None") == 0) { o += " != "; o += null; i += 12; continue; }
