@@ -920,6 +920,10 @@ Result<ScanResult> Pipeline::Run() {
         else if (store_) previous = PreviousCheck::Load(*store_, rs_.repo.value_or(""), store_mu_);
         ParallelFor(tasks_.size(), jobs_, [this, &previous](size_t i) {
           if (!states_[i].check_pending || !IsPython(tasks_[i].path)) return;
+          // A test file has no entry (LoadForCheck leaves it out): not read from
+          // git only to be dropped (476 of flashinfer's 1,487 Python files: 25 ms
+          // of zlib in the scan of the commit after a stored one).
+          if (check::IsTestPath(tasks_[i].path)) return;
           if (previous && !check::IsPackagingFile(tasks_[i].path)) {
             std::string_view entry = previous->EntryFor(tasks_[i].path, states_[i].stored);
             if (!entry.empty()) return check_->AddEntry(i, tasks_[i].path, entry);
