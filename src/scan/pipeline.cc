@@ -946,13 +946,18 @@ Result<ScanResult> Pipeline::Run() {
         const RepoKnowledge* k = knowledge_.get();
         check::ScanHook* hook = check_.get();
         knowledge_future_ = std::async(std::launch::async, [k, hook] {
+          // The check section is built meanwhile on a thread of its own: the
+          // two were half of the commit after a stored one's critical path
+          // (serialize, then build the section, then compress and store).
+          std::future<std::string> section;
+          if (hook) section = std::async(std::launch::async, [k, hook] { return hook->Section(k); });
           std::string text = k->Serialize({});
           constexpr std::string_view kNoSites = ",\"sites\":{}}";
           if (text.size() >= kNoSites.size() && text.compare(text.size() - kNoSites.size(), kNoSites.size(), kNoSites) == 0) {
             text.resize(text.size() - kNoSites.size());
             text.push_back('}');
           }
-          return hook ? hook->Finish(text, k) : text;
+          return hook ? check::WithCheckSection(text, section.get()) : text;
         });
       }
     } else {
