@@ -281,6 +281,31 @@ TEST(CheckInterp, APackageImportingANameFromItselfResolves) {
   EXPECT_TRUE(Predict(s, {}).sites.empty());
 }
 
+// ReadSectionFiles (an incremental scan's copy of the previous section) finds
+// the same files and entries as ReadSection, a path with escapes included, and
+// refuses what ReadSection refuses.
+TEST(CheckSection, FilesAloneReadAsTheWholeSection) {
+  std::string blob = std::string("{\"check\":{\"version\":2,\"flags\":7,\"envs\":[],\"scripts\":[],\"files\":[") +
+                     "{\"path\":\"b.py\",\"src\":\"\",\"sites\":[]}," +
+                     "{\"path\":\"d\\u00e9j\\u00e0/a \\\"q\\\".py\",\"src\":\"\",\"sites\":[]}," +
+                     "{\"path\":\"a.py\",\"src\":\"\",\"sites\":[]}]},\"settings\":{}}";
+  auto files = ReadSectionFiles(blob);
+  ASSERT_TRUE(files.ok()) << files.status().ToString();
+  EXPECT_EQ(files->paths, (std::vector<std::string>{"a.py", "b.py", "d\u00e9j\u00e0/a \"q\".py"}));
+  EXPECT_TRUE(files->flags.empty());  // not read (ReadSection refuses this flag table)
+  EXPECT_FALSE(ReadSection(blob).ok());
+  std::string good = blob;
+  good.replace(good.find("7"), 1, "[]");
+  auto whole = ReadSection(good);
+  ASSERT_TRUE(whole.ok()) << whole.status().ToString();
+  EXPECT_EQ(whole->paths, files->paths);
+  for (int i = 0; i < static_cast<int>(whole->paths.size()); ++i) EXPECT_EQ(whole->Entry(i), files->Entry(i)) << i;
+  EXPECT_EQ(files->Entry(files->Find("b.py")), "{\"path\":\"b.py\",\"src\":\"\",\"sites\":[]}");
+  EXPECT_FALSE(ReadSectionFiles("{\"check\":{\"version\":2,\"files\":[{\"path\":3}]}}").ok());
+  EXPECT_FALSE(ReadSectionFiles("{\"check\":{\"version\":2,\"files\":[").ok());
+  EXPECT_EQ(ReadSectionFiles("{\"check\":{\"version\":99}}").status().code(), Status::Code::kNotFound);
+}
+
 TEST(CheckSection, MalformedSectionsAreErrorsNotCrashes) {
   EXPECT_FALSE(ReadSection("").ok());
   EXPECT_FALSE(ReadSection("{\"check\":{\"version\":2,\"files\":[{\"path\":3}]}}").ok());

@@ -48,6 +48,10 @@ void ScanHook::AddPackagingFile(std::string_view path, std::string_view text) {
 }
 
 std::string ScanHook::Finish(std::string_view knowledge, const RepoKnowledge* repo) {
+  return WithCheckSection(knowledge, Section(repo));
+}
+
+std::string ScanHook::Section(const RepoKnowledge* repo) {
   CheckFacts facts;
   for (StoredFile& f : files_)
     if (!f.path.empty()) facts.files.push_back(std::move(f));
@@ -57,7 +61,7 @@ std::string ScanHook::Finish(std::string_view knowledge, const RepoKnowledge* re
   std::string section = BuildSection(facts, k ? &k->data() : nullptr);
   facts = CheckFacts();  // the sources are in `section` now
   std::vector<StoredFile>().swap(files_);
-  return WithCheckSection(knowledge, section);
+  return section;
 }
 
 }  // namespace errdex::check

@@ -36,6 +36,9 @@ class ScanHook {
   void AddPackagingFile(std::string_view path, std::string_view text);
   // `knowledge` (RepoKnowledge::Serialize) with the check section as its first member.
   std::string Finish(std::string_view knowledge, const RepoKnowledge* repo);
+  // The check section alone (Finish is WithCheckSection of it), so that it can
+  // be built while `repo` is serialized on another thread. Once, like Finish.
+  std::string Section(const RepoKnowledge* repo);
 
  private:
   bool Takes(size_t slot, std::string_view path) const;

@@ -330,7 +330,25 @@ size_t Section::decoded() const {
   return n;
 }
 
-Result<Section> ReadSection(std::string_view blob) {
+namespace {
+
+// A JSON string's bytes when they need no decoding (printable ASCII, no
+// escape): every path a scan writes but the odd non-ASCII one, which goes
+// through the JSON parser.
+bool PlainJsonString(std::string_view quoted, std::string* out) {
+  if (quoted.size() < 2 || quoted.front() != '"' || quoted.back() != '"') return false;
+  std::string_view inner = quoted.substr(1, quoted.size() - 2);
+  for (unsigned char c : inner)
+    if (c < 0x20 || c >= 0x80 || c == '\\' || c == '"') return false;
+  out->assign(inner);
+  return true;
+}
+
+}  // namespace
+
+// ReadSection, and ReadSectionFiles when `owned` (the blob, kept whole as the
+// section's text: its entries are not copied) is given and `files_only`.
+Result<Section> ReadSectionImpl(std::string_view blob, std::string* owned, bool files_only) {
   static constexpr std::string_view kPrefix = "{\"check\":";
   if (blob.substr(0, kPrefix.size()) != kPrefix) {
     // Not first in the blob (another writer): find the member by a full parse.
@@ -338,7 +356,7 @@ Result<Section> ReadSection(std::string_view blob) {
     if (whole.is_discarded() || !whole.is_object()) return Status::ParseError("the catalog's knowledge blob is not JSON");
     if (!whole.contains("check")) return Status::NotFound("no check section");
     std::string inner = whole["check"].dump(-1, ' ', false, json::error_handler_t::replace);
-    return ReadSection(std::string(kPrefix) + inner + "}");
+    return ReadSectionImpl(std::string(kPrefix) + inner + "}", nullptr, files_only);
   }
   std::string_view s = blob.substr(kPrefix.size());
   size_t end = AnyValueEnd(s, 0);
@@ -362,6 +380,8 @@ Result<Section> ReadSection(std::string_view blob) {
     bool ok = true;
     if (key == "version") {
       ok = ParseInto(value, &version);
+    } else if (files_only && (key == "flags" || key == "envs" || key == "scripts")) {
+      // Not read: the caller copies entries alone (an incremental scan).
     } else if (key == "flags" || key == "envs" || key == "scripts") {
       json j = json::parse(value.begin(), value.end(), nullptr, false);
       ok = !j.is_discarded() && j.is_array();
@@ -393,7 +413,10 @@ Result<Section> ReadSection(std::string_view blob) {
     return Status::NotFound("the catalog's check section has version " + std::to_string(version) + "; this errdex reads version " +
                             std::to_string(kSectionVersion) + " (scan again)");
   // Each file's path is its object's first member ({"path":"...",...}).
-  out.text_.reserve(s.size());
+  // The entries' offsets in text_: in the blob itself when it is kept, else
+  // in a copy of the entries alone.
+  const size_t base = static_cast<size_t>(s.data() - blob.data());
+  if (!owned) out.text_.reserve(s.size());
   std::vector<std::pair<std::string, std::pair<size_t, size_t>>> files;
   for (auto [b, e] : file_ranges) {
     std::string_view obj = s.substr(b, e - b);
@@ -402,11 +425,17 @@ Result<Section> ReadSection(std::string_view blob) {
     size_t pe = StringEnd(obj, kPath.size());
     if (pe == std::string_view::npos) return Status::ParseError("the catalog's check section is malformed (a file)");
     std::string path;
-    if (!ParseInto(obj.substr(kPath.size(), pe - kPath.size()), &path)) return Status::ParseError("the catalog's check section is malformed (a path)");
-    size_t at = out.text_.size();
-    out.text_.append(obj);
+    std::string_view quoted = obj.substr(kPath.size(), pe - kPath.size());
+    if (!PlainJsonString(quoted, &path) && !ParseInto(quoted, &path))
+      return Status::ParseError("the catalog's check section is malformed (a path)");
+    size_t at = base + b;
+    if (!owned) {
+      at = out.text_.size();
+      out.text_.append(obj);
+    }
     files.push_back({std::move(path), {at, at + obj.size()}});
   }
+  if (owned) out.text_ = std::move(*owned);  // `blob` views it: its bytes stay where they are
   std::sort(files.begin(), files.end());
   for (auto& [path, range] : files) {
     out.paths.push_back(std::move(path));
@@ -414,6 +443,13 @@ Result<Section> ReadSection(std::string_view blob) {
   }
   out.cache_.resize(out.paths.size());
   return out;
+}
+
+Result<Section> ReadSection(std::string_view blob) { return ReadSectionImpl(blob, nullptr, false); }
+
+Result<Section> ReadSectionFiles(std::string blob) {
+  std::string_view view(blob);
+  return ReadSectionImpl(view, &blob, true);
 }
 
 }  // namespace errdex::check

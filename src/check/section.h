@@ -88,7 +88,7 @@ class Section {
   size_t decoded() const;  // files decoded so far
 
  private:
-  friend Result<Section> ReadSection(std::string_view knowledge_blob);
+  friend Result<Section> ReadSectionImpl(std::string_view blob, std::string* owned, bool files_only);
   std::string text_;                              // the files' JSON objects, back to back
   std::vector<std::pair<size_t, size_t>> ranges_;  // file i's object in text_
   mutable std::vector<std::unique_ptr<File>> cache_;
@@ -97,5 +97,9 @@ class Section {
 // kNotFound when the blob has no check section (a catalog scanned before
 // `errdex check` existed, or with --no-docs); kParseError when it is malformed.
 Result<Section> ReadSection(std::string_view knowledge_blob);
+// The files alone (paths, Find, Entry, Get; scripts, flags and envs left
+// empty), keeping `knowledge_blob` as the entries' text instead of copying
+// them: what an incremental scan copies entries from (scan/previous_check.h).
+Result<Section> ReadSectionFiles(std::string knowledge_blob);
 
 }  // namespace errdex::check

@@ -52,24 +52,26 @@ bool Unpack(std::string_view packed, std::string* raw) {
   return true;
 }
 
-std::string EncodeFileEntry(const cpp::LexResult& lexed, const std::vector<std::string>& identifiers) {
+std::string EncodeFileEntry(const cpp::LexResult& lexed, const std::vector<std::string_view>& identifiers) {
   std::string raw;
   store::ByteWriter w(&raw);
   w.Bytes(EncodeLexResult(lexed));
   w.Varint(identifiers.size());
-  for (const std::string& id : identifiers) w.Bytes(id);
+  for (std::string_view id : identifiers) w.Bytes(id);
   return Pack(raw);
 }
 
-bool DecodeFileEntry(std::string_view packed, const std::string& path, cpp::LexResult* lexed,
-                     std::vector<std::string>* identifiers) {
-  std::string raw;
-  if (!Unpack(packed, &raw)) return false;
-  store::ByteReader r(raw);
+// `raw` keeps the bytes `identifiers` point into (views: a string per word was
+// most of reading an unchanged file's entry).
+bool DecodeFileEntry(std::string_view packed, const std::string& path, cpp::LexResult* lexed, std::string* raw,
+                     std::vector<std::string_view>* identifiers) {
+  if (!Unpack(packed, raw)) return false;
+  store::ByteReader r(*raw);
   std::string_view lex = r.Bytes();
   uint64_t n = r.Varint();
   identifiers->clear();
-  for (uint64_t i = 0; i < n && r.ok(); ++i) identifiers->emplace_back(r.Bytes());
+  identifiers->reserve(std::min<uint64_t>(n, 1 << 16));
+  for (uint64_t i = 0; i < n && r.ok(); ++i) identifiers->push_back(r.Bytes());
   return r.ok() && r.done() && DecodeLexResult(lex, path, lexed);
 }
 
@@ -123,7 +125,11 @@ bool DecodeLexResult(std::string_view bytes, const std::string& path, cpp::LexRe
 Status CppTableBuilder::Run(std::vector<CppFile>& files) {
   const size_t n = files.size();
   defines_.assign(n, {});
-  std::vector<std::vector<std::string>> identifiers(n);
+  // Each file's identifiers, as views into `raws` (its cache entry, decoded)
+  // or `words` (read here).
+  std::vector<std::vector<std::string_view>> identifiers(n);
+  std::vector<std::string> raws(n);
+  std::vector<std::vector<std::string>> words(n);
   std::vector<std::string> entries(n);  // cached or to cache
   std::vector<char> cached(n, 0);
   if (store_) {
@@ -144,7 +150,10 @@ Status CppTableBuilder::Run(std::vector<CppFile>& files) {
       [&](size_t k) {
         CppFile& f = files[k];
         defines_[k].first = f.path;
-        if (cached[k] && DecodeFileEntry(entries[k], f.path, &defines_[k].second, &identifiers[k])) return;
+        if (cached[k] && DecodeFileEntry(entries[k], f.path, &defines_[k].second, &raws[k], &identifiers[k])) {
+          std::string().swap(entries[k]);  // only what is computed here is written back
+          return;
+        }
         cached[k] = 0;
         entries[k].clear();
         if (!f.has_text) {
@@ -157,7 +166,8 @@ Status CppTableBuilder::Run(std::vector<CppFile>& files) {
         if (f.blob_id.empty() && store_) f.blob_id = GitBlobId(f.text);
         defines_[k].second = cpp::LexDefines(f.path, f.text);
         if (store_) {
-          identifiers[k] = SortedIdentifiers(f.text, /*non_ascii_letters=*/false);
+          words[k] = SortedIdentifiers(f.text, /*non_ascii_letters=*/false);
+          identifiers[k].assign(words[k].begin(), words[k].end());
           entries[k] = EncodeFileEntry(defines_[k].second, identifiers[k]);
         }
       },

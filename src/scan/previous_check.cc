@@ -3,7 +3,9 @@
 
 namespace errdex {
 
-std::optional<PreviousCheck> PreviousCheck::Load(CatalogStore& store, const std::string& repo) {
+std::optional<PreviousCheck> PreviousCheck::Load(CatalogStore& store, const std::string& repo, std::mutex* store_mu) {
+  std::unique_lock<std::mutex> lock;
+  if (store_mu) lock = std::unique_lock<std::mutex>(*store_mu);
   auto scans = store.ListScans();
   if (!scans.ok()) return std::nullopt;
   int64_t latest = 0;
@@ -12,10 +14,11 @@ std::optional<PreviousCheck> PreviousCheck::Load(CatalogStore& store, const std:
   if (latest == 0) return std::nullopt;
   auto knowledge = store.ScanKnowledge(latest);
   if (!knowledge.ok() || !knowledge->has_value()) return std::nullopt;
-  auto section = check::ReadSection((*knowledge)->text);
-  if (!section.ok()) return std::nullopt;
   auto units = store.ScanUnits(latest);
   if (!units.ok()) return std::nullopt;
+  if (lock.owns_lock()) lock.unlock();
+  auto section = check::ReadSectionFiles(std::move((*knowledge)->text));
+  if (!section.ok()) return std::nullopt;
   PreviousCheck out;
   out.section_ = std::move(section).value();
   for (const StoredUnit& u : *units)

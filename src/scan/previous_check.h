@@ -10,6 +10,7 @@
 // end, by tests/check (an incremental catalog answers as a cold one).
 #pragma once
 
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,7 +26,11 @@ class PreviousCheck {
  public:
   // The latest scan of `repo` (by scan id) with a check section; nullopt when
   // there is none or it cannot be read (the scan then reads every file).
-  static std::optional<PreviousCheck> Load(CatalogStore& store, const std::string& repo);
+  // `store_mu`, when given, guards `store`: it is held only while the store is
+  // read, not while the section is parsed (the scan loads this beside its
+  // first pass, whose lookups need the store).
+  static std::optional<PreviousCheck> Load(CatalogStore& store, const std::string& repo,
+                                           std::mutex* store_mu = nullptr);
 
   // The entry that scan wrote for `path`, if it made it from one of `units`
   // (the stored units this scan reuses for the file); empty otherwise.

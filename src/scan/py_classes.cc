@@ -71,6 +71,16 @@ std::vector<std::string> GetList(store::ByteReader& r) {
   for (uint64_t i = 0; i < n && r.ok(); ++i) v.emplace_back(r.Bytes());
   return v;
 }
+// The same as views into the reader's bytes: a file's identifiers are
+// hundreds of words, and a string each was most of reading the cache entries
+// of an incremental scan's unchanged files (perf, flashinfer).
+std::vector<std::string_view> GetViews(store::ByteReader& r) {
+  std::vector<std::string_view> v;
+  uint64_t n = r.Varint();
+  v.reserve(std::min<uint64_t>(n, 1 << 16));
+  for (uint64_t i = 0; i < n && r.ok(); ++i) v.push_back(r.Bytes());
+  return v;
+}
 
 void PutMap(store::ByteWriter& w, const std::map<std::string, std::string>& m) {
   w.Varint(m.size());
@@ -127,21 +137,23 @@ bool Unpack(std::string_view packed, std::string* raw) {
   return true;
 }
 
-std::string EncodeFileEntry(const std::vector<py::ClassMessage>& classes, const std::vector<std::string>& identifiers) {
+std::string EncodeFileEntry(const std::vector<py::ClassMessage>& classes,
+                            const std::vector<std::string_view>& identifiers) {
   std::string raw;
   store::ByteWriter w(&raw);
   w.Bytes(EncodeClassMessages(classes));
-  PutList(w, identifiers);
+  w.Varint(identifiers.size());
+  for (std::string_view id : identifiers) w.Bytes(id);
   return Pack(raw);
 }
 
+// `raw` keeps the bytes `identifiers` point into.
 bool DecodeFileEntry(std::string_view packed, const std::string& path, std::vector<py::ClassMessage>* classes,
-                     std::vector<std::string>* identifiers) {
-  std::string raw;
-  if (!Unpack(packed, &raw)) return false;
-  store::ByteReader r(raw);
+                     std::string* raw, std::vector<std::string_view>* identifiers) {
+  if (!Unpack(packed, raw)) return false;
+  store::ByteReader r(*raw);
   std::string_view c = r.Bytes();
-  *identifiers = GetList(r);
+  *identifiers = GetViews(r);
   return r.ok() && r.done() && DecodeClassMessages(c, path, classes);
 }
 
@@ -205,6 +217,7 @@ PyClassDependencies::PyClassDependencies(const std::vector<const py::ClassMessag
     entries[c->name].push_back(EncodeClassMessage(*c, /*with_file=*/true));
     Name& n = names_.try_emplace(c->name).first->second;
     n.bases.insert(n.bases.end(), c->bases.begin(), c->bases.end());
+    if (!c->name.empty()) filter_[FilterBit(c->name) / 64] |= uint64_t{1} << (FilterBit(c->name) % 64);
   }
   for (auto& [name, list] : entries) {
     std::sort(list.begin(), list.end());
@@ -219,16 +232,21 @@ PyClassDependencies::PyClassDependencies(const std::vector<const py::ClassMessag
 }
 
 std::string PyClassDependencies::Digest(const std::vector<std::string>& identifiers) const {
+  return Digest(std::vector<std::string_view>(identifiers.begin(), identifiers.end()));
+}
+
+std::string PyClassDependencies::Digest(const std::vector<std::string_view>& identifiers) const {
   if (names_.empty()) return std::string();
   std::vector<const std::string*> queue;
   std::map<std::string_view, const Name*> reached;  // sorted: the digest does not depend on the order found
   auto visit = [&](std::string_view word) {
+    if (!word.empty() && !(filter_[FilterBit(word) / 64] >> (FilterBit(word) % 64) & 1)) return;
     auto it = names_.find(word);
     if (it == names_.end() || reached.count(it->first)) return;
     reached.emplace(it->first, &it->second);
     queue.push_back(&it->first);
   };
-  for (const std::string& id : identifiers) visit(id);
+  for (std::string_view id : identifiers) visit(id);
   for (size_t i = 0; i < queue.size(); ++i)
     for (const std::string& b : names_.find(*queue[i])->second.bases) visit(b);
   if (reached.empty()) return std::string();
@@ -245,7 +263,11 @@ std::string PyClassDependencies::Digest(const std::vector<std::string>& identifi
 Status PyClassTableBuilder::Run(std::vector<PyFile>& files) {
   const size_t n = files.size();
   std::vector<std::vector<py::ClassMessage>> classes(n);
-  std::vector<std::vector<std::string>> identifiers(n);
+  // Each file's identifiers, as views into `raws` (its cache entry, decoded)
+  // or `words` (read here).
+  std::vector<std::vector<std::string_view>> identifiers(n);
+  std::vector<std::string> raws(n);
+  std::vector<std::vector<std::string>> words(n);
   std::vector<std::string> entries(n);  // cached or to cache
   std::vector<char> cached(n, 0);
   if (store_) {
@@ -266,7 +288,10 @@ Status PyClassTableBuilder::Run(std::vector<PyFile>& files) {
       n, jobs_,
       [&](size_t k) {
         PyFile& f = files[k];
-        if (cached[k] && DecodeFileEntry(entries[k], f.path, &classes[k], &identifiers[k])) return;
+        if (cached[k] && DecodeFileEntry(entries[k], f.path, &classes[k], &raws[k], &identifiers[k])) {
+          std::string().swap(entries[k]);  // only what is computed here is written back
+          return;
+        }
         cached[k] = 0;
         entries[k].clear();
         classes[k].clear();
@@ -276,7 +301,8 @@ Status PyClassTableBuilder::Run(std::vector<PyFile>& files) {
         classes[k] = CollectPythonClassMessages(f.path, *text);
         if (store_) {
           if (f.blob_id.empty()) f.blob_id = GitBlobId(*text);
-          identifiers[k] = SortedIdentifiers(*text, /*non_ascii_letters=*/true);
+          words[k] = SortedIdentifiers(*text, /*non_ascii_letters=*/true);
+          identifiers[k].assign(words[k].begin(), words[k].end());
           entries[k] = EncodeFileEntry(classes[k], identifiers[k]);
         }
         // Kept for the extraction while within the budget (else read again then).

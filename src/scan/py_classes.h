@@ -75,7 +75,8 @@ class PyClassDependencies {
   explicit PyClassDependencies(const std::vector<const py::ClassMessage*>& classes);
   // 16 bytes, or "" when the file mentions no class of the table. `identifiers`:
   // the file's identifier-like words (SortedIdentifiers, unit_key.h), sorted.
-  std::string Digest(const std::vector<std::string>& identifiers) const;
+  std::string Digest(const std::vector<std::string_view>& identifiers) const;
+  std::string Digest(const std::vector<std::string>& identifiers) const;  // the same, over strings
 
  private:
   struct Name {
@@ -89,6 +90,12 @@ class PyClassDependencies {
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
   };
   std::unordered_map<std::string, Name, Hash, std::equal_to<>> names_;
+  // A bit per (length, first and last byte) of each name: most of a file's
+  // words are no class's, and are turned away without hashing them.
+  static size_t FilterBit(std::string_view s) {
+    return (s.size() * 131 + static_cast<unsigned char>(s.front()) * 7 + static_cast<unsigned char>(s.back())) % 4096;
+  }
+  std::vector<uint64_t> filter_ = std::vector<uint64_t>(4096 / 64, 0);
 };
 
 }  // namespace errdex

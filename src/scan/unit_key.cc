@@ -145,7 +145,7 @@ std::vector<std::string> SortedIdentifiers(std::string_view text, bool non_ascii
   return std::vector<std::string>(words.begin(), words.end());
 }
 
-std::string CppDependencies::MacroDigest(const std::vector<std::string>& identifiers) const {
+std::string CppDependencies::MacroDigest(const std::vector<std::string_view>& identifiers) const {
   std::vector<char> seen(names_.size(), 0);
   std::vector<uint32_t> reached;
   auto visit = [&](uint32_t id) {
@@ -153,7 +153,7 @@ std::string CppDependencies::MacroDigest(const std::vector<std::string>& identif
     seen[id] = 1;
     reached.push_back(id);
   };
-  for (const std::string& word : identifiers) visit(Find(word));
+  for (std::string_view word : identifiers) visit(Find(word));
   for (size_t k = 0; k < reached.size(); ++k)
     for (uint32_t m : names_[reached[k]].mentions) visit(m);
   std::sort(reached.begin(), reached.end());  // ids sort as names

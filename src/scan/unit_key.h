@@ -65,7 +65,7 @@ class CppDependencies {
   explicit CppDependencies(const std::vector<std::pair<std::string, cpp::LexResult>>& files);
   // 16 bytes for a file mentioning `identifiers`: the definitions of the macros
   // among them, and of the macros those mention, transitively. Thread-safe.
-  std::string MacroDigest(const std::vector<std::string>& identifiers) const;
+  std::string MacroDigest(const std::vector<std::string_view>& identifiers) const;
   // 16 bytes for a file's include closure (MacroTable::IncludeClosure).
   static std::string IncludeDigest(const std::unordered_map<std::string_view, int>& visible);
   // The file's digest: both of the above.

@@ -221,12 +221,23 @@ Result<std::shared_ptr<const std::string>> SqlCatalog::LoadRaw(int64_t unit_id) 
     auto row = q->Step();
     if (!row.ok()) return row.status();
     if (!*row) return Status::IoError(db().name() + ": unit " + std::to_string(id) + " is missing (a damaged catalog)");
-    Link l{id, static_cast<uint64_t>(q->Int(1)), q->Text(2)};
     bool has_base = !q->IsNull(0);
-    int64_t next = has_base ? q->Int(0) : 0;
-    chain.push_back(std::move(l));
-    if (!has_base) break;
-    id = next;
+    if (!has_base) {
+      // The full payload: decompressed from the row, not copied out of it first
+      // (7 MB for flashinfer's knowledge text).
+      auto raw = Decompress(q->View(2), static_cast<uint64_t>(q->Int(1)));
+      if (!raw.ok())
+        return Status::IoError(db().name() + ": unit " + std::to_string(id) + ": " + raw.status().message());
+      base = std::make_shared<const std::string>(std::move(raw).value());
+      CacheEntry& e = CacheAt(id);
+      if (!e.raw) {
+        e.raw = base;
+        CacheAdd(e, base->size());
+      }
+      break;
+    }
+    chain.push_back(Link{id, static_cast<uint64_t>(q->Int(1)), q->Text(2)});
+    id = q->Int(0);
   }
   for (size_t i = chain.size(); i-- > 0;) {
     auto raw = Decompress(chain[i].payload, chain[i].raw_size, base ? std::string_view(*base) : std::string_view());
@@ -604,9 +615,9 @@ Result<int64_t> SqlCatalog::PutScanUnits(const ScanInfo& info, const std::vector
   if (Status st = DeleteBlob(KnowledgeBlobKey(info)); !st.ok()) return st;
   std::optional<int64_t> knowledge_id;
   if (!knowledge.empty()) {
-    std::string text(knowledge);
-    auto id = PutEncoded(kKindKnowledge, knowledge_key.empty() ? ContentHash(text) : knowledge_key, 0, info.repo, "",
-                         text, nullptr);
+    // Not copied: 10 MB on flashinfer, rewritten by every scan that changes a file.
+    auto id = PutEncoded(kKindKnowledge, knowledge_key.empty() ? ContentHash(knowledge) : knowledge_key, 0, info.repo,
+                         "", knowledge, nullptr);
     if (!id.ok()) return id.status();
     knowledge_id = *id;
   }
