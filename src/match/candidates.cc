@@ -11,7 +11,9 @@ namespace errdex {
 namespace {
 
 constexpr size_t kMaxEqualEntries = 32;  // entries listed by one "several sites match equally" hit
-constexpr size_t kMaxClassSites = 8;     // class-only candidates (kClass) of one printed class
+// Class-only candidates (kClass) of one printed class: equal evidence, so they come as
+// one "N sites match equally" hit; past this many they would say nothing.
+constexpr size_t kMaxClassSites = 32;
 
 // Characters of a match outside its captures (the union of them: a group may hold
 // another): what the template's literal text explained of this text. For a template

@@ -684,6 +684,29 @@ TEST(Traceback, InterleavedRanksAreFollowedSeparately) {
 namespace errdex {
 namespace {
 
+// A class printed with its package, raised in a dozen places of that package with a
+// message built at run time (jinja2's loaders: raise TemplateNotFound(template)): one
+// honest "12 sites match equally" answer, not silence; past 32 sites, nothing.
+TEST(Explain, ManySitesOfAQualifiedClassAreOneHonestAnswer) {
+  for (int sites : {12, 40}) {
+    std::vector<E> catalog;
+    for (int i = 0; i < sites; ++i)
+      catalog.push_back({"TemplateNotFound", "jinja/loaders.py", "get_source", 30 + 10 * i, "", ""});
+    catalog.push_back({"TemplateNotFound", "other/loaders.py", "get_source", 7, "", ""});  // another package's
+    auto m = MakeMatcher(catalog);
+    auto hits = Explain(*m, "jinja.exceptions.TemplateNotFound: missing.html\n");
+    if (sites > 32) {
+      EXPECT_TRUE(hits.empty());
+      continue;
+    }
+    ASSERT_EQ(hits.size(), 1u);
+    EXPECT_EQ(hits[0].kind, ExplainHit::Kind::kClass);
+    EXPECT_TRUE(hits[0].approximate);
+    EXPECT_EQ(hits[0].equal_entries.size() + 1, static_cast<size_t>(sites));
+    for (uint32_t e : hits[0].equal_entries) EXPECT_NE(e, static_cast<uint32_t>(sites));
+  }
+}
+
 // A raising helper whose pattern holds only the callers' texts it could read
 // (kEntryOpenMessage): a message none of them explains still finds it by class,
 // as a site without a pattern would; without the flag the pattern has the last word.

@@ -381,7 +381,7 @@ Status ExplainSession::Fallback(const HitSink& sink) {
                                               (opt_.accept && !opt_.accept(e));
                                      }),
                       entries.end());
-        if (entries.size() <= kMaxBareClassSites)
+        if (entries.size() <= kMaxBareClassListed)  // as one "N sites match equally" hit
           for (uint32_t entry : entries) {
             const MatchEntry& e = m_.entries()[entry];
             ExplainHit h = base_hit(entry, ExplainHit::Kind::kClass);
