@@ -420,7 +420,8 @@ void ProseLinter::Check(const Record& r, const Site* facts) {
         // (the documenter's own test, doc::SettingsHolder; `self.x` needs the class,
         // which the record does not say).
         std::string base = head.substr(0, head.rfind('.'));
-        if (doc::SettingsHolder(base, SiteContext{})) {
+        static const SiteContext kNoClass;  // the record does not say which class `self` is
+        if (doc::SettingsHolder(base, kNoClass)) {
           *what = sp;
           return true;
         }
