@@ -111,28 +111,10 @@ Result<std::string> Compress(std::string_view raw, std::string_view prefix, int 
     size_t rc = ZSTD_CCtx_refPrefix(cctx, prefix.data(), prefix.size());
     if (ZSTD_isError(rc)) return Status::Internal(std::string("zstd: ") + ZSTD_getErrorName(rc));
   }
-  if (prefix.empty()) {
-    std::string out(ZSTD_compressBound(raw.size()), '\0');
-    size_t n = ZSTD_compress2(cctx, out.data(), out.size(), raw.data(), raw.size());
-    if (ZSTD_isError(n)) return Status::Internal(std::string("zstd: ") + ZSTD_getErrorName(n));
-    out.resize(n);
-    return out;
-  }
-  // A delta is mostly far smaller than its input (27 KB for a 10.9 MB knowledge
-  // text): a buffer of the compress bound, zeroed and faulted in, cost as much
-  // as a third of compressing it. It starts small and grows when needed.
-  std::string out(std::min(ZSTD_compressBound(raw.size()), raw.size() / 16 + (size_t{64} << 10)), '\0');
-  ZSTD_inBuffer in{raw.data(), raw.size(), 0};
-  size_t done = 0;
-  for (;;) {
-    ZSTD_outBuffer o{out.data(), out.size(), done};
-    size_t left = ZSTD_compressStream2(cctx, &o, &in, ZSTD_e_end);
-    if (ZSTD_isError(left)) return Status::Internal(std::string("zstd: ") + ZSTD_getErrorName(left));
-    done = o.pos;
-    if (left == 0) break;
-    out.resize(out.size() * 2);
-  }
-  out.resize(done);
+  std::string out(ZSTD_compressBound(raw.size()), '\0');
+  size_t n = ZSTD_compress2(cctx, out.data(), out.size(), raw.data(), raw.size());
+  if (ZSTD_isError(n)) return Status::Internal(std::string("zstd: ") + ZSTD_getErrorName(n));
+  out.resize(n);
   return out;
 }
 
