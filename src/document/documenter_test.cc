@@ -27,6 +27,7 @@ namespace {
 
 using doctest::AnyHas;
 using doctest::Doc;
+using doctest::DocumentCode;
 using doctest::Dump;
 using doctest::Has;
 using doctest::Knowledge;
@@ -381,18 +382,6 @@ TEST(Documenter, LogSiteIsAWarningWithoutTryCatch) {
   EXPECT_FALSE(r.validation_code);
   EXPECT_TRUE(Has(r.trigger_scenarios, "`APP_FAST=1`"));
   EXPECT_TRUE(Has(r.example_fix, "APP_FAST=1"));
-}
-
-// A site in plain library code (no settings): the fields come from its guard on
-// a parameter of the enclosing function.
-Record DocumentCode(const std::string& path, const std::string& file, int line, const std::string& cls,
-                    const std::string& msg, const std::string& function, std::vector<std::string> guards) {
-  auto k = Knowledge({{path, file}});
-  Site s = RaiseSite(path, line, cls, msg, function);
-  s.guards = std::move(guards);
-  Record r;
-  Doc(s, file, *k, &r);
-  return r;
 }
 
 // No solution restates a guard ("Make `x` false"): each is a change the caller makes.

@@ -44,6 +44,17 @@ inline void Doc(const Site& site, const std::string& file, const RepoKnowledge& 
   DocumentRecord(site, ff.contexts[0], k, r);
 }
 
+// The record of a raise at `line` of `file` (alone in its repository) under `guards`.
+inline Record DocumentCode(const std::string& path, const std::string& file, int line, const std::string& cls,
+                           const std::string& msg, const std::string& function, std::vector<std::string> guards) {
+  auto k = Knowledge({{path, file}});
+  Site s = RaiseSite(path, line, cls, msg, function);
+  s.guards = std::move(guards);
+  Record r;
+  Doc(s, file, *k, &r);
+  return r;
+}
+
 inline bool Has(const std::optional<std::string>& s, const std::string& needle) { return s && s->find(needle) != std::string::npos; }
 inline bool AnyHas(const std::optional<std::vector<std::string>>& v, const std::string& needle) {
   if (!v) return false;

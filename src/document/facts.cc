@@ -408,16 +408,20 @@ class Resolver {
     };
     bool truth = a.op.empty();
     long n;
+    std::string n_other;
     bool int_rhs = !truth && IntLiteral(a.rhs, &n);
     bool ok = (!truth && (strip(".dtype", "dtype") || strip(".dtype()", "dtype") || strip(".scalar_type()", "dtype") ||
                           strip(".device.type", "device") || strip(".device().type()", "device") ||
-                          strip(".device().device_type", "device"))) ||
+                          strip(".device().device_type", "device") || strip(".device", "device"))) ||
               (int_rhs && (strip(".dim()", "dim") || strip(".ndim", "dim") || strip(".ndim()", "dim") ||
                            strip(".ndimension()", "dim"))) ||
               (truth && (strip(".is_contiguous()", "contiguous") || strip(".IsContiguous()", "contiguous") || strip(".is_cuda", "cuda") || strip(".is_cuda()", "cuda") ||
                          strip(".device().is_cuda()", "cuda") || strip(".is_cpu", "cpu") || strip(".is_cpu()", "cpu") ||
                          strip(".device().is_cpu()", "cpu")));
-    if (ok && prop == "device" && !a.rhs_strings) {
+    if (ok && prop == "device" && !a.rhs_strings && TensorPairOther(a, prop, &n_other)) {
+      // `x.device != y.device` (Python), `x.device != device`: the device of another argument.
+    } else if (ok && prop == "device" && !a.rhs_strings) {
+      if (EndsWith(x, ".device") && !EndsWith(x, ".device.type")) return false;  // `x.device != <expr>`: not a device name
       // at::kCPU / c10::kCUDA / torch.kCUDA / DeviceType::CUDA: a device name.
       std::string d = Lower(LastComponent(Trim(a.rhs)));
       if (StartsWith(d, "k")) d = d.substr(1);
@@ -435,7 +439,12 @@ class Resolver {
       truth = true;
       a.falsy = true;  // read as `not t.is_contiguous()`
     }
-    if (!ok || !IsDotted(base)) return false;
+    if (!ok) return false;
+    // `(input).stride(-1)` (a macro's parenthesised argument), `scale.value().dtype()` (C++'s
+    // Optional<Tensor>): the tensor is the name inside.
+    if (base.size() > 2 && base.front() == '(' && base.back() == ')') base = Trim(base.substr(1, base.size() - 2));
+    if (EndsWith(base, ".value()") && base.size() > 8) base = base.substr(0, base.size() - 8);
+    if (!IsDotted(base)) return false;
     s->kind = SubjectKind::kTensor;
     s->tensor = base;
     s->pred = prop;

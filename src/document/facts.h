@@ -137,6 +137,11 @@ void StateMethods(const SiteFacts& sf, const Fact& f, std::vector<std::string>* 
 // move, and the other need not be a tensor): the two tensors' names.
 bool DevicePair(const SiteFacts& sf, std::string* first, std::string* second);
 
+// `x.dtype != y.dtype`, `x.device != y.device`, `x.device != device`: a tensor fact whose
+// right side is the same property of another value (pred "dtype" or "device"), not a
+// constant. `other` is what to convert to: `y.dtype`, `y.device`, `device`.
+bool TensorPairOther(const Atom& a, const std::string& pred, std::string* other);
+
 // The values a parameter accepts, as a caller types them, from fact `f` (`out_dtype !=
 // torch.bfloat16`, `mode not in (None, "engine")`) and every other fact that tests the same
 // parameter against constants (an if/elif chain's `dtype != torch.float32`, `dtype !=

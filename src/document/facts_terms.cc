@@ -128,6 +128,20 @@ bool DevicePair(const SiteFacts& sf, std::string* first, std::string* second) {
   return !first->empty() && !second->empty() && *first != *second && ra == rb;
 }
 
+bool TensorPairOther(const Atom& a, const std::string& pred, std::string* other) {
+  if (a.op != "!=" || a.rhs_strings || (pred != "dtype" && pred != "device")) return false;
+  std::string r = Trim(a.rhs);
+  if (pred == "device" && (r == "device" || EndsWith(r, "_device")) && IsIdent(r)) {
+    *other = r;  // a parameter or local named for a device
+    return true;
+  }
+  if (!EndsWith(r, "." + pred) || r.size() <= pred.size() + 1) return false;
+  std::string base = r.substr(0, r.size() - pred.size() - 1);
+  if (!IsDotted(base)) return false;
+  *other = r;
+  return true;
+}
+
 std::vector<std::string> AcceptedConstants(const SiteFacts& sf, const Fact& f) {
   auto typable = [&](const std::string& c) {
     size_t dot = c.find('.');

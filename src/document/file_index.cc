@@ -349,7 +349,14 @@ void FileIndex::Setters(const Site& site, int def, SiteContext* c) const {
       if (!a.empty() && std::find(attrs.begin(), attrs.end(), a) == attrs.end()) attrs.push_back(a);
     }
   }
+  bool post_init = blocks_[def].name == "__post_init__" && IsDataclass(cls);
   for (const std::string& a : attrs) {
+    // A dataclass's __post_init__ validates a field: the caller chose it in the constructor call.
+    if (post_init && c->writes.size() < 12 && DataclassField(cls, a)) {
+      StateWrite w{a, "__init__", "param:" + a};
+      if (std::find(c->writes.begin(), c->writes.end(), w) == c->writes.end()) c->writes.push_back(std::move(w));
+      continue;
+    }
     auto it = self_assigns_.find(a);
     if (it == self_assigns_.end()) continue;
     int found = 0;
@@ -374,6 +381,22 @@ void FileIndex::Setters(const Site& site, int def, SiteContext* c) const {
       ++found;
     }
   }
+}
+
+bool FileIndex::IsDataclass(int cls) const {
+  for (int k = blocks_[cls].ll - 1, n = 0; k >= 0 && n < 8 && t_.IsOp1(ll_[k].first, '@'); --k, ++n) {
+    std::string dec(t_.Span(ll_[k].first + 1, ll_[k].last));
+    dec = dec.substr(0, dec.find('('));
+    if (dec == "dataclass" || EndsWith(dec, ".dataclass")) return true;
+  }
+  return false;
+}
+
+bool FileIndex::DataclassField(int cls, const std::string& name) const {
+  const Block& b = blocks_[cls];
+  for (int k = b.ll + 1; k < (int)ll_.size() && ll_[k].start <= b.end; ++k)
+    if (ll_[k].block == cls && t_.IsName(ll_[k].first, name) && t_.IsOp1(ll_[k].first + 1, ':')) return true;
+  return false;
 }
 
 void FileIndex::Route(const Block& def, SiteContext* c) const {

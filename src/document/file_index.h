@@ -72,6 +72,9 @@ class FileIndex {
   void Exits(int li, int inner, SiteContext* c) const;
   // Methods of the site's class that give self.<attr> (tested by a guard) a value.
   void Setters(const Site& site, int def, SiteContext* c) const;
+  // @dataclass (or @x.dataclass) on class block `cls`; `name: T` in its body.
+  bool IsDataclass(int cls) const;
+  bool DataclassField(int cls, const std::string& name) const;
   // @app.get("/path") / @app.route("/path", methods=["POST"]) on the def.
   void Route(const Block& def, SiteContext* c) const;
   std::vector<ParamInfo> Params(const Block& def) const;

@@ -409,6 +409,26 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
         bad = CallWith(sf, x, t, t + " has " + (one ? "more than 1 dimension" : "a batch of extra dimensions"));
         good = CallWith(sf, x, t + (one ? ".reshape(-1)" : ".reshape(-1, " + t + ".shape[-1])"), "");
       }
+      else if (std::string other; TensorPairOther(a, s.pred, &other)) {
+        // `q.dtype != k.dtype`: the call with `q` converted to the other argument's dtype (or
+        // device); the other is moved instead when `q` is an output buffer.
+        std::string base = EndsWith(other, "." + s.pred) ? other.substr(0, other.size() - s.pred.size() - 1) : other;
+        if (sf.site->language != "python" || !sf.ctx->known || !IsIdent(base) || !IsParam(sf, base) || base == t) continue;
+        std::string fn = Lower(sf.ctx->def_name);  // a comparison helper reports the mismatch: converting hides it
+        if (fn.find("assert") != std::string::npos || fn.find("compare") != std::string::npos || fn.find("equal") != std::string::npos)
+          continue;
+        bool move_other = output && base != other;
+        if (move_other && IsOutputBuffer(base)) continue;
+        std::string call = PublicCallName(sf, x), moved = move_other ? base : t;
+        std::string to = move_other ? t + "." + s.pred : other;
+        auto args = [&](bool fixed) {
+          std::string tv = t, bv = base;
+          if (fixed) (move_other ? bv : tv) = moved + ".to(" + to + ")";
+          return call + "(" + t + "=" + tv + ", " + base + "=" + bv + ")";
+        };
+        bad = args(false) + "  # " + (s.pred == "dtype" ? t + ".dtype is not " + other : t + " is not on " + other);
+        good = args(true);
+      }
       else if (s.pred == "dtype" && (a.op == "!=" || a.op == "is not" || a.op == "not in")) {
         std::string r = Trim(a.rhs), d;
         if (a.op == "!=" || a.op == "is not") d = TorchDtype(r);

@@ -190,6 +190,12 @@ std::string FlipTensor(const SiteFacts& sf, const Fact& f) {
   if (s.pred == "device" && a.rhs_strings && !a.values.empty() && (a.op == "!=" || a.op == "not in"))
     return "Move " + x + " to the " + Upper(a.values[0]) + " device before the call: " +
            BT(s.tensor + (a.values[0] == "cpu" ? ".cpu()" : a.values[0] == "cuda" ? ".cuda()" : ".to(\"" + a.values[0] + "\")")) + ".";
+  if (std::string other; TensorPairOther(a, s.pred, &other)) {
+    std::string suffix = "." + s.pred, fix = BT(s.tensor + ".to(" + other + ")") + ".";
+    if (!EndsWith(other, suffix)) return "Pass " + x + call + " on " + BT(other) + ": " + fix;  // `x.device != device`
+    std::string base = BT(other.substr(0, other.size() - suffix.size()));
+    return "Pass " + x + call + (s.pred == "dtype" ? " in the same dtype as " : " on the same device as ") + base + ": " + fix;
+  }
   if (s.pred == "dtype" && (a.op == "!=" || a.op == "not in")) {
     std::vector<std::string> ok;
     std::string r = Trim(a.rhs);

@@ -1,0 +1,85 @@
+// Tests of exampleFix forms (write_example.cc) and their solutions (write_fixes.cc) for
+// checks a caller meets through a constructor or a second argument: a dataclass field
+// validated in __post_init__, two tensors that must share a dtype or a device, a C++
+// Optional<Tensor> checked through `.value()`.
+#include <gtest/gtest.h>
+
+#include "document/documenter_test_util.h"
+
+namespace errdex {
+namespace {
+
+using doctest::AnyHas;
+using doctest::Doc;
+using doctest::DocumentCode;
+using doctest::Dump;
+using doctest::Has;
+using doctest::Knowledge;
+using doctest::RaiseSite;
+
+// A dataclass's fields are its constructor's parameters: __post_init__'s check of
+// `self.n` is fixed in the call that builds the object. A plain class's attribute of
+// the same shape is the object's state, not a constructor argument.
+TEST(ExampleFix, DataclassFieldCheckedInPostInit) {
+  std::string file =
+      "from dataclasses import dataclass\n\n@dataclass\nclass Desc:\n    num_tokens: int\n    mode: str = \"fast\"\n\n"
+      "    def __post_init__(self):\n        if self.num_tokens <= 0:\n            raise ValueError(\"num_tokens must be positive\")\n";
+  Record r = DocumentCode("m.py", file, 10, "ValueError", "num_tokens must be positive", "Desc.__post_init__",
+                          {"self.num_tokens <= 0"});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_EQ(r.example_fix.value_or(""), "# before\nDesc(num_tokens=0)\n# after\nDesc(num_tokens=1)");
+  EXPECT_TRUE(AnyHas(r.solutions, "Call `Desc` with `num_tokens` greater than 0.")) << Dump(r);
+
+  std::string plain = file.substr(0, file.find("@dataclass")) + file.substr(file.find("class Desc"));
+  Record p = DocumentCode("m.py", plain, 9, "ValueError", "num_tokens must be positive", "Desc.__post_init__",
+                          {"self.num_tokens <= 0"});
+  SCOPED_TRACE(Dump(p));
+  EXPECT_FALSE(Has(p.example_fix, "Desc(num_tokens="));
+}
+
+// `q.dtype != k.dtype` / `q.device != k.device` over two arguments: the call with `q`
+// converted to the other's; `x.device != device` to the device argument. A comparison
+// helper (the mismatch is what it reports) and a local tensor get no such fix.
+TEST(ExampleFix, TensorPairMustMatch) {
+  std::string file =
+      "def attend(q, k, device):\n"
+      "    if q.dtype != k.dtype:\n        raise ValueError(\"q and k must share a dtype\")\n"
+      "    if q.device != k.device:\n        raise ValueError(\"q and k must share a device\")\n"
+      "    if k.device != device:\n        raise ValueError(\"k must be on device\")\n"
+      "    v = k * 2\n    if v.dtype != q.dtype:\n        raise ValueError(\"local\")\n"
+      "def assert_equal(actual, expected):\n    if actual.dtype != expected.dtype:\n        raise AssertionError(\"dtype\")\n";
+  Record dt = DocumentCode("a.py", file, 3, "ValueError", "q and k must share a dtype", "attend", {"q.dtype != k.dtype"});
+  SCOPED_TRACE(Dump(dt));
+  EXPECT_EQ(dt.example_fix.value_or(""),
+            "# before\nattend(q=q, k=k)  # q.dtype is not k.dtype\n# after\nattend(q=q.to(k.dtype), k=k)");
+  EXPECT_TRUE(AnyHas(dt.solutions, "Pass `q` to `attend` in the same dtype as `k`: `q.to(k.dtype)`."));
+  Record dv = DocumentCode("a.py", file, 5, "ValueError", "q and k must share a device", "attend", {"q.device != k.device"});
+  SCOPED_TRACE(Dump(dv));
+  EXPECT_TRUE(Has(dv.example_fix, "attend(q=q.to(k.device), k=k)"));
+  EXPECT_TRUE(AnyHas(dv.solutions, "on the same device as `k`"));
+  Record arg = DocumentCode("a.py", file, 7, "ValueError", "k must be on device", "attend", {"k.device != device"});
+  SCOPED_TRACE(Dump(arg));
+  EXPECT_TRUE(Has(arg.example_fix, "attend(k=k.to(device), device=device)"));
+  Record local = DocumentCode("a.py", file, 10, "ValueError", "local", "attend", {"v.dtype != q.dtype"});
+  SCOPED_TRACE(Dump(local));
+  EXPECT_FALSE(Has(local.example_fix, ".to("));
+  Record cmp = DocumentCode("a.py", file, 13, "AssertionError", "dtype", "assert_equal", {"actual.dtype != expected.dtype"});
+  SCOPED_TRACE(Dump(cmp));
+  EXPECT_FALSE(Has(cmp.example_fix, ".to("));
+}
+
+// TVM FFI's Optional<Tensor>: `scale.value().dtype() == dl_float32` checks the tensor `scale`.
+TEST(ExampleFix, OptionalTensorOfCpp) {
+  std::string file = "void moe(TensorView x, Optional<TensorView> scale) {\n  if (scale.has_value()) {\n    CHECK(scale);\n  }\n}\n";
+  auto k = Knowledge({{"csrc/moe.cu", file}});
+  Site s = RaiseSite("csrc/moe.cu", 3, "InternalError", "Check failed: scale.value().dtype() == dl_float32{value}: ", "moe");
+  s.language = "cuda";
+  s.assert_condition = "scale.value().dtype() == dl_float32";
+  Record r;
+  Doc(s, file, *k, &r);
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(Has(r.example_fix, "moe(..., scale.to(torch.float32), ...)"));
+}
+
+}  // namespace
+}  // namespace errdex
