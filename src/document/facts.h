@@ -137,7 +137,7 @@ void StateMethods(const SiteFacts& sf, const Fact& f, std::vector<std::string>* 
 // move, and the other need not be a tensor): the two tensors' names.
 bool DevicePair(const SiteFacts& sf, std::string* first, std::string* second);
 
-// `x.dtype != y.dtype`, `x.device != y.device`, `x.device != device`: a tensor fact whose
+// `x.dtype != y.dtype`, `x.device != y.device`, `x.device != device`, `x.dtype != out_dtype`: a tensor fact whose
 // right side is the same property of another value (pred "dtype" or "device"), not a
 // constant. `other` is what to convert to: `y.dtype`, `y.device`, `device`.
 bool TensorPairOther(const Atom& a, const std::string& pred, std::string* other);

@@ -131,8 +131,8 @@ bool DevicePair(const SiteFacts& sf, std::string* first, std::string* second) {
 bool TensorPairOther(const Atom& a, const std::string& pred, std::string* other) {
   if (a.op != "!=" || a.rhs_strings || (pred != "dtype" && pred != "device")) return false;
   std::string r = Trim(a.rhs);
-  if (pred == "device" && (r == "device" || EndsWith(r, "_device")) && IsIdent(r)) {
-    *other = r;  // a parameter or local named for a device
+  if (IsIdent(r) && (r == pred || EndsWith(r, "_" + pred))) {
+    *other = r;  // a parameter or local named for a device or dtype (`x.dtype != dtype`)
     return true;
   }
   if (!EndsWith(r, "." + pred) || r.size() <= pred.size() + 1) return false;

@@ -47,6 +47,7 @@ TEST(ExampleFix, TensorPairMustMatch) {
       "    if q.device != k.device:\n        raise ValueError(\"q and k must share a device\")\n"
       "    if k.device != device:\n        raise ValueError(\"k must be on device\")\n"
       "    v = k * 2\n    if v.dtype != q.dtype:\n        raise ValueError(\"local\")\n"
+      "def cast_check(x, out_dtype):\n    if x.dtype != out_dtype:\n        raise ValueError(\"dtype\")\n"
       "def assert_equal(actual, expected):\n    if actual.dtype != expected.dtype:\n        raise AssertionError(\"dtype\")\n";
   Record dt = DocumentCode("a.py", file, 3, "ValueError", "q and k must share a dtype", "attend", {"q.dtype != k.dtype"});
   SCOPED_TRACE(Dump(dt));
@@ -63,7 +64,10 @@ TEST(ExampleFix, TensorPairMustMatch) {
   Record local = DocumentCode("a.py", file, 10, "ValueError", "local", "attend", {"v.dtype != q.dtype"});
   SCOPED_TRACE(Dump(local));
   EXPECT_FALSE(Has(local.example_fix, ".to("));
-  Record cmp = DocumentCode("a.py", file, 13, "AssertionError", "dtype", "assert_equal", {"actual.dtype != expected.dtype"});
+  Record named = DocumentCode("a.py", file, 13, "ValueError", "dtype", "cast_check", {"x.dtype != out_dtype"});
+  SCOPED_TRACE(Dump(named));
+  EXPECT_TRUE(Has(named.example_fix, "cast_check(x=x.to(out_dtype), out_dtype=out_dtype)"));
+  Record cmp = DocumentCode("a.py", file, 16, "AssertionError", "dtype", "assert_equal", {"actual.dtype != expected.dtype"});
   SCOPED_TRACE(Dump(cmp));
   EXPECT_FALSE(Has(cmp.example_fix, ".to("));
 }
