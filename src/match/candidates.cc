@@ -50,10 +50,12 @@ bool BracketsBalanced(std::string_view v) {
 // "...: (1, 2) + (2, 1). on startup": a template that ends a sentence where the text
 // goes on in lower case ends the message there, whatever the line started with --
 // the rest is the user's sentence ("ValueError: ... on startup" in an issue title).
+// So does one that ends closing a quote or a bracket (`unknown action "{a}"`, `... (choose
+// from {c})`): a template whose last hole ran on over the same words explains less.
 bool EndsSentenceBeforeProse(std::string_view text, size_t end) {
   if (end == 0 || end + 2 > text.size()) return false;
   char last = text[end - 1];
-  if (last != '.' && last != '!' && last != '?') return false;
+  if (last != '.' && last != '!' && last != '?' && last != '"' && last != '\'' && last != ')' && last != ']') return false;
   if (text[end] != ' ') return false;
   return std::islower(static_cast<unsigned char>(text[end + 1])) != 0;
 }

@@ -123,10 +123,16 @@ TEST(Explain, SentenceAfterTheMessageIsNotTheMessage) {
   auto hits = Explain(*m, "crash: TypeError: not expecting type '<class 'int'>' (works with the previous release)\n");
   ASSERT_FALSE(hits.empty());
   EXPECT_EQ(hits[0].entry, 0u);
-  // The message alone (the line starts with its class): it ends at the line's end.
-  hits = Explain(*m, "TypeError: not expecting type 'int' in call\n");
+  // The message alone (the line starts with its class): it ends at the line's end...
+  hits = Explain(*m, "TypeError: not expecting type 'int' (got a str)\n");
   ASSERT_FALSE(hits.empty());
   EXPECT_EQ(hits[0].entry, 1u);
+  // ...unless a template ends closing a quote where the line goes on in lower-case words:
+  // an issue title's own words after the message (measured on tests/realworld: +5 cases
+  // over the message, log-line and inline variants, one honest tie lost).
+  hits = Explain(*m, "TypeError: not expecting type 'int' in call\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 0u);
   // ...unless a template ends a sentence where the line goes on in lower case: an
   // issue title that starts with the class and ends with the user's words.
   m = MakeMatcher({
