@@ -8,10 +8,6 @@
 // JSON), so the output does not depend on the number of threads, on which files
 // were reused, or on which waited in the spool (scan_e2e_test.cc: -j1 == -j2;
 // tests/store_history_e2e_test.cc: incremental == fresh).
-#include <limits.h>
-#include <stdlib.h>
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -34,6 +30,7 @@
 #include "scan/parallel.h"
 #include "scan/previous_check.h"
 #include "scan/py_classes.h"
+#include "scan/resolved_source.h"
 #include "scan/scanner.h"
 #include "scan/unit_key.h"
 #include "store/catalog_store.h"
@@ -54,60 +51,6 @@ constexpr size_t kEmitWindow = 256;
 // texts the class table keeps for their extraction, the rest for the spool.
 size_t KeptTextBytes(const ScanOptions& o) { return o.resident_bytes / 4; }
 size_t SpoolBytes(const ScanOptions& o) { return o.resident_bytes - KeptTextBytes(o); }
-
-struct ResolvedSource {
-  FileSource* source = nullptr;
-  std::unique_ptr<FileSource> owned;
-  std::string prefix;  // prepended to every listed path ("" or "sub/dir/")
-  std::optional<std::string> repo, sha;
-  std::string root;    // the scanned path, absolute ("" for a test source)
-  int64_t commit_time = 0;
-};
-
-std::string AbsolutePath(const std::string& p) {
-  char buf[PATH_MAX];
-  if (realpath(p.c_str(), buf) == nullptr) return p;
-  return buf;
-}
-
-Result<ResolvedSource> ResolveSource(const ScanOptions& o) {
-  ResolvedSource rs;
-  rs.repo = o.repo;
-  rs.sha = o.sha;
-  if (o.source != nullptr) {
-    rs.source = o.source;
-    return rs;
-  }
-  struct stat st;
-  if (o.path.empty() || stat(o.path.c_str(), &st) != 0) return Status::NotFound("no such file or directory: " + o.path);
-  if (!S_ISDIR(st.st_mode)) return Status::InvalidArgument("not a directory or git repository: " + o.path);
-  rs.root = AbsolutePath(o.path);
-  GitFacts facts = DiscoverGitFacts(o.path);
-  if (!rs.repo && facts.github_repo) rs.repo = facts.github_repo;
-  if (o.rev || facts.bare) {
-    if (!facts.in_git) return Status::InvalidArgument("--rev needs a git repository: " + o.path + " is not in one");
-    std::string rev = o.rev.value_or("HEAD");
-    auto git = OpenGitTreeSource(o.path, rev, facts.bare ? "" : facts.subdir, o.max_file_size);
-    if (!git.ok()) return git.status();
-    if (!rs.sha) rs.sha = git->commit_sha;
-    rs.commit_time = git->commit_time;
-    rs.owned = std::move(git->source);
-  } else {
-    auto dir = OpenDirectorySource(o.path, o.max_file_size);
-    if (!dir.ok()) return dir.status();
-    rs.owned = std::move(dir.value());
-    // A work tree in git: HEAD is the commit and paths are relative to the
-    // repository root -- unless --repo names another repository than origin
-    // (a project vendored or bundled inside this one): then PATH is its root.
-    bool same_repo = !o.repo || o.repo == facts.github_repo;
-    if (facts.in_git && same_repo) {
-      if (!rs.sha && facts.head_sha) rs.sha = facts.head_sha;
-      if (!facts.subdir.empty()) rs.prefix = facts.subdir + "/";
-    }
-  }
-  rs.source = rs.owned.get();
-  return rs;
-}
 
 bool SiteOrder(const Site& a, const Site& b) {
   if (a.line != b.line) return a.line < b.line;
