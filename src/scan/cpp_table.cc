@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "extract/cpp/cpp_extractor.h"
+#include "scan/cache_entry.h"
 #include "scan/parallel.h"
 #include "scan/unit_key.h"
 #include "store/catalog_store.h"
@@ -20,59 +21,20 @@ namespace {
 
 constexpr uint8_t kLexVersion = 1;
 
-std::string Hashed(std::initializer_list<std::string_view> parts) {
-  std::string k;
-  store::ByteWriter w(&k);
-  for (std::string_view p : parts) w.Bytes(p);
-  return store::Hex(store::ContentHash(k));
-}
-
 // A file's cache entry: its #defines and #includes, and its identifiers.
-std::string FileKey(std::string_view blob_id) { return "cpp-file:" + Hashed({PipelineFingerprint(), blob_id}); }
+std::string FileKey(std::string_view blob_id) { return "cpp-file:" + HexDigestOf({PipelineFingerprint(), blob_id}); }
 // Every file's include digest under an include identity (all files' paths and #includes).
-std::string IncludesKey(std::string_view identity) { return "cpp-includes:" + Hashed({identity}); }
-
-// zstd with the raw size in front (store/codec.h).
-std::string Pack(const std::string& raw) {
-  std::string out;
-  store::ByteWriter w(&out);
-  w.Varint(raw.size());
-  auto c = store::Compress(raw);
-  return c.ok() ? out + *c : std::string();
-}
-bool Unpack(std::string_view packed, std::string* raw) {
-  store::ByteReader r(packed);
-  uint64_t n = r.Varint();
-  if (!r.ok()) return false;
-  size_t header = 1;
-  while (header < 10 && (static_cast<unsigned char>(packed[header - 1]) & 0x80)) ++header;
-  auto d = store::Decompress(packed.substr(header), n);
-  if (!d.ok()) return false;
-  *raw = std::move(d).value();
-  return true;
-}
+std::string IncludesKey(std::string_view identity) { return "cpp-includes:" + HexDigestOf({identity}); }
 
 std::string EncodeFileEntry(const cpp::LexResult& lexed, const std::vector<std::string_view>& identifiers) {
-  std::string raw;
-  store::ByteWriter w(&raw);
-  w.Bytes(EncodeLexResult(lexed));
-  w.Varint(identifiers.size());
-  for (std::string_view id : identifiers) w.Bytes(id);
-  return Pack(raw);
+  return PackFileEntry(EncodeLexResult(lexed), identifiers);
 }
 
-// `raw` keeps the bytes `identifiers` point into (views: a string per word was
-// most of reading an unchanged file's entry).
+// `raw` keeps the bytes `identifiers` point into (cache_entry.h).
 bool DecodeFileEntry(std::string_view packed, const std::string& path, cpp::LexResult* lexed, std::string* raw,
                      std::vector<std::string_view>* identifiers) {
-  if (!Unpack(packed, raw)) return false;
-  store::ByteReader r(*raw);
-  std::string_view lex = r.Bytes();
-  uint64_t n = r.Varint();
-  identifiers->clear();
-  identifiers->reserve(std::min<uint64_t>(n, 1 << 16));
-  for (uint64_t i = 0; i < n && r.ok(); ++i) identifiers->push_back(r.Bytes());
-  return r.ok() && r.done() && DecodeLexResult(lex, path, lexed);
+  std::string_view lex;
+  return UnpackFileEntry(packed, raw, &lex, identifiers) && DecodeLexResult(lex, path, lexed);
 }
 
 }  // namespace
@@ -198,7 +160,7 @@ Status CppTableBuilder::Run(std::vector<CppFile>& files) {
     auto v = store_->GetCache(includes_key);
     if (!v.ok()) return v.status();
     std::string raw;
-    if (v->has_value() && Unpack(**v, &raw)) {
+    if (v->has_value() && UnpackCacheValue(**v, &raw)) {
       store::ByteReader r(raw);
       std::unordered_map<std::string, std::string> by_path;
       uint64_t count = r.Varint();
@@ -236,7 +198,7 @@ Status CppTableBuilder::Run(std::vector<CppFile>& files) {
       w.Bytes(files[k].path);
       w.Bytes(include_digest[k]);
     }
-    includes_entry = Pack(raw);
+    includes_entry = PackCacheValue(raw);
   } else {
     CppDependencies deps(defines_);
     ParallelFor(

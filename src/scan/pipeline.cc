@@ -1,6 +1,7 @@
 // scan/pipeline.cc: ScanToSinks -- list -> (reuse a stored unit | read +
 // extract + facts) on N threads -> the repository's knowledge -> (reuse |
-// document) on N threads -> the sinks, in path order, as files complete.
+// document) on N threads -> the sinks, in path order, as files complete
+// (ordered_emitter.h; parsed files wait between the passes in unit_spool.h).
 //
 // Determinism: every file's result lands in the slot of its index in the sorted
 // list, knowledge is built from the files' serialized knowledge in path order,
@@ -8,15 +9,9 @@
 // JSON), so the output does not depend on the number of threads, on which files
 // were reused, or on which waited in the spool (scan_e2e_test.cc: -j1 == -j2;
 // tests/store_history_e2e_test.cc: incremental == fresh).
-#include <limits.h>
-#include <stdlib.h>
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
-#include <cstdio>
 #include <exception>
 #include <future>
 #include <mutex>
@@ -31,11 +26,14 @@
 #include "extract/cpp/cpp_extractor.h"
 #include "extract/python/python_extractor.h"
 #include "scan/cpp_table.h"
+#include "scan/ordered_emitter.h"
 #include "scan/parallel.h"
 #include "scan/previous_check.h"
 #include "scan/py_classes.h"
+#include "scan/resolved_source.h"
 #include "scan/scanner.h"
 #include "scan/unit_key.h"
+#include "scan/unit_spool.h"
 #include "store/catalog_store.h"
 #include "store/codec.h"
 
@@ -47,67 +45,10 @@ using Clock = std::chrono::steady_clock;
 
 double SecondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-// Files handed out ahead of the one being emitted, at most (bounds what waits).
-constexpr size_t kEmitWindow = 256;
-
 // ScanOptions::resident_bytes, shared (scanner.h): a quarter for the Python
 // texts the class table keeps for their extraction, the rest for the spool.
 size_t KeptTextBytes(const ScanOptions& o) { return o.resident_bytes / 4; }
 size_t SpoolBytes(const ScanOptions& o) { return o.resident_bytes - KeptTextBytes(o); }
-
-struct ResolvedSource {
-  FileSource* source = nullptr;
-  std::unique_ptr<FileSource> owned;
-  std::string prefix;  // prepended to every listed path ("" or "sub/dir/")
-  std::optional<std::string> repo, sha;
-  std::string root;    // the scanned path, absolute ("" for a test source)
-  int64_t commit_time = 0;
-};
-
-std::string AbsolutePath(const std::string& p) {
-  char buf[PATH_MAX];
-  if (realpath(p.c_str(), buf) == nullptr) return p;
-  return buf;
-}
-
-Result<ResolvedSource> ResolveSource(const ScanOptions& o) {
-  ResolvedSource rs;
-  rs.repo = o.repo;
-  rs.sha = o.sha;
-  if (o.source != nullptr) {
-    rs.source = o.source;
-    return rs;
-  }
-  struct stat st;
-  if (o.path.empty() || stat(o.path.c_str(), &st) != 0) return Status::NotFound("no such file or directory: " + o.path);
-  if (!S_ISDIR(st.st_mode)) return Status::InvalidArgument("not a directory or git repository: " + o.path);
-  rs.root = AbsolutePath(o.path);
-  GitFacts facts = DiscoverGitFacts(o.path);
-  if (!rs.repo && facts.github_repo) rs.repo = facts.github_repo;
-  if (o.rev || facts.bare) {
-    if (!facts.in_git) return Status::InvalidArgument("--rev needs a git repository: " + o.path + " is not in one");
-    std::string rev = o.rev.value_or("HEAD");
-    auto git = OpenGitTreeSource(o.path, rev, facts.bare ? "" : facts.subdir, o.max_file_size);
-    if (!git.ok()) return git.status();
-    if (!rs.sha) rs.sha = git->commit_sha;
-    rs.commit_time = git->commit_time;
-    rs.owned = std::move(git->source);
-  } else {
-    auto dir = OpenDirectorySource(o.path, o.max_file_size);
-    if (!dir.ok()) return dir.status();
-    rs.owned = std::move(dir.value());
-    // A work tree in git: HEAD is the commit and paths are relative to the
-    // repository root -- unless --repo names another repository than origin
-    // (a project vendored or bundled inside this one): then PATH is its root.
-    bool same_repo = !o.repo || o.repo == facts.github_repo;
-    if (facts.in_git && same_repo) {
-      if (!rs.sha && facts.head_sha) rs.sha = facts.head_sha;
-      if (!facts.subdir.empty()) rs.prefix = facts.subdir + "/";
-    }
-  }
-  rs.source = rs.owned.get();
-  return rs;
-}
 
 bool SiteOrder(const Site& a, const Site& b) {
   if (a.line != b.line) return a.line < b.line;
@@ -161,143 +102,6 @@ void Canonicalize(CatalogLine& line) {
     if (back.ok()) line.record = std::move(back).value();
   }
 }
-
-// Parsed files waiting for the second pass: in memory up to a budget, then
-// compressed in an unlinked temporary file. Put and Take from any thread.
-class Spool {
- public:
-  explicit Spool(size_t budget) : budget_(budget) {}
-  ~Spool() {
-    if (file_) std::fclose(file_);
-  }
-  // Keeps `unit` for `index`.
-  Status Put(size_t index, std::shared_ptr<Unit> unit, size_t bytes) {
-    if (resident_.load() + bytes <= budget_) {
-      resident_ += bytes;
-      std::lock_guard<std::mutex> l(mu_);
-      memory_[index] = Held{std::move(unit), bytes};
-      return Status::Ok();
-    }
-    std::string payload = EncodePayload(*unit);
-    auto compressed = store::Compress(payload, {}, 1);
-    if (!compressed.ok()) return compressed.status();
-    std::lock_guard<std::mutex> l(mu_);
-    if (!file_) {
-      file_ = std::tmpfile();
-      if (!file_) return Status::IoError("cannot create a temporary file for the scan's spool");
-    }
-    if (std::fseek(file_, 0, SEEK_END) != 0) return Status::IoError("the scan's spool file cannot be written");
-    long at = std::ftell(file_);
-    if (std::fwrite(compressed->data(), 1, compressed->size(), file_) != compressed->size())
-      return Status::IoError("the scan's spool file cannot be written (disk full?)");
-    on_disk_[index] = Spilled{at, compressed->size(), payload.size(), unit->key, unit->repo, unit->path,
-                              std::move(unit->knowledge)};
-    return Status::Ok();
-  }
-  Result<std::shared_ptr<Unit>> Take(size_t index) {
-    std::lock_guard<std::mutex> l(mu_);
-    auto m = memory_.find(index);
-    if (m != memory_.end()) {
-      auto unit = std::move(m->second.unit);
-      resident_ -= m->second.bytes;
-      memory_.erase(m);
-      return unit;
-    }
-    auto d = on_disk_.find(index);
-    if (d == on_disk_.end()) return Status::Internal("the scan's spool lost a file");
-    std::string compressed(d->second.size, '\0');
-    if (std::fseek(file_, d->second.offset, SEEK_SET) != 0 ||
-        std::fread(compressed.data(), 1, compressed.size(), file_) != compressed.size())
-      return Status::IoError("the scan's spool file cannot be read");
-    auto raw = store::Decompress(compressed, d->second.raw_size);
-    if (!raw.ok()) return raw.status();
-    auto unit = std::make_shared<Unit>();
-    if (Status st = DecodePayload(*raw, unit.get()); !st.ok()) return st;
-    unit->key = std::move(d->second.key);
-    unit->repo = std::move(d->second.repo);
-    unit->path = std::move(d->second.path);
-    unit->knowledge = std::move(d->second.knowledge);
-    on_disk_.erase(d);
-    return unit;
-  }
-
- private:
-  struct Held {
-    std::shared_ptr<Unit> unit;
-    size_t bytes;
-  };
-  struct Spilled {
-    long offset;
-    size_t size, raw_size;
-    std::string key, repo, path, knowledge;
-  };
-  size_t budget_;
-  std::atomic<size_t> resident_{0};
-  std::mutex mu_;
-  std::unordered_map<size_t, Held> memory_;
-  std::unordered_map<size_t, Spilled> on_disk_;
-  FILE* file_ = nullptr;
-};
-
-// Hands files to the sinks in index order as they complete; at most
-// kEmitWindow files may be handed out past the next one to emit.
-class Emitter {
- public:
-  Emitter(size_t n, std::function<Status(FileOutput&)> emit) : ready_(n), emit_(std::move(emit)) {}
-  // Blocks until file `i` may be worked on; false once emitting failed.
-  bool WaitTurn(size_t i) {
-    std::unique_lock<std::mutex> l(mu_);
-    cv_.wait(l, [&] { return i < next_ + kEmitWindow || failed_; });
-    return !failed_;
-  }
-  void Done(size_t i, std::optional<FileOutput> out) {
-    std::unique_lock<std::mutex> l(mu_);
-    ready_[i] = std::move(out);
-    done_[i] = true;
-    if (emitting_) return;
-    emitting_ = true;
-    while (next_ < ready_.size() && done_.count(next_)) {
-      std::optional<FileOutput> o = std::move(ready_[next_]);
-      ready_[next_].reset();
-      done_.erase(next_);
-      l.unlock();
-      Status st = o && !failed_ ? emit_(*o) : Status::Ok();
-      l.lock();
-      if (!st.ok() && error_.ok()) {
-        error_ = st;
-        failed_ = true;
-      }
-      ++next_;
-      cv_.notify_all();
-    }
-    emitting_ = false;
-  }
-  void Fail(Status st) {
-    std::lock_guard<std::mutex> l(mu_);
-    if (error_.ok()) error_ = std::move(st);
-    failed_ = true;
-    cv_.notify_all();
-  }
-  bool failed() {
-    std::lock_guard<std::mutex> l(mu_);
-    return failed_;
-  }
-  Status error() {
-    std::lock_guard<std::mutex> l(mu_);
-    return error_;
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::vector<std::optional<FileOutput>> ready_;
-  std::unordered_map<size_t, bool> done_;
-  size_t next_ = 0;
-  bool emitting_ = false;
-  bool failed_ = false;
-  Status error_;
-  std::function<Status(FileOutput&)> emit_;
-};
 
 // One file of the tree.
 struct Task {
@@ -364,7 +168,7 @@ class Pipeline {
   std::vector<FileState> states_;
   std::shared_ptr<CppTableBuilder> cpp_;
 
-  Spool spool_;
+  UnitSpool spool_;
   std::unique_ptr<RepoKnowledge> knowledge_;
   // errdex check's facts (each Python file's source and sites, console scripts),
   // part of the knowledge text for the sinks that keep it.
@@ -375,7 +179,7 @@ class Pipeline {
   // The repository's previous check section, loaded beside the first pass when
   // the knowledge will be built anew (check_ and a store).
   std::future<std::optional<PreviousCheck>> previous_check_;
-  std::unique_ptr<Emitter> emitter_;
+  std::unique_ptr<OrderedEmitter> emitter_;
 
   std::atomic<int64_t> done_{0}, sites_{0}, documented_{0}, redocumented_{0};
   std::atomic<bool> documenting_{false};
@@ -852,7 +656,7 @@ Result<ScanResult> Pipeline::Run() {
 
   // 2. Read + extract + facts, or find the file's unit in the catalog.
   auto t1 = Clock::now();
-  emitter_ = std::make_unique<Emitter>(tasks_.size(), [this](FileOutput& out) { return EmitOne(out); });
+  emitter_ = std::make_unique<OrderedEmitter>(tasks_.size(), [this](FileOutput& out) { return EmitOne(out); });
   if (Status st = ReadCppTable(); !st.ok()) return st;
   result_.stats.cpp_table_seconds = SecondsSince(t1);
   if (Status st = ReadPyClassTable(); !st.ok()) return st;

@@ -8,6 +8,7 @@
 #include <atomic>
 
 #include "extract/python/python_extractor.h"
+#include "scan/cache_entry.h"
 #include "scan/parallel.h"
 #include "scan/unit_key.h"
 #include "store/catalog_store.h"
@@ -19,16 +20,9 @@ namespace {
 
 constexpr uint8_t kClassesVersion = 3;  // 2: kBaseCall and its base_args; 3: attr_ints, param_attrs, init_attrs, param_defaults
 
-std::string Hashed(std::initializer_list<std::string_view> parts) {
-  std::string k;
-  store::ByteWriter w(&k);
-  for (std::string_view p : parts) w.Bytes(p);
-  return store::Hex(store::ContentHash(k));
-}
-
 // A file's cache entry: its classes and its identifiers.
 std::string FileKey(std::string_view path, std::string_view blob_id) {
-  return "py-classes:" + Hashed({PipelineFingerprint(), path, blob_id});
+  return "py-classes:" + HexDigestOf({PipelineFingerprint(), path, blob_id});
 }
 
 void PutSegs(store::ByteWriter& w, const py::Segs& segs) {
@@ -71,16 +65,6 @@ std::vector<std::string> GetList(store::ByteReader& r) {
   for (uint64_t i = 0; i < n && r.ok(); ++i) v.emplace_back(r.Bytes());
   return v;
 }
-// The same as views into the reader's bytes: a file's identifiers are
-// hundreds of words, and a string each was most of reading the cache entries
-// of an incremental scan's unchanged files (perf, flashinfer).
-std::vector<std::string_view> GetViews(store::ByteReader& r) {
-  std::vector<std::string_view> v;
-  uint64_t n = r.Varint();
-  v.reserve(std::min<uint64_t>(n, 1 << 16));
-  for (uint64_t i = 0; i < n && r.ok(); ++i) v.push_back(r.Bytes());
-  return v;
-}
 
 void PutMap(store::ByteWriter& w, const std::map<std::string, std::string>& m) {
   w.Varint(m.size());
@@ -116,45 +100,16 @@ void PutClass(store::ByteWriter& w, const py::ClassMessage& c, bool with_file) {
   PutMap(w, c.param_defaults);
 }
 
-// zstd with the raw size in front (store/codec.h).
-std::string Pack(const std::string& raw) {
-  std::string out;
-  store::ByteWriter w(&out);
-  w.Varint(raw.size());
-  auto c = store::Compress(raw);
-  return c.ok() ? out + *c : std::string();
-}
-bool Unpack(std::string_view packed, std::string* raw) {
-  store::ByteReader r(packed);
-  uint64_t n = r.Varint();
-  if (!r.ok()) return false;
-  size_t header = 1;
-  while (header < 10 && header <= packed.size() && (static_cast<unsigned char>(packed[header - 1]) & 0x80)) ++header;
-  if (header > packed.size()) return false;
-  auto d = store::Decompress(packed.substr(header), n);
-  if (!d.ok()) return false;
-  *raw = std::move(d).value();
-  return true;
-}
-
 std::string EncodeFileEntry(const std::vector<py::ClassMessage>& classes,
                             const std::vector<std::string_view>& identifiers) {
-  std::string raw;
-  store::ByteWriter w(&raw);
-  w.Bytes(EncodeClassMessages(classes));
-  w.Varint(identifiers.size());
-  for (std::string_view id : identifiers) w.Bytes(id);
-  return Pack(raw);
+  return PackFileEntry(EncodeClassMessages(classes), identifiers);
 }
 
-// `raw` keeps the bytes `identifiers` point into.
+// `raw` keeps the bytes `identifiers` point into (cache_entry.h).
 bool DecodeFileEntry(std::string_view packed, const std::string& path, std::vector<py::ClassMessage>* classes,
                      std::string* raw, std::vector<std::string_view>* identifiers) {
-  if (!Unpack(packed, raw)) return false;
-  store::ByteReader r(*raw);
-  std::string_view c = r.Bytes();
-  *identifiers = GetViews(r);
-  return r.ok() && r.done() && DecodeClassMessages(c, path, classes);
+  std::string_view c;
+  return UnpackFileEntry(packed, raw, &c, identifiers) && DecodeClassMessages(c, path, classes);
 }
 
 }  // namespace

@@ -1,0 +1,62 @@
+// scan/cache_entry.cc: see cache_entry.h. Tested through its users:
+// py_classes_test.cc and tests/store_history_e2e_test.cc (incremental scans
+// that read the tables' entries back equal fresh ones).
+#include "scan/cache_entry.h"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "store/codec.h"
+
+namespace errdex {
+
+std::string HexDigestOf(std::initializer_list<std::string_view> parts) {
+  std::string k;
+  store::ByteWriter w(&k);
+  for (std::string_view p : parts) w.Bytes(p);
+  return store::Hex(store::ContentHash(k));
+}
+
+std::string PackCacheValue(std::string_view raw) {
+  std::string out;
+  store::ByteWriter w(&out);
+  w.Varint(raw.size());
+  auto c = store::Compress(raw);
+  return c.ok() ? out + *c : std::string();
+}
+
+bool UnpackCacheValue(std::string_view packed, std::string* raw) {
+  store::ByteReader r(packed);
+  uint64_t n = r.Varint();
+  if (!r.ok()) return false;
+  size_t header = 1;
+  while (header < 10 && header <= packed.size() && (static_cast<unsigned char>(packed[header - 1]) & 0x80)) ++header;
+  if (header > packed.size()) return false;
+  auto d = store::Decompress(packed.substr(header), n);
+  if (!d.ok()) return false;
+  *raw = std::move(d).value();
+  return true;
+}
+
+std::string PackFileEntry(std::string_view table, const std::vector<std::string_view>& identifiers) {
+  std::string raw;
+  store::ByteWriter w(&raw);
+  w.Bytes(table);
+  w.Varint(identifiers.size());
+  for (std::string_view id : identifiers) w.Bytes(id);
+  return PackCacheValue(raw);
+}
+
+bool UnpackFileEntry(std::string_view packed, std::string* raw, std::string_view* table,
+                     std::vector<std::string_view>* identifiers) {
+  if (!UnpackCacheValue(packed, raw)) return false;
+  store::ByteReader r(*raw);
+  *table = r.Bytes();
+  uint64_t n = r.Varint();
+  identifiers->clear();
+  identifiers->reserve(std::min<uint64_t>(n, 1 << 16));
+  for (uint64_t i = 0; i < n && r.ok(); ++i) identifiers->push_back(r.Bytes());
+  return r.ok() && r.done();
+}
+
+}  // namespace errdex
