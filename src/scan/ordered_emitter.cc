@@ -20,8 +20,9 @@ void OrderedEmitter::Done(size_t i, std::optional<FileOutput> out) {
     std::optional<FileOutput> o = std::move(ready_[next_]);
     ready_[next_].reset();
     done_.erase(next_);
+    bool skip = failed_;  // read under the lock: Fail() writes it from other threads
     l.unlock();
-    Status st = o && !failed_ ? emit_(*o) : Status::Ok();
+    Status st = o && !skip ? emit_(*o) : Status::Ok();
     l.lock();
     if (!st.ok() && error_.ok()) {
       error_ = st;
