@@ -172,6 +172,23 @@ TEST(RustBadInput, NeverCrashesAndReportsSyntaxErrors) {
   EXPECT_TRUE(big.sites.empty());
 }
 
+// A file with none of the words a site is spelled with is not parsed: no sites, and no
+// diagnostic for its syntax. One word anywhere (`Err (` with a space, a macro inside a
+// token tree) and the file is parsed as before.
+TEST(RustExtractor, FileWithoutSiteWordsIsNotParsed) {
+  auto none = ExtractRust("x.rs", "fn f( { let e = Error::new(); \n }}}} (((");
+  EXPECT_TRUE(none.sites.empty());
+  EXPECT_TRUE(none.diagnostics.empty());
+  EXPECT_FALSE(none.failed);
+  auto spaced = Sites("fn f() -> Result<(), String> {\n    Err (format!(\"bad {}\", 1))\n}\n");
+  ASSERT_EQ(spaced.size(), 1u);
+  EXPECT_EQ(spaced[0].line, 2);
+  auto nested = Sites("fn f() {\n    let v = vec![1, 2, { todo!(\"later\") }];\n}\n");
+  EXPECT_EQ(nested.size(), 1u);
+  auto broken = ExtractRust("y.rs", "fn f( { panic!(\"x\") }}}} (((");
+  EXPECT_FALSE(broken.diagnostics.empty());  // parsed: its syntax is reported
+}
+
 #else
 TEST(RustExtractor, GrammarNotBuilt) {
   auto r = ExtractRust("x.rs", "fn f() {}");
