@@ -18,6 +18,12 @@ bool PathLooksLikeTests(std::string_view path) {
   return false;
 }
 
+bool ContainsAnyOf(std::string_view text, std::initializer_list<std::string_view> words) {
+  for (std::string_view w : words)
+    if (text.find(w) != std::string_view::npos) return true;
+  return false;
+}
+
 #ifdef ERRDEX_HAVE_TREE_SITTER
 
 namespace {

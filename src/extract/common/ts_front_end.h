@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -53,6 +54,10 @@ struct TsExtractResult {
 
 // Depth bound of the recursive message evaluators.
 inline constexpr int kMaxEvalDepth = 64;
+
+// Does `text` contain one of `words`? A front end asks before it parses: a file that
+// spells none of its sinks' words holds no site, and the parse is most of its time.
+bool ContainsAnyOf(std::string_view text, std::initializer_list<std::string_view> words);
 
 #ifdef ERRDEX_HAVE_TREE_SITTER
 

@@ -85,8 +85,22 @@ TEST(GoBadInput, NeverCrashes) {
   EXPECT_FALSE(r.diagnostics.empty());
   std::string deep = "package p\nfunc f() {";
   for (int i = 0; i < 30000; ++i) deep += "if x {";
+  deep += "panic(\"deep\")";  // a sink word: the file is parsed and walked
   auto d = ExtractGo("deep.go", deep);
   (void)d;
+}
+
+// A file with none of the words a site is spelled with is not parsed: no sites, and no
+// diagnostic for its syntax; one such word and it is parsed as before.
+TEST(GoExtractor, FileWithoutSiteWordsIsNotParsed) {
+  auto none = ExtractGo("x.go", "package p\nfunc f( { return nil }}} (((");
+  EXPECT_TRUE(none.sites.empty());
+  EXPECT_TRUE(none.diagnostics.empty());
+  auto broken = ExtractGo("y.go", "package p\nfunc f( { log.Fatal(\"x\") }}} (((");
+  EXPECT_FALSE(broken.diagnostics.empty());
+  auto s = Sites("package p\nimport \"errors\"\nfunc f() error {\n\treturn errors.New(\"bad input\")\n}\n");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].line, 4);
 }
 
 #else

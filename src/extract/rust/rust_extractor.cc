@@ -791,11 +791,10 @@ bool RustWalker::Enter(TSNode node, std::string_view field) {
 // the parse is most of the front end's time. Such a file is not parsed: it has no sites
 // (and so no syntax-error diagnostic either).
 bool MayHoldSites(std::string_view text) {
-  static constexpr std::string_view kWords[] = {
-      "panic!", "unreachable!", "todo!",   "unimplemented!", "assert", "expect", "anyhow!", "bail!",  "ensure!", "eyre!",
-      "format_err!", "context", "wrap_err", "#[error",       "error!", "warn!",  "Status",  "Code::"};
-  for (std::string_view w : kWords)
-    if (text.find(w) != std::string_view::npos) return true;
+  if (ContainsAnyOf(text, {"panic!", "unreachable!", "todo!", "unimplemented!", "assert", "expect", "anyhow!", "bail!",
+                           "ensure!", "eyre!", "format_err!", "context", "wrap_err", "#[error", "error!", "warn!", "Status",
+                           "Code::"}))
+    return true;
   for (size_t at = text.find("Err"); at != std::string_view::npos; at = text.find("Err", at + 3)) {
     size_t k = at + 3;
     while (k < text.size() && (text[k] == ' ' || text[k] == '\t')) ++k;
