@@ -452,6 +452,11 @@ bool JavaWalker::Enter(TSNode node, std::string_view field) {
 
 TsExtractResult ExtractJava(std::string_view path, std::string_view text, const TsExtractOptions& options) {
   TsExtractResult result;
+  // Every form java_extractor.h lists is spelled with one of these words (check covers
+  // Guava's checkArgument/checkState/checkNotNull, warn covers warning); a file with
+  // none (an interface, a record, a DTO) is not parsed: no sites, no syntax diagnostic.
+  if (!ContainsAnyOf(text, {"throw", "check", "requireNonNull", "error", "warn", "fatal", "severe", "SEVERE", "WARNING"}))
+    return result;
   TsTree tree = TsParse(tree_sitter_java(), "Java", path, text, options, result);
   if (!tree) return result;
   JavaWalker walker(path, text, options);

@@ -92,8 +92,22 @@ TEST(JavaBadInput, NeverCrashes) {
   EXPECT_FALSE(r.diagnostics.empty());
   std::string deep = "class X { void f() {";
   for (int i = 0; i < 30000; ++i) deep += "if (x) {";
+  deep += "throw new E(\"deep\");";  // a sink word: the file is parsed and walked
   auto d = ExtractJava("Deep.java", deep);
   (void)d;
+}
+
+// A file with none of the words a site is spelled with (an interface, a DTO) is not
+// parsed: no sites, no diagnostic for its syntax; one such word and it is parsed.
+TEST(JavaExtractor, FileWithoutSiteWordsIsNotParsed) {
+  auto none = ExtractJava("X.java", "interface X { int f( { }}} (((");
+  EXPECT_TRUE(none.sites.empty());
+  EXPECT_TRUE(none.diagnostics.empty());
+  auto broken = ExtractJava("Y.java", "class Y { void f( { throw new E(\"x\"); }}} (((");
+  EXPECT_FALSE(broken.diagnostics.empty());
+  auto s = Sites("class A {\n  void f(int n) {\n    if (n < 0) LOG.warn(\"negative {}\", n);\n  }\n}\n");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].line, 3);
 }
 
 #else
