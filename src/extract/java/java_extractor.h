@@ -26,7 +26,9 @@
 // conditions (`not (...)` in else branches) and switch labels (`v == a, b`);
 // catch clauses are exceptContext. Paths under src/test/ or test/ are inTests.
 //
-// Thread-safe; never fails on bad input. Tested by java_extractor_test.cc and
+// Thread-safe; never fails on bad input. A file that spells none of the forms above is not
+// parsed (no sites, no diagnostic): the parse is most of the front end's time.
+// Tested by java_extractor_test.cc and
 // tests/diff/JavaOracle.java (javac's own parser through com.sun.source).
 #pragma once
 

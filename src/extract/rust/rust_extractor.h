@@ -31,7 +31,9 @@
 // Test code (#[test], #[cfg(test)] modules, tests/ and benches/ paths) is inTests.
 //
 // Thread-safe; never fails on bad input (syntax errors give a diagnostic and the
-// sites of what parsed). Tested by rust_extractor_test.cc and tests/diff/rust_oracle
+// sites of what parsed). A file that spells none of the forms above is not
+// parsed (no sites, no diagnostic): the parse is most of the front end's time.
+// Tested by rust_extractor_test.cc and tests/diff/rust_oracle
 // (the syn crate's parse of the same files).
 #pragma once
 
