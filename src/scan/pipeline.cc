@@ -395,11 +395,18 @@ Result<std::shared_ptr<Unit>> Pipeline::Parse(size_t i, std::string text) {
   // Only in the first pass, which parses each file once: a file parsed again in
   // the second (stored, but the knowledge its prose used changed) was given to
   // the hook by LoadForCheck, and the hook's Finish may be running by then.
-  if (check_ && !documenting_.load()) {
-    std::vector<CatalogLine> lines;
-    lines.reserve(unit->records.size());
-    for (const UnitRecord& r : unit->records) lines.push_back(r.line);
-    check_->AddFile(i, path, text, lines);
+  // Its sites alone, and only for the files the hook keeps (Python, not tests,
+  // as ScanHook::AddFile's test): it used to get a copy of every record's whole
+  // line (source, guards, facts) of every file, to read four fields of it.
+  if (check_ && !documenting_.load() && IsPython(path) && !check::IsTestPath(path)) {
+    std::vector<check::SiteRef> sites;
+    sites.reserve(unit->records.size());
+    for (const UnitRecord& r : unit->records) {
+      const CatalogLine& l = r.line;
+      if (!l.facts) continue;
+      sites.push_back({l.record.id, l.facts->line, SiteKindName(l.facts->kind), l.facts->error_class.value_or("")});
+    }
+    check_->AddFile(i, path, text, std::move(sites));
   }
   return unit;
 }

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+#include <set>
+
 #include "extract/python/python_extractor.h"
 #include "scan/unit_key.h"
 
@@ -33,6 +36,47 @@ std::string DigestOf(const std::vector<py::ClassMessage>& classes, std::string_v
   std::vector<const py::ClassMessage*> all;
   for (const py::ClassMessage& c : classes) all.push_back(&c);
   return PyClassDependencies(all).Digest(SortedIdentifiers(text, /*non_ascii_letters=*/true));
+}
+
+// The identifiers as they were computed before the flat table (an
+// std::unordered_set of views): the keys cached in existing catalogs are
+// digests over them, so the two must agree byte for byte.
+std::vector<std::string> ReferenceIdentifiers(std::string_view text, bool non_ascii_letters) {
+  auto start = [&](unsigned char c) { return (c | 0x20) - 'a' < 26u || c == '_' || (non_ascii_letters && c >= 0x80); };
+  auto part = [&](unsigned char c) { return start(c) || c - '0' < 10u; };
+  std::set<std::string> seen;
+  for (size_t i = 0; i < text.size();) {
+    unsigned char c = text[i];
+    if (start(c)) {
+      size_t j = i + 1;
+      while (j < text.size() && part(text[j])) ++j;
+      seen.emplace(text.substr(i, j - i));
+      i = j;
+    } else if (c - '0' < 10u) {
+      while (i < text.size() && part(text[i])) ++i;
+    } else {
+      ++i;
+    }
+  }
+  return std::vector<std::string>(seen.begin(), seen.end());
+}
+
+TEST(PyClasses, SortedIdentifiersAgreeWithTheReference) {
+  std::mt19937 rng(11);
+  const std::string alphabet = "abcXYZ_09 \n.(),\xc3\xa9\x80\xff=+";
+  std::vector<std::string> texts = {"", "x", "0abc _a1 a_1 1_a", kErrors, "\xc3\xa9t\xc3\xa9 caf\xc3\xa9 9\xc3\xa9"};
+  for (int t = 0; t < 200; ++t) {
+    std::string s;
+    size_t n = rng() % (t < 100 ? 64 : 20000);
+    for (size_t i = 0; i < n; ++i) s.push_back(alphabet[rng() % alphabet.size()]);
+    texts.push_back(std::move(s));
+  }
+  std::string many;  // enough distinct words to grow the table several times
+  for (int i = 0; i < 5000; ++i) many += "w" + std::to_string(i * 7919 % 100003) + " x" + std::to_string(i % 17) + "\n";
+  texts.push_back(many);
+  for (const std::string& text : texts)
+    for (bool non_ascii : {true, false})
+      EXPECT_EQ(SortedIdentifiers(text, non_ascii), ReferenceIdentifiers(text, non_ascii)) << text.substr(0, 80);
 }
 
 TEST(PyClasses, ClassesRoundTripThroughTheirBytes) {

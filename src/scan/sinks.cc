@@ -11,10 +11,16 @@ namespace errdex {
 
 namespace {
 
-// A batch of new units is written in one transaction once it holds this many
-// units or bytes.
+// A batch of new units is written once it holds this many units or bytes,
+// into a transaction that stays open across batches until it is a second old
+// (other writers of a SQLite catalog wait for it) or the scan ends: each
+// commit rewrites every index page it touched (CatalogStore::BeginWrites).
+// Measured on the stdlib and dist-packages (13,065 units, 123,869 records):
+// a commit per batch of 256 was 51 commits and 730 MB written for a 129 MB
+// catalog.
 constexpr size_t kBatchUnits = 256;
 constexpr size_t kBatchBytes = size_t{32} << 20;
+constexpr auto kCommitAfter = std::chrono::seconds(1);
 
 }  // namespace
 
@@ -60,40 +66,59 @@ Status CatalogSink::Emit(FileOutput& out) {
   pending_bytes_ += out.compressed.size() + out.payload.size() / 8;
   pending_.push_back(Pending{ids_.size(), out.unit, std::move(out.payload), std::move(out.compressed)});
   ids_.push_back(0);
-  if (pending_.size() >= kBatchUnits || pending_bytes_ >= kBatchBytes) return Flush();
+  if (pending_.size() >= kBatchUnits || pending_bytes_ >= kBatchBytes ||
+      (open_ && std::chrono::steady_clock::now() - opened_ >= kCommitAfter))
+    return Flush(/*commit_due=*/true);
   return Status::Ok();
 }
 
 CatalogSink::~CatalogSink() {
-  if (lease_ > 0) {
-    std::lock_guard<std::mutex> l(*mu_);
-    (void)store_->EndLease(lease_);  // a lease left behind only delays gc by a day
-  }
+  if (!open_ && lease_ == 0) return;
+  std::lock_guard<std::mutex> l(*mu_);
+  if (open_) store_->RollbackWrites();  // a scan that failed: none of its units land
+  if (lease_ > 0) (void)store_->EndLease(lease_);  // a lease left behind only delays gc by a day
 }
 
-Status CatalogSink::Flush() {
-  if (pending_.empty()) return Status::Ok();
+Status CatalogSink::Flush(bool commit_due) {
   std::lock_guard<std::mutex> l(*mu_);
-  if (lease_ == 0) {
-    auto lease = store_->BeginLease();
-    if (!lease.ok()) return lease.status();
-    lease_ = *lease;
-  }
-  Status st = store_->InTransaction([&]() -> Status {
+  if (!pending_.empty()) {
+    if (lease_ == 0) {
+      auto lease = store_->BeginLease();
+      if (!lease.ok()) return lease.status();
+      lease_ = *lease;
+    }
+    if (!open_) {
+      if (Status st = store_->BeginWrites(); !st.ok()) return st;
+      open_ = true;
+      opened_ = std::chrono::steady_clock::now();
+    }
+    Status st = Status::Ok();
     for (Pending& p : pending_) {
-      auto id = store_->PutUnitEncoded(*p.unit, p.payload, p.compressed);
-      if (!id.ok()) return id.status();
+      auto id = store_->PutUnitEncoded(*p.unit, std::move(p.payload), p.compressed);
+      if (!id.ok()) {
+        st = id.status();
+        break;
+      }
       ids_[p.slot] = *id;
     }
-    return Status::Ok();
-  });
-  pending_.clear();
-  pending_bytes_ = 0;
-  return st;
+    pending_.clear();
+    pending_bytes_ = 0;
+    if (!st.ok()) {
+      store_->RollbackWrites();
+      open_ = false;
+      return st;
+    }
+  }
+  if (open_ && commit_due && std::chrono::steady_clock::now() - opened_ >= kCommitAfter) {
+    open_ = false;
+    return store_->CommitWrites();
+  }
+  return Status::Ok();
 }
 
 Status CatalogSink::Finish(ScanResult& result, const std::string& knowledge, const std::string& knowledge_key) {
-  if (Status st = Flush(); !st.ok()) return st;
+  // The last units join the scan's own transaction (one commit fewer).
+  if (Status st = Flush(/*commit_due=*/false); !st.ok()) return st;
   ScanInfo info;
   info.repo = result.repo.value_or("");
   info.sha = result.sha.value_or("");
@@ -105,7 +130,11 @@ Status CatalogSink::Finish(ScanResult& result, const std::string& knowledge, con
   info.commit_time = result.commit_time;
   std::lock_guard<std::mutex> l(*mu_);
   auto id = store_->PutScanUnits(info, ids_, knowledge, knowledge_key);
-  if (!id.ok()) return id.status();
+  if (!id.ok()) return id.status();  // the destructor rolls back an open transaction
+  if (open_) {
+    open_ = false;
+    if (Status st = store_->CommitWrites(); !st.ok()) return st;
+  }
   result.scan_id = *id;
   if (lease_ > 0) {
     Status st = store_->EndLease(lease_);

@@ -4,6 +4,7 @@
 // and Finish from one thread at a time (ScanSink's contract).
 #pragma once
 
+#include <chrono>
 #include <cstdio>
 #include <mutex>
 #include <string>
@@ -32,8 +33,9 @@ class JsonlSink final : public ScanSink {
   int write_errno_ = 0;
 };
 
-// The scan into a catalog: new units in batches of transactions as files
-// complete (invisible until the end), then the scan's tree and knowledge in one
+// The scan into a catalog: new units in batches as files complete, in
+// transactions committed about once a second (invisible until the end), then
+// the scan's tree and knowledge, with the last of the units, in one
 // transaction that replaces any scan of the same key. A scan stopped before
 // Finish leaves the catalog's scans as they were.
 class CatalogSink final : public ScanSink {
@@ -47,7 +49,9 @@ class CatalogSink final : public ScanSink {
   Status Finish(ScanResult& result, const std::string& knowledge, const std::string& knowledge_key) override;
 
  private:
-  Status Flush();
+  // Writes the pending units (into the open transaction, or a new one);
+  // commits it when `commit_due` and it is old enough (sinks.cc).
+  Status Flush(bool commit_due);
   struct Pending {
     size_t slot;
     std::shared_ptr<const Unit> unit;
@@ -59,6 +63,8 @@ class CatalogSink final : public ScanSink {
   std::vector<Pending> pending_;
   size_t pending_bytes_ = 0;
   int64_t lease_ = 0;  // taken at the first write, given back at the end
+  bool open_ = false;  // a transaction of units is open (CatalogStore::BeginWrites)
+  std::chrono::steady_clock::time_point opened_;
 };
 
 // Everything in memory: ScanResult::lines, jsonl_chunks (with `json`) and knowledge.

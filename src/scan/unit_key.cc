@@ -5,6 +5,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <unordered_set>
 
@@ -118,29 +119,70 @@ uint32_t CppDependencies::Find(std::string_view word) const {
 }
 
 std::vector<std::string> SortedIdentifiers(std::string_view text, bool non_ascii_letters) {
-  auto start = [&](unsigned char c) { return (c | 0x20) - 'a' < 26u || c == '_' || (non_ascii_letters && c >= 0x80); };
-  auto part = [&](unsigned char c) { return start(c) || c - '0' < 10u; };
-  // Deduplicated as views first: a file repeats its words (self, x, return)
-  // many times, and a string per occurrence, sorted, was a quarter of a
-  // `scan --db` (perf, the stdlib and dist-packages).
-  std::unordered_set<std::string_view> seen;
-  seen.reserve(text.size() / 64 + 16);
+  // Byte classes: 1 starts a name (and continues it), 2 only continues it (a digit).
+  struct Classes {
+    uint8_t c[256];
+    explicit Classes(bool non_ascii) {
+      for (int b = 0; b < 256; ++b)
+        c[b] = ((b | 0x20) - 'a' < 26u || b == '_' || (non_ascii && b >= 0x80)) ? 1 : (b - '0' < 10u ? 2 : 0);
+    }
+  };
+  static const Classes kPython(true), kC(false);
+  const uint8_t* cls = non_ascii_letters ? kPython.c : kC.c;
+  // Deduplicated as views in a flat open-addressed table: a file repeats its
+  // words (self, x, return) many times; a string per occurrence, then a node
+  // per distinct word (std::unordered_set), were most of the identifiers' cost
+  // and the identifiers a quarter of the `scan --db` work over `-o` (perf, the
+  // stdlib and dist-packages).
+  struct Slot {
+    const char* p = nullptr;
+    uint32_t n = 0;
+    uint32_t h = 0;
+  };
+  size_t cap = 64;
+  while (cap < text.size() / 16) cap <<= 1;
+  std::vector<Slot> table(cap);
+  size_t used = 0;
+  auto insert = [&](const char* p, uint32_t n, uint32_t h) {
+    size_t mask = table.size() - 1;
+    for (size_t k = h & mask;; k = (k + 1) & mask) {
+      Slot& s = table[k];
+      if (!s.p) {
+        s = Slot{p, n, h};
+        ++used;
+        return;
+      }
+      if (s.h == h && s.n == n && std::memcmp(s.p, p, n) == 0) return;
+    }
+  };
+  const char* d = text.data();
   const size_t n = text.size();
   for (size_t i = 0; i < n;) {
-    unsigned char c = text[i];
-    if (start(c)) {
+    uint8_t c = cls[static_cast<unsigned char>(d[i])];
+    if (c == 1) {
       size_t j = i + 1;
-      while (j < n && part(text[j])) ++j;
-      seen.insert(text.substr(i, j - i));
+      while (j < n && cls[static_cast<unsigned char>(d[j])]) ++j;
+      if ((used + 1) * 2 > table.size()) {
+        std::vector<Slot> old(table.size() * 2);
+        old.swap(table);
+        used = 0;
+        for (const Slot& s : old)
+          if (s.p) insert(s.p, s.n, s.h);
+      }
+      uint32_t len = static_cast<uint32_t>(j - i);
+      insert(d + i, len, static_cast<uint32_t>(XXH3_64bits(d + i, len)));
       i = j;
-    } else if (c - '0' < 10u) {
-      while (i < n && part(text[i])) ++i;  // a number's letters are no name
+    } else if (c == 2) {
+      while (i < n && cls[static_cast<unsigned char>(d[i])]) ++i;  // a number's letters are no name
     } else {
       ++i;
     }
   }
   // Sorted as views: sorting the strings themselves moved each one per swap.
-  std::vector<std::string_view> words(seen.begin(), seen.end());
+  std::vector<std::string_view> words;
+  words.reserve(used);
+  for (const Slot& s : table)
+    if (s.p) words.emplace_back(s.p, s.n);
   std::sort(words.begin(), words.end());
   return std::vector<std::string>(words.begin(), words.end());
 }

@@ -96,6 +96,20 @@ Status SqlCatalog::CommitTxn(WriteTxn& txn) {
   return txn.Commit();
 }
 
+Status SqlCatalog::BeginWrites() {
+  if (open_writes_) return Status::Internal(db().name() + ": a batch of writes is open already");
+  auto txn = std::make_unique<WriteTxn>(db());
+  if (Status st = BeginTxn(*txn); !st.ok()) return st;
+  open_writes_ = std::move(txn);
+  return Status::Ok();
+}
+
+Status SqlCatalog::CommitWrites() {
+  if (!open_writes_) return Status::Ok();
+  std::unique_ptr<WriteTxn> txn = std::move(open_writes_);
+  return CommitTxn(*txn);  // on failure, txn's destructor rolls it back
+}
+
 Status SqlCatalog::MarkNewEntries() {
   if (fts_mark_ >= 0 || !IndexesInBulk()) return Status::Ok();
   Query q(db(), "SELECT coalesce(max(entry_id), 0) FROM entries");
@@ -318,7 +332,7 @@ Result<std::vector<UnitSiteRef>> SqlCatalog::LoadUnitSiteRefs(int64_t unit_id) {
 
 Result<int64_t> SqlCatalog::PutEncoded(int kind, const std::string& key, uint64_t variant, const std::string& repo,
                                        const std::string& path, std::string_view payload, const Unit* unit,
-                                       std::string_view precompressed) {
+                                       std::string_view precompressed, std::string* owned) {
   {
     Query q(db(), "SELECT unit_id FROM units WHERE key = $1 AND variant = $2 AND kind = $3");
     if (!q.ok()) return q.status();
@@ -412,7 +426,11 @@ Result<int64_t> SqlCatalog::PutEncoded(int kind, const std::string& key, uint64_
   {
     CacheForgetRolledBack();
     CacheEntry& e = CacheAt(unit_id);
-    e.raw = std::make_shared<const std::string>(std::string(payload));  // the next version's delta base
+    // the next version's delta base
+    if (owned && owned->data() == payload.data() && owned->size() == payload.size())
+      e.raw = std::make_shared<const std::string>(std::move(*owned));
+    else
+      e.raw = std::make_shared<const std::string>(std::string(payload));
     CacheAdd(e, payload.size());
     CacheTrim();
   }
@@ -462,14 +480,14 @@ Result<int64_t> SqlCatalog::PutUnit(const Unit& unit) {
   return PutUnitEncoded(unit, EncodePayload(unit), {});
 }
 
-Result<int64_t> SqlCatalog::PutUnitEncoded(const Unit& unit, std::string_view payload, std::string_view compressed) {
+Result<int64_t> SqlCatalog::PutUnitEncoded(const Unit& unit, std::string payload, std::string_view compressed) {
   WriteTxn txn(db(), /*savepoint=*/false);
   if (Status st = BeginTxn(txn); !st.ok()) return st;
   bool verbatim = unit.kind == UnitKind::kVerbatim;
   std::string key = verbatim ? VerbatimKey(payload) : unit.key;
   if (key.empty()) return Status::InvalidArgument("a unit needs a key");
   auto id = PutEncoded(static_cast<int>(unit.kind), key, verbatim ? 0 : unit.variant, unit.repo, unit.path, payload,
-                       &unit, compressed);
+                       &unit, compressed, &payload);
   if (!id.ok()) return id.status();
   if (Status st = CommitTxn(txn); !st.ok()) return st;
   return id;

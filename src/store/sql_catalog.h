@@ -51,7 +51,7 @@ class SqlCatalog : public CatalogStore {
 
   Result<std::vector<std::vector<StoredUnit>>> FindUnits(const std::vector<std::string>& keys) override;
   Result<int64_t> PutUnit(const Unit& unit) override;
-  Result<int64_t> PutUnitEncoded(const Unit& unit, std::string_view payload, std::string_view compressed) override;
+  Result<int64_t> PutUnitEncoded(const Unit& unit, std::string payload, std::string_view compressed) override;
   Result<Unit> LoadUnit(int64_t unit_id) override;
   Result<std::vector<UnitSiteRef>> LoadUnitSiteRefs(int64_t unit_id) override;
   Result<int64_t> PutScanUnits(const ScanInfo& info, const std::vector<int64_t>& unit_ids,
@@ -65,6 +65,9 @@ class SqlCatalog : public CatalogStore {
   Status EndLease(int64_t lease) override;
 
   Status InTransaction(const std::function<Status()>& body) override;
+  Status BeginWrites() override;
+  Status CommitWrites() override;
+  void RollbackWrites() override { open_writes_.reset(); }
   Status PutBlob(const std::string& key, std::string_view bytes) override;
   Result<std::optional<std::string>> GetBlob(const std::string& key) override;
   Status PutCache(const std::string& key, std::string_view value) override;
@@ -104,9 +107,11 @@ class SqlCatalog : public CatalogStore {
   // Writes a stored (kind 0/1/3) unit or a knowledge text (kind 2) with its
   // payload already encoded; returns the id.
   // `compressed`: the payload compressed whole, when the caller has it.
+  // `owned`: the payload's own string, when the caller gives it up (kept as
+  // the next version's delta base instead of a copy).
   Result<int64_t> PutEncoded(int kind, const std::string& key, uint64_t variant, const std::string& repo,
                              const std::string& path, std::string_view payload, const Unit* unit,
-                             std::string_view compressed = {});
+                             std::string_view compressed = {}, std::string* owned = nullptr);
   // The payload of a unit, decompressed (following its delta chain).
   Result<std::shared_ptr<const std::string>> LoadRaw(int64_t unit_id);
   Result<std::shared_ptr<const Unit>> LoadUnitCached(int64_t unit_id);
@@ -134,6 +139,7 @@ class SqlCatalog : public CatalogStore {
   // SQLite: the greatest entry id when the outermost transaction began writing
   // entries (-1: none written yet).
   int64_t fts_mark_ = -1;
+  std::unique_ptr<WriteTxn> open_writes_;  // BeginWrites' transaction
   // Decoded units and raw payloads recently read, bounded by bytes.
   struct CacheEntry {
     std::shared_ptr<const Unit> unit;
