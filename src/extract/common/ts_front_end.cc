@@ -1,4 +1,4 @@
-// Shared parts of the Rust, Go and Java tree-sitter front ends (see ts_front_end.h).
+// Shared parts of the tree-sitter front ends (see ts_front_end.h).
 #include "extract/common/ts_front_end.h"
 
 #include <algorithm>

@@ -9,9 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
-#include <ctime>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -53,7 +51,7 @@ JsExtractResult ExtractJavaScript(std::string_view path, std::string_view text, 
 
 namespace {
 
-constexpr int kMaxEvalDepth = 48;      // nesting of + / ?: / variables followed in a message
+constexpr int kMaxMessageDepth = 48;   // nesting of + / ?: / variables followed in a message
 constexpr int kMaxVariableHops = 8;    // msg = a; a = b; ... followed at most this far
 constexpr size_t kMaxAlternatives = 16;
 // Work and size bounds of one message's evaluation: variables referring to other
@@ -1001,7 +999,7 @@ Site Walker::NewSite(SiteKind kind, TSNode at, TSNode end) const {
 // Message evaluation.
 
 std::optional<Alts> Walker::Evaluate(TSNode n, int depth) {
-  if (depth > kMaxEvalDepth || ts_node_is_null(n)) return std::nullopt;
+  if (depth > kMaxMessageDepth || ts_node_is_null(n)) return std::nullopt;
   if (eval_steps_left_-- <= 0) {
     exhausted_ = true;
     return std::nullopt;
@@ -1595,119 +1593,18 @@ void Walker::HandleCall(TSNode call) {
   }
 }
 
-// ---------------------------------------------------------------------------
-// Parsing.
-
-// The parse budget is CPU time of the calling thread (CLOCK_THREAD_CPUTIME_ID),
-// not wall time, so a loaded machine does not cancel parses of ordinary files.
-int64_t ThreadCpuMicros() {
-  timespec ts{};
-  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
-  return static_cast<int64_t>(ts.tv_sec) * 1000000 + ts.tv_nsec / 1000;
-}
-
-struct Deadline {
-  int64_t cpu_micros_at;  // cancel once the thread's CPU clock passes this
-  int64_t started;        // the thread's CPU clock when the parse began
-  int64_t grace_micros;   // options.error_grace
-  double min_error_rate;  // bytes per CPU microsecond (options.min_error_mib_per_second)
-  uint32_t calls = 0;
-  bool slow_errors = false;  // cancelled by the error-recovery rate
-};
-
-bool ParseProgress(TSParseState* state) {
-  Deadline* d = static_cast<Deadline*>(state->payload);
-  // tree-sitter calls this every ~100 parse operations; reading the clock every
-  // 16th call keeps its cost negligible.
-  if ((d->calls++ & 15u) != 0) return false;
-  int64_t now = ThreadCpuMicros();
-  if (now > d->cpu_micros_at) return true;  // true cancels the parse
-  // Error recovery on text that is not code (random printable bytes) runs 10x
-  // slower than a parse of code: such a parse gives up early, not at the deadline.
-  int64_t spent = now - d->started;
-  if (state->has_error && spent > d->grace_micros &&
-      static_cast<double>(state->current_byte_offset) < d->min_error_rate * static_cast<double>(spent)) {
-    d->slow_errors = true;
-    return true;
-  }
-  return false;
-}
-
-// One parser per thread, reused across files (creating one costs allocations).
-class ThreadParser {
- public:
-  ThreadParser() : parser_(ts_parser_new()) {}
-  ~ThreadParser() { ts_parser_delete(parser_); }
-  ThreadParser(const ThreadParser&) = delete;
-  ThreadParser& operator=(const ThreadParser&) = delete;
-  TSParser* get() { return parser_; }
-
- private:
-  TSParser* parser_;
-};
-
 }  // namespace
 
 JsExtractResult ExtractJavaScript(std::string_view path, std::string_view text, bool typescript,
                                   const JsExtractOptions& options) {
   JsExtractResult result;
-  auto fail = [&](int line, int column, std::string message) {
-    result.failed = true;
-    result.diagnostics.push_back(Diagnostic{std::string(path), line, column, std::move(message)});
-    return std::move(result);
-  };
-  if (text.size() > options.max_file_bytes || text.size() > UINT32_MAX / 2) {
-    return fail(0, 0, "file too large for the JavaScript front end (" + std::to_string(text.size()) +
-                          " bytes > max_file_bytes " + std::to_string(options.max_file_bytes) + ")");
-  }
   bool tsx = typescript && path.size() >= 4 && path.substr(path.size() - 4) == ".tsx";
   const TSLanguage* lang = typescript ? (tsx ? tree_sitter_tsx() : tree_sitter_typescript()) : tree_sitter_javascript();
-
-  thread_local ThreadParser thread_parser;
-  TSParser* parser = thread_parser.get();
-  if (!ts_parser_set_language(parser, lang)) {
-    return fail(0, 0, "tree-sitter grammar ABI " + std::to_string(ts_language_abi_version(lang)) +
-                          " not supported by the tree-sitter core");
-  }
-  const double mib = static_cast<double>(text.size()) / (1024.0 * 1024.0);
-  const int64_t budget_micros =
-      std::chrono::duration_cast<std::chrono::microseconds>(options.parse_timeout).count() +
-      static_cast<int64_t>(mib * static_cast<double>(
-                                     std::chrono::duration_cast<std::chrono::microseconds>(options.parse_timeout_per_mib).count()));
-  const int64_t started = ThreadCpuMicros();
-  Deadline deadline{started + budget_micros, started,
-                    std::chrono::duration_cast<std::chrono::microseconds>(options.error_grace).count(),
-                    options.min_error_mib_per_second * 1048576.0 / 1e6};
-  TSParseOptions parse_options{&deadline, &ParseProgress};
-  TSTree* tree = ts_parser_parse_with_options(
-      parser, nullptr,
-      TSInput{&text,
-              [](void* payload, uint32_t byte, TSPoint, uint32_t* bytes_read) -> const char* {
-                const std::string_view* t = static_cast<const std::string_view*>(payload);
-                if (byte >= t->size()) {
-                  *bytes_read = 0;
-                  return "";
-                }
-                *bytes_read = static_cast<uint32_t>(t->size() - byte);
-                return t->data() + byte;
-              },
-              TSInputEncodingUTF8, nullptr},
-      parse_options);
-  if (!tree) {
-    ts_parser_reset(parser);
-    if (deadline.slow_errors) {
-      char rate[32];
-      std::snprintf(rate, sizeof rate, "%g", options.min_error_mib_per_second);
-      return fail(0, 0, std::string("parse cancelled: syntax errors and under ") + rate + " MiB per CPU second after " +
-                            std::to_string(options.error_grace.count()) +
-                            " ms (min_error_mib_per_second): not JavaScript, file not extracted");
-    }
-    return fail(0, 0, "parse cancelled after " + std::to_string(budget_micros / 1000) +
-                          " ms of CPU time (parse_timeout + parse_timeout_per_mib * size): file not extracted");
-  }
-  TSNode root = ts_tree_root_node(tree);
+  // "JavaScript" names the front end in the diagnostics, TypeScript included.
+  TsTree tree = TsParse(lang, "JavaScript", path, text, options, result);
+  if (!tree) return result;
   Walker walker(path, text, typescript, lang, options);
-  walker.Run(root);
+  walker.Run(ts_tree_root_node(tree.get()));
   if (walker.syntax_errors > 0) {
     result.diagnostics.push_back(Diagnostic{
         std::string(path), static_cast<int>(walker.first_error.row) + 1, static_cast<int>(walker.first_error.column),
@@ -1716,7 +1613,6 @@ JsExtractResult ExtractJavaScript(std::string_view path, std::string_view text, 
   }
   result.sites = std::move(walker.sites);
   result.sites_left_out = walker.sites_left_out;
-  ts_tree_delete(tree);
   return result;
 }
 
