@@ -15,7 +15,7 @@
 #include <unordered_set>
 #include <utility>
 
-#include "model/pattern.h"
+#include "extract/common/message.h"
 #include "model/utf8.h"
 
 #ifdef ERRDEX_HAVE_TREE_SITTER
@@ -53,12 +53,11 @@ namespace {
 
 constexpr int kMaxMessageDepth = 48;   // nesting of + / ?: / variables followed in a message
 constexpr int kMaxVariableHops = 8;    // msg = a; a = b; ... followed at most this far
-constexpr size_t kMaxAlternatives = 16;
 // Work and size bounds of one message's evaluation: variables referring to other
 // variables several times each (`b = a + a + a; c = b + b + b; ...`) would
-// otherwise grow exponentially. Past either bound the message is unknown.
+// otherwise grow exponentially. Past either bound (this one, or
+// msg::kMaxMessageBytes) the message is unknown.
 constexpr int kMaxEvalSteps = 4096;
-constexpr size_t kMaxMessageBytes = 64 * 1024;
 
 // ---------------------------------------------------------------------------
 // Small helpers on nodes and text.
@@ -205,108 +204,13 @@ std::string DecodeJsLiteral(std::string_view raw, bool tmpl) {
   return out;
 }
 
-// ---------------------------------------------------------------------------
-// Messages as segments: literal text and holes (interpolated expressions).
+// Messages as segments (literal text and holes), their alternatives and their
+// rendering into a Site: the shared forms of extract/common/message.h.
+using msg::Alts;
+using msg::Seg;
+using msg::Segs;
 
-struct Seg {
-  bool hole = false;
-  std::string text;  // literal bytes, or the hole's source expression
-};
-using Segs = std::vector<Seg>;
-using Alts = std::vector<Segs>;  // "a" or "b": every variant (at least one)
-
-void AppendSeg(Segs& segs, Seg seg) {
-  if (!seg.hole && seg.text.empty()) return;
-  if (!seg.hole && !segs.empty() && !segs.back().hole) {
-    segs.back().text += seg.text;
-    return;
-  }
-  segs.push_back(std::move(seg));
-}
-
-Alts Concat(const Alts& a, const Alts& b) {
-  Alts out;
-  for (const Segs& x : a) {
-    for (const Segs& y : b) {
-      if (out.size() >= kMaxAlternatives) return out;
-      Segs s = x;
-      for (const Seg& seg : y) AppendSeg(s, seg);
-      out.push_back(std::move(s));
-    }
-  }
-  return out;
-}
-
-bool TooBig(const Alts& alts) {
-  for (const Segs& a : alts) {
-    size_t bytes = 0;
-    for (const Seg& s : a) bytes += s.text.size();
-    if (bytes > kMaxMessageBytes) return true;
-  }
-  return false;
-}
-
-struct Rendered {
-  std::optional<std::string> message;  // null when the message has no literal text
-  std::string pattern;
-  std::vector<std::string> holes;
-};
-
-Rendered RenderOne(const Segs& segs) {
-  Rendered r;
-  bool has_literal = false;
-  for (const Seg& s : segs)
-    if (!s.hole && !s.text.empty()) has_literal = true;
-  bool prev_hole = false;
-  std::string msg;
-  for (const Seg& s : segs) {
-    if (s.hole) {
-      msg += "{" + s.text + "}";
-      if (!prev_hole) r.pattern += kHoleGroup;
-      prev_hole = true;
-      r.holes.push_back(s.text);
-    } else if (!s.text.empty()) {
-      msg += s.text;
-      r.pattern += EscapePatternLiteral(s.text);
-      prev_hole = false;
-    }
-  }
-  if (has_literal) r.message = std::move(msg);
-  return r;
-}
-
-// Fills the message fields of `site` from the evaluated alternatives (the oracle's
-// render(): one pattern, (?:pa|pb) for several; errorMessage is the first variant
-// with literal text; a variant without any becomes the wildcard).
-void RenderInto(Site& site, const Alts& alts) {
-  std::vector<Rendered> rendered;
-  for (const Segs& a : alts) rendered.push_back(RenderOne(a));
-  const Rendered* first_good = nullptr;
-  for (const Rendered& r : rendered)
-    if (r.message && !first_good) first_good = &r;
-  if (!first_good) return;
-  site.error_message = *first_good->message;
-  site.interpolations = first_good->holes;
-  if (rendered.size() == 1) {
-    site.message_pattern = first_good->pattern;
-    return;
-  }
-  std::vector<std::string> pats, msgs;
-  for (const Rendered& r : rendered) {
-    std::string p = r.message ? r.pattern : std::string(kHoleGroup);
-    if (std::find(pats.begin(), pats.end(), p) == pats.end()) pats.push_back(std::move(p));
-    if (r.message && std::find(msgs.begin(), msgs.end(), *r.message) == msgs.end())
-      msgs.push_back(*r.message);
-  }
-  if (pats.size() == 1) {
-    site.message_pattern = pats[0];
-  } else {
-    std::string p = "(?:";
-    for (size_t i = 0; i < pats.size(); ++i) p += (i ? "|" : "") + pats[i];
-    site.message_pattern = p + ")";
-  }
-  if (msgs.size() > 1) site.message_alternatives = std::move(msgs);
-}
+bool TooBig(const Alts& alts) { return msg::Bytes(alts) > msg::kMaxMessageBytes; }
 
 // ---------------------------------------------------------------------------
 // HTTP status names (IANA reason phrases as UPPER_SNAKE, the spelling of Python's
@@ -1020,7 +924,7 @@ std::optional<Alts> Walker::Evaluate(TSNode n, int depth) {
     if (!le && !re) return std::nullopt;  // no string involved: not a message
     Alts la = le ? std::move(*le) : EvaluatePart(l, depth + 1);
     Alts ra = re ? std::move(*re) : EvaluatePart(r, depth + 1);
-    Alts out = Concat(la, ra);
+    Alts out = msg::Concat(la, ra);
     if (TooBig(out)) {
       exhausted_ = true;  // the whole message is unknown
       return std::nullopt;
@@ -1034,7 +938,7 @@ std::optional<Alts> Walker::Evaluate(TSNode n, int depth) {
     Alts out = c ? std::move(*c) : EvaluatePart(Field(n, fields_.consequence), depth + 1);
     Alts more = a ? std::move(*a) : EvaluatePart(Field(n, fields_.alternative), depth + 1);
     for (Segs& s : more)
-      if (out.size() < kMaxAlternatives) out.push_back(std::move(s));
+      if (out.size() < msg::kMaxAlternatives) out.push_back(std::move(s));
     return out;
   }
   if (Is(n, "call_expression")) {
@@ -1060,7 +964,7 @@ std::optional<Alts> Walker::Evaluate(TSNode n, int depth) {
     ++variable_hops_;
     std::optional<Alts> v = Evaluate(value, depth + 1);
     if (v) {
-      for (TSNode piece : aug) v = Concat(*v, EvaluatePart(piece, depth + 1));
+      for (TSNode piece : aug) v = msg::Concat(*v, EvaluatePart(piece, depth + 1));
     }
     --variable_hops_;
     if (!v) return std::nullopt;
@@ -1095,12 +999,12 @@ std::optional<Alts> Walker::EvaluateTemplate(TSNode n, int depth) {
     TSNode c = ts_node_named_child(n, i);
     if (!Is(c, "template_substitution")) continue;
     uint32_t b = ts_node_start_byte(c);
-    if (b > pos) AppendSeg(out[0], Seg{false, DecodeJsLiteral(text_.substr(pos, b - pos), true)});
+    if (b > pos) msg::Append(out[0], Seg{false, DecodeJsLiteral(text_.substr(pos, b - pos), true)});
     TSNode expr = FirstNamed(c);
-    AppendSeg(out[0], Seg{true, std::string(Text(expr))});
+    msg::Append(out[0], Seg{true, std::string(Text(expr))});
     pos = ts_node_end_byte(c);
   }
-  if (end > pos) AppendSeg(out[0], Seg{false, DecodeJsLiteral(text_.substr(pos, end - pos), true)});
+  if (end > pos) msg::Append(out[0], Seg{false, DecodeJsLiteral(text_.substr(pos, end - pos), true)});
   return out;
 }
 
@@ -1113,7 +1017,7 @@ void Walker::SetMessage(Site& site, TSNode msg, const std::vector<TSNode>* forma
     v = ApplyFormat(*v, *format_args, append_rest, 0);
     if (exhausted_ || TooBig(*v)) return;
   }
-  RenderInto(site, *v);
+  msg::RenderInto(site, *v);
   if (site.error_message) site.message_resolution = resolution_;
 }
 
@@ -1129,7 +1033,7 @@ Alts Walker::ApplyFormat(const Alts& fmt, const std::vector<TSNode>& args, bool 
     size_t next = 0;
     for (const Seg& seg : alt) {
       if (seg.hole) {
-        for (Segs& c : cur) AppendSeg(c, seg);
+        for (Segs& c : cur) msg::Append(c, seg);
         continue;
       }
       std::string lit;
@@ -1144,12 +1048,12 @@ Alts Walker::ApplyFormat(const Alts& fmt, const std::vector<TSNode>& args, bool 
           lit.push_back('%');
           ++i;
         } else if (std::strchr("sdifjoOc", c) != nullptr && next < args.size()) {
-          for (Segs& x : cur) AppendSeg(x, Seg{false, lit});
+          for (Segs& x : cur) msg::Append(x, Seg{false, lit});
           lit.clear();
           if (c != 'c') {
             Alts piece = (c == 's') ? EvaluatePart(args[next], depth + 1)
                                     : Alts{Segs{Seg{true, std::string(Text(args[next]))}}};
-            cur = Concat(cur, piece);
+            cur = msg::Concat(cur, piece);
           }
           ++next;
           ++i;
@@ -1157,16 +1061,16 @@ Alts Walker::ApplyFormat(const Alts& fmt, const std::vector<TSNode>& args, bool 
           lit.push_back('%');
         }
       }
-      for (Segs& x : cur) AppendSeg(x, Seg{false, lit});
+      for (Segs& x : cur) msg::Append(x, Seg{false, lit});
     }
     if (append_rest) {
       for (; next < args.size(); ++next) {
-        for (Segs& x : cur) AppendSeg(x, Seg{false, " "});
-        cur = Concat(cur, EvaluatePart(args[next], depth + 1));
+        for (Segs& x : cur) msg::Append(x, Seg{false, " "});
+        cur = msg::Concat(cur, EvaluatePart(args[next], depth + 1));
       }
     }
     for (Segs& c : cur)
-      if (out.size() < kMaxAlternatives) out.push_back(std::move(c));
+      if (out.size() < msg::kMaxAlternatives) out.push_back(std::move(c));
   }
   return out;
 }
