@@ -83,6 +83,15 @@ using TsTree = std::unique_ptr<TSTree, TsTreeDeleter>;
 TsTree TsParse(const TSLanguage* language, std::string_view what, std::string_view path, std::string_view text,
                const TsExtractOptions& options, TsExtractResult& result);
 
+// A Site of `kind` for the nodes `at`..`end`: kind, language, file_path, line,
+// column and end_line set (an end at column 0 of a later line ends the line
+// before); no context yet.
+Site TsSiteAt(SiteKind kind, std::string language, std::string_view path, TSNode at, TSNode end);
+
+// Site.function from the names of the enclosing functions and types, innermost
+// first: "outermost.….innermost", or "<module>" for none.
+std::string TsFunctionName(const std::vector<const std::string*>& innermost_first);
+
 // Base of the front ends' walkers. Subclasses implement Enter(), which sees every
 // node once (pre-order) with its field name in the parent, may push contexts
 // (PushFunction/PushType/PushGuard/PushCatch: they last until the walk leaves the

@@ -307,16 +307,7 @@ Binding* Walker::Lookup(std::string_view name, bool* in_module, bool* crossed_fu
 }
 
 Site Walker::NewSite(SiteKind kind, TSNode at, TSNode end) const {
-  Site s;
-  s.kind = kind;
-  s.language = typescript_ ? "typescript" : "javascript";
-  s.file_path = std::string(path_);
-  TSPoint start = ts_node_start_point(at);
-  s.line = static_cast<int>(start.row) + 1;
-  s.column = static_cast<int>(start.column);
-  TSPoint stop = ts_node_end_point(end);
-  s.end_line = static_cast<int>(stop.row) + 1;
-  if (stop.column == 0 && stop.row > start.row) s.end_line = static_cast<int>(stop.row);
+  Site s = TsSiteAt(kind, typescript_ ? "typescript" : "javascript", path_, at, end);
   s.in_tests = in_tests_;
   // Context: names of enclosing functions/classes; guards and catch up to the
   // innermost function or class.
@@ -326,12 +317,7 @@ Site Walker::NewSite(SiteKind kind, TSNode at, TSNode end) const {
     if ((it->kind == CtxKind::kFunction || it->kind == CtxKind::kClass) && !it->module && !it->text.empty())
       parts.push_back(&it->text);
   }
-  std::string qual;
-  for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
-    if (!qual.empty()) qual += ".";
-    qual += **it;
-  }
-  s.function = qual.empty() ? "<module>" : qual;
+  s.function = TsFunctionName(parts);
   for (auto it = ctx_.rbegin(); it != ctx_.rend(); ++it) {
     if (it->kind == CtxKind::kFunction || it->kind == CtxKind::kClass) break;
     if (it->kind == CtxKind::kGuard) {
