@@ -1,4 +1,4 @@
-// Messages as the C/C++, Rust, Go and Java front ends rebuild them: a list of
+// Messages as the C/C++, Rust, Go, Java and JavaScript front ends rebuild them: a list of
 // segments (literal text and holes standing for values known only at run time),
 // possibly several alternatives, rendered into a Site's errorMessage /
 // messagePattern / interpolations in the one form of model/pattern.h; and the

@@ -1,4 +1,4 @@
-// Shared parts of the Rust, Go and Java tree-sitter front ends (see ts_front_end.h).
+// Shared parts of the tree-sitter front ends (see ts_front_end.h).
 #include "extract/common/ts_front_end.h"
 
 #include <algorithm>
@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <utility>
 
 #include "model/utf8.h"
 
@@ -209,17 +210,31 @@ void TsWalker::Run(TSNode root) {
   }
 }
 
-Site TsWalker::NewSite(SiteKind kind, TSNode at, TSNode end) const {
+Site TsSiteAt(SiteKind kind, std::string language, std::string_view path, TSNode at, TSNode end) {
   Site s;
   s.kind = kind;
-  s.language = language_;
-  s.file_path = std::string(path_);
+  s.language = std::move(language);
+  s.file_path = std::string(path);
   TSPoint start = ts_node_start_point(at);
   s.line = static_cast<int>(start.row) + 1;
   s.column = static_cast<int>(start.column);
   TSPoint stop = ts_node_end_point(end);
   s.end_line = static_cast<int>(stop.row) + 1;
   if (stop.column == 0 && stop.row > start.row) s.end_line = static_cast<int>(stop.row);
+  return s;
+}
+
+std::string TsFunctionName(const std::vector<const std::string*>& innermost_first) {
+  std::string qual;
+  for (auto it = innermost_first.rbegin(); it != innermost_first.rend(); ++it) {
+    if (!qual.empty()) qual += ".";
+    qual += **it;
+  }
+  return qual.empty() ? "<module>" : qual;
+}
+
+Site TsWalker::NewSite(SiteKind kind, TSNode at, TSNode end) const {
+  Site s = TsSiteAt(kind, language_, path_, at, end);
   s.in_tests = file_in_tests_;
   std::vector<const std::string*> parts;
   for (auto it = ctx_.rbegin(); it != ctx_.rend(); ++it) {
@@ -228,12 +243,7 @@ Site TsWalker::NewSite(SiteKind kind, TSNode at, TSNode end) const {
         parts.size() < options_.max_name_parts)
       parts.push_back(&it->text);
   }
-  std::string qual;
-  for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
-    if (!qual.empty()) qual += ".";
-    qual += **it;
-  }
-  s.function = qual.empty() ? "<module>" : qual;
+  s.function = TsFunctionName(parts);
   const ExtractLimits& limits = options_.limits;
   for (auto it = ctx_.rbegin(); it != ctx_.rend(); ++it) {
     if (it->kind == CtxKind::kFunction || it->kind == CtxKind::kType) break;

@@ -1,9 +1,11 @@
-// What the tree-sitter front ends of Rust, Go and Java (src/extract/{rust,go,java}/)
-// share: their options and result, one bounded parse (a CPU-time budget, an early
-// give-up on text that is not code, one parser per thread), and TsWalker, the
-// iterative walk over a tree that keeps the context stack every Site needs
-// (enclosing functions and types, if/else/match/switch guards, catch clauses) and
-// turns it into Site.function / guards / except_context.
+// What the tree-sitter front ends (src/extract/{rust,go,java,javascript}/) share:
+// their options and result, one bounded parse (a CPU-time budget, an early
+// give-up on text that is not code, one parser per thread), and, for Rust, Go
+// and Java, TsWalker, the iterative walk over a tree that keeps the context stack
+// every Site needs (enclosing functions and types, if/else/match/switch guards,
+// catch clauses) and turns it into Site.function / guards / except_context.
+// (JavaScript walks with a walker of its own, in javascript/: it also
+// follows variable bindings by scope.)
 //
 // The walk uses a TSTreeCursor and heap stacks only: a 100,000-deep file cannot
 // overflow the C++ stack. Message evaluation in the front ends recurses, each
@@ -34,15 +36,24 @@ namespace errdex {
 struct TsExtractOptions {
   // Files above this size are skipped with a diagnostic (default 16 MiB).
   std::size_t max_file_bytes = std::size_t{16} << 20;
-  // CPU-time budget of one parse: parse_timeout + parse_timeout_per_mib * MiB.
+  // A parse using more CPU time than parse_timeout + parse_timeout_per_mib * (file
+  // size in MiB) is cancelled (defaults 5 s + 5 s per MiB, CPU time of the calling
+  // thread, so a busy machine does not cancel ordinary files): hostile input cannot
+  // hang a scan. A normal file parses at several MB per second.
   std::chrono::milliseconds parse_timeout{5000};
   std::chrono::milliseconds parse_timeout_per_mib{5000};
-  // A parse with syntax errors that reads less than min_error_mib_per_second after
-  // error_grace is cancelled (error recovery on non-code is 10x slower than a parse).
+  // A parse that has met a syntax error and, after error_grace of CPU time, has
+  // read less than min_error_mib_per_second is cancelled too: tree-sitter's error
+  // recovery on text that is not code (8 MB of random printable bytes took 43 s
+  // in JavaScript) is ten times slower than a parse of code.
   std::chrono::milliseconds error_grace{1000};
   double min_error_mib_per_second = 0.5;
+  // Sites per file, guards per site (the innermost ones: a file of thousands of
+  // nested ifs cannot make every site carry thousands of strings), bytes per guard
+  // and per excerpt (extract/common/limits.h).
   ExtractLimits limits;
-  std::size_t max_name_parts = 32;  // Site.function keeps the innermost names
+  // Site.function keeps at most this many names, the innermost ones, for the same reason.
+  std::size_t max_name_parts = 32;
 };
 
 struct TsExtractResult {
@@ -71,6 +82,15 @@ using TsTree = std::unique_ptr<TSTree, TsTreeDeleter>;
 // language in it).
 TsTree TsParse(const TSLanguage* language, std::string_view what, std::string_view path, std::string_view text,
                const TsExtractOptions& options, TsExtractResult& result);
+
+// A Site of `kind` for the nodes `at`..`end`: kind, language, file_path, line,
+// column and end_line set (an end at column 0 of a later line ends the line
+// before); no context yet.
+Site TsSiteAt(SiteKind kind, std::string language, std::string_view path, TSNode at, TSNode end);
+
+// Site.function from the names of the enclosing functions and types, innermost
+// first: "outermost.….innermost", or "<module>" for none.
+std::string TsFunctionName(const std::vector<const std::string*>& innermost_first);
 
 // Base of the front ends' walkers. Subclasses implement Enter(), which sees every
 // node once (pre-order) with its field name in the parent, may push contexts

@@ -30,48 +30,16 @@
 // once (each thread keeps its own tree-sitter parsers).
 #pragma once
 
-#include <chrono>
-#include <cstddef>
 #include <string_view>
-#include <vector>
 
-#include "extract/common/diagnostic.h"
-#include "extract/common/limits.h"
-#include "model/site.h"
+#include "extract/common/ts_front_end.h"
 
 namespace errdex {
 
-struct JsExtractResult {
-  std::vector<Site> sites;              // ordered by (line, column)
-  std::vector<Diagnostic> diagnostics;  // syntax errors, limits hit; sites may still be partial
-  bool failed = false;                  // nothing could be extracted (no grammar, too big, timeout)
-  size_t sites_left_out = 0;            // sites past limits.max_sites (the first ones are kept)
-};
-
-struct JsExtractOptions {
-  // Files above this size are skipped with a diagnostic (default 16 MiB).
-  std::size_t max_file_bytes = std::size_t{16} << 20;
-  // A parse using more CPU time than parse_timeout + parse_timeout_per_mib * (file
-  // size in MiB) is cancelled (defaults 5 s + 5 s per MiB, CPU time of the calling
-  // thread, so a busy machine does not cancel ordinary files): hostile input cannot
-  // hang a scan. A normal file parses at several MB per second.
-  std::chrono::milliseconds parse_timeout{5000};
-  std::chrono::milliseconds parse_timeout_per_mib{5000};
-  // A parse that has met a syntax error and, after error_grace of CPU time, has
-  // read less than min_error_mib_per_second is cancelled too: tree-sitter's error
-  // recovery on text that is not code (8 MB of random printable bytes took 43 s)
-  // is ten times slower than a parse of code (2-3 MiB/s here, with or without a
-  // few syntax errors).
-  std::chrono::milliseconds error_grace{1000};
-  double min_error_mib_per_second = 0.5;
-  // Sites per file, guards per site (the innermost ones: a file of thousands of
-  // nested ifs cannot make every site carry thousands of strings), bytes per guard
-  // and per excerpt (extract/common/limits.h).
-  ExtractLimits limits;
-  // Site.function keeps at most this many names, the innermost ones (default 32),
-  // for the same reason.
-  std::size_t max_name_parts = 32;
-};
+// The options and result of the other tree-sitter front ends (parse budget,
+// limits, max_name_parts): extract/common/ts_front_end.h.
+using JsExtractOptions = TsExtractOptions;
+using JsExtractResult = TsExtractResult;
 
 // `path` is the repo-relative path recorded in each Site; it also picks the
 // grammar: with `typescript` a path ending in ".tsx" uses the TSX grammar, any
