@@ -7,12 +7,6 @@ namespace errdex {
 
 namespace {
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 // The bytes of code point cp, each mapped to the escape at `at`.
 void AppendCodePoint(uint32_t cp, uint32_t at, ReprReading& out) {
@@ -44,7 +38,7 @@ bool DecodeString(std::string_view p, size_t i, ReprReading& out, size_t* end) {
       if (k + 1 + digits >= p.size()) return false;
       uint32_t cp = 0;
       for (int d = 0; d < digits; ++d) {
-        int h = HexValue(p[k + 2 + d]);
+        int h = HexDigitValue(p[k + 2 + d]);
         if (h < 0) return false;
         cp = cp * 16 + static_cast<uint32_t>(h);
       }

@@ -1,6 +1,7 @@
 // model/utf8.h: one code point -> UTF-8 bytes, for the front ends' string-literal
-// escapes and the matcher's repr decoding. Encodes what it is given: a caller that
-// must not emit surrogates or values above U+10FFFF replaces them first. And where
+// escapes and the matcher's repr decoding. AppendUtf8 encodes what it is given;
+// AppendUtf8OrReplacement replaces surrogates and values above U+10FFFF; HexDigitValue
+// reads the escapes' digits. And where
 // a text may be cut without splitting a character (the excerpt limits).
 #pragma once
 
@@ -27,6 +28,20 @@ inline void AppendUtf8(std::string& out, uint32_t cp) {
     out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
     out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
   }
+}
+
+// cp as UTF-8, or U+FFFD for a surrogate or a value past U+10FFFF: what a string-literal
+// escape that names no character decodes to.
+inline void AppendUtf8OrReplacement(std::string& out, uint32_t cp) {
+  AppendUtf8(out, cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ? 0xFFFD : cp);
+}
+
+// The value of one hex digit (0-9, a-f, A-F); -1 for any other character.
+inline int HexDigitValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
 }
 
 // The largest p <= max (and <= s.size()) at which s can be cut without splitting

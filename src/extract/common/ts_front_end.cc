@@ -71,18 +71,6 @@ class ThreadParser {
   TSParser* parser_;
 };
 
-// Surrogates and values past U+10FFFF become U+FFFD.
-void AppendCodePoint(std::string& out, uint32_t cp) {
-  if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) cp = 0xFFFD;
-  AppendUtf8(out, cp);
-}
-
-int Hex(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 }  // namespace
 
@@ -329,8 +317,8 @@ std::string DecodeEscapes(std::string_view s, EscapeDialect dialect) {
     if (dialect == EscapeDialect::kRust) {
       if (e == '0') {
         out.push_back('\0');
-      } else if (e == 'x' && i + 1 < n && Hex(s[i]) >= 0 && Hex(s[i + 1]) >= 0) {
-        out.push_back(static_cast<char>(Hex(s[i]) * 16 + Hex(s[i + 1])));
+      } else if (e == 'x' && i + 1 < n && HexDigitValue(s[i]) >= 0 && HexDigitValue(s[i + 1]) >= 0) {
+        out.push_back(static_cast<char>(HexDigitValue(s[i]) * 16 + HexDigitValue(s[i + 1])));
         i += 2;
       } else if (e == 'u' && i < n && s[i] == '{') {
         size_t close = s.find('}', i);
@@ -338,12 +326,12 @@ std::string DecodeEscapes(std::string_view s, EscapeDialect dialect) {
         bool ok = close != std::string_view::npos && close > i + 1;
         for (size_t k = i + 1; ok && k < close; ++k) {
           if (s[k] == '_') continue;
-          int h = Hex(s[k]);
+          int h = HexDigitValue(s[k]);
           if (h < 0 || cp > 0x10FFFF) ok = false;
           else cp = cp * 16 + static_cast<uint32_t>(h);
         }
         if (ok) {
-          AppendCodePoint(out, cp);
+          AppendUtf8OrReplacement(out, cp);
           i = close + 1;
         } else {
           out += "\\u";
@@ -362,8 +350,8 @@ std::string DecodeEscapes(std::string_view s, EscapeDialect dialect) {
     if (dialect == EscapeDialect::kGo) {
       if (e == 'a') { out.push_back('\a'); continue; }
       if (e == 'v') { out.push_back('\v'); continue; }
-      if (e == 'x' && i + 1 < n && Hex(s[i]) >= 0 && Hex(s[i + 1]) >= 0) {
-        out.push_back(static_cast<char>(Hex(s[i]) * 16 + Hex(s[i + 1])));
+      if (e == 'x' && i + 1 < n && HexDigitValue(s[i]) >= 0 && HexDigitValue(s[i + 1]) >= 0) {
+        out.push_back(static_cast<char>(HexDigitValue(s[i]) * 16 + HexDigitValue(s[i + 1])));
         i += 2;
         continue;
       }
@@ -372,12 +360,12 @@ std::string DecodeEscapes(std::string_view s, EscapeDialect dialect) {
         uint32_t cp = 0;
         bool ok = i + len <= n;
         for (size_t k = 0; ok && k < len; ++k) {
-          int h = Hex(s[i + k]);
+          int h = HexDigitValue(s[i + k]);
           if (h < 0) ok = false;
           else cp = cp * 16 + static_cast<uint32_t>(h);
         }
         if (ok) {
-          AppendCodePoint(out, cp);
+          AppendUtf8OrReplacement(out, cp);
           i += len;
           continue;
         }
@@ -398,7 +386,7 @@ std::string DecodeEscapes(std::string_view s, EscapeDialect dialect) {
         uint32_t cp = 0;
         bool ok = i + 4 <= n;
         for (size_t k = 0; ok && k < 4; ++k) {
-          int h = Hex(s[i + k]);
+          int h = HexDigitValue(s[i + k]);
           if (h < 0) ok = false;
           else cp = cp * 16 + static_cast<uint32_t>(h);
         }
@@ -409,7 +397,7 @@ std::string DecodeEscapes(std::string_view s, EscapeDialect dialect) {
             uint32_t lo = 0;
             bool ok2 = true;
             for (size_t k = 0; k < 4; ++k) {
-              int h = Hex(s[i + 2 + k]);
+              int h = HexDigitValue(s[i + 2 + k]);
               if (h < 0) ok2 = false;
               else lo = lo * 16 + static_cast<uint32_t>(h);
             }
@@ -418,7 +406,7 @@ std::string DecodeEscapes(std::string_view s, EscapeDialect dialect) {
               i += 6;
             }
           }
-          AppendCodePoint(out, cp);
+          AppendUtf8OrReplacement(out, cp);
           continue;
         }
       }
@@ -426,7 +414,7 @@ std::string DecodeEscapes(std::string_view s, EscapeDialect dialect) {
         int v = e - '0';
         size_t max = e <= '3' ? 2 : 1;
         for (size_t k = 0; k < max && i < n && s[i] >= '0' && s[i] <= '7'; ++k) v = v * 8 + (s[i++] - '0');
-        AppendCodePoint(out, static_cast<uint32_t>(v));
+        AppendUtf8OrReplacement(out, static_cast<uint32_t>(v));
         continue;
       }
     }

@@ -70,13 +70,6 @@ bool InTestsPath(std::string_view path) {
   return false;
 }
 
-int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 // The value of a C/C++ string or character literal token (prefix, quotes and
 // raw delimiters removed, escapes decoded to UTF-8).
 std::string DecodeLiteral(std::string_view tok) {
@@ -118,7 +111,7 @@ std::string DecodeLiteral(std::string_view tok) {
       case 'x': {
         uint32_t v = 0;
         size_t k = i + 1;
-        while (k < body.size() && HexDigit(body[k]) >= 0) v = v * 16 + static_cast<uint32_t>(HexDigit(body[k++]));
+        while (k < body.size() && HexDigitValue(body[k]) >= 0) v = v * 16 + static_cast<uint32_t>(HexDigitValue(body[k++]));
         if (k == i + 1) {
           out.push_back('x');
         } else {
@@ -133,12 +126,12 @@ std::string DecodeLiteral(std::string_view tok) {
         size_t count = e == 'u' ? 4 : 8;
         uint32_t v = 0;
         size_t k = i + 1;
-        for (; k < body.size() && k < i + 1 + count && HexDigit(body[k]) >= 0; ++k)
-          v = v * 16 + static_cast<uint32_t>(HexDigit(body[k]));
+        for (; k < body.size() && k < i + 1 + count && HexDigitValue(body[k]) >= 0; ++k)
+          v = v * 16 + static_cast<uint32_t>(HexDigitValue(body[k]));
         if (k != i + 1 + count) {
           out.push_back(e);
         } else {
-          AppendUtf8(out, (v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) ? 0xFFFD : v);
+          AppendUtf8OrReplacement(out, v);
           i = k - 1;
         }
         break;

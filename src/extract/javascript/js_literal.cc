@@ -10,25 +10,13 @@ namespace errdex::js {
 
 namespace {
 
-// Lone surrogates and out-of-range values become U+FFFD (JavaScript strings allow them).
-void AppendCodePoint(std::string& out, uint32_t cp) {
-  if ((cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) cp = 0xFFFD;
-  AppendUtf8(out, cp);
-}
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 // Reads exactly `count` hex digits at s[i]; -1 when they are not all hex.
 int64_t ReadHex(std::string_view s, size_t i, size_t count) {
   if (i + count > s.size()) return -1;
   int64_t v = 0;
   for (size_t k = 0; k < count; ++k) {
-    int h = HexValue(s[i + k]);
+    int h = HexDigitValue(s[i + k]);
     if (h < 0) return -1;
     v = v * 16 + h;
   }
@@ -74,7 +62,7 @@ std::string DecodeJsLiteral(std::string_view raw, bool tmpl) {
         if (v < 0) {
           out.push_back('x');
         } else {
-          AppendCodePoint(out, static_cast<uint32_t>(v));
+          AppendUtf8OrReplacement(out, static_cast<uint32_t>(v));
           i += 2;
         }
         break;
@@ -88,7 +76,7 @@ std::string DecodeJsLiteral(std::string_view raw, bool tmpl) {
           if (v < 0) {
             out.push_back('u');
           } else {
-            AppendCodePoint(out, static_cast<uint32_t>(std::min<int64_t>(v, 0x110000)));
+            AppendUtf8OrReplacement(out, static_cast<uint32_t>(std::min<int64_t>(v, 0x110000)));
             i = close;
           }
           break;
@@ -106,7 +94,7 @@ std::string DecodeJsLiteral(std::string_view raw, bool tmpl) {
             i += 6;
           }
         }
-        AppendCodePoint(out, static_cast<uint32_t>(v));
+        AppendUtf8OrReplacement(out, static_cast<uint32_t>(v));
         break;
       }
       case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
@@ -123,7 +111,7 @@ std::string DecodeJsLiteral(std::string_view raw, bool tmpl) {
         size_t max_digits = e <= '3' ? 2 : 1;
         for (size_t k = 0; k < max_digits && i + 1 < n && raw[i + 1] >= '0' && raw[i + 1] <= '7'; ++k)
           v = v * 8 + static_cast<uint32_t>(raw[++i] - '0');
-        AppendCodePoint(out, v);
+        AppendUtf8OrReplacement(out, v);
         break;
       }
       default:

@@ -536,15 +536,6 @@ StringInfo AnalyzeString(std::string_view text, const Token& t) {
   return si;
 }
 
-namespace {
-int HexVal(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  c |= 0x20;
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
-}
-}  // namespace
-
 std::string DecodeStringBody(std::string_view body, bool raw) {
   std::string out;
   out.reserve(body.size());
@@ -583,7 +574,7 @@ std::string DecodeStringBody(std::string_view body, bool raw) {
         uint32_t v = 0;
         bool ok = true;
         for (size_t k = 0; k < len; ++k) {
-          int h = HexVal(body[i + 2 + k]);
+          int h = HexDigitValue(body[i + 2 + k]);
           if (h < 0) { ok = false; break; }
           v = v * 16 + static_cast<uint32_t>(h);
         }
