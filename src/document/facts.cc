@@ -408,7 +408,7 @@ class Resolver {
     };
     bool truth = a.op.empty();
     long n;
-    std::string n_other;
+    std::string other;
     bool int_rhs = !truth && IntLiteral(a.rhs, &n);
     bool ok = (!truth && (strip(".dtype", "dtype") || strip(".dtype()", "dtype") || strip(".scalar_type()", "dtype") ||
                           strip(".device.type", "device") || strip(".device().type()", "device") ||
@@ -418,10 +418,10 @@ class Resolver {
               (truth && (strip(".is_contiguous()", "contiguous") || strip(".IsContiguous()", "contiguous") || strip(".is_cuda", "cuda") || strip(".is_cuda()", "cuda") ||
                          strip(".device().is_cuda()", "cuda") || strip(".is_cpu", "cpu") || strip(".is_cpu()", "cpu") ||
                          strip(".device().is_cpu()", "cpu")));
-    if (ok && prop == "device" && !a.rhs_strings && TensorPairOther(a, prop, &n_other)) {
-      // `x.device != y.device` (Python), `x.device != device`: the device of another argument.
-    } else if (ok && prop == "device" && !a.rhs_strings) {
-      if (EndsWith(x, ".device") && !EndsWith(x, ".device.type")) return false;  // `x.device != <expr>`: not a device name
+    // `x.device != y.device` / `x.device != device` compare with another argument's device
+    // (TensorPairOther); any other right side must name a device.
+    if (ok && prop == "device" && !a.rhs_strings && !TensorPairOther(a, prop, &other)) {
+      if (EndsWith(x, ".device")) return false;  // `x.device != torch.device(...)`: neither
       // at::kCPU / c10::kCUDA / torch.kCUDA / DeviceType::CUDA: a device name.
       std::string d = Lower(LastComponent(Trim(a.rhs)));
       if (StartsWith(d, "k")) d = d.substr(1);
