@@ -13,6 +13,7 @@ const char* ExplainKindName(ExplainHit::Kind kind) {
     case ExplainHit::Kind::kFrame: return "frame";
     case ExplainHit::Kind::kNormalized: return "normalized";
     case ExplainHit::Kind::kFuzzy: return "fuzzy";
+    case ExplainHit::Kind::kClass: return "class";
   }
   return "?";
 }

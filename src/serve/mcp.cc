@@ -67,7 +67,7 @@ const json kHitSchema = {
       {"score", {{"type", "number"}}},
       {"exact", {{"type", "boolean"}}},
       {"approximate", {{"type", "boolean"}}},
-      {"matchedBy", {{"type", "string"}, {"enum", {"pattern", "frame", "fuzzy"}}}},
+      {"matchedBy", {{"type", "string"}, {"enum", {"pattern", "frame", "normalized", "fuzzy", "class"}}}},
       {"errorClass", {{"type", {"string", "null"}}}},
       {"errorMessage", {{"type", {"string", "null"}}}},
       {"filePath", {{"type", "string"}}},

@@ -46,6 +46,13 @@ async function exercise(client, t) {
   assert.equal(hit.captures[0].text, "3");
   assert.deepEqual(JSON.parse(explained.content[0].text), explained.structuredContent);
 
+  // A near-exact answer (the case differs) carries its own label; the SDK checks
+  // the result against the tool's output schema, so every label must be in it.
+  const near = await client.callTool({ name: "explain_error", arguments: { text: "DIMENSION MISMATCH: 3 != 4" } });
+  assert.equal(near.isError, false);
+  assert.equal(near.structuredContent.hits[0].matchedBy, "normalized");
+  assert.equal(near.structuredContent.hits[0].approximate, true);
+
   const got = await client.callTool({ name: "get_error", arguments: { id_or_slug: hit.recordId } });
   assert.equal(got.structuredContent.records[0].record.id, hit.recordId);
   assert.ok(got.structuredContent.records[0].record.sourceCode.includes("raise ValueError"));
