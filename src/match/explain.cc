@@ -161,6 +161,21 @@ struct ExplainSession::Window {
 namespace {
 constexpr size_t kMaxFuzzyQueries = 8;
 constexpr size_t kMaxWeakEntries = 64;    // approximate entries the fallback does not repeat
+constexpr size_t kMaxHeldGroups = 64;     // approximate groups held for the fallback to outrank
+constexpr double kOutrankLiteralRatio = 1.5;  // how much more literal text a near-exact hit must explain
+
+// Characters of a template outside its "{expr}" holes, as NearExactShare counts
+// them (after NearExactText: whitespace runs as one space, markdown dropped).
+double LiteralChars(std::string_view message_template) {
+  size_t n = 0;
+  int brace = 0;
+  for (char c : NearExactText(message_template)) {
+    if (c == '{') ++brace;
+    else if (c == '}' && brace > 0) --brace;
+    else if (brace == 0) ++n;
+  }
+  return static_cast<double>(n);
+}
 constexpr size_t kMaxFuzzyQueryBytes = 2048;
 constexpr size_t kMaxTracebackLines = 1024;  // lines followed after one traceback header
 constexpr size_t kLearnLines = 12;           // lines after a traceback header looked at to learn a prefix
@@ -325,9 +340,30 @@ Status ExplainSession::Finish(const HitSink& sink) {
   if (!scratch_) return scratch_status_;
   if (!w_->raw.empty()) FlushPrefix(w_->raw.size(), sink);
   w_->raw.shrink_to_fit();
-  if (!flush_status_.ok()) return flush_status_;
-  if (confident_hits_ > 0 || !opt_.fuzzy || fuzzy_queries_.empty()) return Status::Ok();
-  return Fallback(sink);  // fallback.cc
+  if (!flush_status_.ok() || confident_hits_ > 0 || !opt_.fuzzy || fuzzy_queries_.empty()) {
+    ReleaseHeld(sink);
+    return flush_status_;
+  }
+  std::vector<ExplainHit> fallback = FallbackHits();  // fallback.cc
+  // A near-exact template that explains much more of the text than any held weak
+  // match goes first: "Parameter validation failed:\n{report}" (29 literal
+  // characters, its line break flattened by a log) before "failed" (6). Scores of
+  // different kinds are not comparable; literal characters are. A held class hit
+  // (the printed class named by its package) is not weak in that sense: it stays.
+  bool fallback_first = !fallback.empty() && fallback[0].kind == ExplainHit::Kind::kNormalized;
+  if (fallback_first) {
+    const double fallback_literal = static_cast<double>(fallback[0].literal_shown);
+    for (const auto& g : held_)
+      for (const ExplainHit& h : g) {
+        if (h.kind == ExplainHit::Kind::kClass) fallback_first = false;
+        const double held_literal = LiteralChars(m_.entries()[h.entry].message);
+        if (fallback_literal < kOutrankLiteralRatio * held_literal) fallback_first = false;
+      }
+  }
+  if (!fallback_first) ReleaseHeld(sink);
+  if (!fallback.empty()) EmitGroup(fallback, sink);
+  ReleaseHeld(sink);
+  return Status::Ok();
 }
 
 Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, const HitSink& sink, size_t* done) {
@@ -652,21 +688,38 @@ Status ExplainSession::Flush(std::string_view text, uint64_t base, bool force, c
 
   std::stable_sort(groups.begin(), groups.end(), [](const HitGroup& a, const HitGroup& b) { return a.key < b.key; });
   for (HitGroup& g : groups) {
-    uint64_t id = next_group_++;
-    for (ExplainHit& h : g.hits) {
-      h.group = id;
-      ++hits_;
-      if (!h.approximate) {
-        ++confident_hits_;
-      } else if (weak_entries_.size() < kMaxWeakEntries) {
+    bool confident = false;
+    for (const ExplainHit& h : g.hits) {
+      confident = confident || !h.approximate;
+      if (h.approximate && weak_entries_.size() < kMaxWeakEntries) {
         weak_entries_.push_back(h.entry);
         for (uint32_t e : h.equal_entries)
           if (weak_entries_.size() < kMaxWeakEntries) weak_entries_.push_back(e);
       }
-      sink(h);
     }
+    if (!confident && confident_hits_ == 0 && opt_.fuzzy && held_.size() < kMaxHeldGroups) {
+      held_.push_back(std::move(g.hits));
+      continue;
+    }
+    ReleaseHeld(sink);
+    EmitGroup(g.hits, sink);
   }
   return Status::Ok();
+}
+
+void ExplainSession::EmitGroup(std::vector<ExplainHit>& hits, const HitSink& sink) {
+  uint64_t id = next_group_++;
+  for (ExplainHit& h : hits) {
+    h.group = id;
+    ++hits_;
+    if (!h.approximate) ++confident_hits_;
+    sink(h);
+  }
+}
+
+void ExplainSession::ReleaseHeld(const HitSink& sink) {
+  for (std::vector<ExplainHit>& hits : held_) EmitGroup(hits, sink);
+  held_.clear();
 }
 
 }  // namespace errdex

@@ -186,6 +186,7 @@ struct ExplainHit {
   bool frame_function = false;
   bool frame_line = false;    // the raising frame is at the entry's line
   bool frame_code = false;    // the code line printed under the raising frame is the entry's
+  size_t literal_shown = 0;   // kNormalized: characters of the template's literal text shown
   // Other entries whose evidence is exactly as good: "several sites match equally".
   std::vector<uint32_t> equal_entries;
   // Place in a chain of exceptions (traceback sections joined by "During handling
@@ -217,8 +218,13 @@ class ExplainSession {
 
  private:
   struct Window;
-  // When nothing matched in the whole input: bare classes, near-exact, fuzzy (fallback.cc).
-  Status Fallback(const HitSink& sink);
+  // When nothing matched in the whole input: bare classes, near-exact, fuzzy
+  // (fallback.cc), best first, equal evidence folded into one hit.
+  std::vector<ExplainHit> FallbackHits();
+  // Numbers a section's hits as one group and hands them to sink.
+  void EmitGroup(std::vector<ExplainHit>& hits, const HitSink& sink);
+  // Emits the held approximate groups, in input order.
+  void ReleaseHeld(const HitSink& sink);
   // Explains the window's first n bytes, then drops them.
   void FlushPrefix(size_t n, const HitSink& sink);
   // Explains `text` (complete lines of the input from offset `base` on: the
@@ -250,7 +256,11 @@ class ExplainSession {
   // entries already reported as approximate are not reported again by it.
   uint64_t confident_hits_ = 0;
   std::vector<uint32_t> weak_entries_;  // bounded
-  uint64_t next_group_ = 0;
+  // Approximate groups held back while nothing confident matched: at the end a
+  // near-exact fallback answer that is stronger goes before them ("failed" found
+  // inside "Parameter validation failed: ..." must not outrank the template the
+  // whole line matches once its line breaks are evened out). Bounded.
+  std::vector<std::vector<ExplainHit>> held_;  uint64_t next_group_ = 0;
   bool limit_reported_ = false;
   Status flush_status_;
   std::vector<std::string> fuzzy_queries_;  // bounded: recent exception messages / lines
@@ -263,8 +273,9 @@ double TokenSimilarity(std::string_view query, std::string_view message_template
 // space. NearExactShare: the share of the query the template's literal pieces
 // explain when all of them appear in order (the last may be cut off: then the share
 // of the template's literal text, when that is longer, as a cut-off message shows
-// less of it), else -1.
+// less of it), else -1; *literal_matched (when given): how many characters of the
+// template's literal text the query shows.
 std::string NearExactText(std::string_view text);
-double NearExactShare(std::string_view query, std::string_view message_template);
+double NearExactShare(std::string_view query, std::string_view message_template, size_t* literal_matched = nullptr);
 
 }  // namespace errdex

@@ -506,6 +506,31 @@ TEST(Explain, FuzzyFallbackIsApproximate) {
   EXPECT_TRUE(Explain(*m, "Error: Unknown Quantization method\n", o).empty());
 }
 
+// A log flattened a message's line break: the template that explains the line is
+// only near-exact, while a one-word template ("failed") matches inside it. The
+// near-exact answer, which shows far more of its literal text, goes first; a
+// near-exact answer that shows no more than the weak match does not.
+TEST(Explain, NearExactAnswerOutranksAOneWordTemplateInsideTheLine) {
+  std::vector<E> cat = {
+      {"", "test/test_logging.py", "t", 4246, "failed", "failed"},
+      {"ParamValidationError", "botocore/validate.py", "v", 424, "Parameter validation failed:\n{report}",
+       "Parameter validation failed:\n(.*?)"},
+      {"TypeError", "inspect.py", "bind", 3133, "too many positional arguments", "too many positional arguments"},
+      {"ValueError", "sympy/qubit.py", "q", 303, "too many positional arguments ({args}). should be (number, n)",
+       "too many positional arguments \\((.*?)\\)\\. should be \\(number, n\\)"},
+  };
+  auto m = MakeMatcher(cat);
+  auto hits = Explain(*m, "Dec 03 10:11:12 node app[1]: botocore.exceptions.ParamValidationError: "
+                          "Parameter validation failed: Missing required parameter in input: \"Key\"\n");
+  ASSERT_GE(hits.size(), 2u);
+  EXPECT_EQ(hits[0].entry, 1u);
+  EXPECT_EQ(hits[0].kind, ExplainHit::Kind::kNormalized);
+  EXPECT_EQ(hits[1].entry, 0u);  // still reported, after it
+  hits = Explain(*m, "Error: too many positional arguments when running the example\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 2u);
+}
+
 TEST(Explain, NearExactSurvivesCaseMarkdownQuotesAndACutOffEnd) {
   EXPECT_EQ(NearExactText("  Capture  CUDA\tgraph ‘failed’ in **__init__**"), "capture cuda graph 'failed' in init");
   EXPECT_GT(NearExactShare("Capture cuda graph failed", "Capture CUDA graph failed"), 0.9);

@@ -1,5 +1,5 @@
 // match/fallback.cc: what explain says when no template matched anything in the
-// whole input (ExplainSession::Fallback), from the strongest to the weakest:
+// whole input (ExplainSession::FallbackHits), from the strongest to the weakest:
 //  1. a bare class ("TimeoutError", "queue.Full"): the sites that raise that class
 //     without a message;
 //  2. near-exact (kNormalized): a template whose literal pieces all appear, in order,
@@ -182,7 +182,7 @@ std::string NearExactText(std::string_view s) {
   return out;
 }
 
-double NearExactShare(std::string_view query_text, std::string_view message_template) {
+double NearExactShare(std::string_view query_text, std::string_view message_template, size_t* literal_matched) {
   // The template's literal pieces, split at "{expr}" holes.
   std::vector<std::string> pieces;
   bool leading_hole = false, trailing_hole = false;
@@ -259,12 +259,13 @@ double NearExactShare(std::string_view query_text, std::string_view message_temp
   if (!trailing_hole && pos + 1 < q.size()) return -1;  // text after the template's end
   // Most of the template's text, or (cut off) enough of it to be specific.
   if (literal < 8 || (literal * 2 < total && !(cut_off && literal >= kMinCutLiteral))) return -1;
+  if (literal_matched) *literal_matched = literal;
   // A message cut off shows only part of the template: less than a whole one does.
   size_t shown_of = cut_off ? std::max(q.size(), total) : q.size();
   return std::min(1.0, static_cast<double>(literal) / static_cast<double>(shown_of));
 }
 
-Status ExplainSession::Fallback(const HitSink& sink) {
+std::vector<ExplainHit> ExplainSession::FallbackHits() {
   std::map<uint32_t, ExplainHit> best;
   auto keep = [&](ExplainHit h) {
     // Already reported, approximate, by a template's weak match.
@@ -403,10 +404,12 @@ Status ExplainSession::Fallback(const HitSink& sink) {
       const MatchEntry& e = m_.entries()[entry];
       auto [cls, agree] = ClassEvidence(q.printed_class, e.error_class);
       // 2. Near-exact: every literal piece of the template, in order.
-      double share = agree < 0 || e.message.empty() ? -1 : NearExactShare(message, e.message);
+      size_t literal_shown = 0;
+      double share = agree < 0 || e.message.empty() ? -1 : NearExactShare(message, e.message, &literal_shown);
       const double named = AnyFrameNames(paste_frames_, e.file_path) ? 10 : 0;  // a file the paste names
       if (share >= 0) {
         ExplainHit h = base_hit(entry, ExplainHit::Kind::kNormalized);
+        h.literal_shown = literal_shown;
         h.score = 50 + 30 * share + 0.5 * cls + named - ((e.flags & (kEntryInTests | kEntryVendored)) ? 15 : 0) -
                   ((e.flags & kEntryOlderOnly) ? 3 : 0);
         h.frame_file = named > 0;
@@ -443,13 +446,7 @@ Status ExplainSession::Fallback(const HitSink& sink) {
     kept.push_back(std::move(h));
     i = j;
   }
-  uint64_t group = next_group_++;
-  for (ExplainHit& h : kept) {
-    h.group = group;
-    ++hits_;
-    sink(h);
-  }
-  return Status::Ok();
+  return kept;
 }
 
 }  // namespace errdex
