@@ -209,7 +209,8 @@ class ExplainSession {
   ExplainSession(const ExplainSession&) = delete;
   ExplainSession& operator=(const ExplainSession&) = delete;
 
-  // Feeds the next bytes of the input; hits of completed windows go to sink.
+  // Feeds the next bytes of the input; hits of completed windows go to sink
+  // (approximate ones, while nothing confident has matched, wait: see held_).
   Status Feed(std::string_view bytes, const HitSink& sink);
   // End of input: flushes, then runs the fuzzy fallback when nothing matched.
   Status Finish(const HitSink& sink);
