@@ -147,6 +147,21 @@ class Resolver {
       return false;
     };
     if (EnvOf(x, &s)) return s;
+    // Java: a JVM system property read (System.getProperty("app.mode", ...), Integer.getInteger,
+    // Long.getLong, Boolean.getBoolean): the user sets it with -Dapp.mode=...
+    if (k_ && site_.language == "java")
+      for (const char* pat : {"System.getProperty(", "Integer.getInteger(", "Long.getLong(", "Boolean.getBoolean("}) {
+        std::string name;
+        size_t n = std::char_traits<char>::length(pat);
+        if (!StartsWith(x, pat) || !EndsWith(x, ")")) continue;
+        auto args = CallArgs(x, n - 1);
+        if (args.empty() || !StringLit(Trim(args[0]), &name)) continue;
+        if (const Flag* f = k_->FindFlagFor("java", "-D" + name, deps_)) {
+          s.kind = SubjectKind::kFlag;
+          s.flag = f;
+          return s;
+        }
+      }
     if (StartsWith(x, "getattr(")) {
       auto args = CallArgs(x, 7);
       std::string attr;

@@ -55,7 +55,7 @@ std::string SettingRef(const Subject& s) {
 }
 
 std::string SettingValue(const Subject& s, const std::string& v) {
-  if (s.kind == SubjectKind::kFlag) return s.flag->Primary() + " " + v;
+  if (s.kind == SubjectKind::kFlag) return s.flag->With(v);
   if (s.kind == SubjectKind::kField) return s.field->name + "=" + QuoteIfText(v);
   if (s.kind == SubjectKind::kEnv) return s.env + "=" + v;
   if (s.kind == SubjectKind::kParam) return s.param + "=" + QuoteIfText(v);

@@ -21,14 +21,22 @@ std::string Flag::Primary() const {
   return options.empty() ? std::string() : options[0];
 }
 
+std::string Flag::With(std::string_view v) const {
+  if (IsJvmProperty()) return Primary() + "=" + std::string(v);
+  return Primary() + " " + std::string(v);
+}
+
 std::string_view Flag::Language() const {
   if (origin == "clap") return "rust";
   if (origin == "go-flag" || origin == "pflag") return "go";
-  if (origin == "picocli") return "java";
+  if (origin == "picocli" || origin == "jvm-property") return "java";
   return "";
 }
 
+// A JVM property is never a switch: `-Dapp.strict` alone sets it to "", which
+// Boolean.getBoolean reads as false; it is given "true" or "false".
 bool Flag::IsBool() const {
+  if (IsJvmProperty()) return false;
   return action == "store_true" || action == "store_false" || action == "BooleanOptionalAction" ||
          action == "store_const" || action == "count" || (type == "bool" && origin != "argparse");
 }

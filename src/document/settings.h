@@ -71,8 +71,13 @@ struct Flag {
   int line = 0;
   bool kwargs = false;               // add_argument(..., **kwargs): details from the field of that name
   std::string Primary() const;       // the first long option, else the first option
+  // The flag given value v, as typed: "--workers 4", or "-Dapp.threads=4" for a JVM
+  // system property.
+  std::string With(std::string_view v) const;
+  bool IsJvmProperty() const { return origin == "jvm-property"; }
   bool IsBool() const;               // takes no value
-  // "rust" (clap), "go" (flag, pflag), "java" (picocli), or "" for Python's idioms: a flag applies to
+  // "rust" (clap), "go" (flag, pflag), "java" (picocli, JVM system properties: origin
+  // "jvm-property", options {"-Dname"}, dest the property's name), or "" for Python's idioms: a flag applies to
   // the sites of its own language only.
   std::string_view Language() const;
 };

@@ -14,6 +14,9 @@
 //                 is bound to, or the last component of the Var form's `&x`
 //   Java picocli  @Option(names = {"-w", "--workers"}, defaultValue = "4", description = "...") on a
 //                 field (its initializer is the default otherwise)
+//   Java property System.getProperty("app.mode", "fast"), Integer.getInteger("app.threads", 4),
+//                 Long.getLong, Boolean.getBoolean("app.strict"): a JVM system property the user
+//                 sets with -Dapp.threads=8 (a Flag of origin "jvm-property")
 //   environment   Rust std::env::var / var_os, Go os.Getenv / os.LookupEnv, Java System.getenv
 //
 // A hand scanner over the text (no parser): comments are skipped, string literals
@@ -430,6 +433,52 @@ void JavaPicocli(std::string_view path, std::string_view t, const std::vector<bo
   }
 }
 
+// ----- JVM system properties ------------------------------------------------------------------
+
+void JvmProperties(std::string_view path, std::string_view t, const std::vector<bool>& code, const LineIndex& line_at,
+                   SettingsData* out) {
+  struct Reader {
+    std::string_view pattern, type;
+  };
+  static constexpr Reader kReaders[] = {{"System.getProperty(", "str"},
+                                        {"Integer.getInteger(", "int"},
+                                        {"Long.getLong(", "int"},
+                                        {"Boolean.getBoolean(", "bool"}};
+  for (const Reader& r : kReaders)
+    for (size_t p = t.find(r.pattern); p != std::string_view::npos && out->flags.size() < kMaxSettings;
+         p = t.find(r.pattern, p + 1)) {
+      if (!code[p] || (p > 0 && (IsWordChar(t[p - 1]) || t[p - 1] == '.'))) continue;
+      size_t open = p + r.pattern.size() - 1, close = Close(t, code, open);
+      if (close == std::string_view::npos) continue;
+      std::vector<std::string_view> args = Split(t, code, open + 1, close);
+      std::string name;
+      // Only a literal name ("app.threads"): the user types it after -D.
+      if (args.empty() || args.size() > 2 || !StringAt(args[0], 0, &name) || name.empty() || name.size() > 200 ||
+          Trim(args[0]).size() != name.size() + 2)
+        continue;
+      bool seen = false;
+      for (const Flag& f : out->flags) seen |= f.IsJvmProperty() && f.dest == name;
+      if (seen) continue;
+      Flag f;
+      f.options = {"-D" + name};
+      f.dest = name;
+      f.type = std::string(r.type);
+      std::string d;
+      if (args.size() == 2) {
+        std::string v = Trim(args[1]);
+        long n;
+        if (StringAt(v, 0, &d) && v.size() == d.size() + 2) f.default_value = d, f.default_is_literal = true;
+        else if (r.type == "int" && IntLiteral(v, &n)) f.default_value = v, f.default_is_literal = true;
+      } else if (r.type == "bool") {
+        f.default_value = "false", f.default_is_literal = true;
+      }
+      f.origin = "jvm-property";
+      f.file = std::string(path);
+      f.line = line_at(p);
+      out->flags.push_back(std::move(f));
+    }
+}
+
 // ----- environment variables ------------------------------------------------------------------
 
 void EnvReads(std::string_view path, std::string_view t, const std::vector<bool>& code, const LineIndex& line_at,
@@ -464,13 +513,16 @@ void CollectBraceSettings(std::string_view path, std::string_view text, Settings
   bool rust_flags = lang == "rust" && (Has(text, "#[arg(") || Has(text, "#[clap(") || Has(text, "#[structopt("));
   bool go_flags = lang == "go" && (Has(text, "flag") || Has(text, "Flags()"));
   bool java_flags = lang == "java" && Has(text, "@Option(");
+  bool java_properties = lang == "java" && (Has(text, "System.getProperty(") || Has(text, "Integer.getInteger(") ||
+                                            Has(text, "Long.getLong(") || Has(text, "Boolean.getBoolean("));
   bool envs = Has(text, "env::var") || Has(text, "os.Getenv") || Has(text, "os.LookupEnv") || Has(text, "System.getenv");
-  if (!rust_flags && !go_flags && !java_flags && !envs) return;
+  if (!rust_flags && !go_flags && !java_flags && !java_properties && !envs) return;
   std::vector<bool> code = CodeMask(text, lang);
   LineIndex line_at(text);
   if (rust_flags) RustClap(path, text, code, line_at, out);
   if (go_flags) GoFlags(path, text, code, line_at, out);
   if (java_flags) JavaPicocli(path, text, code, line_at, out);
+  if (java_properties) JvmProperties(path, text, code, line_at, out);
   if (envs) EnvReads(path, text, code, line_at, lang, out);
 }
 

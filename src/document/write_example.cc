@@ -83,10 +83,11 @@ std::optional<std::string> SettingsFix(const SiteFacts& sf) {
     const Atom& ua = use->atom;
     bool is_flip = flip->subj.Key() == key;
     std::string bform, aform;
-    if (us.kind == SubjectKind::kFlag && !IsBoolFlag(us) && (ua.op.empty() || Trim(ua.rhs) == "None")) {
+    if (us.kind == SubjectKind::kFlag && !IsBoolFlag(us) && (ua.op.empty() || Trim(ua.rhs) == "None") &&
+        !(us.flag->IsJvmProperty() && us.flag->type == "bool")) {
       // A flag that takes a value, tested for being given (`if args.x:` / `x is not None`).
       bool given_fails = ua.op.empty() ? !ua.falsy : ua.op == "is not";
-      std::string with = us.flag->Primary() + " " + Upper(us.flag->dest);
+      std::string with = us.flag->With(Upper(us.flag->dest));
       bform = given_fails ? with : "";
       aform = given_fails ? "" : with;
     } else {
@@ -94,7 +95,7 @@ std::optional<std::string> SettingsFix(const SiteFacts& sf) {
       if (b.empty() && is_flip && ua.rhs_strings && (ua.op == "not in" || ua.op == "!=")) {
         // No known choice that fails: the flag with argparse's metavar (a value elsewhere),
         // and what it must not be.
-        b = us.kind == SubjectKind::kFlag ? Upper(us.flag->dest) : "...";
+        b = us.kind != SubjectKind::kFlag ? "..." : us.flag->IsJvmProperty() ? "other" : Upper(us.flag->dest);
         tail = "  # not " + JoinSome(ua.values, "or", 6);
       }
       if (b.empty() && !ua.op.empty()) continue;

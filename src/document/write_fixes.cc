@@ -49,7 +49,7 @@ std::string FlipSetting(const SiteFacts& sf, const Fact& f) {
       if (!on) return "Pass " + ref + ".";
       return s.flag->negative.empty() ? "Drop " + ref + " from the command line." : "Drop " + ref + " (or pass " + BT(s.flag->negative) + ").";
     }
-    if (s.kind == SubjectKind::kFlag) return a.falsy ? "Pass " + BT(s.flag->Primary() + " " + Upper(s.flag->dest)) + "." : "Drop " + ref + ".";
+    if (s.kind == SubjectKind::kFlag) return a.falsy ? "Pass " + BT(s.flag->With(Upper(s.flag->dest))) + "." : "Drop " + ref + ".";
     return a.falsy ? "Set " + ref + " to a non-empty value." : "Leave " + ref + " unset.";
   }
   if (!a.rhs_strings) {

@@ -325,5 +325,37 @@ TEST(FlagIdioms, JavaPicocli) {
   ExpectCleanProse(s);
 }
 
+// Java: JVM system properties (Integer.getInteger, System.getProperty, Long.getLong,
+// Boolean.getBoolean with a literal name) are settings the user types as -Dname=value:
+// never `--name value`, never the Java call; a boolean one is given "true", not bare.
+// A property whose name is computed is not named.
+TEST(FlagIdioms, JavaSystemProperties) {
+  Scanned s = ScanFixture("java_properties");
+  ASSERT_EQ(s.exit_code, 0);
+  const Record* w = Find(s, "ingest.workers must be at least 1");
+  ASSERT_TRUE(w);
+  SCOPED_TRACE(Dump(w));
+  EXPECT_EQ(w->example_fix.value_or(""), "# before\n-Dingest.workers=0\n# after\n-Dingest.workers=4");
+  EXPECT_TRUE(Has(w->trigger_scenarios, "`-Dingest.workers` < `1`"));
+  EXPECT_FALSE(Has(w->trigger_scenarios, "getInteger"));
+  const Record* c = Find(s, "unsupported codec");
+  ASSERT_TRUE(c);
+  SCOPED_TRACE(Dump(c));
+  EXPECT_TRUE(AnyHas(c->solutions, "`-Dingest.codec=zstd`"));
+  EXPECT_TRUE(Has(c->example_fix.value_or(""), "-Dingest.codec=lz4"));
+  const Record* b = Find(s, "strict ingest allows batches");
+  ASSERT_TRUE(b);
+  SCOPED_TRACE(Dump(b));
+  EXPECT_TRUE(Has(b->example_fix.value_or(""), "-Dingest.strict=true -Dingest.max.batch=1025"));
+  EXPECT_TRUE(AnyHas(b->solutions, "`-Dingest.max.batch=1024`"));
+  EXPECT_FALSE(Has(b->example_fix.value_or(""), "--"));
+  const Record* d = Find(s, "no compression level for the codec");
+  ASSERT_TRUE(d);
+  SCOPED_TRACE(Dump(d));
+  EXPECT_FALSE(Has(d->trigger_scenarios, "-D"));
+  EXPECT_FALSE(d->example_fix.has_value());
+  ExpectCleanProse(s);
+}
+
 }  // namespace
 }  // namespace errdex
