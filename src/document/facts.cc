@@ -310,8 +310,13 @@ class Resolver {
     // `n % 64 != 0` of an argument: it must be a multiple of 64.
     if (size_t pct = x.find(" % "); pct != std::string::npos && Trim(a.rhs) == "0" && (a.op == "!=" || a.op == "==")) {
       long n;
-      const ParamInfo* p = Param(Trim(x.substr(0, pct)));
-      if (p && IntLiteral(Trim(x.substr(pct + 3)), &n) && n > 1) {
+      std::string lhs = Trim(x.substr(0, pct)), rhs = Trim(x.substr(pct + 3));
+      // `int(n) % 8`: the argument itself; `n % BLOCK_SIZE`: a module-level (or local) int constant.
+      if (StartsWith(lhs, "int(") && EndsWith(lhs, ")") && CallArgs(lhs, 3).size() == 1) lhs = Trim(lhs.substr(4, lhs.size() - 5));
+      if (IsIdent(rhs) && !Param(rhs))
+        if (const std::string* r = Assigned(rhs)) rhs = Trim(*r);
+      const ParamInfo* p = Param(lhs);
+      if (p && IntLiteral(rhs, &n) && n > 1) {
         s.kind = SubjectKind::kParam;
         s.param = p->name;
         s.param_info = p;

@@ -37,6 +37,26 @@ TEST(ExampleFix, DataclassFieldCheckedInPostInit) {
   EXPECT_FALSE(Has(p.example_fix, "Desc(num_tokens="));
 }
 
+// `n % BLOCK_SIZE != 0` with a module-level int constant, and `int(n) % 8`, are
+// multiples as `n % 16` is; a constant the file does not give a value stays unsaid.
+TEST(ExampleFix, MultipleOfAModuleConstant) {
+  std::string file =
+      "BLOCK_SIZE = 16\n\n\ndef launch(n, m):\n"
+      "    if n % BLOCK_SIZE != 0:\n        raise ValueError(\"n must be a multiple of the block size\")\n"
+      "    if int(m) % 8 != 0:\n        raise ValueError(\"m must be a multiple of 8\")\n"
+      "    if m % OTHER != 0:\n        raise ValueError(\"m must be a multiple of OTHER\")\n";
+  Record r = DocumentCode("k.py", file, 6, "ValueError", "n must be a multiple of the block size", "launch",
+                          {"n % BLOCK_SIZE != 0"});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_EQ(r.example_fix.value_or(""), "# before\nlaunch(n=24)  # not a multiple of 16\n# after\nlaunch(n=16)");
+  Record i = DocumentCode("k.py", file, 8, "ValueError", "m must be a multiple of 8", "launch", {"int(m) % 8 != 0"});
+  SCOPED_TRACE(Dump(i));
+  EXPECT_TRUE(Has(i.example_fix, "launch(m=8)"));
+  Record o = DocumentCode("k.py", file, 10, "ValueError", "m must be a multiple of OTHER", "launch", {"m % OTHER != 0"});
+  SCOPED_TRACE(Dump(o));
+  EXPECT_FALSE(Has(o.example_fix, "launch(m="));
+}
+
 // `q.dtype != k.dtype` / `q.device != k.device` over two arguments: the call with `q`
 // converted to the other's; `x.device != device` to the device argument. A comparison
 // helper (the mismatch is what it reports) and a local tensor get no such fix.
