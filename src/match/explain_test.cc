@@ -531,6 +531,48 @@ TEST(Explain, NearExactAnswerOutranksAOneWordTemplateInsideTheLine) {
   EXPECT_EQ(hits[0].entry, 2u);
 }
 
+// A message over three lines, matched by a template with line breaks from its last
+// line: the class is the first line's, and stays so while other multi-line templates
+// are tried (it was a view into a buffer they reuse: a use-after-free that printed a
+// URL as the class and made the exact answer approximate).
+TEST(Explain, MultiLineMatchKeepsTheFirstLinesClass) {
+  const std::string tail = "\n\nFor further information visit (.*?)model-field";
+  std::vector<E> cat = {
+      {"", "re/_parser.py", "p", 286, "missing {name}", "missing (.*?)"},
+      {"PydanticUserError", "pydantic/schema.py", "s", 2161, "Computed field is missing a return type{url}",
+       "Computed field is missing a return type" + tail},
+      {"PydanticUserError", "pydantic/other.py", "o", 58, "Model field is missing an annotation{url}",
+       "Model field is missing an annotation" + tail},
+      {"PydanticUndefinedAnnotation", "pydantic/ser.py", "e", 77, "{e}{url}", "(.*?)" + tail},
+  };
+  auto m = MakeMatcher(cat);
+  auto hits = Explain(*m, "pydantic.errors.PydanticUserError: Computed field is missing a return type\n\n"
+                          "For further information visit https://errors.pydantic.dev/2.13/u/model-field\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 1u);
+  EXPECT_EQ(hits[0].printed_class, "pydantic.errors.PydanticUserError");
+  EXPECT_FALSE(hits[0].approximate);
+}
+
+// The first line of a message over three lines also holds a generic template ("{ex}
+// should be {ex_type}"); the template with the line breaks, matched from the last
+// line, explains the whole message: one group, it first.
+TEST(Explain, MultiLineTemplateOutranksAGenericOneOnItsFirstLine) {
+  std::vector<E> cat = {
+      {"AssertionError", "test/audit-tests.py", "t", 79, "{ex} should be {ex_type}", "(.*?) should be (.*?)"},
+      {"PydanticUserError", "pydantic/validate_call_decorator.py", "v", 66,
+       "Unable to validate {function}: `validate_call` should be applied to a function{url}",
+       "Unable to validate (.*?): `validate_call` should be applied to a function\n\nFor further information visit "
+       "(.*?)validate-call-type"},
+  };
+  auto m = MakeMatcher(cat);
+  auto hits = Explain(*m, "pydantic.errors.PydanticUserError: Unable to validate 1: `validate_call` should be applied to a "
+                          "function\n\nFor further information visit https://errors.pydantic.dev/2.13/u/validate-call-type\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 1u);
+  for (const ExplainHit& h : hits) EXPECT_EQ(h.group, hits[0].group);
+}
+
 TEST(Explain, NearExactSurvivesCaseMarkdownQuotesAndACutOffEnd) {
   EXPECT_EQ(NearExactText("  Capture  CUDA\tgraph ‘failed’ in **__init__**"), "capture cuda graph 'failed' in init");
   EXPECT_GT(NearExactShare("Capture cuda graph failed", "Capture CUDA graph failed"), 0.9);

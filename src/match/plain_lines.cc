@@ -52,10 +52,49 @@ void EvaluateJoinedLines(uint32_t p, std::string_view text, uint64_t base, size_
 
 }  // namespace
 
+namespace {
+
+// A template with line breaks that matched from a later line spans earlier lines,
+// whose own hits ("missing {name}" inside "Computed field is missing return type
+// annotation ...") are pieces of the same message: they join its group and all are
+// ranked by score together, instead of going first as a group of their own.
+void MergeLinesOfOneMessage(std::vector<HitGroup>* groups, size_t first) {
+  for (size_t j = groups->size(); j-- > first + 1;) {
+    HitGroup& later = (*groups)[j];
+    if (later.hits.empty()) continue;
+    const ExplainHit& top = later.hits[0];
+    size_t kept = later.hits.size();
+    bool merged = false;
+    uint64_t start = std::get<1>(later.key);
+    for (size_t i = first; i < j; ++i) {
+      HitGroup& earlier = (*groups)[i];
+      if (earlier.hits.empty()) continue;
+      // Its match lies inside the later one's.
+      if (earlier.hits[0].begin < top.begin || earlier.hits[0].end > top.end) continue;
+      for (ExplainHit& h : earlier.hits) later.hits.push_back(std::move(h));
+      earlier.hits.clear();
+      merged = true;
+      start = std::min(start, std::get<1>(earlier.key));
+    }
+    if (!merged) continue;
+    std::stable_sort(later.hits.begin(), later.hits.end(),
+                     [](const ExplainHit& a, const ExplainHit& b) { return a.score > b.score; });
+    later.hits.resize(kept);
+    std::get<1>(later.key) = start;  // emitted where the message starts
+  }
+  groups->erase(std::remove_if(groups->begin() + static_cast<std::ptrdiff_t>(first), groups->end(),
+                               [](const HitGroup& g) { return g.hits.empty(); }),
+                groups->end());
+}
+
+}  // namespace
+
 Status MatchPlainLines(const SelectedLines& lines, const PlainLineContext& ctx, CandidateSet& cands,
                        std::vector<HitGroup>* groups) {
+  const size_t first_group = groups->size();
   std::vector<std::pair<uint32_t, size_t>> rescan;
   std::string joined_class;
+  std::string joined_printed;  // the class a joined match found, kept: joined_class is reused
   SmallSet plain_seen;
   for (size_t li = 0; li < lines.size(); ++li) {
     if (lines.consumed[li]) continue;
@@ -118,7 +157,10 @@ Status MatchPlainLines(const SelectedLines& lines, const PlainLineContext& ctx, 
             last = LineEnd(lines.text, last) + 1;
           for (size_t start = first; start <= last && cands.size() == before; start = LineEnd(lines.text, start) + 1)
             EvaluateJoinedLines(p, lines.text, lines.base, start, last, ctx.normalizer, cands, &joined_class);
-          if (cands.size() > before && printed.empty() && !joined_class.empty()) printed = joined_class;
+          if (cands.size() > before && printed.empty() && !joined_class.empty()) {
+            joined_printed = joined_class;
+            printed = joined_printed;
+          }
         }
       }
     }
@@ -146,6 +188,7 @@ Status MatchPlainLines(const SelectedLines& lines, const PlainLineContext& ctx, 
     if (hits.empty()) continue;
     groups->push_back(HitGroup{{true, lines.RawOffset(li, 0), 0}, std::move(hits)});
   }
+  MergeLinesOfOneMessage(groups, first_group);
   return Status::Ok();
 }
 
