@@ -468,11 +468,18 @@ class FileOracle:
         self.guards = []
 
     # -- locations and text
+    def site_arg(self, n):
+        """True when n is written in a macro argument in this file: it is where it is spelled. A
+        wrapper's body pasted through another macro's argument (CHECK_INPUT(x) in a DISPATCH lambda)
+        is spelled in the header that defines it: like any macro body, it is at its expansion."""
+        r = n.get('_begin')
+        return bool(r and r['arg'] and r['spell'][0] == self.main)
+
     def site_line(self, n):
         r = n.get('_begin')
         if not r:
             return None, None
-        if r['arg']:
+        if self.site_arg(n):
             return r['spell'][0], r['spell'][1]
         return r['exp'][0], r['exp'][1]
 
@@ -484,7 +491,7 @@ class FileOracle:
         r = n.get('_begin')
         if not r:
             return None
-        return r['spell'][4] if r['arg'] else r['exp'][4]
+        return r['spell'][4] if self.site_arg(n) else r['exp'][4]
 
     def text(self, n):
         """Source text of node n when both ends are spelled, in order, in the parsed buffer (else None:
@@ -884,7 +891,7 @@ class FileOracle:
             whole = [tmpl(s['empty'])]
         else:
             whole = [tmpl(s.get('prefix', ''))]
-        self.sites.append({'line': line, 'col': self.site_col(n), 'eline': self.site_eline(n), 'arg': bool((n.get('_begin') or {}).get('arg')), 'kind': kind, 'class': cls, 'pattern': pattern_of(whole),
+        self.sites.append({'line': line, 'col': self.site_col(n), 'eline': self.site_eline(n), 'arg': self.site_arg(n), 'kind': kind, 'class': cls, 'pattern': pattern_of(whole),
                            'needs_text': s.get('cond') is not None and ('@' in s.get('prefix', '') + s.get('empty', ''))})
 
     def terminates(self, n):
@@ -911,7 +918,7 @@ class FileOracle:
                 while x.get('kind') in UNWRAP and x.get('inner'):
                     x = x['inner'][0]
         if x is not None and x.get('kind') == 'StringLiteral':
-            self.sites.append({'line': line, 'col': self.site_col(n), 'eline': self.site_eline(n), 'arg': bool((n.get('_begin') or {}).get('arg')), 'kind': 'raise', 'class': 'const char*',
+            self.sites.append({'line': line, 'col': self.site_col(n), 'eline': self.site_eline(n), 'arg': self.site_arg(n), 'kind': 'raise', 'class': 'const char*',
                                'pattern': pattern_of(lit(decode_c(x['value'])))})
             return
         if x is not None and x.get('kind') == 'CXXNewExpr':
@@ -945,7 +952,7 @@ class FileOracle:
             if v is not None and any(any(not h and tt for h, tt in s) for s in v):
                 best = v
                 break
-        self.sites.append({'line': line, 'col': self.site_col(n), 'eline': self.site_eline(n), 'arg': bool((n.get('_begin') or {}).get('arg')), 'kind': 'raise', 'class': cls,
+        self.sites.append({'line': line, 'col': self.site_col(n), 'eline': self.site_eline(n), 'arg': self.site_arg(n), 'kind': 'raise', 'class': cls,
                            'pattern': pattern_of(best) if best else None})
 
     def ctor_args(self, x):
