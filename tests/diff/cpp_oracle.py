@@ -1231,6 +1231,12 @@ def oracle_file(corpus, f, prelude_path, timeout):
     return unique, live, blind
 
 
+def same_pattern(p, q):
+    """The oracle's pattern p is errdex's q, or one of the alternatives of errdex's (?:a|b) (a
+    literal split by #if/#else: clang parses one build)."""
+    return p is not None and (p == q or bool(q and q.startswith('(?:') and p in q[3:-1].split('|')))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('corpus')
@@ -1316,40 +1322,39 @@ def main():
             ekeys.setdefault((s['lineNumber'], s.get('errorClass')), []).append(s)
         for k in set(okeys) | set(ekeys):
             o, e = okeys.get(k, []), ekeys.get(k, [])
-            m = min(len(o), len(e))
-            both += m
-            if len(o) > m:
-                left_o += o[m:]
-            if len(e) > m:
-                # errdex's sites beyond the oracle's: those on lines clang could not parse are the
-                # oracle's blind spot, not errdex's error (counted apart).
-                extra = sorted(e, key=lambda x: x['_blind'])[m:]
-                for x in extra:
-                    if x['_blind']:
-                        blind += 1
-                    else:
-                        left_e.append(x)
-            # patterns: multiset match within the key
-            ops = [x.get('pattern') for x in o]
+            # Pairs of one (line, class): equal messages first, so that what is left on either
+            # side is the site the other lacks (a DISPATCH default and a CHECK_DIM pasted into
+            # its lambda share the outer use's line and class), then the rest in order, errdex's
+            # sites clang saw before those on lines it could not parse.
+            rest_o, rest_e = list(o), sorted(e, key=lambda x: x['_blind'])
+            pairs = []
+            for x in o:
+                y = next((y for y in rest_e if same_pattern(x.get('pattern'), y.get('messagePattern'))), None)
+                if y is not None:
+                    pairs.append((x, y))
+                    rest_o.remove(x)
+                    rest_e.remove(y)
+            m = min(len(rest_o), len(rest_e))
+            pairs += list(zip(rest_o[:m], rest_e[:m]))
+            both += len(pairs)
+            left_o += rest_o[m:]
+            # errdex's sites beyond the oracle's: matched below as nested wrappers, else those
+            # on lines clang could not parse are the oracle's blind spot, not errdex's error
+            # (counted apart).
+            left_e += rest_e[m:]
             eps = [x.get('messagePattern') for x in e]
-            for x in ops[:m] if False else []:
-                pass
-            if m:
-                rem = list(eps)
-                for p in ops:
-                    if p is None:
-                        continue
-                    pat_n += 1
-                    # errdex's (?:a|b) of a literal split by #if/#else holds clang's one build
-                    alt = next((x for x in rem if x and x.startswith('(?:') and p in x[3:-1].split('|')), None)
-                    if p in rem or alt:
-                        rem.remove(p if p in rem else alt)
-                        pat_ok += 1
-                    elif len(ex_p) < 1000:
-                        ex_p.append((f, k, p, eps))
+            for x, y in pairs:
+                if x.get('pattern') is None:
+                    continue
+                pat_n += 1
+                if same_pattern(x['pattern'], y.get('messagePattern')):
+                    pat_ok += 1
+                elif len(ex_p) < 1000:
+                    ex_p.append((f, k, x['pattern'], eps))
         # A wrapper used inside another macro's argument (a check in a DISPATCH lambda):
         # clang gives its tokens the outer use's line, errdex the wrapper's own line
-        # further down. Same class and pattern within that span: the same site.
+        # further down. Same class and pattern within that span: the same site, also when
+        # clang reported an error in the lambda (it saw this site, whatever else it dropped).
         for x in left_e:
             hit = next((o for o in left_o if o['class'] == x.get('errorClass') and o['pattern'] == x.get('messagePattern')
                         and o['line'] <= x['lineNumber'] <= o['line'] + 200), None)
@@ -1359,6 +1364,8 @@ def main():
                 nested += 1
                 pat_n += 1
                 pat_ok += 1
+            elif x['_blind']:
+                blind += 1
             else:
                 only_e += 1
                 ex_e.append((f, (x['lineNumber'], x.get('errorClass')), x.get('messagePattern')))
