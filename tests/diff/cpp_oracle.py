@@ -468,11 +468,18 @@ class FileOracle:
         self.guards = []
 
     # -- locations and text
+    def site_arg(self, n):
+        """True when n is written in a macro argument in this file: it is where it is spelled. A
+        wrapper's body pasted through another macro's argument (CHECK_INPUT(x) in a DISPATCH lambda)
+        is spelled in the header that defines it: like any macro body, it is at its expansion."""
+        r = n.get('_begin')
+        return bool(r and r['arg'] and r['spell'][0] == self.main)
+
     def site_line(self, n):
         r = n.get('_begin')
         if not r:
             return None, None
-        if r['arg']:
+        if self.site_arg(n):
             return r['spell'][0], r['spell'][1]
         return r['exp'][0], r['exp'][1]
 
@@ -484,7 +491,7 @@ class FileOracle:
         r = n.get('_begin')
         if not r:
             return None
-        return r['spell'][4] if r['arg'] else r['exp'][4]
+        return r['spell'][4] if self.site_arg(n) else r['exp'][4]
 
     def text(self, n):
         """Source text of node n when both ends are spelled, in order, in the parsed buffer (else None:
@@ -884,7 +891,7 @@ class FileOracle:
             whole = [tmpl(s['empty'])]
         else:
             whole = [tmpl(s.get('prefix', ''))]
-        self.sites.append({'line': line, 'col': self.site_col(n), 'eline': self.site_eline(n), 'arg': bool((n.get('_begin') or {}).get('arg')), 'kind': kind, 'class': cls, 'pattern': pattern_of(whole),
+        self.sites.append({'line': line, 'col': self.site_col(n), 'eline': self.site_eline(n), 'arg': self.site_arg(n), 'kind': kind, 'class': cls, 'pattern': pattern_of(whole),
                            'needs_text': s.get('cond') is not None and ('@' in s.get('prefix', '') + s.get('empty', ''))})
 
     def terminates(self, n):
@@ -911,7 +918,7 @@ class FileOracle:
                 while x.get('kind') in UNWRAP and x.get('inner'):
                     x = x['inner'][0]
         if x is not None and x.get('kind') == 'StringLiteral':
-            self.sites.append({'line': line, 'col': self.site_col(n), 'eline': self.site_eline(n), 'arg': bool((n.get('_begin') or {}).get('arg')), 'kind': 'raise', 'class': 'const char*',
+            self.sites.append({'line': line, 'col': self.site_col(n), 'eline': self.site_eline(n), 'arg': self.site_arg(n), 'kind': 'raise', 'class': 'const char*',
                                'pattern': pattern_of(lit(decode_c(x['value'])))})
             return
         if x is not None and x.get('kind') == 'CXXNewExpr':
@@ -945,7 +952,7 @@ class FileOracle:
             if v is not None and any(any(not h and tt for h, tt in s) for s in v):
                 best = v
                 break
-        self.sites.append({'line': line, 'col': self.site_col(n), 'eline': self.site_eline(n), 'arg': bool((n.get('_begin') or {}).get('arg')), 'kind': 'raise', 'class': cls,
+        self.sites.append({'line': line, 'col': self.site_col(n), 'eline': self.site_eline(n), 'arg': self.site_arg(n), 'kind': 'raise', 'class': cls,
                            'pattern': pattern_of(best) if best else None})
 
     def ctor_args(self, x):
@@ -1224,6 +1231,12 @@ def oracle_file(corpus, f, prelude_path, timeout):
     return unique, live, blind
 
 
+def same_pattern(p, q):
+    """The oracle's pattern p is errdex's q, or one of the alternatives of errdex's (?:a|b) (a
+    literal split by #if/#else: clang parses one build)."""
+    return p is not None and (p == q or bool(q and q.startswith('(?:') and p in q[3:-1].split('|')))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('corpus')
@@ -1309,40 +1322,39 @@ def main():
             ekeys.setdefault((s['lineNumber'], s.get('errorClass')), []).append(s)
         for k in set(okeys) | set(ekeys):
             o, e = okeys.get(k, []), ekeys.get(k, [])
-            m = min(len(o), len(e))
-            both += m
-            if len(o) > m:
-                left_o += o[m:]
-            if len(e) > m:
-                # errdex's sites beyond the oracle's: those on lines clang could not parse are the
-                # oracle's blind spot, not errdex's error (counted apart).
-                extra = sorted(e, key=lambda x: x['_blind'])[m:]
-                for x in extra:
-                    if x['_blind']:
-                        blind += 1
-                    else:
-                        left_e.append(x)
-            # patterns: multiset match within the key
-            ops = [x.get('pattern') for x in o]
+            # Pairs of one (line, class): equal messages first, so that what is left on either
+            # side is the site the other lacks (a DISPATCH default and a CHECK_DIM pasted into
+            # its lambda share the outer use's line and class), then the rest in order, errdex's
+            # sites clang saw before those on lines it could not parse.
+            rest_o, rest_e = list(o), sorted(e, key=lambda x: x['_blind'])
+            pairs = []
+            for x in o:
+                y = next((y for y in rest_e if same_pattern(x.get('pattern'), y.get('messagePattern'))), None)
+                if y is not None:
+                    pairs.append((x, y))
+                    rest_o.remove(x)
+                    rest_e.remove(y)
+            m = min(len(rest_o), len(rest_e))
+            pairs += list(zip(rest_o[:m], rest_e[:m]))
+            both += len(pairs)
+            left_o += rest_o[m:]
+            # errdex's sites beyond the oracle's: matched below as nested wrappers, else those
+            # on lines clang could not parse are the oracle's blind spot, not errdex's error
+            # (counted apart).
+            left_e += rest_e[m:]
             eps = [x.get('messagePattern') for x in e]
-            for x in ops[:m] if False else []:
-                pass
-            if m:
-                rem = list(eps)
-                for p in ops:
-                    if p is None:
-                        continue
-                    pat_n += 1
-                    # errdex's (?:a|b) of a literal split by #if/#else holds clang's one build
-                    alt = next((x for x in rem if x and x.startswith('(?:') and p in x[3:-1].split('|')), None)
-                    if p in rem or alt:
-                        rem.remove(p if p in rem else alt)
-                        pat_ok += 1
-                    elif len(ex_p) < 1000:
-                        ex_p.append((f, k, p, eps))
+            for x, y in pairs:
+                if x.get('pattern') is None:
+                    continue
+                pat_n += 1
+                if same_pattern(x['pattern'], y.get('messagePattern')):
+                    pat_ok += 1
+                elif len(ex_p) < 1000:
+                    ex_p.append((f, k, x['pattern'], eps))
         # A wrapper used inside another macro's argument (a check in a DISPATCH lambda):
         # clang gives its tokens the outer use's line, errdex the wrapper's own line
-        # further down. Same class and pattern within that span: the same site.
+        # further down. Same class and pattern within that span: the same site, also when
+        # clang reported an error in the lambda (it saw this site, whatever else it dropped).
         for x in left_e:
             hit = next((o for o in left_o if o['class'] == x.get('errorClass') and o['pattern'] == x.get('messagePattern')
                         and o['line'] <= x['lineNumber'] <= o['line'] + 200), None)
@@ -1352,6 +1364,8 @@ def main():
                 nested += 1
                 pat_n += 1
                 pat_ok += 1
+            elif x['_blind']:
+                blind += 1
             else:
                 only_e += 1
                 ex_e.append((f, (x['lineNumber'], x.get('errorClass')), x.get('messagePattern')))

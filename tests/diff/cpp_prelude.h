@@ -75,6 +75,12 @@ namespace at { using Tensor = __errdex_tensor; struct TensorOptions; struct Gene
   using c10::IntArrayRef; using c10::optional; using c10::str; }
 namespace torch { using namespace at; }
 template <class... A> std::string fmtstr(A&&...);  // TensorRT-LLM's printf-style formatter
+// flashinfer's ostringstream helper, and the error type of the generated corpus'
+// (gen_cpp_corpus.py) flashinfer-style MY_ERROR: a repository declares them in a header
+// outside any #define, which the oracle does not copy. Undeclared, they made clang report
+// an error in every function using MY_CHECK or MY_ERROR, and the oracle was blind there.
+template <class... A> void write_to_stream(A&&...);
+namespace my { struct Error { template <class... A> Error(A&&...); }; }
 namespace fmt { template <class... A> std::string format(A&&...); template <class... A> std::string sprintf(A&&...); }
 namespace absl { template <class... A> std::string StrCat(A&&...); template <class... A> std::string StrFormat(A&&...);
   struct Status;
