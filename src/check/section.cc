@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include <zstd.h>
@@ -174,8 +175,16 @@ StoredFile StoreFile(std::string_view path, std::string_view text, std::vector<S
   StoredFile f;
   f.path = std::string(path);
   f.sites = std::move(sites);
+  // One context per thread: ZSTD_compress makes and frees one per call, and its
+  // allocation and table setup cost more than compressing a small file (the
+  // same bytes come out; the level is set again at every call).
+  struct CCtxFree {
+    void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
+  };
+  thread_local std::unique_ptr<ZSTD_CCtx, CCtxFree> cctx(ZSTD_createCCtx());
+  if (!cctx) return f;
   std::string packed(ZSTD_compressBound(text.size()), '\0');
-  size_t n = ZSTD_compress(packed.data(), packed.size(), text.data(), text.size(), 1);
+  size_t n = ZSTD_compressCCtx(cctx.get(), packed.data(), packed.size(), text.data(), text.size(), 1);
   if (ZSTD_isError(n)) return f;
   packed.resize(n);
   f.source = Base64(packed);
