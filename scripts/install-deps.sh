@@ -30,6 +30,8 @@ PACKAGES=(
 PACKAGES+=(clang-14 libclang-rt-14-dev)
 # errdex check: the catalog keeps each scanned Python file's source, zstd-compressed.
 PACKAGES+=(libzstd-dev)
+# scan: libcrypto's SHA-1 names the files read from a directory as git's blobs.
+PACKAGES+=(libssl-dev)
 # errdex serve: mustache templates; Debian's chromium (+ a font) for the browser
 # test; wrk for bench/serve_bench.sh.
 PACKAGES+=(libkainjow-mustache-dev chromium fonts-dejavu-core wrk)

@@ -21,7 +21,7 @@ std::string PackCacheValue(std::string_view raw) {
   std::string out;
   store::ByteWriter w(&out);
   w.Varint(raw.size());
-  auto c = store::Compress(raw);
+  auto c = store::Compress(raw, {}, 1);
   return c.ok() ? out + *c : std::string();
 }
 

@@ -1,5 +1,5 @@
 // Tests of file_source.h: the directory walker, the libgit2 tree source, the
-// git facts and the GitHub remote URL parser.
+// git facts, the blob ids (GitBlobId) and the GitHub remote URL parser.
 #include "extract/common/file_source.h"
 
 #include <gtest/gtest.h>
@@ -7,9 +7,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
+#include <vector>
 
 namespace errdex {
 namespace {
@@ -236,6 +239,58 @@ TEST_F(GitRepoTest, Facts) {
   EXPECT_TRUE(b.bare);
   EXPECT_EQ(b.head_sha, f.head_sha);
   EXPECT_FALSE(DiscoverGitFacts(t_.path()).in_git);
+}
+
+std::string Hex(const std::string& raw) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : raw) {
+    out += kDigits[c >> 4];
+    out += kDigits[c & 15];
+  }
+  return out;
+}
+
+// 1 MiB: every third byte NUL, the others (i * 7) % 251.
+std::string MegabyteWithNuls() {
+  std::string s(1 << 20, '\0');
+  for (size_t i = 0; i < s.size(); ++i)
+    if (i % 3 != 0) s[i] = static_cast<char>((i * 7) % 251);
+  return s;
+}
+
+// The ids `git hash-object --stdin` printed for these bytes (git 2.39).
+TEST(GitBlobId, IsTheIdGitGivesTheBlob) {
+  EXPECT_EQ(Hex(GitBlobId("")), "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391");
+  EXPECT_EQ(Hex(GitBlobId("a")), "2e65efe2a145dda7ee51d1741299f848e5bf752e");
+  EXPECT_EQ(Hex(GitBlobId(std::string(1, '\0'))), "f76dd238ade08917e6712764a16a22005a50573d");
+  // invalid UTF-8: a lone continuation start, a truncated sequence, a surrogate, Latin-1
+  EXPECT_EQ(Hex(GitBlobId("\xff\xfe\xc3(\xed\xa0\x80 caf\xe9\n")), "55d30e04e66e801dbbab6bd0450f463e239f501a");
+  EXPECT_EQ(Hex(GitBlobId(MegabyteWithNuls())), "18a5d7e8329a32cb334dcf2eafb2a8a79e477c8e");
+}
+
+// Against the git on this machine, around SHA-1's 64-byte blocks (the header and its
+// length field move the padding), and from several threads at once (one context each).
+TEST(GitBlobId, MatchesGitHashObjectAroundBlockBoundaries) {
+  TempDir t;
+  std::vector<std::string> inputs;
+  for (size_t n : {40, 41, 47, 48, 49, 55, 56, 63, 64, 65, 119, 120, 4096, 99999})
+    inputs.push_back(MegabyteWithNuls().substr(1, n));
+  for (size_t i = 0; i < inputs.size(); ++i) t.Write("f" + std::to_string(i), inputs[i]);
+  std::string cmd = "cd " + t.path() + " && git hash-object";
+  for (size_t i = 0; i < inputs.size(); ++i) cmd += " f" + std::to_string(i);
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::vector<std::string> want;
+  char line[128];
+  while (std::fgets(line, sizeof line, p) != nullptr) want.push_back(std::string(line, 40));
+  ASSERT_EQ(pclose(p), 0);
+  ASSERT_EQ(want.size(), inputs.size());
+  std::vector<std::string> got(inputs.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < inputs.size(); ++i) threads.emplace_back([&, i] { got[i] = Hex(GitBlobId(inputs[i])); });
+  for (std::thread& th : threads) th.join();
+  for (size_t i = 0; i < inputs.size(); ++i) EXPECT_EQ(got[i], want[i]) << inputs[i].size() << " bytes";
 }
 
 TEST(MemoryFileSource, ListsAndReads) {
