@@ -50,10 +50,6 @@ void EvaluateJoinedLines(uint32_t p, std::string_view text, uint64_t base, size_
   cands.Evaluate(p, seg, seg.size(), map_joined);
 }
 
-}  // namespace
-
-namespace {
-
 // A template with line breaks that matched from a later line spans earlier lines,
 // whose own hits ("missing {name}" inside "Computed field is missing return type
 // annotation ...") are pieces of the same message: they join its group and all are
@@ -62,7 +58,8 @@ void MergeLinesOfOneMessage(std::vector<HitGroup>* groups, size_t first) {
   for (size_t j = groups->size(); j-- > first + 1;) {
     HitGroup& later = (*groups)[j];
     if (later.hits.empty()) continue;
-    const ExplainHit& top = later.hits[0];
+    // Copied: the pushes below may move later.hits.
+    const uint64_t top_begin = later.hits[0].begin, top_end = later.hits[0].end;
     size_t kept = later.hits.size();
     bool merged = false;
     uint64_t start = std::get<1>(later.key);
@@ -70,7 +67,7 @@ void MergeLinesOfOneMessage(std::vector<HitGroup>* groups, size_t first) {
       HitGroup& earlier = (*groups)[i];
       if (earlier.hits.empty()) continue;
       // Its match lies inside the later one's.
-      if (earlier.hits[0].begin < top.begin || earlier.hits[0].end > top.end) continue;
+      if (earlier.hits[0].begin < top_begin || earlier.hits[0].end > top_end) continue;
       for (ExplainHit& h : earlier.hits) later.hits.push_back(std::move(h));
       earlier.hits.clear();
       merged = true;
