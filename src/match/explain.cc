@@ -163,19 +163,6 @@ constexpr size_t kMaxFuzzyQueries = 8;
 constexpr size_t kMaxWeakEntries = 64;    // approximate entries the fallback does not repeat
 constexpr size_t kMaxHeldGroups = 64;     // approximate groups held for the fallback to outrank
 constexpr double kOutrankLiteralRatio = 1.5;  // how much more literal text a near-exact hit must explain
-
-// Characters of a template outside its "{expr}" holes, as NearExactShare counts
-// them (after NearExactText: whitespace runs as one space, markdown dropped).
-double LiteralChars(std::string_view message_template) {
-  size_t n = 0;
-  int brace = 0;
-  for (char c : NearExactText(message_template)) {
-    if (c == '{') ++brace;
-    else if (c == '}' && brace > 0) --brace;
-    else if (brace == 0) ++n;
-  }
-  return static_cast<double>(n);
-}
 constexpr size_t kMaxFuzzyQueryBytes = 2048;
 constexpr size_t kMaxTracebackLines = 1024;  // lines followed after one traceback header
 constexpr size_t kLearnLines = 12;           // lines after a traceback header looked at to learn a prefix
@@ -351,15 +338,11 @@ Status ExplainSession::Finish(const HitSink& sink) {
   // different kinds are not comparable; literal characters are. A held class hit
   // (the printed class named by its package) is not weak in that sense: it stays.
   bool fallback_first = !fallback.empty() && fallback[0].kind == ExplainHit::Kind::kNormalized;
-  if (fallback_first) {
-    const double fallback_literal = static_cast<double>(fallback[0].literal_shown);
-    for (const auto& g : held_)
-      for (const ExplainHit& h : g) {
-        if (h.kind == ExplainHit::Kind::kClass) fallback_first = false;
-        const double held_literal = LiteralChars(m_.entries()[h.entry].message);
-        if (fallback_literal < kOutrankLiteralRatio * held_literal) fallback_first = false;
-      }
-  }
+  for (const auto& g : held_)
+    for (const ExplainHit& h : g)
+      fallback_first = fallback_first && h.kind != ExplainHit::Kind::kClass &&
+                       static_cast<double>(fallback[0].literal_shown) >=
+                           kOutrankLiteralRatio * static_cast<double>(LiteralChars(m_.entries()[h.entry].message));
   if (!fallback_first) ReleaseHeld(sink);
   if (!fallback.empty()) EmitGroup(fallback, sink);
   ReleaseHeld(sink);

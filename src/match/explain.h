@@ -261,7 +261,8 @@ class ExplainSession {
   // near-exact fallback answer that is stronger goes before them ("failed" found
   // inside "Parameter validation failed: ..." must not outrank the template the
   // whole line matches once its line breaks are evened out). Bounded.
-  std::vector<std::vector<ExplainHit>> held_;  uint64_t next_group_ = 0;
+  std::vector<std::vector<ExplainHit>> held_;
+  uint64_t next_group_ = 0;
   bool limit_reported_ = false;
   Status flush_status_;
   std::vector<std::string> fuzzy_queries_;  // bounded: recent exception messages / lines
@@ -277,6 +278,9 @@ double TokenSimilarity(std::string_view query, std::string_view message_template
 // less of it), else -1; *literal_matched (when given): how many characters of the
 // template's literal text the query shows.
 std::string NearExactText(std::string_view text);
+// Characters of a template's literal text (outside its holes) as NearExactShare
+// counts them: what a near-exact hit shows is weighed against it.
+size_t LiteralChars(std::string_view message_template);
 double NearExactShare(std::string_view query, std::string_view message_template, size_t* literal_matched = nullptr);
 
 }  // namespace errdex

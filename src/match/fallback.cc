@@ -182,10 +182,20 @@ std::string NearExactText(std::string_view s) {
   return out;
 }
 
-double NearExactShare(std::string_view query_text, std::string_view message_template, size_t* literal_matched) {
-  // The template's literal pieces, split at "{expr}" holes.
+namespace {
+
+// A template's literal pieces, split at its "{expr}" holes, each as NearExactText
+// reads it; pieces of spaces only dropped.
+struct LiteralPieces {
   std::vector<std::string> pieces;
   bool leading_hole = false, trailing_hole = false;
+};
+
+LiteralPieces SplitLiteralPieces(std::string_view message_template) {
+  LiteralPieces lp;
+  std::vector<std::string>& pieces = lp.pieces;
+  bool& leading_hole = lp.leading_hole;
+  bool& trailing_hole = lp.trailing_hole;
   {
     std::string cur;
     int brace = 0;
@@ -212,6 +222,21 @@ double NearExactShare(std::string_view query_text, std::string_view message_temp
                  return p.find_first_not_of(' ') == std::string::npos;
                }),
                pieces.end());
+  return lp;
+}
+
+}  // namespace
+
+size_t LiteralChars(std::string_view message_template) {
+  size_t n = 0;
+  for (const std::string& p : SplitLiteralPieces(message_template).pieces) n += p.size();
+  return n;
+}
+
+double NearExactShare(std::string_view query_text, std::string_view message_template, size_t* literal_matched) {
+  LiteralPieces lp = SplitLiteralPieces(message_template);
+  const std::vector<std::string>& pieces = lp.pieces;
+  const bool leading_hole = lp.leading_hole, trailing_hole = lp.trailing_hole;
   if (pieces.empty()) return -1;
   const std::string q = NearExactText(query_text);
   if (q.empty()) return -1;
