@@ -4,13 +4,13 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <memory>
 #include <nlohmann/json.hpp>
 
 #include <zstd.h>
 
 #include "model/json_bounded.h"
 #include "model/record.h"
+#include "store/codec.h"
 
 namespace errdex::check {
 
@@ -180,18 +180,12 @@ StoredFile StoreFile(std::string_view path, std::string_view text, std::vector<S
   StoredFile f;
   f.path = std::string(path);
   f.sites = std::move(sites);
-  // One context per thread: ZSTD_compress makes and frees one per call, and its
-  // allocation and table setup cost more than compressing a small file (the
-  // same bytes come out; the level is set again at every call).
-  struct CCtxFree {
-    void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
-  };
-  thread_local std::unique_ptr<ZSTD_CCtx, CCtxFree> cctx(ZSTD_createCCtx());
-  if (!cctx) return f;
-  std::string packed(ZSTD_compressBound(text.size()), '\0');
-  size_t n = ZSTD_compressCCtx(cctx.get(), packed.data(), packed.size(), text.data(), text.size(), 1);
-  if (ZSTD_isError(n)) return f;
-  f.source = Base64(std::string_view(packed.data(), n));
+  // The store's compressor: one zstd context per thread (ZSTD_compress made and
+  // freed one per file, costlier than compressing a small file); a plain frame
+  // with its size, as ZSTD_decompress above reads it.
+  auto packed = store::Compress(text, {}, 1);
+  if (!packed.ok()) return f;
+  f.source = Base64(*packed);
   return f;
 }
 
