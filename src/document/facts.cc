@@ -150,11 +150,10 @@ class Resolver {
     // Java: a JVM system property read (System.getProperty("app.mode", ...), Integer.getInteger,
     // Long.getLong, Boolean.getBoolean): the user sets it with -Dapp.mode=...
     if (k_ && site_.language == "java")
-      for (const char* pat : {"System.getProperty(", "Integer.getInteger(", "Long.getLong(", "Boolean.getBoolean("}) {
+      for (const JvmPropertyReader& r : kJvmPropertyReaders) {
         std::string name;
-        size_t n = std::char_traits<char>::length(pat);
-        if (!StartsWith(x, pat) || !EndsWith(x, ")")) continue;
-        auto args = CallArgs(x, n - 1);
+        if (!StartsWith(x, r.call) || !EndsWith(x, ")")) continue;
+        auto args = CallArgs(x, r.call.size() - 1);
         if (args.empty() || !StringLit(Trim(args[0]), &name)) continue;
         if (const Flag* f = k_->FindFlagFor("java", "-D" + name, deps_)) {
           s.kind = SubjectKind::kFlag;

@@ -33,8 +33,7 @@ std::string_view Flag::Language() const {
   return "";
 }
 
-// A JVM property is never a switch: `-Dapp.strict` alone sets it to "", which
-// Boolean.getBoolean reads as false; it is given "true" or "false".
+// A JVM property is never a switch (IsTrueFalseProperty).
 bool Flag::IsBool() const {
   if (IsJvmProperty()) return false;
   return action == "store_true" || action == "store_false" || action == "BooleanOptionalAction" ||

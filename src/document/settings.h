@@ -75,12 +75,23 @@ struct Flag {
   // system property.
   std::string With(std::string_view v) const;
   bool IsJvmProperty() const { return origin == "jvm-property"; }
+  // A boolean JVM property: given "true" or "false", never bare (`-Dx` alone is "",
+  // which Boolean.getBoolean reads as false).
+  bool IsTrueFalseProperty() const { return IsJvmProperty() && type == "bool"; }
   bool IsBool() const;               // takes no value
   // "rust" (clap), "go" (flag, pflag), "java" (picocli, JVM system properties: origin
   // "jvm-property", options {"-Dname"}, dest the property's name), or "" for Python's idioms: a flag applies to
   // the sites of its own language only.
   std::string_view Language() const;
 };
+
+// The calls that read a JVM system property by name, and the type of what each reads
+// (settings_brace collects them, facts resolves a guard's local through them).
+struct JvmPropertyReader {
+  std::string_view call, type;
+};
+inline constexpr JvmPropertyReader kJvmPropertyReaders[] = {
+    {"System.getProperty(", "str"}, {"Integer.getInteger(", "int"}, {"Long.getLong(", "int"}, {"Boolean.getBoolean(", "bool"}};
 
 struct ConfigField {
   std::string class_name, name, type;

@@ -437,18 +437,11 @@ void JavaPicocli(std::string_view path, std::string_view t, const std::vector<bo
 
 void JvmProperties(std::string_view path, std::string_view t, const std::vector<bool>& code, const LineIndex& line_at,
                    SettingsData* out) {
-  struct Reader {
-    std::string_view pattern, type;
-  };
-  static constexpr Reader kReaders[] = {{"System.getProperty(", "str"},
-                                        {"Integer.getInteger(", "int"},
-                                        {"Long.getLong(", "int"},
-                                        {"Boolean.getBoolean(", "bool"}};
-  for (const Reader& r : kReaders)
-    for (size_t p = t.find(r.pattern); p != std::string_view::npos && out->flags.size() < kMaxSettings;
-         p = t.find(r.pattern, p + 1)) {
+  for (const JvmPropertyReader& r : kJvmPropertyReaders)
+    for (size_t p = t.find(r.call); p != std::string_view::npos && out->flags.size() < kMaxSettings;
+         p = t.find(r.call, p + 1)) {
       if (!code[p] || (p > 0 && (IsWordChar(t[p - 1]) || t[p - 1] == '.'))) continue;
-      size_t open = p + r.pattern.size() - 1, close = Close(t, code, open);
+      size_t open = p + r.call.size() - 1, close = Close(t, code, open);
       if (close == std::string_view::npos) continue;
       std::vector<std::string_view> args = Split(t, code, open + 1, close);
       std::string name;
@@ -513,8 +506,8 @@ void CollectBraceSettings(std::string_view path, std::string_view text, Settings
   bool rust_flags = lang == "rust" && (Has(text, "#[arg(") || Has(text, "#[clap(") || Has(text, "#[structopt("));
   bool go_flags = lang == "go" && (Has(text, "flag") || Has(text, "Flags()"));
   bool java_flags = lang == "java" && Has(text, "@Option(");
-  bool java_properties = lang == "java" && (Has(text, "System.getProperty(") || Has(text, "Integer.getInteger(") ||
-                                            Has(text, "Long.getLong(") || Has(text, "Boolean.getBoolean("));
+  bool java_properties = false;
+  for (const JvmPropertyReader& r : kJvmPropertyReaders) java_properties |= lang == "java" && Has(text, r.call);
   bool envs = Has(text, "env::var") || Has(text, "os.Getenv") || Has(text, "os.LookupEnv") || Has(text, "System.getenv");
   if (!rust_flags && !go_flags && !java_flags && !java_properties && !envs) return;
   std::vector<bool> code = CodeMask(text, lang);

@@ -113,8 +113,7 @@ std::string SettingForm(const Subject& s, const std::string& v, const Atom& a) {
   if (a.op.empty()) {
     if (s.kind == SubjectKind::kEnv) return a.falsy ? s.env + "=0" : s.env + "=1";
     if (IsBoolFlag(s)) return a.falsy ? "" : (s.flag->action == "store_false" ? "" : s.flag->Primary());
-    if (s.kind == SubjectKind::kFlag && s.flag->IsJvmProperty() && s.flag->type == "bool")
-      return s.flag->With(a.falsy ? "false" : "true");
+    if (s.kind == SubjectKind::kFlag && s.flag->IsTrueFalseProperty()) return s.flag->With(a.falsy ? "false" : "true");
     // A flag that takes a value, tested for being given: the flag with argparse's metavar.
     if (s.kind == SubjectKind::kFlag && !a.falsy) return s.flag->With(Upper(s.flag->dest));
     return "";
@@ -136,8 +135,7 @@ std::string NegatedForm(const Subject& s, const Atom& a) {
     if (a.falsy) return s.flag->action == "store_false" ? "" : s.flag->Primary();
     return s.flag->negative;  // "" = drop the flag
   }
-  if (s.kind == SubjectKind::kFlag && s.flag->IsJvmProperty() && s.flag->type == "bool")
-    return s.flag->With(a.falsy ? "true" : "false");
+  if (s.kind == SubjectKind::kFlag && s.flag->IsTrueFalseProperty()) return s.flag->With(a.falsy ? "true" : "false");
   if (s.kind == SubjectKind::kFlag && a.falsy) return s.flag->With(Upper(s.flag->dest));
   return "";
 }

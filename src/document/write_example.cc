@@ -84,7 +84,7 @@ std::optional<std::string> SettingsFix(const SiteFacts& sf) {
     bool is_flip = flip->subj.Key() == key;
     std::string bform, aform;
     if (us.kind == SubjectKind::kFlag && !IsBoolFlag(us) && (ua.op.empty() || Trim(ua.rhs) == "None") &&
-        !(us.flag->IsJvmProperty() && us.flag->type == "bool")) {
+        !us.flag->IsTrueFalseProperty()) {
       // A flag that takes a value, tested for being given (`if args.x:` / `x is not None`).
       bool given_fails = ua.op.empty() ? !ua.falsy : ua.op == "is not";
       std::string with = us.flag->With(Upper(us.flag->dest));
