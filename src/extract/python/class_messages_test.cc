@@ -446,6 +446,50 @@ def harmonic(data):
   EXPECT_EQ(s->message_pattern.value_or(""), "unknown name (.*?)");
 }
 
+// decimal's idiom: Context._raise_error(condition, explanation) is called on another
+// object (`context._raise_error(...)`) from another class's methods. A private helper
+// the file defines once takes those callers' texts; a public name (`fail`, which any
+// object may have) or a private one defined twice does not.
+TEST(PythonExtractorBeyondOracle, PrivateHelperTakesOtherReceiversCallers) {
+  constexpr const char* kSrc = R"PY(
+class Context:
+    def _raise_error(self, condition, explanation=None):
+        raise condition(explanation)
+
+    def fail(self, message):
+        raise ValueError(message)
+
+class Decimal:
+    def __new__(cls, value, context):
+        return context._raise_error(ConversionSyntax, "Invalid literal for Decimal: %r" % value)
+
+    def compare(self, other, context):
+        context._raise_error(InvalidOperation, "comparison involving sNaN")
+        context.fail("a public helper of another object")
+
+class A:
+    def _twice(self, m):
+        raise KeyError(m)
+
+class B:
+    def _twice(self, m):
+        raise IndexError(m)
+
+def use(a):
+    a._twice("which of the two is meant")
+)PY";
+  PythonExtractResult r = ExtractPython("m.py", kSrc);
+  const Site* s = At(r, 4);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""), "(?:Invalid literal for Decimal: (.*?)|comparison involving sNaN)");
+  s = At(r, 7);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or("").find("public helper"), std::string::npos);
+  s = At(r, 19);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or("").find("which of the two"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace errdex
 

@@ -248,6 +248,7 @@ class FileExtractor {
     std::string_view name;
     uint32_t start = 0, end = 0;
     int scope = 0;
+    bool other_receiver = false;  // `context._raise_error(` rather than `self.` / `cls.`
   };
   std::vector<HelperCall> helper_calls_;
   bool following_callers_ = false;  // CallerMessages is evaluating a caller's argument

@@ -16,14 +16,16 @@ void FileExtractor::NoteHelperCall(uint32_t b, uint32_t name, uint32_t e, bool d
   if (helper_calls_.size() >= kMaxHelperCalls) return;
   uint32_t start = name;
   if (dotted) {
-    // only `self.f(` / `cls.f(`, the receiver not itself an attribute
+    // `self.f(` / `cls.f(`, or `x.f(` (CallerMessages takes those for a private helper
+    // defined once in the file); the receiver not itself an attribute
     if (name < b + 2 || T[name - 2].kind != TokenKind::kName) return;
     std::string_view recv = py::TokenText(text_, T[name - 2]);
-    if (recv != "self" && recv != "cls") return;
     if (name >= b + 3 && IsOp(text_, T[name - 3], '.')) return;
     start = name - 2;
+    helper_calls_.push_back({py::TokenText(text_, T[name]), start, e, CurrentScope(), recv != "self" && recv != "cls"});
+    return;
   }
-  helper_calls_.push_back({py::TokenText(text_, T[name]), start, e, CurrentScope()});
+  helper_calls_.push_back({py::TokenText(text_, T[name]), start, e, CurrentScope(), false});
 }
 
 std::optional<std::string> FileExtractor::ClassAttributeClass(const Node& fn, int scope) {
@@ -220,6 +222,12 @@ MaybeSegs FileExtractor::CallerMessages(int fscope, std::string_view param, int 
     for (uint32_t c = 0; c < helper_calls_.size(); ++c) calls_by_name_[helper_calls_[c].name].push_back(c);
   auto callers = calls_by_name_.find(fs.name);
   if (callers == calls_by_name_.end()) return std::nullopt;
+  bool unique_private = false;
+  if (method && fs.name.size() > 2 && fs.name[0] == '_' && fs.name[1] != '_') {
+    size_t defs = 0;
+    for (const Scope& s : scopes_) defs += s.kind != Scope::kClass && s.name == fs.name;
+    unique_private = defs == 1;
+  }
   *open = false;
   Seg alt;
   alt.type = Seg::kAlt;
@@ -228,6 +236,9 @@ MaybeSegs FileExtractor::CallerMessages(int fscope, std::string_view param, int 
     const HelperCall hc = helper_calls_[callers->second[c]];
     bool dotted = hc.start != hc.end && IsOp(text_, T[hc.start + 1], '.');
     if (dotted != method) continue;
+    // `context._raise_error(...)`: another object's call of a private helper the file
+    // defines once (decimal's Context._raise_error, called from Decimal's methods).
+    if (hc.other_receiver && !unique_private) continue;
     if (alt.options.size() >= py::kMaxAlternatives) {
       *open = true;
       break;
