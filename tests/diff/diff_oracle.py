@@ -48,7 +48,10 @@ TOLERATED_RESOLUTIONS = {"reraise-with-traceback"}
 #   +callers       a message that is a parameter of its function (a raising helper,
 #                  `def fail(self, message): raise BadParameter(message)`), read as the
 #                  texts the function's callers in the same file pass
-TOLERATED_PATTERN_TAGS = ("+literal-args", "+gettext", "+aug", "+callers", "+returns")
+#   +factory       `raise suffixed_err(src, pos, "Invalid key")`: the one construction a
+#                  factory of the same file returns (`return DecodeError(f"{msg} (at
+#                  {...})")`), its parameters bound to the raise's arguments
+TOLERATED_PATTERN_TAGS = ("+literal-args", "+gettext", "+aug", "+callers", "+returns", "+factory")
 # Classes errdex names further than the oracle (which leaves them None): `raise
 # self.failureException(msg)` where the class body says `failureException =
 # AssertionError`. Compared as the oracle has them, counted apart.

@@ -536,3 +536,60 @@ def lookup(kind, name):
 
 }  // namespace
 }  // namespace errdex
+
+namespace errdex {
+namespace {
+
+// An exception factory of the file: `raise suffixed_err(src, pos, "Invalid key")`
+// (tomllib) and `raise self.unexpected()` (graphql) raise what the factory's one
+// return constructs -- its class, and its message with the factory's parameters
+// bound to the raise's arguments, through the class's own template ("+factory").
+TEST(PythonExtractorBeyondOracle, FactoryReturnsTheConstructionItsRaisesRaise) {
+  constexpr const char* kSrc = R"PY(
+class SyntaxProblem(Exception):
+    def __init__(self, source, position, description):
+        super().__init__(f"Syntax Error: {description}")
+
+def suffixed_err(src, pos, msg):
+    return DecodeError(f"{msg} (at {coord_repr(src, pos)})")
+
+def parse_key(src, pos):
+    raise suffixed_err(src, pos, "Invalid initial character for a key part")
+
+class Parser:
+    def unexpected(self, at_token=None):
+        token = at_token or self.token
+        return SyntaxProblem(self.source, token.start, f"Unexpected {desc(token)}.")
+
+    def value(self):
+        raise self.unexpected()
+
+def two_ways(flag):
+    if flag:
+        return ValueError("one")
+    return KeyError("two")
+
+def use(flag, m):
+    raise two_ways(flag)
+)PY";
+  py::ClassMessageTable table;
+  table.Add(CollectPythonClassMessages("m.py", kSrc));
+  PythonExtractResult r = ExtractPython("m.py", kSrc, ExtractLimits{}, &table);
+  const Site* s = At(r, 10);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->error_class.value_or(""), "DecodeError");
+  EXPECT_EQ(s->error_message.value_or(""), "Invalid initial character for a key part (at {coord_repr(src, pos)})");
+  EXPECT_NE(s->message_resolution.find("+factory"), std::string::npos) << s->message_resolution;
+  s = At(r, 18);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->error_class.value_or(""), "SyntaxProblem");
+  EXPECT_EQ(s->message_pattern.value_or(""), "Syntax Error: Unexpected (.*?)\\.");
+  EXPECT_EQ(s->message_resolution, "class-template+factory");
+  // Two constructions: which one a raise gets is not ours to say; no message is made up.
+  s = At(r, 26);
+  ASSERT_NE(s, nullptr);
+  EXPECT_FALSE(s->error_message.has_value());
+}
+
+}  // namespace
+}  // namespace errdex

@@ -97,10 +97,27 @@ MaybeSegs FileExtractor::Ev(Eval& ev, int node, int depth, std::pair<int, int> p
       return Segs{Seg::Lit(n.str)};
     case NodeKind::kJoinedStr: {
       Segs out;
-      for (int k : n.kids) {
+      const std::vector<int> kids = n.kids;  // (a copy: evaluating a binding may grow the arena)
+      for (int k : kids) {
         const Node& p = parser_.node(k);
-        if (p.kind == NodeKind::kStr) out.push_back(Seg::Lit(p.str));
-        else out.push_back(Seg::Hole(FvText(k)));
+        if (p.kind == NodeKind::kStr) {
+          out.push_back(Seg::Lit(p.str));
+          continue;
+        }
+        // `f"{msg} (at {pos})"` in a function whose `msg` a call binds (EvReturns,
+        // BindFactory): the caller's text, when the value is printed as is.
+        const Binding* bound = nullptr;
+        if (ev.bindings && !p.conv && p.spec < 0 && parser_.node(p.kids[0]).kind == NodeKind::kName)
+          for (const Binding& b : *ev.bindings)
+            if (b.name == parser_.node(p.kids[0]).str) bound = &b;
+        if (!bound) {
+          out.push_back(Seg::Hole(FvText(k)));
+          continue;
+        }
+        Eval caller{bound->scope, bound->pos};
+        MaybeSegs v = Ev(caller, bound->node, depth + 1, bound->pos);
+        if (v) out.insert(out.end(), std::make_move_iterator(v->begin()), std::make_move_iterator(v->end()));
+        else out.push_back(Seg::Hole(HoleText(bound->node)));
       }
       return out;
     }

@@ -269,6 +269,30 @@ class FileExtractor {
   // Binds a raise's arguments into its class's message template; false when the
   // class has none.
   bool BindClassTemplate(Site& site, int call, const Pending& p, const std::string& cls);
+  // The function of this file a call names: `f(...)` a module-level or nested def,
+  // `self.f(...)` / `cls.f(...)` a method; -1 when there is none or more than one.
+  int LocalFunction(int callee_node);
+  // The callee's parameters bound to a call's arguments (EvReturns, BindFactory);
+  // false when the call passes *args / **kwargs or more arguments than it takes.
+  bool BindArgs(const Scope& callee, bool method, int call, int scope, std::pair<int, int> pos,
+                std::vector<Binding>* out);
+  // `raise self.unexpected()` / `raise suffixed_err(src, pos, "Invalid key")` where the
+  // function of this file returns one construction of one exception class (`return
+  // GraphQLSyntaxError(src, pos, f"Unexpected {desc}.")`): that construction's class
+  // and message, the factory's parameters bound to the raise's arguments. Past the
+  // oracle ("+factory": tests/diff/diff_oracle.py compares those sites on their class).
+  bool BindFactory(Site& site, int call, const Pending& p);
+  // Set while BindFactory reads the factory's return: messages are evaluated in the
+  // factory's scope, its parameters bound to the raise's arguments.
+  struct FactoryFrame {
+    int scope;
+    std::pair<int, int> pos;
+    const std::vector<Binding>* bindings;
+  };
+  const FactoryFrame* factory_frame_ = nullptr;
+  // Where a statement's message expressions are evaluated: the statement's scope, or
+  // the factory's while BindFactory reads one.
+  Eval EvalAt(const Pending& p) const;
 
  public:
   std::vector<py::ClassMessage> CollectClasses();

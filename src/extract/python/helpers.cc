@@ -51,51 +51,62 @@ std::optional<std::string> FileExtractor::ClassAttributeClass(const Node& fn, in
   return cls;
 }
 
-MaybeSegs FileExtractor::EvReturns(Eval& ev, int call, int depth, std::pair<int, int> pos) {
-  if (!whole_message_ || in_returns_ || following_callers_ || depth >= kMaxEvalDepth) return std::nullopt;
-  const auto& T = toks_.tokens;
-  const int f = parser_.node(call).kids[0];
+int FileExtractor::LocalFunction(int f) {
   bool method = false;
-  std::string name = parser_.node(f).str;
   if (parser_.node(f).kind == NodeKind::kAttribute) {
     int base = parser_.node(f).kids[0];
     if (parser_.node(base).kind != NodeKind::kName || (parser_.node(base).str != "self" && parser_.node(base).str != "cls"))
-      return std::nullopt;
+      return -1;
     method = true;
   } else if (parser_.node(f).kind != NodeKind::kName) {
-    return std::nullopt;
+    return -1;
   }
   // The one function of that name (a method: of a class; else at module level).
   if (functions_by_name_.empty())
     for (const auto& [fname, sc] : functions_) functions_by_name_[fname].push_back(sc);
-  auto named = functions_by_name_.find(name);
-  if (named == functions_by_name_.end()) return std::nullopt;
+  auto named = functions_by_name_.find(parser_.node(f).str);
+  if (named == functions_by_name_.end()) return -1;
   int callee = -1;
   for (int sc : named->second) {
     if (sc < 0) continue;
     const Scope& cs = scopes_[static_cast<size_t>(sc)];
     bool in_class = cs.parent >= 0 && scopes_[static_cast<size_t>(cs.parent)].kind == Scope::kClass;
     if (in_class != method) continue;
-    if (callee >= 0) return std::nullopt;  // two of them: which one runs is not ours to say
+    if (callee >= 0) return -1;  // two of them: which one runs is not ours to say
     callee = sc;
   }
+  return callee;
+}
+
+bool FileExtractor::BindArgs(const Scope& cs, bool method, int call, int scope, std::pair<int, int> pos,
+                             std::vector<Binding>* bindings) {
+  std::vector<int> args = Args(call);
+  size_t first = method ? 1 : 0;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (parser_.node(args[i]).kind == NodeKind::kStarred) return false;
+    if (first + i >= cs.params.size() || !cs.star_params.empty()) return false;
+    bindings->push_back({cs.params[first + i], args[i], scope, pos});
+  }
+  for (int kw : Keywords(call)) {
+    if (parser_.node(kw).str.empty()) return false;  // **kwargs
+    for (std::string_view p : cs.params)
+      if (p == parser_.node(kw).str) bindings->push_back({p, parser_.node(kw).kids[0], scope, pos});
+  }
+  return true;
+}
+
+MaybeSegs FileExtractor::EvReturns(Eval& ev, int call, int depth, std::pair<int, int> pos) {
+  if (!whole_message_ || in_returns_ || following_callers_ || depth >= kMaxEvalDepth) return std::nullopt;
+  const auto& T = toks_.tokens;
+  const int f = parser_.node(call).kids[0];
+  int callee = LocalFunction(f);
   if (callee < 0 || scopes_[static_cast<size_t>(callee)].returns.empty() ||
       scopes_[static_cast<size_t>(callee)].returns.size() > kMaxHelperReturns)
     return std::nullopt;
   const Scope& cs = scopes_[static_cast<size_t>(callee)];
   std::vector<Binding> bindings;
-  std::vector<int> args = Args(call);
-  size_t first = method ? 1 : 0;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (parser_.node(args[i]).kind == NodeKind::kStarred) return std::nullopt;
-    if (first + i >= cs.params.size() || !cs.star_params.empty()) return std::nullopt;
-    bindings.push_back({cs.params[first + i], args[i], ev.scope, pos});
-  }
-  for (int kw : Keywords(call)) {
-    if (parser_.node(kw).str.empty()) return std::nullopt;  // **kwargs
-    for (std::string_view p : cs.params)
-      if (p == parser_.node(kw).str) bindings.push_back({p, parser_.node(kw).kids[0], ev.scope, pos});
-  }
+  if (!BindArgs(cs, parser_.node(f).kind == NodeKind::kAttribute, call, ev.scope, pos, &bindings))
+    return std::nullopt;
   const std::vector<std::pair<uint32_t, uint32_t>> returns = cs.returns;  // (copy: parsing grows the arena)
   Seg alt;
   alt.type = Seg::kAlt;
@@ -450,7 +461,7 @@ bool FileExtractor::BindClassTemplate(Site& site, int call, const Pending& p, co
   if (!classes_) return false;
   std::optional<py::ClassTemplate> t = classes_->Resolve(cls, path_);
   if (!t) return false;
-  Eval ev{p.scope, {toks_.tokens[p.tb].line, toks_.tokens[p.tb].col}};
+  Eval ev = EvalAt(p);
   py::BoundArgs args;
   for (int a : Args(call)) {
     if (parser_.node(a).kind == NodeKind::kStarred) {

@@ -87,7 +87,7 @@ std::pair<bool, std::optional<int>> FileExtractor::HttpClass(std::string_view ca
 int FileExtractor::FirstLiteralArg(int call, const Pending& p) {
   std::vector<int> args = Args(call);
   if (args.size() < 2 || parser_.node(args[0]).kind == NodeKind::kStarred) return 0;
-  Eval ev{p.scope, {toks_.tokens[p.tb].line, toks_.tokens[p.tb].col}};
+  Eval ev = EvalAt(p);
   if (Ev(ev, args[0])) return 0;
   for (size_t i = 1; i < args.size(); ++i) {
     if (parser_.node(args[i]).kind == NodeKind::kStarred) break;
@@ -101,7 +101,7 @@ void FileExtractor::SetMessage(Site& site, int msg, const Pending& p, bool brace
   if (msg < 0) return;
   site.message_expr = Src(msg);
   literal_args_ = gettext_ = false;
-  Eval ev{p.scope, {toks_.tokens[p.tb].line, toks_.tokens[p.tb].col}};
+  Eval ev = EvalAt(p);
   whole_message_ = true;
   MaybeSegs segs = Ev(ev, msg);
   whole_message_ = false;
@@ -160,6 +160,7 @@ void FileExtractor::CallRaise(Site& site, int call, const Pending& p, std::strin
       site.error_class = *cls;
     } else {
       *factory = last;
+      if (BindFactory(site, call, p)) return;
     }
   } else {
     site.dynamic = true;
@@ -179,6 +180,54 @@ void FileExtractor::CallRaise(Site& site, int call, const Pending& p, std::strin
     return;
   }
   if (msg_idx >= 0) SetMessage(site, PickMessageArg(call, msg_idx, kMsgKwargs), p, brace);
+}
+
+FileExtractor::Eval FileExtractor::EvalAt(const Pending& p) const {
+  if (factory_frame_) {
+    Eval ev{factory_frame_->scope, factory_frame_->pos};
+    ev.bindings = factory_frame_->bindings;
+    return ev;
+  }
+  return Eval{p.scope, {toks_.tokens[p.tb].line, toks_.tokens[p.tb].col}};
+}
+
+bool FileExtractor::BindFactory(Site& site, int call, const Pending& p) {
+  if (factory_frame_ || following_callers_) return false;  // one level
+  const int f = parser_.node(call).kids[0];
+  const int callee = LocalFunction(f);
+  if (callee < 0) return false;
+  const Scope& cs = scopes_[static_cast<size_t>(callee)];
+  if (cs.returns.size() != 1) return false;  // one construction, or we cannot say which
+  const auto& T = toks_.tokens;
+  const auto [rb, re] = cs.returns[0];
+  if (T[rb].kind != TokenKind::kName) return false;
+  size_t at = rb;
+  const int r = parser_.ParseExpr(T, &at, re, true);
+  if (r < 0 || at != re || parser_.node(r).kind != NodeKind::kCall) return false;
+  const std::string cls = LastName(parser_.node(r).kids[0]);
+  if (cls.empty() || !IsClasslike(cls)) return false;
+  std::vector<Binding> bindings;
+  const Eval caller = EvalAt(p);
+  if (!BindArgs(cs, parser_.node(f).kind == NodeKind::kAttribute, call, caller.scope, caller.pos, &bindings))
+    return false;
+  // The factory's parameters a raise leaves at their defaults are no texts of its
+  // other callers: following_callers_ keeps the evaluator from reading them so.
+  const FactoryFrame frame{callee, {T[rb].line, T[rb].col}, &bindings};
+  factory_frame_ = &frame;
+  following_callers_ = true;
+  Site bound = site;
+  bound.error_class = cls;
+  bool ok = BindClassTemplate(bound, r, p, cls);
+  if (!ok) {
+    SetMessage(bound, PickMessageArg(r, FirstLiteralArg(r, p), kMsgKwargs), p);
+    ok = bound.error_message.has_value();
+  }
+  following_callers_ = false;
+  factory_frame_ = nullptr;
+  if (!ok) return false;
+  bound.message_resolution += "+factory";
+  site = std::move(bound);
+  return true;
 }
 
 void FileExtractor::FinishRaise(const Pending& p, Site& site) {
