@@ -899,3 +899,29 @@ TEST(DocumenterCode, ParameterComparedWithTypableConstants) {
 
 }  // namespace
 }  // namespace errdex
+
+namespace errdex {
+namespace {
+
+using doctest::DocumentCode;
+using doctest::Dump;
+using doctest::Has;
+
+// A parameter's term follows "with" in the triggers ("Calling `f` with argument `desc`
+// left as None") and needs its verb after "when" in the documentation (vllm-ascend's
+// records read "when argument `package_check` true or non-empty").
+TEST(DocumenterCode, SettingTermsAreClausesAfterWhen) {
+  std::string file =
+      "def check_value(value, package_check=False, desc=None):\n"
+      "    if package_check:\n"
+      "        if desc is None:\n"
+      "            raise ValueError(\"a description is required\")\n";
+  Record r = DocumentCode("pkg/parser.py", file, 4, "ValueError", "a description is required", "check_value",
+                          {"package_check", "desc is None"});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(Has(r.documentation, "when argument `package_check` is true or non-empty and argument `desc` is left as None"));
+  EXPECT_TRUE(Has(r.trigger_scenarios, "with argument `package_check` true or non-empty"));
+}
+
+}  // namespace
+}  // namespace errdex
