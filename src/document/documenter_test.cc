@@ -923,5 +923,24 @@ TEST(DocumenterCode, SettingTermsAreClausesAfterWhen) {
   EXPECT_TRUE(Has(r.trigger_scenarios, "with argument `package_check` true or non-empty"));
 }
 
+// A condition on the object's own state is its code: said once, not again "(in the
+// code: ...)"; a method is called from somewhere as `Class.method`, not `obj.method`.
+TEST(DocumenterCode, StateConditionQuotedOnceAndMethodsByTheirClass) {
+  std::string file =
+      "BACKEND_MEMFABRIC = 'memfabric'\n"
+      "class Worker:\n"
+      "    def update(self, info):\n"
+      "        if self._backend != BACKEND_MEMFABRIC:\n"
+      "            raise RuntimeError(\"P side supports memfabric pull only.\")\n"
+      "    def send(self):\n"
+      "        self.update(None)\n";
+  Record r = DocumentCode("pkg/worker.py", file, 5, "RuntimeError", "P side supports memfabric pull only.", "Worker.update",
+                          {"self._backend != BACKEND_MEMFABRIC"});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(Has(r.documentation, "when `self._backend != BACKEND_MEMFABRIC`"));
+  EXPECT_FALSE(Has(r.documentation, "in the code"));
+  EXPECT_TRUE(Has(r.trigger_scenarios, "`Worker.update` is called from `Worker.send` (line 7)"));
+}
+
 }  // namespace
 }  // namespace errdex

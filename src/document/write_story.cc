@@ -163,8 +163,14 @@ std::string WriteDocumentation(const SiteFacts& sf) {
   if (site.except_context) doc += ", while handling " + BT(Clip(*site.except_context, 120));
   // Where the user's terms stand for code, the code too.
   std::vector<std::string> code;
-  for (const auto& f : sf.facts)
-    if (f.subj.kind != SubjectKind::kCode && f.subj.kind != SubjectKind::kShape && code.size() < 4) code.push_back(CodeTerm(f));
+  for (size_t i = 0; i < sf.facts.size(); ++i) {
+    const Fact& f = sf.facts[i];
+    if (f.subj.kind == SubjectKind::kCode || f.subj.kind == SubjectKind::kShape || code.size() >= 4) continue;
+    // A term that already quotes its code as written (`self._backend != X`) is not
+    // quoted twice.
+    if (i < conds.size() && conds[i].find(BT(f.code)) != std::string::npos) continue;
+    code.push_back(CodeTerm(f));
+  }
   if (!code.empty()) doc += " (in the code: " + JoinWords(code, "and") + ")";
   doc += ".";
   if (site.error_message) {
@@ -255,7 +261,11 @@ std::string WriteTriggers(const SiteFacts& sf) {
                     " (line " + std::to_string(k.line) + ")");
     int more = c.callers_total - (int)c.callers.size();
     if (more > 0) who.push_back(std::to_string(more) + " more");
-    trig.push_back(BT(CallName(sf)) + " is called from " + JoinWords(who, "and") + " in this file.");
+    // The method by its class (`DeviceInfo.get_running_npus`), not the `obj.` a call
+    // example writes.
+    std::string callee = CallName(sf);
+    if (StartsWith(callee, "obj.") && !c.class_name.empty()) callee = c.class_name + callee.substr(3);
+    trig.push_back(BT(callee) + " is called from " + JoinWords(who, "and") + " in this file.");
   }
   for (const auto& n : sf.sibling_notes) trig.push_back(n);
   std::string o;
