@@ -903,6 +903,7 @@ TEST(DocumenterCode, ParameterComparedWithTypableConstants) {
 namespace errdex {
 namespace {
 
+using doctest::AnyHas;
 using doctest::DocumentCode;
 using doctest::Dump;
 using doctest::Has;
@@ -921,6 +922,26 @@ TEST(DocumenterCode, SettingTermsAreClausesAfterWhen) {
   SCOPED_TRACE(Dump(r));
   EXPECT_TRUE(Has(r.documentation, "when argument `package_check` is true or non-empty and argument `desc` is left as None"));
   EXPECT_TRUE(Has(r.trigger_scenarios, "with argument `package_check` true or non-empty"));
+}
+
+// A dataclass field's term begins with "the": no "A the" before it (lmdeploy's
+// QuantizationConfig), and the message's "only supported for" gives no cut word.
+TEST(DocumenterCode, FieldValueSituationReadsAsEnglish) {
+  std::string file =
+      "import dataclasses\n"
+      "@dataclasses.dataclass\n"
+      "class QuantizationConfig:\n"
+      "    quant_method: str = 'none'\n"
+      "    fp8_quant_scope: str = None\n"
+      "    def __post_init__(self):\n"
+      "        if self.fp8_quant_scope is not None and self.quant_method != 'fp8':\n"
+      "            raise ValueError('fp8_quant_scope is only supported for fp8 quantization.')\n";
+  Record r = DocumentCode("pkg/config.py", file, 8, "ValueError", "fp8_quant_scope is only supported for fp8 quantization.",
+                          "QuantizationConfig.__post_init__",
+                          {"self.fp8_quant_scope is not None and self.quant_method != 'fp8'"});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(Has(r.common_situations, "A value of the `quant_method` setting of `QuantizationConfig` chosen"));
+  EXPECT_TRUE(AnyHas(r.solutions, "Use what the message says is supported: fp8 quantization."));
 }
 
 // A condition on the object's own state is its code: said once, not again "(in the

@@ -307,9 +307,14 @@ Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
                                           "valid choices are", "allowed values are", "only accepts", "accepts only",
                                           "supported values are", "supported options are", "possible values are"};
   for (const char* phrase : kAllowed) {
+    // A whole phrase: "only support" is not the start of "only supported for", whose
+    // values would begin mid-word ("ed for fp8 quantization").
+    const size_t n = std::char_traits<char>::length(phrase);
     size_t p = lower.find(phrase);
+    while (p != std::string::npos && p + n < lower.size() && std::isalnum((unsigned char)lower[p + n]))
+      p = lower.find(phrase, p + 1);
     if (p == std::string::npos) continue;
-    size_t b = p + std::char_traits<char>::length(phrase);
+    size_t b = p + n;
     while (b < msg.size() && (msg[b] == ' ' || msg[b] == ':')) ++b;
     size_t e = b;
     while (e < msg.size() && msg[e] != ';' && msg[e] != '\n' &&

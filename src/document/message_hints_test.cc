@@ -31,5 +31,17 @@ TEST(MessageHints, HolesBecomeCodeAndTheMessagesOwnBracesStay) {
   EXPECT_EQ(h.sentences[0], "Please rerun with `python {{myscript.py}}`.");
 }
 
+// "only supported for" is its own phrase, not "only support" and a word cut after it
+// (lmdeploy: "Use what the message says is supported: ed for fp8 quantization.").
+TEST(MessageHints, AllowedValuesStartAfterAWholePhrase) {
+  Hints h = ReadHints(WithMessage("fp8_quant_scope is only supported for fp8 quantization.",
+                                  "fp8_quant_scope is only supported for fp8 quantization\\."),
+                      nullptr, nullptr);
+  ASSERT_EQ(h.allowed.size(), 1u);
+  EXPECT_EQ(h.allowed[0], "fp8 quantization");
+  h = ReadHints(WithMessage("This kernel only supports bf16", "This kernel only supports bf16"), nullptr, nullptr);
+  EXPECT_EQ(h.allowed, std::vector<std::string>{"bf16"});
+}
+
 }  // namespace
 }  // namespace errdex::doc

@@ -284,7 +284,10 @@ std::optional<std::string> WriteSituations(const SiteFacts& sf) {
     std::vector<std::string> ctx;
     for (size_t i = 0; i + 1 < settings.size(); ++i) ctx.push_back(UserTerm(sf, *settings[i]));
     if (inner->atom.op == "not in" || inner->atom.op == "!=") {
-      out.push_back("A " + SettingRef(inner->subj) + " value chosen for another setup and kept in a launch script or config" +
+      // "A `--x` value", but "A value of the `x` setting of `Config`" (not "A the ...").
+      const std::string ref = SettingRef(inner->subj);
+      out.push_back((StartsWith(ref, "the ") ? "A value of " + ref : "A " + ref + " value") +
+                    " chosen for another setup and kept in a launch script or config" +
                     (ctx.empty() ? "" : " when switching to " + JoinWords(ctx, "and")));
     } else if (!ctx.empty()) {
       out.push_back("Reusing a launch command or config that pins " + UserTerm(sf, *inner) + " from a setup without " + JoinWords(ctx, "or"));
