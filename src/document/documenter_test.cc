@@ -944,6 +944,29 @@ TEST(DocumenterCode, FieldValueSituationReadsAsEnglish) {
   EXPECT_TRUE(AnyHas(r.solutions, "Use what the message says is supported: fp8 quantization."));
 }
 
+// Hugging Face's version-check helpers are version requirements, in pip's words:
+// `if not is_torch_version(">=", FSDP_PYTORCH_VERSION)` with the constant in the
+// file, `if compare_versions("deepspeed", "<", "0.9.3")`.
+TEST(DocumenterCode, VersionCheckHelpersAreRequirements) {
+  std::string file =
+      "FSDP_PYTORCH_VERSION = \"2.1.0\"\n"
+      "def prepare(model):\n"
+      "    if not is_torch_version(\">=\", FSDP_PYTORCH_VERSION):\n"
+      "        raise ValueError(\"FSDP requires a newer PyTorch\")\n"
+      "def offload(x):\n"
+      "    if compare_versions(\"deepspeed\", \"<\", \"0.9.3\"):\n"
+      "        raise ImportError(\"DeepSpeed 0.9.3 or newer is required\")\n";
+  Record r = DocumentCode("pkg/fsdp.py", file, 4, "ValueError", "FSDP requires a newer PyTorch", "prepare",
+                          {"not is_torch_version(\">=\", FSDP_PYTORCH_VERSION)"});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(Has(r.documentation, "when the installed `torch` does not satisfy `torch>=2.1.0`"));
+  EXPECT_TRUE(Has(r.example_fix, "pip install \"torch>=2.1.0\""));
+  Record d = DocumentCode("pkg/fsdp.py", file, 7, "ImportError", "DeepSpeed 0.9.3 or newer is required", "offload",
+                          {"compare_versions(\"deepspeed\", \"<\", \"0.9.3\")"});
+  SCOPED_TRACE(Dump(d));
+  EXPECT_TRUE(Has(d.example_fix, "pip install \"deepspeed>=0.9.3\""));
+}
+
 // A condition on the object's own state is its code: said once, not again "(in the
 // code: ...)"; a method is called from somewhere as `Class.method`, not `obj.method`.
 TEST(DocumenterCode, StateConditionQuotedOnceAndMethodsByTheirClass) {

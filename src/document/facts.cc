@@ -218,6 +218,7 @@ class Resolver {
         return s;
       }
     }
+    if (a.op.empty() && VersionHelper(x, a.falsy, &s)) return s;
     if ((VersionLike(x) || VersionLike(a.rhs)) && !Has(x, "{") && !Has(a.rhs, "{")) {
       s.kind = SubjectKind::kVersion;
       s.pred = Show(a.Code());
@@ -505,6 +506,49 @@ class Resolver {
       return true;
     }
     return false;
+  }
+
+  // The version-check helpers of the Hugging Face libraries, tested for truth:
+  // `is_torch_version(">=", "2.1")`, `is_transformers_version(">=", MIN)`,
+  // `compare_versions("deepspeed", "<", "0.9.3")`. The requirement that avoids the
+  // error is the helper's comparison when the error comes on its failing (`if not
+  // is_torch_version(">=", V)`), its opposite when on its passing; the version a
+  // literal or a constant of this file ("torch>=2.1"); else the package alone.
+  bool VersionHelper(const std::string& x, bool falsy, Subject* s) const {
+    size_t open = x.find('(');
+    if (open == std::string::npos || !EndsWith(x, ")")) return false;
+    const std::string fn = LastComponent(x.substr(0, open));
+    std::vector<std::string> args = CallArgs(x, open);
+    std::string pkg, op, ver;
+    if (fn == "compare_versions" && args.size() == 3) {
+      if (!StringLit(Trim(args[0]), &pkg)) {
+        pkg = Trim(args[0]);  // compare_versions(torch, ...): the module object
+        if (!IsIdent(pkg)) return false;
+      }
+      if (!StringLit(Trim(args[1]), &op)) return false;
+      ver = Trim(args[2]);
+    } else if (StartsWith(fn, "is_") && EndsWith(fn, "_version") && fn.size() > 11 && args.size() == 2) {
+      pkg = fn.substr(3, fn.size() - 11);
+      if (!StringLit(Trim(args[0]), &op)) return false;
+      ver = Trim(args[1]);
+    } else {
+      return false;
+    }
+    static const char* const kOps[] = {">=", ">", "<=", "<", "==", "!="};
+    if (std::find_if(std::begin(kOps), std::end(kOps), [&](const char* o) { return op == o; }) == std::end(kOps)) return false;
+    std::string v;
+    if (!StringLit(ver, &v) && IsIdent(ver))
+      if (const std::string* r = Assigned(ver)) StringLit(Trim(*r), &v);
+    for (char c : v)
+      if (!(std::isdigit((unsigned char)c) || c == '.' || c == 'a' || c == 'b' || c == 'r' || c == 'c' || c == 'v' || c == 'p' ||
+            c == 's' || c == 't' || c == 'd' || c == 'e' || c == 'o'))
+        v.clear();  // not a version as pip reads it
+    s->kind = SubjectKind::kVersion;
+    s->pred = Show(falsy ? "not " + x : x);
+    s->missing = true;
+    s->module = pkg;
+    if (!v.empty()) s->attr = pkg + (falsy ? op : FlipOp(op)) + v;
+    return true;
   }
 
   static bool VersionLike(std::string_view t) {

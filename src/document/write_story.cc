@@ -101,7 +101,17 @@ std::string WithForm(const std::string& term) {
 // setting's term is written to follow "with" ("Calling `f` with argument `p` left as
 // None"), and a clause needs its verb. Comparisons (`p` != `0`) read as they are.
 std::string ClauseForm(const Fact& f, const std::string& term) {
-  if (f.disjunction || !(f.subj.IsSetting() || f.subj.kind == SubjectKind::kParam)) return term;
+  if (f.disjunction) return term;
+  if (f.subj.kind == SubjectKind::kVersion) {
+    // "an installed `torch` that does not satisfy `torch>=2.1`" -> "the installed
+    // `torch` does not satisfy `torch>=2.1`"
+    const std::string that = " that does not satisfy ";
+    size_t p = term.find(that);
+    if (StartsWith(term, "an installed ") && p != std::string::npos)
+      return "the installed " + term.substr(13, p - 13) + " does not satisfy " + term.substr(p + that.size());
+    return term;
+  }
+  if (!(f.subj.IsSetting() || f.subj.kind == SubjectKind::kParam)) return term;
   const std::string ref = SettingRef(f.subj);
   if (f.subj.kind == SubjectKind::kFlag && term == ref) return ref + " is given";  // a switch
   if (f.subj.kind == SubjectKind::kFlag && term == "without " + ref) return ref + " is not given";
