@@ -984,6 +984,21 @@ TEST(DocumenterCode, StateConditionQuotedOnceAndMethodsByTheirClass) {
   EXPECT_TRUE(Has(r.documentation, "when `self._backend != BACKEND_MEMFABRIC`"));
   EXPECT_FALSE(Has(r.documentation, "in the code"));
   EXPECT_TRUE(Has(r.trigger_scenarios, "`Worker.update` is called from `Worker.send` (line 7)"));
+
+  // Python calls a dunder method itself: another class's `super().__post_init__()` is
+  // no caller of this one.
+  std::string dc =
+      "class TPConfig:\n"
+      "    def __post_init__(self):\n"
+      "        if self.tp_size < 1:\n"
+      "            raise ValueError(\"tp_size must be at least 1\")\n"
+      "class FP8Kwargs(Base):\n"
+      "    def __post_init__(self):\n"
+      "        super().__post_init__()\n";
+  Record d = DocumentCode("pkg/dc.py", dc, 4, "ValueError", "tp_size must be at least 1", "TPConfig.__post_init__",
+                          {"self.tp_size < 1"});
+  SCOPED_TRACE(Dump(d));
+  EXPECT_FALSE(Has(d.trigger_scenarios, "is called from"));
 }
 
 }  // namespace

@@ -602,6 +602,11 @@ SiteContext FileIndex::Gather(const Site& site) const {
 
   // Callers in this file: calls of the function's name (a constructor: the class's).
   std::string callee = c.def_name == "__init__" ? c.class_name : c.def_name;
+  // Python calls a dunder method itself (`__post_init__`, `__call__`, `__enter__`);
+  // a call of that name in the file is another class's (`super().__post_init__()` in
+  // accelerate's FP8RecipeKwargs read as a caller of TorchTensorParallelConfig's).
+  if (c.def_name != "__init__" && c.def_name.size() > 4 && StartsWith(c.def_name, "__") && EndsWith(c.def_name, "__"))
+    callee.clear();
   if (!callee.empty()) {
     auto it = calls_.find(callee);
     if (it != calls_.end()) {
