@@ -294,6 +294,20 @@ std::string_view StatementEnd(std::string_view rhs) {
 
 }  // namespace
 
+bool BraceFile::InsideBlockFrom(int line, int site_line) const {
+  // Braces opened from `line` (its statement's `{`) to the start of `site_line`, minus
+  // those closed: still open means the site is inside. Strings and comments are not
+  // told apart: a brace in one is rare on these few lines.
+  int depth = 0;
+  bool opened = false;
+  for (int l = line; l < site_line; ++l)
+    for (char ch : Line(l)) {
+      if (ch == '{') ++depth, opened = true;
+      else if (ch == '}') --depth;
+    }
+  return opened && depth > 0;
+}
+
 SiteContext BraceFile::Gather(const Site& site) const {
   SiteContext c;
   c.known = true;
@@ -338,10 +352,22 @@ SiteContext BraceFile::Gather(const Site& site) const {
       bool walrus = q + 1 < t.size() && t[q] == ':' && t[q + 1] == '=';
       if (q >= t.size() || !((t[q] == '=' && (q + 1 >= t.size() || t[q + 1] != '=')) || walrus)) continue;
       std::string_view before = TrimView(t.substr(0, p));
+      // Go's `r, err := zip.OpenReader(b)`: err is one of the call's results.
+      while (!before.empty() && before.back() == ',') {
+        before = TrimView(before.substr(0, before.size() - 1));
+        while (!before.empty() && (IdentChar(before.back()) || before.back() == '.')) before.remove_suffix(1);
+        before = TrimView(before);
+      }
       // A declaration (`auto x =`, `const int x =`, `let x =`) or a plain assignment at the line start.
       if (!before.empty() && !IdentChar(before.back()) && before.back() != '&' && before.back() != '*' && before.back() != '>') continue;
+      // `if err := f(); err != nil {` (Go) declares err for that block only: a site
+      // after the block's end does not see it.
+      if ((before == "if" || before == "switch" || before == "for") && !InsideBlockFrom(l, site.line)) continue;
       std::string rhs = Trim(StatementEnd(t.substr(q + (walrus ? 2 : 1))));
       while (!rhs.empty() && (rhs.back() == ';' || rhs.back() == ',')) rhs.pop_back();
+      // A call whose arguments go on past this line: its name, `f(...)`, not a cut text.
+      if (std::count(rhs.begin(), rhs.end(), '(') > std::count(rhs.begin(), rhs.end(), ')'))
+        rhs = rhs.substr(0, rhs.find('(')) + "(...)";
       if (!rhs.empty() && rhs.size() <= kMaxContextText) c.assigned.emplace_back(n, rhs);
       break;
     }

@@ -27,6 +27,8 @@ class BraceFile {
 
  private:
   std::string_view Line(int line) const;  // 1-based, without the newline
+  // Whether a block the statement on `line` opens is still open where `site_line` begins.
+  bool InsideBlockFrom(int line, int site_line) const;
   int LineOf(size_t offset) const;        // 1-based line of a byte offset
   // The offset just after the definition header `name(...)` of the function around
   // `line`, and its parameter text; false when none is found.

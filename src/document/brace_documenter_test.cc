@@ -51,6 +51,46 @@ TEST(DocumenterForeign, CodeSpansInTheSitesLanguage) {
   EXPECT_FALSE(Has(r.documentation, "; err")) << "Go's if-statement initializer is the whole assignment";
 }
 
+// Go's `err` is the one the site sees: `r, err := zip.OpenReader(b)` binds it (one of
+// the call's results), and an earlier `if err := f(); err != nil {` declared its own,
+// gone after that block (ollama's updater said `err` = `os.MkdirAll(...)`).
+TEST(DocumenterForeign, GoErrIsTheNearestVisibleAssignment) {
+  std::string file =
+      "package updater\n\nfunc DoUpgrade(bundle string, dir string) error {\n"
+      "\tif err := os.MkdirAll(dir, 0o755); err != nil {\n"
+      "\t\treturn fmt.Errorf(\"unable to create backup dir %s: %w\", dir, err)\n\t}\n"
+      "\tr, err := zip.OpenReader(bundle)\n"
+      "\tif err != nil {\n"
+      "\t\treturn fmt.Errorf(\"unable to open upgrade bundle %s: %w\", bundle, err)\n\t}\n"
+      "\tdefer r.Close()\n"
+      "\tresp, err := client.Do(ctx, Request{\n\t\tURL: bundle,\n\t})\n"
+      "\tif err != nil {\n\t\treturn fmt.Errorf(\"fetch: %w\", err)\n\t}\n"
+      "\treturn nil\n}\n";
+  auto k = Knowledge({{"up.go", file}});
+  Site s = RaiseSite("up.go", 9, "error", "unable to open upgrade bundle {bundle}: {err}", "DoUpgrade");
+  s.language = "go";
+  s.guards = {"err != nil"};
+  Record r;
+  Doc(s, file, *k, &r);
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(Has(r.documentation, "(`err` = `zip.OpenReader(bundle)`)"));
+  Site in = RaiseSite("up.go", 5, "error", "unable to create backup dir {dir}: {err}", "DoUpgrade");
+  in.language = "go";
+  in.guards = {"err != nil"};
+  Record ri;
+  Doc(in, file, *k, &ri);
+  SCOPED_TRACE(Dump(ri));
+  EXPECT_TRUE(Has(ri.documentation, "(`err` = `os.MkdirAll(dir, 0o755)`)"));
+  // A call whose arguments go on past its line is named, not cut.
+  Site multi = RaiseSite("up.go", 16, "error", "fetch: {err}", "DoUpgrade");
+  multi.language = "go";
+  multi.guards = {"err != nil"};
+  Record rm;
+  Doc(multi, file, *k, &rm);
+  SCOPED_TRACE(Dump(rm));
+  EXPECT_TRUE(Has(rm.documentation, "(`err` = `client.Do(...)`)"));
+}
+
 // A Rust function's parameters, past a return type that holds brackets of its own
 // (`-> Result<(), String>`): the guard on one is a caller's argument.
 TEST(DocumenterForeign, RustParametersPastAReturnTypeWithBrackets) {
