@@ -31,6 +31,10 @@ TEST(DocumenterForeign, CodeSpansInTheSitesLanguage) {
   EXPECT_EQ(doc::ForeignCode("not self.ready or args.port is None", "rust"), "!self.ready || args.port.is_none()");
   EXPECT_EQ(doc::ForeignCode("s == \"a and b\" and t", "java"), "s == \"a and b\" && t");
   EXPECT_EQ(doc::ForeignCode("a and not b", "python"), "a and not b");
+  // C++'s `::` the parser wrote as `.`, back where a well-known namespace qualifies a name.
+  EXPECT_EQ(doc::ForeignCode("not std.isfinite(scale) or q == cutlass.WeightOnlyQuantOp.FINE", "cuda"),
+            "!std::isfinite(scale) || q == cutlass::WeightOnlyQuantOp::FINE");
+  EXPECT_EQ(doc::ForeignCode("cfg.std.x and a.std.y", "cpp"), "cfg.std.x && a.std.y");
   // C++ casts are no comparisons: static_cast<int32_t>(x) reads as (x)
   std::string cast = doc::NormalizeGuard("n > static_cast<int32_t>(kMax) && p != static_cast<const void*>(q)", "cpp");
   cast.erase(std::unique(cast.begin(), cast.end(), [](char a, char b) { return a == ' ' && b == ' '; }), cast.end());

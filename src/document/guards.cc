@@ -1,6 +1,8 @@
 // document/guards.cc: see guards.h.
 #include "document/guards.h"
 
+#include <algorithm>
+
 #include "document/py_tokens.h"
 #include "document/text.h"
 
@@ -511,6 +513,27 @@ std::string ForeignCode(std::string_view code, std::string_view language) {
     if (word_at(i, "True")) { o += "true"; i += 4; continue; }
     if (word_at(i, "False")) { o += "false"; i += 5; continue; }
     if (language != "rust" && word_at(i, "None")) { o += null; i += 4; continue; }
+    if ((language == "cpp" || language == "cuda") && (i == 0 || (!IsWordChar(code[i - 1]) && code[i - 1] != '.'))) {
+      // The parser's form wrote C++'s `::` as `.`: a name qualified by a well-known
+      // namespace is one again (`std::isfinite(x)`, `cutlass::WeightOnlyQuantOp::X`).
+      static const char* const kNamespaces[] = {"std", "cutlass", "cute", "c10", "at", "torch", "tvm", "ffi",
+                                                 "thrust", "cub", "absl", "fmt", "flashinfer", "tensorrt_llm"};
+      size_t e = i;
+      while (e < n && IsWordChar(code[e])) ++e;
+      std::string_view w = code.substr(i, e - i);
+      if (e < n && code[e] == '.' && e + 1 < n && IsWordChar(code[e + 1]) &&
+          std::find(std::begin(kNamespaces), std::end(kNamespaces), w) != std::end(kNamespaces)) {
+        o.append(w);
+        while (e < n && code[e] == '.' && e + 1 < n && IsWordChar(code[e + 1])) {
+          o += "::";
+          size_t b = ++e;
+          while (e < n && IsWordChar(code[e])) ++e;
+          o.append(code.substr(b, e - b));
+        }
+        i = e;
+        continue;
+      }
+    }
     o += c;
     ++i;
   }
