@@ -922,6 +922,18 @@ TEST(DocumenterCode, SettingTermsAreClausesAfterWhen) {
   SCOPED_TRACE(Dump(r));
   EXPECT_TRUE(Has(r.documentation, "when argument `package_check` is true or non-empty and argument `desc` is left as None"));
   EXPECT_TRUE(Has(r.trigger_scenarios, "with argument `package_check` true or non-empty"));
+
+  // An identity test against a sentinel (configparser's `fallback is _UNSET`) reads as
+  // the value passed after "with", as the test after "when".
+  std::string cp =
+      "_UNSET = object()\n"
+      "def get(section, option, fallback=_UNSET):\n"
+      "    if fallback is _UNSET:\n"
+      "        raise KeyError(option)\n";
+  Record g = DocumentCode("pkg/cp.py", cp, 4, "KeyError", "", "get", {"fallback is _UNSET"});
+  SCOPED_TRACE(Dump(g));
+  EXPECT_TRUE(Has(g.trigger_scenarios, "with argument `fallback` set to `_UNSET`"));
+  EXPECT_TRUE(Has(g.documentation, "when argument `fallback` is `_UNSET`"));
 }
 
 // A dataclass field's term begins with "the": no "A the" before it (lmdeploy's

@@ -221,7 +221,13 @@ std::string WriteTriggers(const SiteFacts& sf) {
           std::string t = UserTerm(sf, plain);
           built.push_back(StartsWith(t, "argument ") ? t.substr(9) : t);
         } else {
-          params.push_back(UserTerm(sf, f));
+          // "with argument `fallback` is `_UNSET`" -> "with argument `fallback` set to
+          // `_UNSET`": an identity test reads as the value passed.
+          std::string t = UserTerm(sf, f);
+          size_t tick = StartsWith(t, "argument `") ? t.find('`', 10) : std::string::npos;
+          if (tick != std::string::npos && t.compare(tick, 9, "` is not ") == 0) t = t.substr(0, tick) + "` other than " + t.substr(tick + 9);
+          else if (tick != std::string::npos && t.compare(tick, 5, "` is ") == 0) t = t.substr(0, tick) + "` set to " + t.substr(tick + 5);
+          params.push_back(std::move(t));
         }
         break;
       case SubjectKind::kType:
