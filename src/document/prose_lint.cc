@@ -113,6 +113,27 @@ bool TruncatedQuote(const std::string& text, const std::string& msg, std::string
   }
 }
 
+// The text a solution gives after a colon ("Use what the message says is supported:
+// ed for fp8 quantization."): a piece of the message that starts mid-word.
+bool TruncatedAfterColon(const std::string& text, const std::string& msg, std::string* piece) {
+  for (size_t c = text.find(": "); c != std::string::npos; c = text.find(": ", c + 2)) {
+    size_t b = c + 2, e = text.find(". ", b);
+    std::string q = Trim(text.substr(b, e == std::string::npos ? std::string::npos : e - b));
+    while (!q.empty() && q.back() == '.') q.pop_back();
+    if (q.size() < 8 || q.find('`') != std::string::npos || !IsWordChar(q.front())) continue;
+    bool found = false, clean = false;
+    for (size_t at = msg.find(q); at != std::string::npos; at = msg.find(q, at + 1)) {
+      found = true;
+      if (at == 0 || !IsWordChar(msg[at - 1])) clean = true;
+    }
+    if (found && !clean) {
+      *piece = q;
+      return true;
+    }
+  }
+  return false;
+}
+
 bool InTestsPath(const std::string& path) {
   std::string p = "/" + path;
   if (Has(p, "/tests/") || Has(p, "/test/") || Has(p, "/testing/")) return true;
@@ -363,7 +384,7 @@ void ProseLinter::Check(const Record& r, const Site* facts) {
   if (!msg.empty()) {
     std::string q;
     for (const auto& s : sols)
-      if (TruncatedQuote(s, msg, &q)) Add(r, "truncated-hint", "solutions", q);
+      if (TruncatedQuote(s, msg, &q) || TruncatedAfterColon(s, msg, &q)) Add(r, "truncated-hint", "solutions", q);
     if (r.try_catch_pattern && TruncatedQuote(*r.try_catch_pattern, msg, &q)) Add(r, "truncated-hint", "tryCatchPattern", q);
   }
 

@@ -75,6 +75,12 @@ TEST(ProseLint, UnfilledPlaceholderAndTruncatedHint) {
   EXPECT_EQ(Count(r, nullptr, "truncated-hint"), 1);
   r.solutions = std::vector<std::string>{"Use a state of `_PHILOX_STATE_DTYPES`, as \"only supported for\" says."};
   EXPECT_EQ(Count(r, nullptr, "unfilled-placeholder") + Count(r, nullptr, "truncated-hint"), 0);
+  // Unquoted, after a colon (lmdeploy: "only support" matched inside "only supported").
+  r = Rec("fp8_quant_scope is only supported for fp8 quantization.");
+  r.solutions = std::vector<std::string>{"Use what the message says is supported: ed for fp8 quantization."};
+  EXPECT_EQ(Count(r, nullptr, "truncated-hint"), 1);
+  r.solutions = std::vector<std::string>{"Use what the message says is supported: fp8 quantization."};
+  EXPECT_EQ(Count(r, nullptr, "truncated-hint"), 0);
   // Braces the message prints (accelerate: a plain string "python {{myscript.py}}") are
   // its text, which its messagePattern holds escaped; a hole is a group there.
   r = Rec("Please rerun with `python {{myscript.py}}`.");
