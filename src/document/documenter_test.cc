@@ -934,6 +934,18 @@ TEST(DocumenterCode, SettingTermsAreClausesAfterWhen) {
   SCOPED_TRACE(Dump(g));
   EXPECT_TRUE(Has(g.trigger_scenarios, "with argument `fallback` set to `_UNSET`"));
   EXPECT_TRUE(Has(g.documentation, "when argument `fallback` is `_UNSET`"));
+
+  // "in" reads as a clause too, also where an earlier check leaves first (flask's
+  // debughelpers: "leave first when argument `key` not in `request.form`").
+  std::string fm =
+      "def getitem(key, form):\n"
+      "    if key not in form:\n"
+      "        return None\n"
+      "    if key in form:\n"
+      "        raise KeyError(key)\n";
+  Record m = DocumentCode("pkg/fm.py", fm, 5, "KeyError", "", "getitem", {"key in form"});
+  SCOPED_TRACE(Dump(m));
+  EXPECT_TRUE(Has(m.documentation, "when argument `key` is in `form`")) << *m.documentation;
 }
 
 // A dataclass field's term begins with "the": no "A the" before it (lmdeploy's

@@ -117,6 +117,9 @@ bool SettingsHolder(const std::string& base, const SiteContext& ctx);
 
 // Helpers the writers share.
 std::string UserTerm(const SiteFacts& sf, const Fact& f);   // `--deepep-mode normal`, `X=1`, ...
+// UserTerm as a clause, for after "when": "argument `p` is left as None", "the
+// installed `torch` does not satisfy `torch>=2.1`" (terms are written to follow "with").
+std::string ClauseForm(const Fact& f, const std::string& term);
 std::string TypePhrase(const SiteFacts& sf, const std::string& type);  // "an instance of `T`"; JS: "a string"
 std::string SettingRef(const Subject& s);                    // `--deepep-mode`, environment variable `X`
 std::string SettingValue(const Subject& s, const std::string& v);  // --deepep-mode v / X=v / field=v

@@ -218,6 +218,33 @@ std::string TypePhrase(const SiteFacts& sf, const std::string& type) {
   return "an instance of " + BT(type);
 }
 
+// "argument `p` left as None" -> "argument `p` is left as None" after "when": a
+// setting's term is written to follow "with" ("Calling `f` with argument `p` left as
+// None"), and a clause needs its verb. Comparisons (`p` != `0`) read as they are.
+std::string ClauseForm(const Fact& f, const std::string& term) {
+  if (f.disjunction) return term;
+  if (f.subj.kind == SubjectKind::kVersion) {
+    // "an installed `torch` that does not satisfy `torch>=2.1`" -> "the installed
+    // `torch` does not satisfy `torch>=2.1`"
+    const std::string that = " that does not satisfy ";
+    size_t p = term.find(that);
+    if (StartsWith(term, "an installed ") && p != std::string::npos)
+      return "the installed " + term.substr(13, p - 13) + " does not satisfy " + term.substr(p + that.size());
+    return term;
+  }
+  if (!(f.subj.IsSetting() || f.subj.kind == SubjectKind::kParam)) return term;
+  const std::string ref = SettingRef(f.subj);
+  if (f.subj.kind == SubjectKind::kFlag && term == ref) return ref + " is given";  // a switch
+  if (f.subj.kind == SubjectKind::kFlag && term == "without " + ref) return ref + " is not given";
+  if (!StartsWith(term, ref + " ")) return term;
+  const std::string rest = term.substr(ref.size() + 1);
+  for (std::string w : {"true", "false", "left as", "given", "not given", "set", "unset", "a multiple of",
+                        "not a multiple of", "in", "not in"})
+    if (rest == w || StartsWith(rest, w + " ") || StartsWith(rest, w + ","))
+      return ref + " is " + rest;
+  return term;
+}
+
 std::string UserTerm(const SiteFacts& sf, const Fact& f) {
   const Subject& s = f.subj;
   const Atom& a = f.atom;
