@@ -1,7 +1,9 @@
-// The walk of the C/C++ front end (see cpp_extractor.h).
+// The C/C++ front end's entry points (see cpp_extractor.h) and, until they move
+// to the files cpp_walker.h names, the walker's definitions.
 #include "extract/cpp/cpp_extractor.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -11,15 +13,10 @@
 #include "extract/common/message.h"
 #include "extract/cpp/cpp_lexer.h"
 #include "extract/cpp/cpp_sinks.h"
+#include "extract/cpp/cpp_walker.h"
 #include "model/utf8.h"
 
 namespace errdex {
-
-using cpp::Token;
-using cpp::TokType;
-using msg::Alts;
-using msg::Seg;
-using msg::Segs;
 
 bool IsCppPath(std::string_view path) {
   size_t dot = path.rfind('.');
@@ -39,10 +36,9 @@ std::shared_ptr<const cpp::MacroTable> BuildCppMacroTable(std::vector<std::pair<
   return table;
 }
 
-namespace {
+}  // namespace errdex
 
-constexpr int kMaxEvalDepth = 32;
-constexpr size_t kMaxGuards = 64;
+namespace errdex::cpp {
 
 bool IsKeyword(std::string_view s) {
   static constexpr std::string_view kWords[] = {
@@ -54,6 +50,11 @@ bool IsKeyword(std::string_view s) {
     if (s == w) return true;
   return false;
 }
+
+namespace {
+
+constexpr int kMaxEvalDepth = 32;
+constexpr size_t kMaxGuards = 64;
 
 bool InTestsPath(std::string_view path) {
   size_t start = 0;
@@ -166,132 +167,83 @@ std::optional<std::string_view> StreamWriterSeparator(std::string_view name) {
   return std::nullopt;
 }
 
-enum class CtxKind : uint8_t { kFunction, kClass, kNamespace, kBlock, kGuard, kCatch };
-
-struct Ctx {
-  CtxKind kind;
-  bool brace = false;        // closed by a '}' (else: a statement, closed by ';')
-  uint32_t depth = 0;        // brace depth where it was opened (statement guards)
-  bool from_macro = false;   // a guard written inside a macro body
-  bool is_if = false;        // an if-guard (its text feeds a following else)
-  std::string text;          // name, guard text, catch header
-  std::string catch_param;   // kCatch: the parameter's name
-  uint32_t chain = 0;        // a guard from a macro body: the expansion that wrote it (Token::chain)
-};
-
-struct Local {
-  bool stream = false;
-  std::optional<Alts> value;  // nullopt: unknown
-};
-
-class Walker {
- public:
-  Walker(std::string_view path, std::string_view text, const std::vector<Token>& toks, const cpp::Expander& exp,
-         const ExtractLimits& limits)
-      : path_(path), text_(text), t_(toks), exp_(exp), limits_(limits), in_tests_(InTestsPath(path)) {
-    if (path.size() >= 2 && path.substr(path.size() - 2) == ".c") language_ = "c";
-    else if (path.size() >= 3 && (path.substr(path.size() - 3) == ".cu" || path.substr(path.size() - 4) == ".cuh"))
-      language_ = "cuda";
+// A check macro's condition with its init-statement folded in: "auto ec = f(x); ec
+// != ok" -> "f(x) != ok" (NCCLCHECK, CUDA_CHECK): what failed, in the call's words.
+std::string FoldInitStatement(const std::string& cond) {
+  int depth = 0;
+  size_t semi = std::string::npos;
+  for (size_t i = 0; i < cond.size() && semi == std::string::npos; ++i) {
+    char c = cond[i];
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    else if (c == ')' || c == ']' || c == '}') --depth;
+    else if (c == ';' && depth == 0) semi = i;
   }
-  void Run();
-  std::vector<Site> sites;
-  size_t sites_left_out = 0;  // past the collection bound of Add
-
- private:
-  // Keeps a site within the limits as it is made (memory stays bounded: a macro
-  // expanding to a 60 KB literal, used 20,000 times, made 7 GB of sites). A copy
-  // of a site already made (a block a dispatch macro pastes into each of its
-  // cases: flashinfer's mixed_comm.cu makes 9,000 copies of 71 sites) is dropped
-  // here, before the bound, so copies never push distinct sites out. Collects at
-  // most twice max_sites distinct sites (the first max_sites in the file are
-  // kept); past that only counts.
-  void Add(Site site) {
-    CapSite(site, limits_);
-    const std::string key = std::to_string(site.line) + ':' + std::to_string(site.column) + ':' +
-                            SiteKindName(site.kind) + '\0' + site.error_class.value_or("") + '\0' +
-                            site.message_pattern.value_or("") + '\0' + site.error_message.value_or("") + '\0' +
-                            site.message_expr.value_or("");
-    if (!seen_.insert(std::hash<std::string>{}(key)).second) return;  // 64-bit hash: the set stays small
-    if (sites.size() >= 2 * limits_.max_sites) {
-      ++sites_left_out;
-      return;
-    }
-    sites.push_back(std::move(site));
-  }
-  std::unordered_set<size_t> seen_;  // hashes of the sites made (see Add)
-  const Token& T(size_t i) const { return t_[i]; }
-  size_t N() const { return t_.size(); }
-  bool IsP(size_t i, char c) const { return i < N() && t_[i].IsPunct(c); }
-  bool IsW(size_t i, std::string_view w) const { return i < N() && t_[i].text == w && t_[i].type == TokType::kIdent; }
-  // Index of the bracket closing the one at i ('(' '[' '{'), or N() when unbalanced.
-  size_t Close(size_t i) const;
-  // Index of the '(' opening the ')' at i, scanning back; npos when none.
-  size_t OpenBack(size_t i) const;
-  // End (exclusive) of the expression starting at i: the first ';' or an
-  // unmatched closer at depth 0.
-  size_t ExprEnd(size_t i) const;
-  std::vector<std::pair<size_t, size_t>> SplitArgs(size_t open, size_t close) const;
-  std::string Spell(size_t b, size_t e) const;
-
-  void OpenBrace(size_t i);
-  void CloseBrace();
-  void EndStatement();
-  std::string FunctionNameAt(size_t brace) const;
-  bool ClassNameAt(size_t brace, CtxKind* kind, std::string* name) const;
-
-  // Locals.
-  bool TryLocal(size_t i, size_t* next);
-  Local* FindLocal(std::string_view name) {
-    auto it = locals_.find(name);
-    return it == locals_.end() ? nullptr : &it->second;
-  }
-
-  // Sites.
-  Site NewSite(SiteKind kind, size_t at) const;
-  void HandleSink(size_t i, size_t name_begin, const cpp::Sink& sink);
-  void HandleThrow(size_t i);
-  bool Terminates(size_t from) const;
-
-  // Messages.
-  std::optional<Alts> Eval(size_t b, size_t e, int depth);
-  Alts Part(size_t b, size_t e, int depth);
-  Segs PartSegs(size_t b, size_t e, int depth) { return msg::Single(Part(b, e, depth), Spell(b, e)); }
-  Segs Template(std::string_view tmpl, std::string_view c, std::string_view a, std::string_view b) const;
-
-  std::string_view path_;
-  std::string_view text_;
-  const std::vector<Token>& t_;
-  const cpp::Expander& exp_;
-  const ExtractLimits& limits_;
-  bool in_tests_;
-  std::string language_ = "cpp";
-
-  std::vector<Ctx> ctx_;
-  uint32_t depth_ = 0;  // brace depth
-  struct Snapshot {
-    std::vector<Ctx> at_if;
-    uint32_t depth_at_if = 0;
-    bool has_else = false;
-    std::vector<Ctx> after_first;
-    uint32_t depth_after_first = 0;
+  if (semi == std::string::npos) return cond;
+  std::string init = cond.substr(0, semi), test = cond.substr(semi + 1);
+  size_t eq = init.find('=');
+  auto trim = [](std::string x) {
+    size_t b = x.find_first_not_of(" \t"), e = x.find_last_not_of(" \t");
+    return b == std::string::npos ? std::string() : x.substr(b, e - b + 1);
   };
-  std::vector<Snapshot> pp_;
-  // Pending header of the next '{' or statement.
-  enum class Pending : uint8_t { kNone, kGuard, kCatch, kPlain };
-  Pending pending_ = Pending::kNone;
-  std::string pending_text_;
-  std::vector<std::string> pending_extra_;  // "not (c)" of an else before this if
-  bool pending_from_macro_ = false;
-  uint32_t pending_chain_ = 0;
-  bool pending_is_if_ = false;
-  std::string catch_param_;
-  std::string last_if_;           // the condition of the if whose branch just ended
-  uint32_t last_if_depth_ = UINT32_MAX;
-  bool stmt_start_ = true;
-  bool case_label_ = false;  // between `case` and its ':'
-  std::unordered_map<std::string_view, Local> locals_;
-  std::vector<std::string> local_names_;  // owned names for locals_ keys made from macro tokens
-};
+  test = trim(test);
+  if (eq == std::string::npos || eq == 0 || init[eq + 1] == '=' || std::strchr("!<>", init[eq - 1])) return test;
+  std::string lhs = trim(init.substr(0, eq)), expr = trim(init.substr(eq + 1));
+  size_t name_at = lhs.find_last_of(" \t*&");
+  std::string name = name_at == std::string::npos ? lhs : lhs.substr(name_at + 1);
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  if (name.empty() || expr.empty() || !std::all_of(name.begin(), name.end(), ident)) return test;
+  std::string out;
+  for (size_t i = 0; i < test.size();) {
+    bool starts = test.compare(i, name.size(), name) == 0 && (i == 0 || !ident(test[i - 1])) &&
+                  (i + name.size() == test.size() || !ident(test[i + name.size()]));
+    if (starts) {
+      out += expr;
+      i += name.size();
+    } else {
+      out += test[i++];
+    }
+  }
+  return out;
+}
+
+// A macro's guard that says nothing a reader can use: "!(false)", "true" (a check
+// macro used as an unconditional failure, FLASHINFER_FUSED_CHECK(false) under
+// `default:`), or one with template arguments (`is_valid_op<A, B>(op)`), whose
+// commas no later stage can tell from a list.
+bool UnusableMacroGuard(const std::string& cond) {
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t i = 1; i < cond.size(); ++i) {
+    if (cond[i] != '<' || !ident(cond[i - 1])) continue;
+    size_t j = i + 1;
+    bool comma = false;
+    for (; j < cond.size() && cond[j] != '>' && !std::strchr(";()<", cond[j]); ++j)
+      if (cond[j] == ',') comma = true;
+    if (j >= cond.size() || cond[j] != '>') continue;
+    size_t k = j + 1;
+    while (k < cond.size() && cond[k] == ' ') ++k;
+    // name<A, B> or name<T>(x) / name<T>::v: template arguments.
+    if (comma || (k < cond.size() && (cond[k] == '(' || cond[k] == ':'))) return true;
+  }
+  std::string t;
+  int depth = 0;
+  for (char c : cond) {
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    else if (c == ')' || c == ']' || c == '}') --depth;
+    else if (c == ',' && depth == 0) return true;
+    if (c != ' ' && c != '\t' && c != '(' && c != ')') t += c;
+  }
+  return t == "true" || t == "1" || t == "!false" || t == "!0" || t == "!nullptr" || t == "!NULL";
+}
+
+}  // namespace
+
+Walker::Walker(std::string_view path, std::string_view text, const std::vector<Token>& toks, const cpp::Expander& exp,
+               const ExtractLimits& limits)
+    : path_(path), text_(text), t_(toks), exp_(exp), limits_(limits), in_tests_(InTestsPath(path)) {
+  if (path.size() >= 2 && path.substr(path.size() - 2) == ".c") language_ = "c";
+  else if (path.size() >= 3 && (path.substr(path.size() - 3) == ".cu" || path.substr(path.size() - 4) == ".cuh"))
+    language_ = "cuda";
+}
 
 size_t Walker::Close(size_t i) const {
   char open = T(i).text[0];
@@ -1214,77 +1166,6 @@ Segs Walker::Template(std::string_view tmpl, std::string_view c, std::string_vie
   return out;
 }
 
-// ---------------------------------------------------------------------------
-// Sites.
-
-// A check macro's condition with its init-statement folded in: "auto ec = f(x); ec
-// != ok" -> "f(x) != ok" (NCCLCHECK, CUDA_CHECK): what failed, in the call's words.
-std::string FoldInitStatement(const std::string& cond) {
-  int depth = 0;
-  size_t semi = std::string::npos;
-  for (size_t i = 0; i < cond.size() && semi == std::string::npos; ++i) {
-    char c = cond[i];
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    else if (c == ')' || c == ']' || c == '}') --depth;
-    else if (c == ';' && depth == 0) semi = i;
-  }
-  if (semi == std::string::npos) return cond;
-  std::string init = cond.substr(0, semi), test = cond.substr(semi + 1);
-  size_t eq = init.find('=');
-  auto trim = [](std::string x) {
-    size_t b = x.find_first_not_of(" \t"), e = x.find_last_not_of(" \t");
-    return b == std::string::npos ? std::string() : x.substr(b, e - b + 1);
-  };
-  test = trim(test);
-  if (eq == std::string::npos || eq == 0 || init[eq + 1] == '=' || std::strchr("!<>", init[eq - 1])) return test;
-  std::string lhs = trim(init.substr(0, eq)), expr = trim(init.substr(eq + 1));
-  size_t name_at = lhs.find_last_of(" \t*&");
-  std::string name = name_at == std::string::npos ? lhs : lhs.substr(name_at + 1);
-  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  if (name.empty() || expr.empty() || !std::all_of(name.begin(), name.end(), ident)) return test;
-  std::string out;
-  for (size_t i = 0; i < test.size();) {
-    bool starts = test.compare(i, name.size(), name) == 0 && (i == 0 || !ident(test[i - 1])) &&
-                  (i + name.size() == test.size() || !ident(test[i + name.size()]));
-    if (starts) {
-      out += expr;
-      i += name.size();
-    } else {
-      out += test[i++];
-    }
-  }
-  return out;
-}
-
-// A macro's guard that says nothing a reader can use: "!(false)", "true" (a check
-// macro used as an unconditional failure, FLASHINFER_FUSED_CHECK(false) under
-// `default:`), or one with template arguments (`is_valid_op<A, B>(op)`), whose
-// commas no later stage can tell from a list.
-bool UnusableMacroGuard(const std::string& cond) {
-  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (size_t i = 1; i < cond.size(); ++i) {
-    if (cond[i] != '<' || !ident(cond[i - 1])) continue;
-    size_t j = i + 1;
-    bool comma = false;
-    for (; j < cond.size() && cond[j] != '>' && !std::strchr(";()<", cond[j]); ++j)
-      if (cond[j] == ',') comma = true;
-    if (j >= cond.size() || cond[j] != '>') continue;
-    size_t k = j + 1;
-    while (k < cond.size() && cond[k] == ' ') ++k;
-    // name<A, B> or name<T>(x) / name<T>::v: template arguments.
-    if (comma || (k < cond.size() && (cond[k] == '(' || cond[k] == ':'))) return true;
-  }
-  std::string t;
-  int depth = 0;
-  for (char c : cond) {
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    else if (c == ')' || c == ']' || c == '}') --depth;
-    else if (c == ',' && depth == 0) return true;
-    if (c != ' ' && c != '\t' && c != '(' && c != ')') t += c;
-  }
-  return t == "true" || t == "1" || t == "!false" || t == "!0" || t == "!nullptr" || t == "!NULL";
-}
-
 Site Walker::NewSite(SiteKind kind, size_t at) const {
   Site s;
   s.kind = kind;
@@ -1607,7 +1488,12 @@ void Walker::HandleThrow(size_t i) {
   Add(std::move(site));
 }
 
-}  // namespace
+}  // namespace errdex::cpp
+
+namespace errdex {
+
+using cpp::Token;
+using cpp::Walker;
 
 CppExtractResult ExtractCpp(std::string_view path, std::string_view text, const cpp::MacroTable* repo,
                             const ExtractLimits& limits) {
