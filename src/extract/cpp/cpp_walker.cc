@@ -42,9 +42,8 @@ bool InTestsPath(std::string_view path) {
 Walker::Walker(std::string_view path, std::string_view text, const std::vector<Token>& toks, const cpp::Expander& exp,
                const ExtractLimits& limits)
     : path_(path), text_(text), t_(toks), exp_(exp), limits_(limits), in_tests_(InTestsPath(path)) {
-  if (path.size() >= 2 && path.substr(path.size() - 2) == ".c") language_ = "c";
-  else if (path.size() >= 3 && (path.substr(path.size() - 3) == ".cu" || path.substr(path.size() - 4) == ".cuh"))
-    language_ = "cuda";
+  if (path.ends_with(".c")) language_ = "c";
+  else if (path.ends_with(".cu") || path.ends_with(".cuh")) language_ = "cuda";
 }
 
 size_t Walker::Close(size_t i) const {
