@@ -8,8 +8,9 @@
 //  2. cpp_macros: uses of the repository's wrapper macros expanded to the
 //     sinks they reach (the file's own #defines first, then the repository's
 //     table built by the scanner from every C-family file);
-//  3. a walk over the expanded tokens with a context stack (functions and
-//     classes, if/else/while guards, catch clauses) and local data flow for
+//  3. cpp_walker (cpp_walker.h names the file of each part): a walk over the
+//     expanded tokens with a context stack (functions and classes,
+//     if/else/while guards, catch clauses) and local data flow for
 //     messages built in locals (std::string msg = ...; msg += ...;
 //     std::ostringstream oss; oss << ...; FLASHINFER_ERROR(oss.str())), that
 //     turns each sink (cpp_sinks: TORCH_CHECK family, tvm-ffi, glog, assert,

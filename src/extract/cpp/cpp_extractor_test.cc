@@ -284,5 +284,16 @@ TEST(CppExtractor, PathsAndLanguage) {
   EXPECT_TRUE(Sites("void f() { TORCH_CHECK(0, \"m\"); }", nullptr, "tests/x_test.cc")[0].in_tests);
 }
 
+// A three-byte path ("a.h", a header at the repository's root) made the
+// language test take path.substr(size - 4): an out_of_range exception, so the
+// scan reported "internal error in the front end" and the file gave no sites.
+TEST(CppExtractor, AThreeBytePathIsExtracted) {
+  auto s = Sites("void f() { TORCH_CHECK(0, \"m\"); }", nullptr, "a.h");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].language, "cpp");
+  EXPECT_EQ(Sites("void f() { TORCH_CHECK(0, \"m\"); }", nullptr, "a.c")[0].language, "c");
+  EXPECT_EQ(Sites("void f() { TORCH_CHECK(0, \"m\"); }", nullptr, "k.cu")[0].language, "cuda");
+}
+
 }  // namespace
 }  // namespace errdex
