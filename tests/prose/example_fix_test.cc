@@ -1,0 +1,48 @@
+// exampleFix on real-style code scanned by the real binary (tests/prose/fixtures/):
+// the call with a value the check rejects and one it accepts, for checks a caller
+// meets through the arguments it passes. Each "after" value is one the whole guard
+// accepts; where no such value is known the field stays null.
+#include <gtest/gtest.h>
+
+#include "prose/fixture_scan.h"
+
+namespace errdex {
+namespace {
+
+using namespace prosetest;
+
+// `x <= 0 or x % 16 != 0`, `n % 8 != 0 or k % _K_ALIGN != 0`, `a <= 0 or b <= 0`: every
+// argument the disjunction tests gets a value none of its tests rejects (the smallest
+// positive multiple, the default when it passes, a module constant read as its value);
+// the failing call changes only the first. A modulus that is itself an argument, and a
+// guard no integer passes, give no call.
+TEST(ExampleFix, IntArgumentsOfADisjunction) {
+  Scanned s = ScanFixture("call_args");
+  ASSERT_EQ(s.exit_code, 0);
+  const Record* t = Find(s, "tile_size must be a positive multiple of 16");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->example_fix.value_or(""), "# before\nlaunch_tiles(tile_size=0)\n# after\nlaunch_tiles(tile_size=16)") << Dump(t);
+  const Record* b = Find(s, "block_size must be a positive multiple of 32");
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->example_fix.value_or(""),
+            "# before\nlaunch_blocks(block_size=0)\n# after\nlaunch_blocks(block_size=128)  # the default")
+      << Dump(b);
+  const Record* g = Find(s, "n must be a multiple of 8 and k a multiple of");
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->example_fix.value_or(""), "# before\ngrouped_gemm(n=12, k=16)\n# after\ngrouped_gemm(n=8, k=16)") << Dump(g);
+  const Record* w = Find(s, "total_tasks and sm_count must be positive");
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->example_fix.value_or(""),
+            "# before\nsplit_work(total_tasks=0, sm_count=1)\n# after\nsplit_work(total_tasks=1, sm_count=1)")
+      << Dump(w);
+  const Record* p = Find(s, "rows must be a positive multiple of align");
+  ASSERT_TRUE(p);
+  EXPECT_FALSE(Has(p->example_fix, "pad_rows(rows=")) << Dump(p);
+  const Record* n = Find(s, "no split count works here");
+  ASSERT_TRUE(n);
+  EXPECT_FALSE(Has(n->example_fix, "pick_split(")) << Dump(n);
+  ExpectCleanProse(s);
+}
+
+}  // namespace
+}  // namespace errdex
