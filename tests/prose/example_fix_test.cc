@@ -44,5 +44,31 @@ TEST(ExampleFix, IntArgumentsOfADisjunction) {
   ExpectCleanProse(s);
 }
 
+// `x not in NAME` where NAME is a literal tuple, list, set or dict (its keys) assigned at
+// module level or in the function: the call with a member. A table that is itself an
+// argument, or one built by a comprehension, gives no call.
+TEST(ExampleFix, MemberOfALiteralTable) {
+  Scanned s = ScanFixture("call_args");
+  ASSERT_EQ(s.exit_code, 0);
+  const Record* p = Find(s, "page_size must be one of");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->example_fix.value_or(""),
+            "# before\nmake_mla_config(page_size=65)  # not 32 or 64\n# after\nmake_mla_config(page_size=32)")
+      << Dump(p);
+  const Record* q = Find(s, "quant_type must be one of");
+  ASSERT_TRUE(q);
+  EXPECT_EQ(q->example_fix.value_or(""),
+            "# before\ninterleave_weights(quant_type=\"other\")  # not \"fp4\" or \"int4\"\n# after\n"
+            "interleave_weights(quant_type=\"fp4\")")
+      << Dump(q);
+  const Record* t = Find(s, "unknown backend");
+  ASSERT_TRUE(t);
+  EXPECT_FALSE(Has(t->example_fix, "lookup_backend(name=")) << Dump(t);
+  const Record* a = Find(s, "unsupported activation");
+  ASSERT_TRUE(a);
+  EXPECT_FALSE(Has(a->example_fix, "pick_activation(activation=")) << Dump(a);
+  ExpectCleanProse(s);
+}
+
 }  // namespace
 }  // namespace errdex
