@@ -371,6 +371,10 @@ std::optional<std::string> IntArgsDisjunctionFix(const SiteFacts& sf, const Fact
     return std::nullopt;
   const std::string& def = sf.ctx->def_name;
   if (def.empty() || (StartsWith(def, "__") && def != "__init__" && def != "__new__")) return std::nullopt;
+  // The negated test of an earlier `if T: return` (T false here) is where the site is reached
+  // from: a value that makes another such T true returns before the raise.
+  const int exits_from = (int)sf.site->guards.size(), exits_to = exits_from + (int)sf.exit_branches.size();
+  if (f.guard >= exits_from && f.guard < exits_to) return std::nullopt;
   struct Test {
     std::string op;  // "<", "<=", ">", ">=", "==", "!=", or "%" (fails unless a multiple of n)
     long n = 0;

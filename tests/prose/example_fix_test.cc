@@ -14,8 +14,8 @@ using namespace prosetest;
 // `x <= 0 or x % 16 != 0`, `n % 8 != 0 or k % _K_ALIGN != 0`, `a <= 0 or b <= 0`: every
 // argument the disjunction tests gets a value none of its tests rejects (the smallest
 // positive multiple, the default when it passes, a module constant read as its value);
-// the failing call changes only the first. A modulus that is itself an argument, and a
-// guard no integer passes, give no call.
+// the failing call changes only the first. A modulus that is itself an argument, a guard
+// no integer passes, and the negated test of an earlier `if ...: return`, give no call.
 TEST(ExampleFix, IntArgumentsOfADisjunction) {
   Scanned s = ScanFixture("call_args");
   ASSERT_EQ(s.exit_code, 0);
@@ -41,6 +41,11 @@ TEST(ExampleFix, IntArgumentsOfADisjunction) {
   const Record* n = Find(s, "no split count works here");
   ASSERT_TRUE(n);
   EXPECT_FALSE(Has(n->example_fix, "pick_split(")) << Dump(n);
+  // `src_type != 2 or dst_type != 0` is the negated test of an earlier `if ...: return`: a
+  // value that fails it (src_type=1, dst_type=0) meets another such return first.
+  const Record* c = Find(s, "is not implemented");
+  ASSERT_TRUE(c);
+  EXPECT_FALSE(Has(c->example_fix, "src_type=1, dst_type=0")) << Dump(c);
   ExpectCleanProse(s);
 }
 
