@@ -82,6 +82,61 @@ bool StringLit(const std::string& s, std::string* v) {
   return false;
 }
 
+// `["a", "b"]`, `("a", "b")`, `{"a", "b"}`, `{"a": 1, "b": 2}` (its keys), `(32, 64)`: the
+// items' source text, each a string or integer literal; false for any other text.
+bool LiteralContainerItems(const std::string& text, std::vector<std::string>* items) {
+  std::string t = Trim(text);
+  if (t.size() < 2 || t.size() > 2048) return false;
+  char open = t[0], close = t.back();
+  if (!((open == '[' && close == ']') || (open == '(' && close == ')') || (open == '{' && close == '}'))) return false;
+  // One bracketed literal, not `[1, 2] + [3]`: the first bracket closes at the end.
+  int depth = 0;
+  char quote = 0;
+  for (size_t i = 0; i + 1 < t.size(); ++i) {
+    char c = t[i];
+    if (quote) {
+      if (c == '\\') ++i;
+      else if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if ((c == ')' || c == ']' || c == '}') && --depth == 0) {
+      return false;
+    }
+  }
+  std::vector<std::string> parts = CallArgs(t, 0);
+  if (parts.empty()) return false;
+  bool dict = false;
+  for (std::string p : parts) {
+    if (p.empty()) continue;  // a trailing comma
+    if (open == '{') {
+      // `"a": 1`: the key, before the first colon outside a string.
+      char quote = 0;
+      size_t colon = std::string::npos;
+      for (size_t i = 0; i < p.size() && colon == std::string::npos; ++i) {
+        if (quote) {
+          if (p[i] == '\\') ++i;
+          else if (p[i] == quote) quote = 0;
+        } else if (p[i] == '"' || p[i] == '\'') {
+          quote = p[i];
+        } else if (p[i] == ':') {
+          colon = i;
+        }
+      }
+      if (items->empty()) dict = colon != std::string::npos;  // a set literal has no colons
+      if (dict != (colon != std::string::npos)) return false;
+      if (dict) p = Trim(p.substr(0, colon));
+    }
+    long n;
+    std::string v;
+    if (!IntLiteral(p, &n) && !StringLit(p, &v)) return false;
+    items->push_back(p);
+  }
+  return true;
+}
+
+
 class Resolver {
  public:
   Resolver(const Site& site, const SiteContext& ctx, const KnowledgeIndex* k, DocDeps* deps)
@@ -741,6 +796,30 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
             f.atom_constant = r;
           }
         }
+      }
+      if (!f.atom.rhs_strings && (f.atom.op == "in" || f.atom.op == "not in")) {
+        // `x not in qtype_map` with `qtype_map = {"fp4": ..., "int4": ...}` (or a list, tuple or
+        // set of string or integer literals) assigned on the path or at module level: its keys
+        // (items) are the values, as if written in the test.
+        std::string r = Trim(f.atom.rhs);
+        if (EndsWith(r, ".keys()")) r = r.substr(0, r.size() - 7);
+        if (IsIdent(r) && !res.Param(r))
+          if (const std::string* v = res.Assigned(r)) {
+            std::vector<std::string> items;
+            if (LiteralContainerItems(*v, &items) && !items.empty()) {
+              std::string list;
+              for (const auto& it : items) list += (list.empty() ? "" : ", ") + it;
+              std::vector<Clause> parsed;
+              ParseGuard("_ in (" + list + (items.size() == 1 ? ",)" : ")"), 0, &parsed);
+              if (parsed.size() == 1 && parsed[0].any_of.size() == 1 && parsed[0].any_of[0].rhs_strings &&
+                  parsed[0].any_of[0].values.size() == items.size()) {
+                f.atom.values = parsed[0].any_of[0].values;
+                f.atom.rhs_strings = true;
+                f.atom.rhs_numbers = parsed[0].any_of[0].rhs_numbers;
+                f.atom_constant = r;
+              }
+            }
+          }
       }
       f.subj = res.Resolve(f.atom);
       f.code = Clip(OneLine(f.atom.Code()), kMaxExpr);

@@ -209,6 +209,26 @@ int FileIndex::MinIndent(int from, int to) const {
   return r;
 }
 
+bool FileIndex::MutatedContainer(std::string_view n) const {
+  for (size_t i = 0; i + 1 < t_.size(); ++i) {
+    if (!t_.IsName(i, n) || (i > 0 && t_.IsOp1(i - 1, '.'))) continue;
+    if (t_.IsOp1(i + 1, '.')) {
+      std::string_view m = t_.Text(i + 2);
+      if (m == "add" || m == "append" || m == "extend" || m == "update" || m == "insert" || m == "setdefault" || m == "remove" ||
+          m == "discard" || m == "pop" || m == "popitem" || m == "clear" || m == "__setitem__")
+        return true;
+    } else if (t_.IsOp1(i + 1, '[')) {
+      size_t close = t_.MatchBracket(i + 1);
+      if (t_.IsOp1(close + 1, '=')) return true;
+    } else if (t_.IsOp(i + 1, "+=") || t_.IsOp(i + 1, "|=") || t_.IsOp(i + 1, "-=") || t_.IsOp(i + 1, "&=")) {
+      return true;
+    } else if (i > 0 && t_.IsName(i - 1, "del")) {
+      return true;
+    }
+  }
+  return false;
+}
+
 std::string FileIndex::RhsOf(int li) const {
   const LogLine& l = ll_[li];
   uint32_t eq = l.first + 1;
@@ -537,6 +557,9 @@ SiteContext FileIndex::Gather(const Site& site) const {
           break;
         }
     }
+    // A list, set or dict literal the file changes elsewhere (`flags.add(os.SEEK_HOLE)`,
+    // `m[k] = v`, `xs += [...]`) does not hold its literal at the site.
+    if (!rhs.empty() && (rhs[0] == '[' || rhs[0] == '{') && MutatedContainer(n)) continue;
     if (!rhs.empty()) c.assigned.emplace_back(n, rhs);
   }
   // Names the guards (and the locals they test) use as modules.

@@ -65,6 +65,8 @@ class FileIndex {
   std::string ScopeName(int block) const;
   int MinIndent(int from, int to) const;  // over logical lines [from, to]
   std::string RhsOf(int li) const;
+  // `n.add(...)`, `n.append(...)`, `n[k] = v`, `n += ...`, `del n[k]` anywhere in the file.
+  bool MutatedContainer(std::string_view n) const;
   void Summarize(const Block& b, int until_line, BranchInfo* out) const;
   // Does every path through the body of block `bi` end in return/raise/continue/break?
   bool AlwaysExits(int bi) const;

@@ -8,6 +8,7 @@
 // Tested by documenter_test.cc and tests/prose/.
 #include <algorithm>
 #include <climits>
+#include <numeric>
 #include <set>
 
 #include "document/text.h"
@@ -357,6 +358,131 @@ std::optional<std::string> TensorsFix(const SiteFacts& sf, const Fact& f) {
   return fx;
 }
 
+// `x <= 0 or x % 16 != 0`, `m % 16 != 0 or n % 16 != 0`, `total <= 0 or count <= 0`: a
+// disjunction whose every atom is an integer test of an argument of this (Python) function --
+// a comparison with an integer literal, or `x % N != 0` (`x % N` as a truth test) with N an
+// integer literal or a name assigned one. Each argument gets the first value no atom of it
+// rejects (its integer default first, then the smallest positive multiple of every N, then
+// values beside the literal bounds), checked against every atom; the failing call gives the
+// first argument a value one of its atoms rejects, the others their good values. Nothing when
+// an atom has another form or some argument has no value that passes.
+std::optional<std::string> IntArgsDisjunctionFix(const SiteFacts& sf, const Fact& f) {
+  if (!f.disjunction || f.any_of.size() < 2 || f.any_of.size() > 6 || sf.site->language != "python" || !sf.ctx->known)
+    return std::nullopt;
+  const std::string& def = sf.ctx->def_name;
+  if (def.empty() || (StartsWith(def, "__") && def != "__init__" && def != "__new__")) return std::nullopt;
+  // The negated test of an earlier `if T: return` (T false here) is where the site is reached
+  // from: a value that makes another such T true returns before the raise.
+  const int exits_from = (int)sf.site->guards.size(), exits_to = exits_from + (int)sf.exit_branches.size();
+  if (f.guard >= exits_from && f.guard < exits_to) return std::nullopt;
+  struct Test {
+    std::string op;  // "<", "<=", ">", ">=", "==", "!=", or "%" (fails unless a multiple of n)
+    long n = 0;
+  };
+  struct Arg {
+    std::string name;
+    std::vector<Test> tests;
+  };
+  std::vector<Arg> args;
+  auto int_value = [&](std::string t, long* v) {
+    t = Trim(t);
+    if (IntLiteral(t, v)) return true;
+    if (!IsIdent(t) || IsParam(sf, t)) return false;
+    for (const auto& [name, rhs] : sf.ctx->assigned)
+      if (name == t) return IntLiteral(Trim(rhs), v);
+    return false;
+  };
+  auto unwrap_int = [](std::string t) {
+    t = Trim(t);
+    if (StartsWith(t, "int(") && EndsWith(t, ")") && IsIdent(Trim(t.substr(4, t.size() - 5)))) t = Trim(t.substr(4, t.size() - 5));
+    return t;
+  };
+  for (const Atom& a : f.any_of) {
+    std::string lhs = Trim(a.lhs), x;
+    Test t;
+    size_t pct = lhs.find(" % ");
+    if (pct != std::string::npos) {
+      // `x % N != 0`, `x % N` (true when not a multiple).
+      bool nonzero = (a.op == "!=" && Trim(a.rhs) == "0") || (a.op.empty() && !a.falsy);
+      if (!nonzero || !int_value(lhs.substr(pct + 3), &t.n) || t.n < 2 || t.n > (1L << 20)) return std::nullopt;
+      x = unwrap_int(lhs.substr(0, pct));
+      t.op = "%";
+    } else {
+      static const std::set<std::string> kOps = {"<", "<=", ">", ">=", "==", "!="};
+      if (!kOps.count(a.op) || a.rhs_strings || !IntLiteral(Trim(a.rhs), &t.n) || t.n < -(1L << 30) || t.n > (1L << 30))
+        return std::nullopt;
+      x = unwrap_int(lhs);
+      t.op = a.op;
+    }
+    if (!IsIdent(x) || !IsParam(sf, x)) return std::nullopt;
+    auto it = std::find_if(args.begin(), args.end(), [&](const Arg& g) { return g.name == x; });
+    if (it == args.end()) args.push_back({x, {}}), it = args.end() - 1;
+    it->tests.push_back(t);
+  }
+  auto fails = [](const Test& t, long v) {
+    if (t.op == "%") return v % t.n != 0;
+    return (t.op == "<" && v < t.n) || (t.op == "<=" && v <= t.n) || (t.op == ">" && v > t.n) || (t.op == ">=" && v >= t.n) ||
+           (t.op == "==" && v == t.n) || (t.op == "!=" && v != t.n);
+  };
+  auto passes = [&](const Arg& g, long v) {
+    for (const auto& t : g.tests)
+      if (fails(t, v)) return false;
+    return true;
+  };
+  std::vector<std::string> good(args.size());
+  std::vector<bool> is_default(args.size(), false);
+  for (size_t i = 0; i < args.size(); ++i) {
+    const Arg& g = args[i];
+    long d;
+    for (const auto& p : sf.ctx->params)
+      if (p.name == g.name && IntLiteral(Trim(p.default_value), &d) && passes(g, d)) good[i] = std::to_string(d), is_default[i] = true;
+    if (!good[i].empty()) continue;
+    long step = 1;  // every modulus divides the value: step over their product's multiples
+    for (const auto& t : g.tests)
+      if (t.op == "%") step = std::lcm(step, t.n);
+    if (step > (1L << 20)) return std::nullopt;
+    std::vector<long> cands;
+    if (step > 1)
+      for (long k = 1; k <= 64; ++k) cands.push_back(k * step);
+    for (const auto& t : g.tests)
+      if (t.op != "%")
+        for (long v : {t.n, t.n + 1, t.n - 1}) cands.push_back(v);
+    for (long v : {1L, 0L}) cands.push_back(v);
+    for (long v : cands)
+      if (passes(g, v)) {
+        good[i] = std::to_string(v);
+        break;
+      }
+    if (good[i].empty()) return std::nullopt;
+  }
+  // The failing value: the first argument's, beside its first test's bound (a non-multiple
+  // for a modulus).
+  const Arg& first = args[0];
+  std::string bad;
+  for (const auto& t : first.tests) {
+    std::vector<long> cands = t.op == "%" ? std::vector<long>{t.n + (t.n > 2 ? t.n / 2 : 1), t.n + 1}
+                                          : std::vector<long>{t.n, t.n - 1, t.n + 1};
+    for (long v : cands)
+      if (!passes(first, v)) {
+        bad = std::to_string(v);
+        break;
+      }
+    if (!bad.empty()) break;
+  }
+  if (bad.empty()) return std::nullopt;
+  std::string call = PublicCallName(sf, first.name);
+  if (call.empty()) return std::nullopt;
+  std::string before, after, note;
+  for (size_t i = 0; i < args.size(); ++i) {
+    before += (i ? ", " : "") + args[i].name + "=" + (i == 0 ? bad : good[i]);
+    after += (i ? ", " : "") + args[i].name + "=" + good[i];
+  }
+  if (args.size() == 1 && is_default[0]) note = "  # the default";
+  std::string fx = Fix(call + "(" + before + ")", call + "(" + after + ")" + note);
+  if (fx.empty()) return std::nullopt;
+  return fx;
+}
+
 // A call of the function with a bad and a good value of the tested parameter.
 std::optional<std::string> CallFix(const SiteFacts& sf) {
   for (auto it = sf.facts.rbegin(); it != sf.facts.rend(); ++it) {
@@ -367,8 +493,10 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
       // `x < 1 or x > 12` of one argument: a value out of range and one inside.
       std::string p;
       long bad, good, lo, hi;
-      if (!IntRange(sf, f, &p, &bad, &good, &lo, &hi) && !LiteralSideOfRange(sf, f, &p, &bad, &good))
+      if (!IntRange(sf, f, &p, &bad, &good, &lo, &hi) && !LiteralSideOfRange(sf, f, &p, &bad, &good)) {
+        if (auto fx = IntArgsDisjunctionFix(sf, f)) return fx;
         return TensorsFix(sf, f);  // else a condition of the code: outer arguments are context
+      }
       std::string fx = Fix(CallWith(sf, p, std::to_string(bad), ""), CallWith(sf, p, std::to_string(good), ""));
       if (!fx.empty()) return fx;
       return std::nullopt;
