@@ -8,6 +8,7 @@
 
 #include <zstd.h>
 
+#include "document/json_dump.h"
 #include "model/json_bounded.h"
 #include "model/record.h"
 #include "store/codec.h"
@@ -18,16 +19,38 @@ namespace {
 
 using nlohmann::json;
 
-json FlagJson(const doc::Flag& f) {
-  json o = {{"o", f.options}, {"d", f.dest}, {"t", f.type}, {"a", f.action}, {"n", f.nargs}, {"g", f.origin},
-            {"f", f.file}, {"l", f.line}};
-  if (!f.choices.empty()) o["c"] = f.choices;
-  if (f.default_value) o["v"] = *f.default_value, o["vl"] = f.default_is_literal;
-  if (!f.negative.empty()) o["neg"] = f.negative;
-  if (!f.env.empty()) o["env"] = f.env;
-  if (!f.class_name.empty()) o["cls"] = f.class_name;
-  if (f.kwargs) o["kw"] = true;
-  return o;
+// A flag and an environment variable of the table, written directly (json_dump.h:
+// the bytes of the nlohmann DOM this replaced), and read back by FlagFrom/EnvFrom.
+void AppendFlag(std::string& out, const doc::Flag& f) {
+  namespace jd = doc::jsondump;
+  jd::Object o;
+  jd::StringArray(o.Member("o"), f.options);
+  jd::String(o.Member("d"), f.dest);
+  jd::String(o.Member("t"), f.type);
+  jd::String(o.Member("a"), f.action);
+  jd::String(o.Member("n"), f.nargs);
+  jd::String(o.Member("g"), f.origin);
+  jd::String(o.Member("f"), f.file);
+  jd::Int(o.Member("l"), f.line);
+  if (!f.choices.empty()) jd::StringArray(o.Member("c"), f.choices);
+  if (f.default_value) jd::String(o.Member("v"), *f.default_value), jd::Bool(o.Member("vl"), f.default_is_literal);
+  if (!f.negative.empty()) jd::String(o.Member("neg"), f.negative);
+  if (!f.env.empty()) jd::String(o.Member("env"), f.env);
+  if (!f.class_name.empty()) jd::String(o.Member("cls"), f.class_name);
+  if (f.kwargs) jd::Bool(o.Member("kw"), true);
+  o.AppendTo(out);
+}
+void AppendEnv(std::string& out, const doc::EnvVar& e) {
+  namespace jd = doc::jsondump;
+  jd::Object o;
+  jd::String(o.Member("n"), e.name);
+  jd::String(o.Member("t"), e.type);
+  jd::String(o.Member("r"), e.reader);
+  jd::String(o.Member("f"), e.file);
+  jd::Int(o.Member("l"), e.line);
+  if (e.default_value) jd::String(o.Member("v"), *e.default_value);
+  if (!e.choices.empty()) jd::StringArray(o.Member("c"), e.choices);
+  o.AppendTo(out);
 }
 
 doc::Flag FlagFrom(const json& o) {
@@ -47,13 +70,6 @@ doc::Flag FlagFrom(const json& o) {
   f.class_name = o.value("cls", "");
   f.kwargs = o.value("kw", false);
   return f;
-}
-
-json EnvJson(const doc::EnvVar& e) {
-  json o = {{"n", e.name}, {"t", e.type}, {"r", e.reader}, {"f", e.file}, {"l", e.line}};
-  if (e.default_value) o["v"] = *e.default_value;
-  if (!e.choices.empty()) o["c"] = e.choices;
-  return o;
 }
 
 doc::EnvVar EnvFrom(const json& o) {
@@ -193,19 +209,37 @@ std::string BuildSection(const CheckFacts& facts, const doc::SettingsData* setti
   std::vector<const StoredFile*> files;
   for (const StoredFile& p : facts.files) files.push_back(&p);
   std::sort(files.begin(), files.end(), [](const StoredFile* a, const StoredFile* b) { return a->path < b->path; });
-  json flags = json::array(), envs = json::array(), scripts = json::array();
-  if (settings) {
-    for (const doc::Flag& f : settings->flags)
-      if (f.origin != "mentioned") flags.push_back(FlagJson(f));
-    for (const doc::EnvVar& e : settings->envs) envs.push_back(EnvJson(e));
-  }
+  json scripts = json::array();
   auto sorted_scripts = facts.scripts;
   std::sort(sorted_scripts.begin(), sorted_scripts.end());
   sorted_scripts.erase(std::unique(sorted_scripts.begin(), sorted_scripts.end()), sorted_scripts.end());
   for (const auto& [n, t] : sorted_scripts) scripts.push_back(json::array({n, t}));
-  std::string out = "{\"version\":" + std::to_string(kSectionVersion) + ",\"flags\":";
-  out += flags.dump(-1, ' ', false, json::error_handler_t::replace);
-  out += ",\"envs\":" + envs.dump(-1, ' ', false, json::error_handler_t::replace);
+  // Sized near its end (9.7 MB of file entries on flashinfer): grown by doubling,
+  // the entries were copied again and again into fresh pages.
+  size_t estimate = 4096;
+  for (const StoredFile* f : files)
+    estimate += f->entry.empty() ? 64 + 2 * f->path.size() + f->source.size() + 128 * f->sites.size() : f->entry.size() + 1;
+  if (settings) estimate += 256 * (settings->flags.size() + settings->envs.size());
+  std::string out;
+  out.reserve(estimate);
+  out += "{\"version\":" + std::to_string(kSectionVersion) + ",\"flags\":[";
+  // The flag table written directly: the same bytes as the dump of FlagJson's
+  // and EnvJson's DOM (json_dump.h), without building it for every scan.
+  bool first = true;
+  if (settings)
+    for (const doc::Flag& f : settings->flags)
+      if (f.origin != "mentioned") {
+        if (!first) out.push_back(',');
+        first = false;
+        AppendFlag(out, f);
+      }
+  out += "],\"envs\":[";
+  if (settings)
+    for (size_t i = 0; i < settings->envs.size(); ++i) {
+      if (i) out.push_back(',');
+      AppendEnv(out, settings->envs[i]);
+    }
+  out += "]";
   out += ",\"scripts\":" + scripts.dump(-1, ' ', false, json::error_handler_t::replace);
   out += ",\"files\":[";
   for (size_t i = 0; i < files.size(); ++i) {
@@ -219,7 +253,11 @@ std::string BuildSection(const CheckFacts& facts, const doc::SettingsData* setti
 std::string WithCheckSection(std::string_view knowledge, std::string_view section) {
   size_t b = 0;
   while (b < knowledge.size() && (knowledge[b] == ' ' || knowledge[b] == '\n')) ++b;
-  std::string out = "{\"check\":";
+  std::string out;
+  // Sized once: the blob is ~11 MB on flashinfer, and growing it by doubling
+  // copied the section again into fresh pages.
+  out.reserve(16 + section.size() + knowledge.size());
+  out += "{\"check\":";
   out += section;
   size_t e = knowledge.size();
   while (e > b && (knowledge[e - 1] == ' ' || knowledge[e - 1] == '\n')) --e;

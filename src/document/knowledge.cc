@@ -11,6 +11,7 @@
 
 #include "document/brace_context.h"
 #include "document/file_index.h"
+#include "document/json_dump.h"
 #include "document/py_tokens.h"
 #include "document/text.h"
 #include "model/json_bounded.h"
@@ -227,6 +228,67 @@ json SettingsObject(const SettingsData& d) {
   return json{{"flags", std::move(flags)}, {"envs", std::move(envs)}};
 }
 
+// The blob's writers: the same members as FlagJson, EnvJson and FieldJson above,
+// written directly (json_dump.h: the same bytes as their dump, without the DOM).
+void AppendFlag(std::string& out, const Flag& f) {
+  namespace jd = jsondump;
+  jd::Object o;
+  jd::StringArray(o.Member("options"), f.options);
+  jd::String(o.Member("dest"), f.dest);
+  jd::String(o.Member("type"), f.type);
+  jd::StringArray(o.Member("choices"), f.choices);
+  jd::String(o.Member("choicesFrom"), f.choices_from);
+  jd::OptString(o.Member("default"), f.default_value);
+  jd::Bool(o.Member("defaultIsLiteral"), f.default_is_literal);
+  jd::String(o.Member("action"), f.action);
+  jd::String(o.Member("nargs"), f.nargs);
+  jd::String(o.Member("help"), f.help);
+  jd::String(o.Member("origin"), f.origin);
+  jd::String(o.Member("file"), f.file);
+  jd::Int(o.Member("line"), f.line);
+  if (!f.negative.empty()) jd::String(o.Member("negative"), f.negative);
+  if (!f.env.empty()) jd::String(o.Member("env"), f.env);
+  if (!f.class_name.empty()) jd::String(o.Member("className"), f.class_name);
+  o.AppendTo(out);
+}
+void AppendEnv(std::string& out, const EnvVar& e) {
+  namespace jd = jsondump;
+  jd::Object o;
+  jd::String(o.Member("name"), e.name);
+  jd::String(o.Member("type"), e.type);
+  jd::OptString(o.Member("default"), e.default_value);
+  jd::String(o.Member("reader"), e.reader);
+  jd::String(o.Member("file"), e.file);
+  jd::Int(o.Member("line"), e.line);
+  if (!e.choices.empty()) jd::StringArray(o.Member("choices"), e.choices);
+  o.AppendTo(out);
+}
+void AppendField(std::string& out, const ConfigField& f) {
+  namespace jd = jsondump;
+  jd::Object o;
+  jd::String(o.Member("class"), f.class_name);
+  jd::String(o.Member("name"), f.name);
+  jd::String(o.Member("type"), f.type);
+  jd::OptString(o.Member("default"), f.default_value);
+  jd::String(o.Member("file"), f.file);
+  jd::Int(o.Member("line"), f.line);
+  if (!f.choices.empty()) {
+    jd::StringArray(o.Member("choices"), f.choices);
+    jd::String(o.Member("choicesFrom"), f.choices_from);
+  }
+  if (!f.help.empty()) jd::String(o.Member("help"), f.help);
+  o.AppendTo(out);
+}
+template <typename T, typename F>
+void AppendArray(std::string& out, const std::vector<T>& v, F append) {
+  out.push_back('[');
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i) out.push_back(',');
+    append(out, v[i]);
+  }
+  out.push_back(']');
+}
+
 }  // namespace
 
 std::string KnowledgeIndex::SettingsJson() const {
@@ -240,24 +302,53 @@ std::string KnowledgeIndex::Serialize(const std::vector<std::pair<std::string, c
 }
 
 std::string KnowledgeIndex::SerializeChunks(const std::vector<std::string>& site_chunks) const {
-  json fields = json::array();
-  for (const auto& f : data_.fields) fields.push_back(FieldJson(f));
-  json enums = json::object();
-  for (const auto& [k, v] : data_.enums) {
-    json members = json::array();
-    for (const auto& [m, val] : v) members.push_back(json::array({m, val}));
-    enums[k] = std::move(members);
+  // {"knowledge":{...},"settings":{"envs":[...],"flags":[...]},"version":2}: the
+  // members in nlohmann's key order, as the DOM this replaced dumped them.
+  namespace jd = jsondump;
+  std::string out = "{\"knowledge\":";
+  {
+    jd::Object k;
+    AppendArray(k.Member("fields"), data_.fields, AppendField);
+    jd::StringListMap(k.Member("listConstants"), data_.list_constants);
+    jd::StringListMap(k.Member("literalAliases"), data_.literal_aliases);
+    std::string& enums = k.Member("enums");
+    enums.push_back('{');
+    bool first = true;
+    for (const auto& [name, members] : data_.enums) {
+      if (!first) enums.push_back(',');
+      first = false;
+      jd::String(enums, name);
+      enums.push_back(':');
+      AppendArray(enums, members, [](std::string& o, const std::pair<std::string, std::string>& m) {
+        o.push_back('[');
+        jd::String(o, m.first);
+        o.push_back(',');
+        jd::String(o, m.second);
+        o.push_back(']');
+      });
+    }
+    enums.push_back('}');
+    jd::StringMap(k.Member("envPrefixes"), data_.env_prefixes);
+    jd::StringArray(k.Member("settingsClasses"), data_.settings_classes);
+    jd::StringMap(k.Member("classBases"), data_.class_bases);
+    std::string& fcb = k.Member("fileClassBases");
+    fcb.push_back('{');
+    first = true;
+    for (const auto& [file, bases] : file_class_bases_) {
+      if (!first) fcb.push_back(',');
+      first = false;
+      jd::String(fcb, file);
+      fcb.push_back(':');
+      jd::StringMap(fcb, bases);
+    }
+    fcb.push_back('}');
+    k.AppendTo(out);
   }
-  json knowledge = {{"fields", std::move(fields)},
-                    {"listConstants", data_.list_constants},
-                    {"literalAliases", data_.literal_aliases},
-                    {"enums", std::move(enums)},
-                    {"envPrefixes", data_.env_prefixes},
-                    {"settingsClasses", data_.settings_classes},
-                    {"classBases", data_.class_bases},
-                    {"fileClassBases", file_class_bases_}};
-  json j = {{"version", 2}, {"settings", SettingsObject(data_)}, {"knowledge", std::move(knowledge)}};
-  std::string out = j.dump(-1, ' ', false, json::error_handler_t::replace);
+  out += ",\"settings\":{\"envs\":";
+  AppendArray(out, data_.envs, AppendEnv);
+  out += ",\"flags\":";
+  AppendArray(out, data_.flags, AppendFlag);
+  out += "},\"version\":2}";
   // The sites' contexts: written directly (there can be 10^5 of them).
   size_t total = out.size() + 16;
   for (const auto& c : site_chunks) total += c.size() + 1;
@@ -285,13 +376,15 @@ uint64_t KnowledgeIndex::HashDeps(const DocDeps& deps) const {
   for (const auto& [kind, name] : deps.used) {
     feed(kind);
     feed(name);
+    // An entry as the blob writes it (the same bytes as its FlagJson/... dump,
+    // which variants stored by earlier scans were hashed from).
     std::string v = "miss";
     if (kind == "flag") {
-      if (const Flag* f = FindFlag(name)) v = FlagJson(*f).dump(-1, ' ', false, json::error_handler_t::replace);
+      if (const Flag* f = FindFlag(name)) v.clear(), AppendFlag(v, *f);
     } else if (kind == "field") {
-      if (const ConfigField* f = FindField(name)) v = FieldJson(*f).dump(-1, ' ', false, json::error_handler_t::replace);
+      if (const ConfigField* f = FindField(name)) v.clear(), AppendField(v, *f);
     } else if (kind == "env") {
-      if (const EnvVar* e = FindEnv(name)) v = EnvJson(*e).dump(-1, ' ', false, json::error_handler_t::replace);
+      if (const EnvVar* e = FindEnv(name)) v.clear(), AppendEnv(v, *e);
     } else if (kind == "class") {
       v = ExternalBase(name);
     }
@@ -339,9 +432,9 @@ std::unique_ptr<RepoKnowledge> RepoKnowledge::Build(std::vector<FileKnowledgePtr
     if (!a || !b) return !!a;
     return a->path < b->path;
   });
-  std::vector<const doc::SettingsData*> parts;
+  std::vector<doc::SettingsData*> parts;  // moved into the merge: `files` is discarded after it
   std::map<std::string, std::vector<std::pair<std::string, std::string>>> definitions;  // class -> (file, base)
-  for (const auto& f : files) {
+  for (auto& f : files) {
     if (!f) continue;
     parts.push_back(&f->data);
     for (const auto& [k, v] : f->data.class_bases) definitions[k].emplace_back(f->path, v);

@@ -531,23 +531,27 @@ std::string BoolText(const std::optional<std::string>& d) { return d ? Trim(*d) 
 
 }  // namespace
 
-SettingsData MergeSettings(std::vector<const SettingsData*> files) {
+SettingsData MergeSettings(std::vector<SettingsData*> files) {
   SettingsData all;
-  for (const SettingsData* f : files) {
+  auto take = [](auto& into, auto& from) {
+    into.insert(into.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+  };
+  for (SettingsData* f : files) {
     if (!f) continue;
-    all.flags.insert(all.flags.end(), f->flags.begin(), f->flags.end());
-    all.fields.insert(all.fields.end(), f->fields.begin(), f->fields.end());
-    all.envs.insert(all.envs.end(), f->envs.begin(), f->envs.end());
-    all.walkers.insert(all.walkers.end(), f->walkers.begin(), f->walkers.end());
-    for (const auto& [k, v] : f->list_constants) all.list_constants.emplace(k, v);
-    for (const auto& [k, v] : f->literal_aliases) all.literal_aliases.emplace(k, v);
-    for (const auto& [k, v] : f->enums) all.enums.emplace(k, v);
-    for (const auto& [k, v] : f->env_prefixes) all.env_prefixes.emplace(k, v);
-    for (const auto& [k, v] : f->class_bases) all.class_bases.emplace(k, v);
-    all.settings_classes.insert(all.settings_classes.end(), f->settings_classes.begin(), f->settings_classes.end());
-    all.mentioned_flags.insert(all.mentioned_flags.end(), f->mentioned_flags.begin(), f->mentioned_flags.end());
-    for (const auto& [k, v] : f->all_bases) all.all_bases.emplace(k, v);
-    all.class_calls.insert(all.class_calls.end(), f->class_calls.begin(), f->class_calls.end());
+    take(all.flags, f->flags);
+    take(all.fields, f->fields);
+    take(all.envs, f->envs);
+    take(all.walkers, f->walkers);
+    // The first file's entry of a name wins (emplace keeps what is there).
+    for (auto& [k, v] : f->list_constants) all.list_constants.emplace(k, std::move(v));
+    for (auto& [k, v] : f->literal_aliases) all.literal_aliases.emplace(k, std::move(v));
+    for (auto& [k, v] : f->enums) all.enums.emplace(k, std::move(v));
+    for (auto& [k, v] : f->env_prefixes) all.env_prefixes.emplace(k, std::move(v));
+    for (auto& [k, v] : f->class_bases) all.class_bases.emplace(k, std::move(v));
+    take(all.settings_classes, f->settings_classes);
+    take(all.mentioned_flags, f->mentioned_flags);
+    for (auto& [k, v] : f->all_bases) all.all_bases.emplace(k, std::move(v));
+    take(all.class_calls, f->class_calls);
   }
   // Field choices that name a constant, an alias or an Enum of another file.
   for (auto& fd : all.fields) {

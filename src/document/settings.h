@@ -164,7 +164,10 @@ std::string_view BraceSettingsLanguage(std::string_view path);  // "rust", "go",
 // Merges per-file data (in path order) and resolves it: walkers become flags,
 // kwargs flags and unresolved choices/defaults are filled, pydantic fields
 // become environment variables, mentioned flags are added where undefined.
-SettingsData MergeSettings(std::vector<const SettingsData*> files);
+// The parts are moved from (left valid but unspecified): the caller's per-file
+// data is discarded after the merge, and copying every file's flags and fields
+// was most of it (perf, an incremental scan of flashinfer).
+SettingsData MergeSettings(std::vector<SettingsData*> files);
 
 // The choices a type annotation names: Literal["a", "b"], Annotated[Literal[...], ...],
 // Optional[...], a Literal alias or an Enum class of `data`. Empty when none.
