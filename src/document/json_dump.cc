@@ -57,7 +57,10 @@ void StringArray(std::string& out, const std::vector<std::string>& v) {
   out.push_back(']');
 }
 
-void StringMap(std::string& out, const std::map<std::string, std::string>& m) {
+namespace {
+// A std::map as nlohmann writes it: members in key order, each value by `value`.
+template <typename Map, typename WriteValue>
+void MapObject(std::string& out, const Map& m, WriteValue value) {
   out.push_back('{');
   bool first = true;
   for (const auto& [k, v] : m) {
@@ -65,22 +68,18 @@ void StringMap(std::string& out, const std::map<std::string, std::string>& m) {
     first = false;
     String(out, k);
     out.push_back(':');
-    String(out, v);
+    value(out, v);
   }
   out.push_back('}');
 }
+}  // namespace
+
+void StringMap(std::string& out, const std::map<std::string, std::string>& m) {
+  MapObject(out, m, [](std::string& o, const std::string& v) { String(o, v); });
+}
 
 void StringListMap(std::string& out, const std::map<std::string, std::vector<std::string>>& m) {
-  out.push_back('{');
-  bool first = true;
-  for (const auto& [k, v] : m) {
-    if (!first) out.push_back(',');
-    first = false;
-    String(out, k);
-    out.push_back(':');
-    StringArray(out, v);
-  }
-  out.push_back('}');
+  MapObject(out, m, [](std::string& o, const std::vector<std::string>& v) { StringArray(o, v); });
 }
 
 void Object::AppendTo(std::string& out) {
