@@ -163,6 +163,7 @@ constexpr size_t kMaxFuzzyQueries = 8;
 constexpr size_t kMaxWeakEntries = 64;    // approximate entries the fallback does not repeat
 constexpr size_t kMaxHeldGroups = 64;     // approximate groups held for the fallback to outrank
 constexpr double kOutrankLiteralRatio = 1.5;  // how much more literal text a near-exact hit must explain
+constexpr double kOutrankFuzzyRatio = 2.5;    // ... and a fuzzy hit, whose words may be out of order
 constexpr size_t kMaxFuzzyQueryBytes = 2048;
 constexpr size_t kMaxTracebackLines = 1024;  // lines followed after one traceback header
 constexpr size_t kLearnLines = 12;           // lines after a traceback header looked at to learn a prefix
@@ -337,12 +338,18 @@ Status ExplainSession::Finish(const HitSink& sink) {
   // characters, its line break flattened by a log) before "failed" (6). Scores of
   // different kinds are not comparable; literal characters are. A held class hit
   // (the printed class named by its package) is not weak in that sense: it stays.
-  bool fallback_first = !fallback.empty() && fallback[0].kind == ExplainHit::Kind::kNormalized;
+  // A fuzzy hit may go first in the same way when every word of its template is in
+  // the text and those words are specific (kMinAloneLiteral) and outweigh the held
+  // match's literal text by more: its words may stand in another order.
+  const bool fuzzy = !fallback.empty() && fallback[0].kind == ExplainHit::Kind::kFuzzy;
+  const double ratio = fuzzy ? kOutrankFuzzyRatio : kOutrankLiteralRatio;
+  bool fallback_first = !fallback.empty() && (fallback[0].kind == ExplainHit::Kind::kNormalized ||
+                                              (fuzzy && fallback[0].literal_shown >= kMinAloneLiteral));
   for (const auto& g : held_)
     for (const ExplainHit& h : g)
       fallback_first = fallback_first && h.kind != ExplainHit::Kind::kClass &&
                        static_cast<double>(fallback[0].literal_shown) >=
-                           kOutrankLiteralRatio * static_cast<double>(LiteralChars(m_.entries()[h.entry].message));
+                           ratio * static_cast<double>(LiteralChars(m_.entries()[h.entry].message));
   if (!fallback_first) ReleaseHeld(sink);
   if (!fallback.empty()) EmitGroup(fallback, sink);
   ReleaseHeld(sink);

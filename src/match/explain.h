@@ -186,7 +186,7 @@ struct ExplainHit {
   bool frame_function = false;
   bool frame_line = false;    // the raising frame is at the entry's line
   bool frame_code = false;    // the code line printed under the raising frame is the entry's
-  size_t literal_shown = 0;   // kNormalized: characters of the template's literal text shown
+  size_t literal_shown = 0;   // kNormalized: characters of the template's literal text shown; kFuzzy: of its words, when all are shown
   // Other entries whose evidence is exactly as good: "several sites match equally".
   std::vector<uint32_t> equal_entries;
   // Place in a chain of exceptions (traceback sections joined by "During handling

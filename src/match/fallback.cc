@@ -95,6 +95,20 @@ double SimilarityToTokens(const std::unordered_set<std::string>& q, std::string_
   return 0.5 * jaccard + 0.5 * containment;
 }
 
+// Characters of a template's words (holes left out) when every one of them is
+// among the query's words, in any order; 0 when one is missing. What a fuzzy hit
+// shows of the template, weighed like a near-exact hit's literal characters: all of
+// "Parameter validation failed:\n{report}" is in "crash: Parameter validation
+// failed: (works with the previous release)".
+size_t AllWordsShown(const std::unordered_set<std::string>& q, std::string_view message_template) {
+  size_t chars = 0;
+  for (const auto& w : Tokens(message_template, true)) {
+    if (!q.count(w)) return 0;
+    chars += w.size();
+  }
+  return chars;
+}
+
 constexpr size_t kMaxBareClassSites = 8;
 constexpr size_t kMaxBareClassListed = 32;  // one "N sites match equally" hit at most lists this many
 constexpr size_t kMinCutPrefix = 12;   // a cut piece's characters before the user's own words
@@ -233,7 +247,33 @@ size_t LiteralChars(std::string_view message_template) {
   return n;
 }
 
-double NearExactShare(std::string_view query_text, std::string_view message_template, size_t* literal_matched) {
+namespace {
+
+// The first line of a template that prints more than one (a break outside its
+// holes), when that line alone holds enough literal text to be specific; empty
+// otherwise. A one-line log or an issue title shows only it: "Could not find root
+// within given tolerance. ({a} > {b})" of a template that goes on with "\nTry
+// another starting point".
+std::string_view SpecificFirstLine(std::string_view message_template) {
+  int brace = 0;
+  for (size_t i = 0; i < message_template.size(); ++i) {
+    char c = message_template[i];
+    if (c == '{') ++brace;
+    else if (c == '}' && brace > 0) --brace;
+    else if (c == '\n' && brace == 0) {
+      std::string_view first = message_template.substr(0, i);
+      return LiteralChars(first) >= kMinCutLiteral ? first : std::string_view();
+    }
+  }
+  return {};
+}
+
+// NearExactShare of `message_template`, or of the first line of a longer one
+// (first_line_of: the whole template): then the user's own words may follow it
+// (a word apart), and the share is of the whole template's literal text when that
+// is longer, as for a message cut off.
+double NearExactShareOf(std::string_view query_text, std::string_view message_template,
+                        std::string_view first_line_of, size_t* literal_matched) {
   LiteralPieces lp = SplitLiteralPieces(message_template);
   const std::vector<std::string>& pieces = lp.pieces;
   const bool leading_hole = lp.leading_hole, trailing_hole = lp.trailing_hole;
@@ -281,13 +321,28 @@ double NearExactShare(std::string_view query_text, std::string_view message_temp
     literal += p.size();
     pos = at + p.size();
   }
-  if (!trailing_hole && pos + 1 < q.size()) return -1;  // text after the template's end
+  const bool words_follow = !first_line_of.empty() && pos < q.size() &&
+                            !std::isalnum(static_cast<unsigned char>(q[pos]));
+  if (!trailing_hole && pos + 1 < q.size() && !words_follow) return -1;  // text after the template's end
+  if (!first_line_of.empty() && !cut_off) {
+    cut_off = true;  // the lines after the first are not shown
+    total = std::max(total, LiteralChars(first_line_of));
+  }
   // Most of the template's text, or (cut off) enough of it to be specific.
   if (literal < 8 || (literal * 2 < total && !(cut_off && literal >= kMinCutLiteral))) return -1;
   if (literal_matched) *literal_matched = literal;
   // A message cut off shows only part of the template: less than a whole one does.
   size_t shown_of = cut_off ? std::max(q.size(), total) : q.size();
   return std::min(1.0, static_cast<double>(literal) / static_cast<double>(shown_of));
+}
+
+}  // namespace
+
+double NearExactShare(std::string_view query_text, std::string_view message_template, size_t* literal_matched) {
+  double share = NearExactShareOf(query_text, message_template, {}, literal_matched);
+  if (share >= 0) return share;
+  std::string_view first = SpecificFirstLine(message_template);
+  return first.empty() ? -1 : NearExactShareOf(query_text, first, message_template, literal_matched);
 }
 
 std::vector<ExplainHit> ExplainSession::FallbackHits() {
@@ -447,6 +502,7 @@ std::vector<ExplainHit> ExplainSession::FallbackHits() {
       if (agree < 0) sim *= 0.7;
       if (sim < opt_.fuzzy_min_similarity) continue;
       ExplainHit h = base_hit(entry, ExplainHit::Kind::kFuzzy);
+      h.literal_shown = AllWordsShown(query_tokens, e.message);
       h.score = 40 * sim + (bm25 > 0 ? 2 * bm25 / (1 + bm25) : 0) + named / 2 -
                 ((e.flags & (kEntryInTests | kEntryVendored)) ? 2 : 0);
       h.frame_file = named > 0;
