@@ -51,7 +51,10 @@ TOLERATED_RESOLUTIONS = {"reraise-with-traceback"}
 #   +factory       `raise suffixed_err(src, pos, "Invalid key")`: the one construction a
 #                  factory of the same file returns (`return DecodeError(f"{msg} (at
 #                  {...})")`), its parameters bound to the raise's arguments
-TOLERATED_PATTERN_TAGS = ("+literal-args", "+gettext", "+aug", "+callers", "+returns", "+factory")
+#   +default       a parameter's default template where the message is that parameter or
+#                  is formatted from it (`def _deprecated(name, message=_DEPRECATED_MSG,
+#                  ...)`, `message.format(name=name)`): the text callers get by leaving it out
+TOLERATED_PATTERN_TAGS = ("+literal-args", "+gettext", "+aug", "+callers", "+returns", "+factory", "+default")
 # Classes errdex names further than the oracle (which leaves them None): `raise
 # self.failureException(msg)` where the class body says `failureException =
 # AssertionError`. Compared as the oracle has them, counted apart.

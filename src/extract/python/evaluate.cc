@@ -4,6 +4,7 @@
 // See file_extractor.h for the other stages.
 #include "extract/python/file_extractor.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace errdex::pyx {
@@ -133,7 +134,7 @@ MaybeSegs FileExtractor::Ev(Eval& ev, int node, int depth, std::pair<int, int> p
         return out;
       }
       if (n.str == "%") {
-        MaybeSegs left = Ev(ev, l, depth + 1, pos);
+        MaybeSegs left = EvTemplate(ev, l, depth + 1, pos);
         if (!left) return std::nullopt;
         return py::PerAlt(*left, [&](const Segs& s) { return ApplyPercentRight(s, r); });
       }
@@ -149,18 +150,21 @@ MaybeSegs FileExtractor::Ev(Eval& ev, int node, int depth, std::pair<int, int> p
           }
       std::optional<Found> f = Lookup(ev, n.str, pos);
       if (!f) {
-        // A parameter of the function the message is built in: what its callers pass.
+        // A parameter of the function the message is built in: what its callers pass,
+        // or its default when they leave it out.
+        const Scope& fs = scopes_[static_cast<size_t>(ev.scope)];
+        if (fs.kind != Scope::kFunction || !fs.HasParam(n.str) || fs.Binds(n.str)) return std::nullopt;
+        std::string name = n.str;  // (copy: evaluation grows the node arena)
         // Only for the message as a whole (`raise X(message)`): a parameter inside a
         // larger text is a value, which callers elsewhere pass differently.
-        const Scope& fs = scopes_[static_cast<size_t>(ev.scope)];
-        if (!whole_message_ || depth != 0 || following_callers_ || fs.kind != Scope::kFunction ||
-            !fs.HasParam(n.str) || fs.Binds(n.str))
-          return std::nullopt;
-        std::string name = n.str;  // (copy: evaluation grows the node arena)
+        if (!whole_message_ || depth != 0 || following_callers_) return std::nullopt;
         bool open = false;
         MaybeSegs from_callers = CallerMessages(ev.scope, name, depth, &open);
-        if (from_callers) ev.flags += open ? "+callers+open" : "+callers";
-        return from_callers;
+        if (from_callers) {
+          ev.flags += open ? "+callers+open" : "+callers";
+          return from_callers;
+        }
+        return ParamDefaultText(ev, name, depth);
       }
       Segs out;
       for (size_t i = 0; i < f->chain.size(); ++i) {
@@ -245,7 +249,7 @@ MaybeSegs FileExtractor::EvCall(Eval& ev, int node, int depth, std::pair<int, in
     const std::string& attr = fstr;
     int base_node = parser_.node(f).kids[0];
     if (attr == "format") {
-      MaybeSegs base = Ev(ev, base_node, depth + 1, pos);
+      MaybeSegs base = EvTemplate(ev, base_node, depth + 1, pos);
       if (!base) return std::nullopt;
       return py::PerAlt(*base, [&](const Segs& s) { return ApplyFormat(s, node); });
     }
@@ -472,6 +476,42 @@ std::string FileExtractor::LastName(int node) const {
   const Node& n = parser_.node(node);
   if (n.kind == NodeKind::kName || n.kind == NodeKind::kAttribute) return n.str;
   return std::string();
+}
+
+// A template a parameter defaults to (`def _deprecated(name, message=_DEPRECATED_MSG,
+// ...)`, then `message.format(name=name, ...)`): the text callers get when they
+// leave it out -- callers in other files are not read, so the site's message is
+// open ("+default+open": the class alone may still point at it). Only a default
+// with literal text in it; evaluated where the def stands.
+MaybeSegs FileExtractor::EvTemplate(Eval& ev, int node, int depth, std::pair<int, int> pos) {
+  MaybeSegs v = Ev(ev, node, depth, pos);
+  if (v) return v;
+  const Node& n = parser_.node(node);
+  if (n.kind != NodeKind::kName) return std::nullopt;
+  const Scope& fs = scopes_[static_cast<size_t>(ev.scope)];
+  if (fs.kind != Scope::kFunction || !fs.HasParam(n.str) || fs.Binds(n.str)) return std::nullopt;
+  std::string name = n.str;  // (copy: evaluation grows the node arena)
+  return ParamDefaultText(ev, name, depth);
+}
+
+MaybeSegs FileExtractor::ParamDefaultText(Eval& ev, const std::string& name, int depth) {
+  const Scope& fs = scopes_[static_cast<size_t>(ev.scope)];
+  std::pair<uint32_t, uint32_t> range{0, 0};
+  for (const auto& [param, r] : fs.param_defaults)
+    if (param == name) range = r;
+  if (range.second <= range.first || fs.parent < 0) return std::nullopt;
+  size_t pos = range.first;
+  int value = parser_.ParseExpr(toks_.tokens, &pos, range.second, true);
+  if (value < 0 || pos != range.second) return std::nullopt;
+  const Token& at = toks_.tokens[range.first];
+  Eval outer{fs.parent, {at.line, at.col}};
+  MaybeSegs v = Ev(outer, value, depth + 1, {at.line, at.col});
+  const bool literal = v && std::any_of(v->begin(), v->end(), [](const Seg& g) {
+    return g.type != Seg::kHole && !(g.type == Seg::kLit && g.text.empty());
+  });
+  if (!literal) return std::nullopt;
+  if (ev.flags.find("+default") == std::string::npos) ev.flags += "+default+open";
+  return v;
 }
 
 std::optional<std::string> FileExtractor::ParamDefaultClass(const std::string& name, int scope) const {

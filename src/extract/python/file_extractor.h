@@ -180,6 +180,10 @@ class FileExtractor {
   std::optional<int> HttpStatusOf(int call, bool any_pos) const;
   std::pair<bool, std::optional<int>> HttpClass(std::string_view callee, std::string_view last) const;
   bool LocallyBound(const std::string& name, int scope) const;
+  // The file is the warnings module itself (or a copy of it): it defines, at module
+  // level, `def warn(message, category=None, ...)`, which its own bare `warn(msg,
+  // DeprecationWarning)` calls (warnings._deprecated).
+  bool DefinesWarningsWarn() const;
   // `def f(..., error=ImportError): ... raise error(msg)`: the default class of the
   // parameter `name` raises through, when the function never rebinds it.
   std::optional<std::string> ParamDefaultClass(const std::string& name, int scope) const;
@@ -208,6 +212,10 @@ class FileExtractor {
   MaybeSegs Ev(Eval& ev, int node) { return Ev(ev, node, 0, ev.pos); }
   Segs EvOrHole(Eval& ev, int node, int depth, std::pair<int, int> pos);
   MaybeSegs EvCall(Eval& ev, int node, int depth, std::pair<int, int> pos);
+  // The template a text is formatted from (`tmpl.format(...)`, `tmpl % x`): as Ev,
+  // and a parameter there reads as its default (ParamDefaultText).
+  MaybeSegs EvTemplate(Eval& ev, int node, int depth, std::pair<int, int> pos);
+  MaybeSegs ParamDefaultText(Eval& ev, const std::string& name, int depth);
   MaybeSegs EvTextFunction(Eval& ev, const std::vector<int>& args, bool no_kw, bool dedent, int depth,
                            std::pair<int, int> pos);
   std::string HoleText(int node) const { return parser_.Unparse(node); }

@@ -616,5 +616,52 @@ TEST(PythonExtractor, LargeFileIsLinear) {
   EXPECT_EQ(r.sites.back().line, static_cast<int>(big.size() / unit.size()) * 7 - 3);
 }
 
+// A parameter's default template where the message is formatted from it (the
+// warnings module's `_deprecated(name, message=_DEPRECATED_MSG, ...)`, which calls
+// its own `warn`) or is it: the text callers get when they leave it out, open to
+// others ("+default+open"). A parameter inside a larger text stays a hole: callers
+// pass it differently.
+TEST(PythonExtractorBeyondOracle, ParameterDefaultTemplate) {
+  constexpr const char* kSrc = R"PY(
+def warn(message, category=None, stacklevel=1, source=None):
+    pass
+
+_DEPRECATED_MSG = "{name!r} is deprecated and slated for removal in Python {remove}"
+
+def _deprecated(name, message=_DEPRECATED_MSG, *, remove):
+    msg = message.format(name=name, remove=f"{remove[0]}.{remove[1]}")
+    warn(msg, DeprecationWarning, stacklevel=3)
+
+def load(path, reason="file not found: %s"):
+    raise OSError(reason % path)
+
+def check(mode="r"):
+    raise ValueError(f"invalid mode {mode}")
+
+def fail(message="Invalid file"):
+    raise ValueError(message)
+)PY";
+  PythonExtractResult r = ExtractPython("warnings.py", kSrc, ExtractLimits{});
+  const Site* s = SiteAt(r, 9);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->error_class.value_or(""), "DeprecationWarning");
+  EXPECT_EQ(s->message_pattern.value_or(""), "(.*?) is deprecated and slated for removal in Python (.*?)");
+  EXPECT_NE(s->message_resolution.find("+default+open"), std::string::npos) << s->message_resolution;
+  s = SiteAt(r, 12);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""), "file not found: (.*?)");
+  s = SiteAt(r, 15);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""), "invalid mode (.*?)");
+  s = SiteAt(r, 18);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->error_message.value_or(""), "Invalid file");
+  EXPECT_NE(s->message_resolution.find("+default+open"), std::string::npos) << s->message_resolution;
+  // Elsewhere a bare warn() is the warnings module's only when imported from it.
+  r = ExtractPython("other.py", "def warn(message, level):\n    pass\n\ndef f():\n    warn('x', 1)\n",
+                    ExtractLimits{});
+  EXPECT_EQ(SiteAt(r, 5), nullptr);
+}
+
 }  // namespace
 }  // namespace errdex

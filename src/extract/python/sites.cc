@@ -191,6 +191,14 @@ FileExtractor::Eval FileExtractor::EvalAt(const Pending& p) const {
   return Eval{p.scope, {toks_.tokens[p.tb].line, toks_.tokens[p.tb].col}};
 }
 
+bool FileExtractor::DefinesWarningsWarn() const {
+  for (const Scope& s : scopes_)
+    if (s.kind == Scope::kFunction && s.parent == 0 && s.name == "warn" && s.params.size() >= 2 &&
+        s.params[0] == "message" && s.params[1] == "category")
+      return true;
+  return false;
+}
+
 bool FileExtractor::BindFactory(Site& site, int call, const Pending& p) {
   if (factory_frame_ || following_callers_) return false;  // one level
   const int f = parser_.node(call).kids[0];
@@ -453,7 +461,7 @@ void FileExtractor::FinishCall(const Pending& p, Site& site) {
     case PendKind::kWarn: {
       if (p.method.empty()) {
         auto it = imports_.find("warn");
-        if (it == imports_.end() || it->second != "warnings.warn") return;
+        if ((it == imports_.end() || it->second != "warnings.warn") && !DefinesWarningsWarn()) return;
       }  // "alias": `from warnings import warn as _warn`, checked when queued
       site.kind = SiteKind::kLog;
       site.log_level = "warn";
