@@ -242,41 +242,48 @@ const ErrorType* ErrorTypeTable::Resolve(std::string_view file, std::string_view
     return n_crate == 1 ? in_crate : nullptr;
   };
 
+  // The one type the file's glob imports (`use x::*`) give `tail` (null when none or several).
+  auto via_globs = [&](const std::vector<std::string>& tail) -> const ErrorType* {
+    auto globs = uses.find("*");
+    if (globs == uses.end()) return nullptr;
+    const ErrorType* found = nullptr;
+    size_t start = 0;
+    std::string_view all = globs->second;
+    while (start <= all.size()) {
+      size_t nl = all.find('\n', start);
+      std::vector<std::string> p =
+          SplitPath(all.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start));
+      p.insert(p.end(), tail.begin(), tail.end());
+      std::string crate, module;
+      if (p.size() > 1 && absolute(p, &crate, &module)) {
+        if (const ErrorType* t = pick(crate, module, true)) {
+          if (found && found != t) return nullptr;
+          found = t;
+        }
+      }
+      if (nl == std::string_view::npos) break;
+      start = nl + 1;
+    }
+    return found;
+  };
+
   if (segs.size() > 1) {
     std::string crate, module;
     if (!absolute(segs, &crate, &module)) return nullptr;
     bool relative = segs[0] != "crate" && segs[0] != "self" && segs[0] != "super" && crate == here_crate &&
                     segs[0] != here_crate;
     if (const ErrorType* t = pick(crate, module, relative)) return t;
+    // `config::E` where a glob brought `config` in.
+    if (relative) return via_globs(segs);
     // `other_crate::E` naming a type the crate re-exports from a dependency.
-    if (!relative && candidates.size() == 1) return &candidates[0];
-    return nullptr;
+    return candidates.size() == 1 ? &candidates[0] : nullptr;
   }
   // A bare name no `use` brings in is of this crate (a glob import, a parent
   // module's) unless a glob names another crate's.
   if (const ErrorType* t = pick(here_crate, here_module, false)) return t;
-  auto globs = uses.find("*");
-  if (globs == uses.end()) return nullptr;
+  if (uses.find("*") == uses.end()) return nullptr;
   if (candidates.size() == 1) return &candidates[0];
-  const ErrorType* found = nullptr;
-  size_t start = 0;
-  std::string_view all = globs->second;
-  while (start <= all.size()) {
-    size_t nl = all.find('\n', start);
-    std::string_view g = all.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
-    std::vector<std::string> p = SplitPath(g);
-    p.push_back(segs.back());
-    std::string crate, module;
-    if (p.size() > 1 && absolute(p, &crate, &module)) {
-      if (const ErrorType* t = pick(crate, module, true)) {
-        if (found && found != t) return nullptr;
-        found = t;
-      }
-    }
-    if (nl == std::string_view::npos) break;
-    start = nl + 1;
-  }
-  return found;
+  return via_globs(segs);
 }
 
 }  // namespace errdex::rust

@@ -107,6 +107,15 @@ const std::map<std::string, std::string>& Workspace() {
        "fn f() -> Result<(), app_other::ConfigError> {\n"
        "    Err(app_other::ConfigError::Missing(\"k\".into()))\n"
        "}\n"},
+      {"crates/server/src/globbed.rs",
+       "use app_core::*;\n"
+       "use app_core::errors::*;\n"
+       "fn k(n: &str) -> Result<(), errors::CoreError> {\n"
+       "    Err(errors::CoreError::NotFound(n.into()))\n"
+       "}\n"
+       "fn m() -> Result<(), ConfigError> {\n"
+       "    Err(ConfigError::Missing(\"g\".into()))\n"
+       "}\n"},
       {"crates/server/src/bare.rs",
        "fn g(key: &str) -> Result<(), ConfigError> {\n"
        "    Err(ConfigError::Missing(key.to_string()))\n"
@@ -187,6 +196,14 @@ TEST(RustErrorTypeTable, SelfInAnImplOfAnotherFilesEnum) {
   EXPECT_EQ(s[0].line, 4);
   EXPECT_EQ(s[0].error_class, "NotFound");
   EXPECT_EQ(s[0].message_pattern, "model (.*?) not found");
+}
+
+TEST(RustErrorTypeTable, GlobImportsNameTheModuleAndTheType) {
+  rust::ErrorTypeTable table = BuildTable();
+  auto s = SitesOf("crates/server/src/globbed.rs", &table);
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].message_pattern, "model (.*?) not found");  // `errors::` from `use app_core::*`
+  EXPECT_EQ(s[1].message_pattern, "core config: g");         // the one ConfigError the globs give
 }
 
 TEST(RustErrorTypeTable, AnAmbiguousNameWithoutAPathStaysUnknown) {
