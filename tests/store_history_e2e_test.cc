@@ -419,6 +419,53 @@ TEST_P(History, AClassTemplateChangedElsewhereReachesTheFilesThatRaiseIt) {
   EXPECT_EQ(summaries[2]["filesReused"].get<int>(), summaries[2]["files"].get<int>() - 1) << summaries[2];
 }
 
+TEST_P(History, ARustEnumTemplateChangedInOneCrateReachesConstructionsInAnother) {
+  // A thiserror construction gets its variant's #[error] template from an enum
+  // of another crate (extract/rust/rust_error_types.h). routes.rs does not change
+  // while errors.rs rewords a template, so routes.rs's unit key must name the
+  // types it depends on (scan/rust_error_table.h).
+  std::string db = NewDb();
+  if (!skip_.empty()) GTEST_SKIP() << skip_;
+  auto errors = [](const std::string& not_found) {
+    return "#[derive(Debug, thiserror::Error)]\n"
+           "pub enum CoreError {\n"
+           "    #[error(\"" + not_found + " {0}\")]\n"
+           "    NotFound(String),\n"
+           "    #[error(\"worker {id} failed\")]\n"
+           "    Worker { id: u32 },\n"
+           "}\n";
+  };
+  Put("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n");
+  Put("crates/core/Cargo.toml", "[package]\nname = \"app-core\"\n");
+  Put("crates/core/src/errors.rs", errors("no model named"));
+  Put("crates/server/Cargo.toml", "[package]\nname = \"server\"\n");
+  Put("crates/server/src/routes.rs",
+      "use app_core::errors::CoreError;\n"
+      "fn route(name: &str) -> Result<(), CoreError> {\n"
+      "    Err(CoreError::NotFound(name.to_string()))\n"
+      "}\n");
+  Put("crates/server/src/unrelated.rs", "fn f() {\n    panic!(\"one\");\n}\n");
+  Commit("rust-1");
+  Put("crates/core/src/errors.rs", errors("unknown model"));
+  Commit("rust-2");
+  Put("crates/server/src/unrelated.rs", "fn f() {\n    panic!(\"two\");\n}\n");
+  Commit("rust-3");
+  const std::vector<std::string> shas(shas_.end() - 3, shas_.end());
+
+  ScanInto(db, shas_[shas_.size() - 4]);
+  std::vector<nlohmann::json> summaries;
+  for (const std::string& sha : shas) {
+    summaries.push_back(ScanInto(db, sha));
+    ASSERT_EQ(Export(db, sha), Fresh(sha)) << "commit " << sha;
+  }
+  EXPECT_NE(Fresh(shas[0]).find("no model named (.*?)"), std::string::npos) << Fresh(shas[0]);
+  EXPECT_NE(Fresh(shas[1]).find("unknown model (.*?)"), std::string::npos) << Fresh(shas[1]);
+  // rust-2 changed errors.rs only: routes.rs was parsed again, every other file reused.
+  EXPECT_EQ(summaries[1]["filesReused"].get<int>(), summaries[1]["files"].get<int>() - 2) << summaries[1];
+  // rust-3 changed unrelated.rs only: routes.rs reused.
+  EXPECT_EQ(summaries[2]["filesReused"].get<int>(), summaries[2]["files"].get<int>() - 1) << summaries[2];
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, History, ::testing::Values("sqlite", "postgres"),
                          [](const auto& info) { return info.param; });
 

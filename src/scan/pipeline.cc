@@ -25,12 +25,14 @@
 #include "extract/common/binary.h"
 #include "extract/cpp/cpp_extractor.h"
 #include "extract/python/python_extractor.h"
+#include "extract/rust/rust_extractor.h"
 #include "scan/cpp_table.h"
 #include "scan/ordered_emitter.h"
 #include "scan/parallel.h"
 #include "scan/previous_check.h"
 #include "scan/py_classes.h"
 #include "scan/resolved_source.h"
+#include "scan/rust_error_table.h"
 #include "scan/scanner.h"
 #include "scan/unit_key.h"
 #include "scan/unit_spool.h"
@@ -113,6 +115,8 @@ struct Task {
   std::string cpp_deps;  // a C-family file's CppDependencies digest
   bool py = false;
   std::string py_deps;   // a Python file's digest of the class templates it depends on (py_classes.h)
+  bool rs = false;
+  std::string rs_deps;   // a Rust file's digest of the thiserror types it depends on (rust_error_table.h)
   std::string key;
   std::string text;     // a C-family file read for the #define table, until extracted
   bool has_text = false;
@@ -139,6 +143,10 @@ class Pipeline {
   Status List();
   Status ReadCppTable();
   Status ReadPyClassTable();
+  Status ReadRustErrorTable();
+  static bool IsRust(std::string_view path) { return path.size() >= 3 && path.compare(path.size() - 3, 3, ".rs") == 0; }
+  // A file's digest of what its records depend on in other files ("" for none).
+  static const std::string& DepsOf(const Task& t) { return t.cpp ? t.cpp_deps : t.py ? t.py_deps : t.rs_deps; }
   void FirstPass(size_t i);
   // Reads and parses task i into a new unit (no prose yet).
   Result<std::shared_ptr<Unit>> Parse(size_t i, std::string text);
@@ -174,6 +182,7 @@ class Pipeline {
   // part of the knowledge text for the sinks that keep it.
   std::unique_ptr<check::ScanHook> check_;
   std::vector<std::string> packaging_;  // pyproject.toml / setup.cfg, as listed
+  std::vector<std::string> cargo_manifests_;  // Cargo.toml files, as listed: the Rust workspace's crates
   std::future<std::string> knowledge_future_;  // its text, for the sinks that keep it
   size_t py_files_read_ = 0;  // Python files the class table read (not in the catalog's cache)
   // The repository's previous check section, loaded beside the first pass when
@@ -212,11 +221,14 @@ Status Pipeline::List() {
     std::string& p = listing->paths[k];
     if (o_.document && check::IsPackagingFile(p) && !(p.size() >= 3 && p.compare(p.size() - 3, 3, ".py") == 0))
       packaging_.push_back(p);
+    if (p == "Cargo.toml" || (p.size() > 11 && p.compare(p.size() - 11, 11, "/Cargo.toml") == 0))
+      cargo_manifests_.push_back(p);
     Extractor ex = o_.extractor ? o_.extractor : ExtractorForPath(p, o_.limits);
     if (!ex) continue;
     Task t;
     t.cpp = !o_.extractor && IsCppPath(p);
     t.py = !o_.extractor && IsPython(p);
+    t.rs = !o_.extractor && IsRust(p);
     t.path = rs_.prefix + p;
     t.listed = std::move(p);
     t.extractor = std::move(ex);
@@ -296,6 +308,39 @@ Status Pipeline::ReadPyClassTable() {
     if (table)
       t.extractor = [table, limits = o_.limits](std::string_view path, std::string_view text) {
         return FromFrontEnd(ExtractPython(path, text, limits, table.get()));
+      };
+  }
+  return Status::Ok();
+}
+
+// Rust files: messages of thiserror enums (a template in one crate, its
+// constructions in others; extract/rust/rust_error_types.h). Every Rust file's
+// types make the workspace's table (cached per blob with a catalog); with a
+// catalog, each file's key names the types it depends on.
+Status Pipeline::ReadRustErrorTable() {
+  std::vector<size_t> rs_files;
+  for (size_t i = 0; i < tasks_.size(); ++i)
+    if (tasks_[i].rs) rs_files.push_back(i);
+  if (rs_files.empty()) return Status::Ok();
+  std::vector<RustFile> files(rs_files.size());
+  for (size_t k = 0; k < rs_files.size(); ++k) {
+    Task& t = tasks_[rs_files[k]];
+    files[k].path = t.path;
+    files[k].listed = t.listed;
+    files[k].blob_id = t.blob_id;
+  }
+  RustErrorTableBuilder builder(rs_.source, store_, store_mu_, jobs_);
+  if (Status st = builder.Run(files, cargo_manifests_, rs_.prefix); !st.ok()) return st;
+  std::shared_ptr<const rust::ErrorTypeTable> table = builder.Table();
+  TsExtractOptions ts;
+  ts.limits = o_.limits;
+  for (size_t k = 0; k < rs_files.size(); ++k) {
+    Task& t = tasks_[rs_files[k]];
+    t.blob_id = std::move(files[k].blob_id);
+    t.rs_deps = std::move(files[k].deps);
+    if (table)
+      t.extractor = [table, ts](std::string_view path, std::string_view text) {
+        return FromFrontEnd(ExtractRust(path, text, ts, table.get()));
       };
   }
   return Status::Ok();
@@ -459,7 +504,7 @@ void Pipeline::FirstPass(size_t i) {
   FileState& fs = states_[i];
   auto finish = [&] { done_.fetch_add(1); };
   if (store_ && !t.blob_id.empty()) {
-    t.key = UnitKeyOf(key_config_, t.path, t.blob_id, t.cpp ? t.cpp_deps : t.py_deps);
+    t.key = UnitKeyOf(key_config_, t.path, t.blob_id, DepsOf(t));
     if (Lookup(t.key, &fs.stored)) {
       fs.knowledge = fs.stored.front().knowledge;
       fs.check_pending = check_ != nullptr;
@@ -493,7 +538,7 @@ void Pipeline::FirstPass(size_t i) {
   }
   if (store_ && t.key.empty()) {
     t.blob_id = GitBlobId(text);
-    t.key = UnitKeyOf(key_config_, t.path, t.blob_id, t.cpp ? t.cpp_deps : t.py_deps);
+    t.key = UnitKeyOf(key_config_, t.path, t.blob_id, DepsOf(t));
     if (Lookup(t.key, &fs.stored)) {
       fs.knowledge = fs.stored.front().knowledge;
       fs.check_pending = check_ != nullptr;
@@ -689,8 +734,10 @@ Result<ScanResult> Pipeline::Run() {
     std::string repo = rs_.repo.value_or("");
     previous_check_ = std::async(std::launch::async, [store, mu, repo] { return PreviousCheck::Load(*store, repo, mu); });
   }
+  Status rs_table = py_table.ok() ? ReadRustErrorTable() : Status::Ok();
   if (Status st = cpp_table.get(); !st.ok()) return st;
   if (!py_table.ok()) return py_table;
+  if (!rs_table.ok()) return rs_table;
   ParallelFor(tasks_.size(), jobs_, [this](size_t i) { FirstPass(i); }, [this] { Tick(); });
   if (emitter_->failed()) return emitter_->error();
   result_.stats.extract_seconds = SecondsSince(t1);

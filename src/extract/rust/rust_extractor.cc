@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "extract/common/message.h"
+#include "extract/rust/rust_status_codes.h"
 
 #ifdef ERRDEX_HAVE_TREE_SITTER
 extern "C" const TSLanguage* tree_sitter_rust(void);
@@ -22,7 +23,12 @@ namespace errdex {
 
 #ifndef ERRDEX_HAVE_TREE_SITTER
 
-TsExtractResult ExtractRust(std::string_view path, std::string_view, const TsExtractOptions&) {
+std::vector<rust::ErrorType> CollectRustErrorTypes(std::string_view, std::string_view, const TsExtractOptions&) {
+  return {};
+}
+
+TsExtractResult ExtractRust(std::string_view path, std::string_view, const TsExtractOptions&,
+                            const rust::ErrorTypeTable*) {
   TsExtractResult r;
   r.failed = true;
   r.diagnostics.push_back({std::string(path), 0, 0, "the Rust grammar was not built (scripts/fetch-third-party.sh)"});
@@ -39,39 +45,6 @@ using Tokens = std::vector<TSNode>;
 bool Is(TSNode n, const char* type) { return !ts_node_is_null(n) && std::strcmp(ts_node_type(n), type) == 0; }
 
 bool IsUpper(char c) { return c >= 'A' && c <= 'Z'; }
-
-// SERVICE_UNAVAILABLE -> 503 (the http crate's StatusCode constants, 4xx and 5xx).
-std::optional<int> HttpStatusOf(std::string_view name) {
-  static const std::unordered_map<std::string_view, int> kCodes = {
-      {"BAD_REQUEST", 400}, {"UNAUTHORIZED", 401}, {"PAYMENT_REQUIRED", 402}, {"FORBIDDEN", 403},
-      {"NOT_FOUND", 404}, {"METHOD_NOT_ALLOWED", 405}, {"NOT_ACCEPTABLE", 406},
-      {"PROXY_AUTHENTICATION_REQUIRED", 407}, {"REQUEST_TIMEOUT", 408}, {"CONFLICT", 409}, {"GONE", 410},
-      {"LENGTH_REQUIRED", 411}, {"PRECONDITION_FAILED", 412}, {"PAYLOAD_TOO_LARGE", 413}, {"URI_TOO_LONG", 414},
-      {"UNSUPPORTED_MEDIA_TYPE", 415}, {"RANGE_NOT_SATISFIABLE", 416}, {"EXPECTATION_FAILED", 417},
-      {"IM_A_TEAPOT", 418}, {"MISDIRECTED_REQUEST", 421}, {"UNPROCESSABLE_ENTITY", 422}, {"LOCKED", 423},
-      {"FAILED_DEPENDENCY", 424}, {"TOO_EARLY", 425}, {"UPGRADE_REQUIRED", 426}, {"PRECONDITION_REQUIRED", 428},
-      {"TOO_MANY_REQUESTS", 429}, {"REQUEST_HEADER_FIELDS_TOO_LARGE", 431},
-      {"UNAVAILABLE_FOR_LEGAL_REASONS", 451}, {"INTERNAL_SERVER_ERROR", 500}, {"NOT_IMPLEMENTED", 501},
-      {"BAD_GATEWAY", 502}, {"SERVICE_UNAVAILABLE", 503}, {"GATEWAY_TIMEOUT", 504},
-      {"HTTP_VERSION_NOT_SUPPORTED", 505}, {"VARIANT_ALSO_NEGOTIATES", 506}, {"INSUFFICIENT_STORAGE", 507},
-      {"LOOP_DETECTED", 508}, {"NOT_EXTENDED", 510}, {"NETWORK_AUTHENTICATION_REQUIRED", 511}};
-  auto it = kCodes.find(name);
-  if (it == kCodes.end()) return std::nullopt;
-  return it->second;
-}
-
-// tonic::Status constructors -> the gRPC code's name.
-const char* GrpcCodeOf(std::string_view ctor) {
-  static const std::unordered_map<std::string_view, const char*> kCtors = {
-      {"cancelled", "Cancelled"}, {"unknown", "Unknown"}, {"invalid_argument", "InvalidArgument"},
-      {"deadline_exceeded", "DeadlineExceeded"}, {"not_found", "NotFound"}, {"already_exists", "AlreadyExists"},
-      {"permission_denied", "PermissionDenied"}, {"resource_exhausted", "ResourceExhausted"},
-      {"failed_precondition", "FailedPrecondition"}, {"aborted", "Aborted"}, {"out_of_range", "OutOfRange"},
-      {"unimplemented", "Unimplemented"}, {"internal", "Internal"}, {"unavailable", "Unavailable"},
-      {"data_loss", "DataLoss"}, {"unauthenticated", "Unauthenticated"}};
-  auto it = kCtors.find(ctor);
-  return it == kCtors.end() ? nullptr : it->second;
-}
 
 // The value of a Rust string literal as written: "…", r#"…"#, b"…", c"…".
 std::string DecodeRustLiteral(std::string_view raw) {
@@ -95,19 +68,17 @@ std::string DecodeRustLiteral(std::string_view raw) {
 
 bool IsStringLiteral(TSNode n) { return Is(n, "string_literal") || Is(n, "raw_string_literal"); }
 
-// A thiserror enum (or struct) of this file: its variants' #[error] templates.
-struct ErrorVariant {
-  std::string template_text;  // the literal, decoded
-  bool transparent = false;
-  std::vector<Segs> extra_args;  // #[error("{} x", .0)] extra positional arguments
-};
+using rust::ErrorVariant;
 
 class RustWalker : public TsWalker {
  public:
-  RustWalker(std::string_view path, std::string_view text, const TsExtractOptions& options)
-      : TsWalker(path, text, "rust", options) {}
+  RustWalker(std::string_view path, std::string_view text, const TsExtractOptions& options,
+             const rust::ErrorTypeTable* workspace = nullptr)
+      : TsWalker(path, text, "rust", options), workspace_(workspace) {}
 
+  // This file's thiserror types and `use` declarations.
   void CollectErrorTypes(TSNode root);
+  std::vector<rust::ErrorType> TakeErrorTypes() { return std::move(types_); }
 
  protected:
   bool Enter(TSNode node, std::string_view field) override;
@@ -131,9 +102,11 @@ class RustWalker : public TsWalker {
   // A #[error("...")] attribute of `item` (an enum variant or a struct).
   void HandleErrorAttribute(TSNode attr_item, TSNode item);
   void SetMessage(Site& site, const Segs& segs, std::string expr);
-  // The composed message of a construction E::V(args) / E::V{fields}; nullopt
-  // when V is not a variant with a template in this file.
+  // The composed message of a construction E::V(args) / E::V{fields} (`type`: E's
+  // path as written); nullopt when V is not a variant with a template in this file
+  // or, with a workspace table, in the type the path resolves to.
   std::optional<Segs> Compose(std::string_view type, std::string_view variant, TSNode args_or_body, int depth);
+  // The variant, transparent ones included (they are constructions too, without a message).
   const ErrorVariant* FindVariant(std::string_view type, std::string_view variant) const;
   bool HasAttribute(const std::vector<TSNode>& attrs, std::string_view needle) const;
 
@@ -141,7 +114,11 @@ class RustWalker : public TsWalker {
   // attributes of the next item (siblings: no O(n) prev_sibling walks).
   std::vector<std::vector<TSNode>> attrs_at_depth_;
 
-  std::unordered_map<std::string, std::unordered_map<std::string, ErrorVariant>> error_types_;
+  std::vector<rust::ErrorType> types_;                   // this file's, in order
+  std::unordered_map<std::string, size_t> local_types_;  // name -> index in types_
+  rust::UseMap uses_;
+  std::unordered_set<std::string> declared_;             // every enum, struct and type alias of this file
+  const rust::ErrorTypeTable* workspace_;
   // The type of the innermost enclosing impl (what Self names), or "".
   std::string_view SelfType() const;
 
@@ -320,28 +297,38 @@ bool RustWalker::HasAttribute(const std::vector<TSNode>& attrs, std::string_view
 // thiserror types of this file.
 
 void RustWalker::CollectErrorTypes(TSNode root) {
-  // Items at the top level and in inline modules (nested to any depth, iteratively).
-  std::vector<TSNode> lists{root};
+  // Items at the top level and in inline modules (nested to any depth, iteratively),
+  // each list with the inline module path it is in.
+  std::vector<std::pair<TSNode, std::string>> lists{{root, std::string()}};
   while (!lists.empty()) {
-    TSNode list = lists.back();
+    auto [list, module] = lists.back();
     lists.pop_back();
     std::vector<TSNode> attrs;  // the attribute items before the next item
     for (TSNode item : NamedChildren(list)) {
       if (Is(item, "mod_item")) {
         TSNode body = ts_node_child_by_field_name(item, "body", 4);
-        if (!ts_node_is_null(body)) lists.push_back(body);
+        std::string name(Text(ts_node_child_by_field_name(item, "name", 4)));
+        if (!ts_node_is_null(body)) lists.push_back({body, module.empty() ? name : module + "::" + name});
       }
       if (Is(item, "attribute_item")) {
         attrs.push_back(item);
         continue;
       }
       if (Is(item, "line_comment") || Is(item, "block_comment")) continue;
+      // Uses of inline modules count as the file's: a name they bring in is
+      // rarely another type of the same name in the same file.
+      if (Is(item, "use_declaration")) rust::AddUseTree(Text(ts_node_child_by_field_name(item, "argument", 8)), &uses_);
       std::vector<TSNode> item_attrs = std::move(attrs);
       attrs.clear();
       bool is_enum = Is(item, "enum_item");
       bool is_struct = Is(item, "struct_item");
+      if (is_enum || is_struct || Is(item, "type_item"))
+        declared_.insert(std::string(Text(ts_node_child_by_field_name(item, "name", 4))));
       if (!is_enum && !is_struct) continue;
-      std::string type(Text(ts_node_child_by_field_name(item, "name", 4)));
+      rust::ErrorType type;
+      type.file = std::string(path_);
+      type.module = module;
+      type.name = std::string(Text(ts_node_child_by_field_name(item, "name", 4)));
       auto read_attr = [&](TSNode attr_item, ErrorVariant& v) -> bool {
         TSNode attr = ts_node_named_child(attr_item, 0);
         if (!Is(attr, "attribute")) return false;
@@ -357,44 +344,64 @@ void RustWalker::CollectErrorTypes(TSNode root) {
         }
         if (args[0].size() != 1 || !IsStringLiteral(args[0][0])) return false;
         v.template_text = DecodeRustLiteral(Text(args[0][0]));
-        for (size_t k = 1; k < args.size(); ++k) v.extra_args.push_back({msg::Hole(TokensText(args[k]))});
+        for (size_t k = 1; k < args.size(); ++k) v.extra_args.push_back(TokensText(args[k]));
         return true;
       };
       if (is_struct) {
         for (TSNode p : item_attrs) {
           ErrorVariant v;
-          if (read_attr(p, v)) error_types_[type][type] = std::move(v);
+          if (read_attr(p, v)) type.variants[type.name] = std::move(v);
         }
-        continue;
-      }
-      TSNode body = ts_node_child_by_field_name(item, "body", 4);
-      std::optional<ErrorVariant> attr;
-      for (TSNode ch : NamedChildren(body)) {
-        if (Is(ch, "attribute_item")) {
-          ErrorVariant v;
-          if (read_attr(ch, v)) attr = std::move(v);
-        } else if (Is(ch, "enum_variant")) {
-          if (attr) error_types_[type][std::string(Text(ts_node_child_by_field_name(ch, "name", 4)))] = std::move(*attr);
-          attr.reset();
+      } else {
+        TSNode body = ts_node_child_by_field_name(item, "body", 4);
+        std::optional<ErrorVariant> attr;
+        for (TSNode ch : NamedChildren(body)) {
+          if (Is(ch, "attribute_item")) {
+            ErrorVariant v;
+            if (read_attr(ch, v)) attr = std::move(v);
+          } else if (Is(ch, "enum_variant")) {
+            if (attr) type.variants[std::string(Text(ts_node_child_by_field_name(ch, "name", 4)))] = std::move(*attr);
+            attr.reset();
+          }
         }
       }
+      if (type.variants.empty()) continue;
+      local_types_.emplace(type.name, types_.size());
+      types_.push_back(std::move(type));
     }
   }
 }
 
 const ErrorVariant* RustWalker::FindVariant(std::string_view type, std::string_view variant) const {
-  std::string t(type == "Self" ? SelfType() : type);
-  auto it = error_types_.find(t);
-  if (it == error_types_.end()) return nullptr;
-  auto v = it->second.find(std::string(variant));
-  if (v == it->second.end() || v->second.transparent) return nullptr;
-  return &v->second;
+  std::string path(type);
+  if (type == "Self") path = std::string(SelfType());
+  const bool qualified = path.find("::") != std::string::npos;
+  size_t colons = path.rfind("::");
+  std::string last = colons == std::string::npos ? path : path.substr(colons + 2);
+  auto in = [&](const rust::ErrorType* t) -> const ErrorVariant* {
+    if (!t) return nullptr;
+    auto v = t->variants.find(std::string(variant));
+    return v == t->variants.end() ? nullptr : &v->second;
+  };
+  auto local = [&]() -> const rust::ErrorType* {
+    auto it = local_types_.find(last);
+    return it == local_types_.end() ? nullptr : &types_[it->second];
+  };
+  // A bare name is this file's type when the file has one (it shadows any
+  // import); a path is resolved first, then taken as this file's.
+  if (!qualified) {
+    if (const ErrorVariant* v = in(local())) return v;
+    if (declared_.count(last)) return nullptr;  // a type of this file without templates
+  }
+  if (workspace_)
+    if (const ErrorVariant* v = in(workspace_->Resolve(path_, path, uses_))) return v;
+  return qualified ? in(local()) : nullptr;
 }
 
 std::optional<Segs> RustWalker::Compose(std::string_view type, std::string_view variant, TSNode args_or_body,
                                         int depth) {
   const ErrorVariant* v = FindVariant(type, variant);
-  if (!v) return std::nullopt;
+  if (!v || v->transparent) return std::nullopt;
   std::vector<Segs> positional;
   std::vector<msg::NamedArg> named;
   for (TSNode a : NamedChildren(args_or_body)) {
@@ -411,7 +418,8 @@ std::optional<Segs> RustWalker::Compose(std::string_view type, std::string_view 
   }
   // thiserror: {0} is field 0; extra format arguments follow as {} placeholders.
   std::vector<Segs> args = positional;
-  if (!v->extra_args.empty() && args.empty()) args = v->extra_args;
+  if (!v->extra_args.empty() && args.empty())
+    for (const std::string& e : v->extra_args) args.push_back({msg::Hole(e)});
   return msg::ApplyBraces({msg::Lit(v->template_text)}, args, msg::Braces::kRust, named);
 }
 
@@ -532,7 +540,7 @@ void RustWalker::HandleErrArg(TSNode err_call, TSNode arg) {
     Site site = NewSite(SiteKind::kRaise, err_call, err_call);
     site.error_class = std::string(variant);
     site.error_class_expr = std::string(Text(path));
-    std::optional<Segs> m = Compose(type_last, variant, payload, 0);
+    std::optional<Segs> m = Compose(type, variant, payload, 0);
     if (m) {
       SetMessage(site, *m, ts_node_is_null(payload) ? std::string() : std::string(Text(payload)));
     } else if (!ts_node_is_null(payload) && Is(arg, "call_expression") && ts_node_named_child_count(payload) >= 1) {
@@ -572,8 +580,10 @@ void RustWalker::HandleConstruction(TSNode node, TSNode path, TSNode payload) {
   std::string_view variant = Text(ts_node_child_by_field_name(path, "name", 4));
   size_t colons = type.rfind("::");
   std::string_view type_last = colons == std::string_view::npos ? type : type.substr(colons + 2);
-  if (!FindVariant(type_last, variant)) return;
-  std::optional<Segs> m = Compose(type_last, variant, payload, 0);
+  if (type_last.empty() || !IsUpper(type_last[0])) return;
+  const ErrorVariant* found = FindVariant(type, variant);
+  if (!found || found->transparent) return;  // a wrapped error: its message is not known here
+  std::optional<Segs> m = Compose(type, variant, payload, 0);
   Site site = NewSite(SiteKind::kRaise, node, node);
   site.error_class = std::string(variant);
   site.error_class_expr = std::string(Text(path));
@@ -805,17 +815,30 @@ bool MayHoldSites(std::string_view text) {
 
 }  // namespace
 
-TsExtractResult ExtractRust(std::string_view path, std::string_view text, const TsExtractOptions& options) {
+TsExtractResult ExtractRust(std::string_view path, std::string_view text, const TsExtractOptions& options,
+                            const rust::ErrorTypeTable* workspace) {
   TsExtractResult result;
-  if (!MayHoldSites(text)) return result;
+  // Constructions of a workspace type need no word of MayHoldSites (`E::V(x)`).
+  if (!MayHoldSites(text) && !(workspace && workspace->MentionedIn(text))) return result;
   TsTree tree = TsParse(tree_sitter_rust(), "Rust", path, text, options, result);
   if (!tree) return result;
-  RustWalker walker(path, text, options);
+  RustWalker walker(path, text, options, workspace);
   TSNode root = ts_tree_root_node(tree.get());
   walker.CollectErrorTypes(root);
   walker.Run(root);
   walker.TakeInto(result);
   return result;
+}
+
+std::vector<rust::ErrorType> CollectRustErrorTypes(std::string_view path, std::string_view text,
+                                                   const TsExtractOptions& options) {
+  if (text.find("#[error") == std::string_view::npos) return {};
+  TsExtractResult ignored;
+  TsTree tree = TsParse(tree_sitter_rust(), "Rust", path, text, options, ignored);
+  if (!tree) return {};
+  RustWalker walker(path, text, options);
+  walker.CollectErrorTypes(ts_tree_root_node(tree.get()));
+  return walker.TakeErrorTypes();
 }
 
 #endif  // ERRDEX_HAVE_TREE_SITTER

@@ -10,7 +10,8 @@
 //             /.wrap_err(msg) (class "Error", anyhow's type); `Err(E::V(...))`,
 //             `Err(E::V{...})`, `Err(E::V)` (class: the variant V), `Err(format!(...))` /
 //             `Err("..".to_string())` (class "String"); and every construction
-//             E::V(...)/E::V{...} of a thiserror enum defined in the same file, whose
+//             E::V(...)/E::V{...} of a thiserror enum defined in the same file (or, given
+//             a workspace table, anywhere in the workspace: rust_error_types.h), whose
 //             #[error("...")] template is composed with the constructor's arguments; each
 //             #[error("...")] attribute is a site too (the variant or struct is the class)
 //   log       tracing/log error!/warn! (logLevel "error"/"warning"): the message is the
@@ -39,10 +40,20 @@
 
 #include <string_view>
 
+#include <vector>
+
 #include "extract/common/ts_front_end.h"
+#include "extract/rust/rust_error_types.h"
 
 namespace errdex {
 
-TsExtractResult ExtractRust(std::string_view path, std::string_view text, const TsExtractOptions& options = {});
+// `workspace`: the thiserror types of every file of the scan (may be null: then
+// only this file's types compose construction messages).
+TsExtractResult ExtractRust(std::string_view path, std::string_view text, const TsExtractOptions& options = {},
+                            const rust::ErrorTypeTable* workspace = nullptr);
+
+// The thiserror types a file declares (`file` set, crate not), for the table.
+std::vector<rust::ErrorType> CollectRustErrorTypes(std::string_view path, std::string_view text,
+                                                   const TsExtractOptions& options = {});
 
 }  // namespace errdex
