@@ -113,6 +113,20 @@ TEST(BraceExampleFix, RustOptionAndCppPointer) {
   EXPECT_EQ(a.example_fix.value_or(""),
             "# before\nQwenVLProcessor::from_name(\"\")\n# after\nQwenVLProcessor::from_name(name)  // a non-empty name");
 
+  // A checked condition is the innermost test: `status == cudaSuccess` fails, not `use_pdl`.
+  std::string launch =
+      "void launch(bool use_pdl, int n) {\n  if (use_pdl) {\n    auto status = cudaLaunch(n);\n"
+      "    TVM_FFI_ICHECK(status == cudaSuccess) << \"launch failed\";\n  }\n}\n";
+  auto lk = Knowledge({{"csrc/launch.cu", launch}});
+  Site ls = RaiseSite("csrc/launch.cu", 4, "InternalError", "launch failed", "launch");
+  ls.language = "cuda";
+  ls.guards = {"use_pdl"};
+  ls.assert_condition = "status == cudaSuccess";
+  Record lr;
+  Doc(ls, launch, *lk, &lr);
+  SCOPED_TRACE(Dump(lr));
+  EXPECT_FALSE(Has(lr.example_fix, "launch(false")) << *lr.example_fix;
+
   std::string cc =
       "int decode(const char* buf, int n) {\n  if (buf == nullptr) {\n"
       "    throw std::invalid_argument(\"decode: buf is null\");\n  }\n  return n;\n}\n";

@@ -853,8 +853,8 @@ std::optional<std::string> WriteExampleFix(const SiteFacts& sf) {
   if (auto s = SettingsFix(sf)) return s;
   if (auto p = PackageFix(sf)) return p;
   if (auto h = HintFix(sf)) return h;
+  if (auto c = CallFix(sf)) return c;  // first: its tensor conversions hold for C++ kernels too
   if (auto b = BraceCallFix(sf)) return b;
-  if (auto c = CallFix(sf)) return c;
   if (auto p = PresenceFix(sf)) return p;
   if (auto d = DevicePairFix(sf)) return d;
   if (auto r = RequestFix(sf)) return r;

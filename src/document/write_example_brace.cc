@@ -109,13 +109,14 @@ std::optional<std::string> BraceCallFix(const SiteFacts& sf) {
   if (!c.known || !IsBraceLanguage(lang) || c.def_name.empty()) return std::nullopt;
   const std::string callee = CalleeOf(sf);
   if (callee.empty()) return std::nullopt;
-  // The tests of earlier `if T { return }` statements are where the site is reached from.
-  const int own_guards = (int)sf.site->guards.size();
+  // The tests of earlier `if T { return }` statements are where the site is reached from;
+  // a checked condition (CHECK, TVM_FFI_ICHECK, ensure!) comes after them and is innermost.
+  const int exits_from = (int)sf.site->guards.size(), exits_to = exits_from + (int)sf.exit_branches.size();
   for (auto it = sf.facts.rbegin(); it != sf.facts.rend(); ++it) {
     const Fact& f = *it;
     const Subject& s = f.subj;
     const Atom& a = f.atom;
-    if (f.guard >= own_guards) continue;
+    if (f.guard >= exits_from && f.guard < exits_to) continue;
     if (s.IsSetting() || s.IsCapability()) continue;
     // The innermost test is of something else (a returned err, the object's state): the
     // arguments are context, not what fails.
