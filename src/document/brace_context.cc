@@ -68,6 +68,27 @@ bool IsKeyword(std::string_view w) {
   return false;
 }
 
+// `self`, `&self`, `&mut self`, `&'a self`, `mut self`, `self: Arc<Self>` first in a Rust
+// parameter list.
+bool TakesSelf(std::string_view params) {
+  size_t i = 0;
+  auto skip_space = [&] {
+    while (i < params.size() && std::isspace((unsigned char)params[i])) ++i;
+  };
+  skip_space();
+  if (i < params.size() && params[i] == '&') {
+    ++i;
+    skip_space();
+    if (i < params.size() && params[i] == '\'') {  // a lifetime
+      while (i < params.size() && !std::isspace((unsigned char)params[i])) ++i;
+      skip_space();
+    }
+  }
+  if (params.substr(i, 4) == "mut " || params.substr(i, 4) == "mut\t") i += 4, skip_space();
+  if (params.substr(i, 4) != "self") return false;
+  return i + 4 >= params.size() || !IsWordChar(params[i + 4]);
+}
+
 }  // namespace
 
 std::vector<ParamInfo> BraceParams(std::string_view params, std::string_view language) {
@@ -330,6 +351,9 @@ SiteContext BraceFile::Gather(const Site& site) const {
   auto cached = params_.find(def_line);
   if (cached == params_.end()) cached = params_.emplace(def_line, BraceParams(text_.substr(pb, pe - pb), language_)).first;
   c.params = cached->second;
+  // A Rust fn of an impl that takes `self` is a method (`value.f(...)`); one without is
+  // associated (`Type::f(...)`). BraceParams leaves the receiver out, so it is noted here.
+  if (language_ == "rust" && !c.class_name.empty() && TakesSelf(text_.substr(pb, pe - pb))) c.decorators.push_back("self");
   // Locals the guards and the checked condition test: `auto x = ...;` `int x = ...;`
   // `let x = ...;` `x := ...` between the definition and the site.
   std::vector<std::string> names;

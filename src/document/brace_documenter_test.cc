@@ -20,6 +20,18 @@ using doctest::Has;
 using doctest::Knowledge;
 using doctest::RaiseSite;
 
+// The record of a raise at `line` of `file` in `language` under `guards`.
+Record DocIn(const std::string& language, const std::string& path, const std::string& file, int line, const std::string& msg,
+             const std::string& function, std::vector<std::string> guards) {
+  auto k = Knowledge({{path, file}});
+  Site s = RaiseSite(path, line, "error", msg, function);
+  s.language = language;
+  s.guards = std::move(guards);
+  Record r;
+  Doc(s, file, *k, &r);
+  return r;
+}
+
 // A Go site's prose shows its conditions in Go (`err != nil && n > 0`), not in the Python
 // form the parser reads them in; Go's `if err := f(); err != nil {` assigns `f()` only.
 TEST(DocumenterForeign, CodeSpansInTheSitesLanguage) {
@@ -109,6 +121,51 @@ TEST(DocumenterForeign, RustParametersPastAReturnTypeWithBrackets) {
   Doc(s, file, *k, &r);
   SCOPED_TRACE(Dump(r));
   EXPECT_TRUE(Has(r.trigger_scenarios, "Calling `load` with argument `retries`")) << *r.trigger_scenarios;
+}
+
+// A Go parameter tested against nil is "left as nil" (Python's None is not Go's word),
+// and a `bool` parameter is false, not "false, empty or None".
+TEST(DocumenterForeign, GoNilAndBoolParametersInGosWords) {
+  std::string file =
+      "package cmd\n\nfunc pick(ctx context.Context, client *api.Client, restart bool) error {\n"
+      "\tif client == nil {\n\t\treturn errors.New(\"no API client available\")\n\t}\n"
+      "\tif !restart {\n\t\treturn errors.New(\"restart confirmation is required\")\n\t}\n\treturn nil\n}\n";
+  Record n = DocIn("go", "cmd/pick.go", file, 5, "no API client available", "pick", {"client == nil"});
+  SCOPED_TRACE(Dump(n));
+  EXPECT_TRUE(Has(n.documentation, "argument `client` is left as nil")) << *n.documentation;
+  EXPECT_FALSE(Has(n.documentation, "None"));
+  EXPECT_FALSE(Has(n.trigger_scenarios, "None"));
+  EXPECT_TRUE(doctest::AnyHas(n.solutions, "(it must not be nil)"));
+  Record b = DocIn("go", "cmd/pick.go", file, 8, "restart confirmation is required", "pick", {"!restart"});
+  SCOPED_TRACE(Dump(b));
+  EXPECT_TRUE(Has(b.documentation, "argument `restart` is false")) << *b.documentation;
+  EXPECT_FALSE(Has(b.documentation, "empty or None"));
+}
+
+// `switch v := value.(type) { case float64:` reads as what the value is, and a
+// switch's `default:` as no case matching -- not "`value.(type) is float64`" or
+// "`default` is true".
+TEST(DocumenterForeign, GoTypeSwitchAndDefaultInWords) {
+  std::string file =
+      "package tools\n\nfunc intArg(key string, value any) (int, error) {\n"
+      "\tswitch v := value.(type) {\n\tcase float64:\n"
+      "\t\treturn 0, fmt.Errorf(\"%s must be a whole number\", key)\n"  // 6
+      "\tcase int, int64:\n\t\treturn 1, nil\n\tdefault:\n"
+      "\t\treturn 0, fmt.Errorf(\"%s has an unsupported type\", key)\n"  // 10
+      "\t}\n}\n";
+  Record f = DocIn("go", "tools/args.go", file, 6, "{key} must be a whole number", "intArg", {"value.(type) is float64"});
+  SCOPED_TRACE(Dump(f));
+  EXPECT_TRUE(Has(f.documentation, "when `value` is a `float64`")) << *f.documentation;
+  EXPECT_FALSE(Has(f.documentation, ".(type)"));
+  EXPECT_FALSE(Has(f.trigger_scenarios, ".(type)")) << *f.trigger_scenarios;
+  Record two = DocIn("go", "tools/args.go", file, 6, "{key} must be a whole number", "intArg", {"value.(type) is int, int64"});
+  SCOPED_TRACE(Dump(two));
+  EXPECT_TRUE(Has(two.documentation, "`value` is an `int` or an `int64`")) << *two.documentation;
+  Record d = DocIn("go", "tools/args.go", file, 10, "{key} has an unsupported type", "intArg", {"default"});
+  SCOPED_TRACE(Dump(d));
+  EXPECT_TRUE(Has(d.documentation, "none of the `case`s of its `switch` matched")) << *d.documentation;
+  EXPECT_FALSE(Has(d.documentation, "`default` is true"));
+  EXPECT_FALSE(Has(d.trigger_scenarios, "`default` is true"));
 }
 
 // The Rust/Go/Java settings scanner on hostile text: definitions cut off at the end of

@@ -127,6 +127,9 @@ bool Triggers(const Fact& f, const std::string& v);          // v makes the fact
 Fact Positive(const Fact& f);                                // the fact negated back
 bool IsBoolFlag(const Subject& s);
 std::string CallName(const SiteFacts& sf);                   // how a caller spells the call
+// The "no value" of a site's language, as its code spells it: a Go `client == nil` is
+// "left as nil", not Python's None (nil, nullptr, NULL, null; None for Python and Rust).
+std::string NullWord(const std::string& language);
 std::string KindWord(const Site& s);                         // raise / assert / log call / error response
 // A self-state fact (`self.x is None`, `not self.x`, `self.closed`): the methods of
 // the class that give the attribute a value that passes (`setters`) and those that

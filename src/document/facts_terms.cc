@@ -192,6 +192,14 @@ std::string KindWord(const Site& s) {
   }
 }
 
+std::string NullWord(const std::string& language) {
+  if (language == "go") return "nil";
+  if (language == "cpp" || language == "cuda") return "nullptr";
+  if (language == "c") return "NULL";
+  if (language == "java" || language == "javascript" || language == "typescript" || language == "kotlin") return "null";
+  return "None";
+}
+
 std::string CallName(const SiteFacts& sf) {
   const SiteContext& c = *sf.ctx;
   bool method = !c.params.empty() && (c.params[0].name == "self" || c.params[0].name == "cls") && !c.class_name.empty();
@@ -262,7 +270,13 @@ std::string UserTerm(const SiteFacts& sf, const Fact& f) {
         if (s.kind == SubjectKind::kEnv && s.pred == "present") return a.falsy ? BT(s.env) + " unset" : BT(s.env) + " set (to any value)";
         if (s.kind == SubjectKind::kEnv) return a.falsy ? BT(s.env) + " unset or false" : BT(s.env + "=1") + " (any true value)";
         if (IsBoolFlag(s)) return (a.falsy != (s.flag->action == "store_false")) ? "without " + ref : ref;
-        if (s.kind == SubjectKind::kParam) return a.falsy ? ref + " false, empty or None" : ref + " true or non-empty";
+        if (s.kind == SubjectKind::kParam) {
+          // A typed language's `bool` parameter is true or false, nothing else (Go `!restart`).
+          if (s.param_info && sf.site->language != "python" && Trim(s.param_info->annotation) == "bool")
+            return ref + (a.falsy ? " false" : " true");
+          if (sf.site->language == "python") return a.falsy ? ref + " false, empty or None" : ref + " true or non-empty";
+          return a.falsy ? ref + " false, empty or " + NullWord(sf.site->language) : ref + " true or non-empty";
+        }
         return a.falsy ? ref + " unset or empty" : ref + " set";
       }
       // os.Getenv("X") == "": the variable is not set (or set empty), not "X=" set on purpose.
@@ -272,7 +286,8 @@ std::string UserTerm(const SiteFacts& sf, const Fact& f) {
       if (a.op == "!=" && a.rhs_strings && vals.size() == 1) return ref + " set to something other than " + BT(vals[0]);
       if (a.op == "in" && a.rhs_strings) return ref + " set to " + JoinSome(Ticked(vals), "or", 8);
       if (a.op == "not in" && a.rhs_strings) return ref + " set to a value other than " + JoinSome(Ticked(vals), "or", 8);
-      if (a.op == "is" && Trim(a.rhs) == "None") return ref + (s.kind == SubjectKind::kParam ? " left as None" : " not given");
+      if (a.op == "is" && Trim(a.rhs) == "None")
+        return ref + (s.kind == SubjectKind::kParam ? " left as " + NullWord(sf.site->language) : " not given");
       if (a.op == "is not" && Trim(a.rhs) == "None") return ref + " given";
       return ref + " " + a.op + " " + BT(Show(a.rhs));
     }

@@ -145,13 +145,19 @@ std::string FillHoles(const std::string& s, const std::optional<std::string>& pa
   return o;
 }
 
-// "--flag v1 or v2", "--flag=v", "--flag to v": the values after a flag at `p`.
-std::vector<std::string> ValuesAfterFlag(std::string_view s, size_t p) {
+// "--flag v1 or v2", "--flag=v", "--flag to v": the values after a flag at `p`. "to v"
+// is a value only in a sentence that sets the flag (`to_sets`: "set --x to 4"); in "use
+// --model to run" or "add --hidden to search" it is the sentence's purpose. A value
+// never starts with '-' ("cmake --build --preset cpu": `--preset` is the next flag).
+std::vector<std::string> ValuesAfterFlag(std::string_view s, size_t p, bool to_sets) {
   size_t i = p;
   while (i < s.size() && s[i] == ' ') ++i;
   if (i < s.size() && s[i] == '=') ++i;
-  else if (StartsWith(s.substr(i), "to ")) i += 3;
-  else if (i == p) return {};
+  else if (StartsWith(s.substr(i), "to ")) {
+    if (!to_sets) return {};
+    i += 3;
+  } else if (i == p) return {};
+  if (i < s.size() && s[i] == '-') return {};
   size_t b = i;
   // value runs joined by ", or" / "," / " or " / "/".
   size_t e = b;
@@ -174,6 +180,23 @@ bool Ci(std::string_view a, std::string_view b) {
   for (size_t i = 0; i < a.size(); ++i)
     if (std::tolower((unsigned char)a[i]) != std::tolower((unsigned char)b[i])) return false;
   return true;
+}
+
+// Is the flag at `p` inside a quoted command -- a quote (' ` or ") open at `p` with a
+// word between it and the flag ("Run 'cmake --build --preset cpu'")? Quotes pair up from
+// the sentence's start; one after a letter is an apostrophe ("don't"), not an opening.
+bool InQuotedCommand(std::string_view s, size_t p) {
+  char open = 0;
+  size_t at = 0;
+  for (size_t i = 0; i < p && i < s.size(); ++i) {
+    char c = s[i];
+    if (c != '\'' && c != '`' && c != '"') continue;
+    if (open == c) open = 0;
+    else if (!open && (i == 0 || !IsWordChar(s[i - 1]))) open = c, at = i;
+  }
+  if (!open) return false;
+  std::string between = Trim(std::string(s.substr(at + 1, p - at - 1)));
+  return !between.empty() && between.front() != '-';
 }
 
 }  // namespace
@@ -214,13 +237,25 @@ Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
       if (q == p + 2) continue;
       std::string flag = s.substr(p, q - p);
       while (!flag.empty() && flag.back() == '-') flag.pop_back();
-      std::vector<std::string> vals = ValuesAfterFlag(s, q);
-      const Flag* fi = k ? k->FindFlag(flag, deps) : nullptr;
-      // "Drop --x or pick ...": no values ("or" is English), and none for a flag that takes none.
+      // A flag inside a quoted command ("Run 'cmake -S llama/server --preset cpu'") is that
+      // program's, not one this repository's users pass.
+      if (InQuotedCommand(s, p)) continue;
       std::vector<std::string> words = Words(s);
+      size_t verb_at = !words.empty() && words[0] == "please" && words.size() > 1 ? 1 : 0;
+      const std::string verb = words.empty() ? "" : words[verb_at];
+      bool sets = verb == "set" || verb == "change" || verb == "switch" || verb == "lower" || verb == "raise" ||
+                  verb == "increase" || verb == "reduce" || verb == "decrease" || verb == "configure" || verb == "update";
+      std::vector<std::string> vals = ValuesAfterFlag(s, q, sets);
+      const Flag* fi = k ? k->FindFlagFor(site.language, flag, deps) : nullptr;
+      // "Drop --x or pick ...": no values ("or" is English), and none for a flag that takes none.
       bool removes = !words.empty() && (words[0] == "drop" || words[0] == "remove" || words[0] == "disable" ||
                                         words[0] == "unset" || words[0] == "avoid" || words[0] == "omit");
       if (removes || (fi && fi->IsBool())) vals.clear();
+      // "Consider adding -H/--hidden to search hidden files": a switch of this repository
+      // the message says to add.
+      if (!removes && fi && fi->IsBool() && std::find(h.switches.begin(), h.switches.end(), flag) == h.switches.end() &&
+          h.switches.size() < 4)
+        h.switches.push_back(flag);
       vals.erase(std::remove_if(vals.begin(), vals.end(),
                                 [](const std::string& v) {
                                   // English after the flag, not its value: "--base-tag manually",
@@ -239,10 +274,7 @@ Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
           if (std::find(fi->choices.begin(), fi->choices.end(), v) != fi->choices.end()) ok.push_back(v);
         vals = ok;
       }
-      if (!vals.empty() && !words.empty()) {
-        size_t vi = words[0] == "please" && words.size() > 1 ? 1 : 0;
-        h.flag_verbs.emplace(flag, words[vi]);
-      }
+      if (!vals.empty() && !words.empty()) h.flag_verbs.emplace(flag, verb);
       auto& dst = h.flag_values[flag];
       for (auto& v : vals)
         if (std::find(dst.begin(), dst.end(), v) == dst.end() && dst.size() < 8) dst.push_back(v);
@@ -293,7 +325,7 @@ Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
     while (ve > v && (msg[ve - 1] == '.' || msg[ve - 1] == ',')) --ve;
     if (ve == v || msg[v] == '-') continue;
     std::string flag = msg.substr(p, q - p), value = msg.substr(v, ve - v);
-    const Flag* fi = k ? k->FindFlag(flag, deps) : nullptr;
+    const Flag* fi = k ? k->FindFlagFor(site.language, flag, deps) : nullptr;
     if (fi && !fi->choices.empty() && std::find(fi->choices.begin(), fi->choices.end(), value) == fi->choices.end()) continue;
     if (!fi && value.find('_') == std::string::npos && value.find('-') == std::string::npos) continue;  // "--x is" is prose
     h.named_flags.emplace_back(flag, value);

@@ -22,6 +22,7 @@ struct Hints {
   std::vector<std::string> sentences;  // imperative sentences, {holes} shown as `expr`
   std::map<std::string, std::vector<std::string>> flag_values;  // --flag -> values the message suggests
   std::map<std::string, std::string> flag_verbs;                 // --flag -> the verb of its sentence ("pass", "use")
+  std::vector<std::string> switches;   // "consider adding --hidden": flags of this repository that take no value
   std::vector<std::string> allowed;    // "supports only A, B or C"
   std::string allowed_flag;            // the flag the allowed list belongs to
   std::string package, version_op, version;  // "requires torch>=2.8"

@@ -59,7 +59,8 @@ struct SiteContext {
   int def_line = 0;                   // the enclosing def (0: module level or a class body)
   std::string def_name;
   std::string class_name;             // the class around that def, or the class body holding the site
-  std::vector<std::string> decorators;  // of the def: staticmethod, classmethod, property, abstractmethod, ...
+  std::vector<std::string> decorators;  // of the def: staticmethod, classmethod, property, abstractmethod, ...;
+                                        // Rust: "self" when the fn takes self (a method of its impl)
   std::vector<ParamInfo> params;
   std::vector<std::pair<std::string, std::string>> assigned;  // local -> right-hand side on the path
   std::vector<BranchInfo> branches;

@@ -4,7 +4,8 @@
 // call first, the override a subclass needs. The first form that the facts support
 // wins (settings, installed packages, the message's own hint, the call, the
 // request, the object's state, an abstract method); null when none does. Before
-// and after always differ.
+// and after always differ. The message's and pip's forms are write_example_hint.cc's,
+// the calls of Go, Rust and C/C++ functions write_example_brace.cc's.
 // Tested by documenter_test.cc and tests/prose/.
 #include <algorithm>
 #include <climits>
@@ -29,11 +30,6 @@ bool IsParam(const SiteFacts& sf, const std::string& name) {
   for (const auto& p : sf.ctx->params)
     if (p.name == name && !p.star) return true;
   return false;
-}
-
-std::string Fix(const std::string& before, const std::string& after) {
-  if (Trim(before) == Trim(after) || Trim(after).empty()) return "";
-  return "# before\n" + before + "\n# after\n" + after;
 }
 
 // Command line (or config constructor) before/after for the setting facts.
@@ -134,82 +130,9 @@ std::optional<std::string> SettingsFix(const SiteFacts& sf) {
   if (b.empty()) b = "# (without " + left_out + ")";
   else b += tail;
   if (Trim(a).empty() || a == "()" || EndsWith(a, "()")) a = fields ? a : "# (without " + left_out + ")";
-  std::string fx = Fix(b, a);
+  std::string fx = BeforeAfter(b, a);
   if (fx.empty()) return std::nullopt;
   return fx;
-}
-
-// pip for a missing module/attribute/version.
-std::optional<std::string> PackageFix(const SiteFacts& sf) {
-  const Hints& h = sf.hints;
-  for (const auto& f : sf.facts) {
-    const Subject& s = f.subj;
-    if (s.kind == SubjectKind::kMissingAttr && s.missing && !IsStdlibModule(FirstComponent(s.module))) {
-      std::string pkg = FirstComponent(s.module);
-      std::string ver = (!h.package.empty() && FirstComponent(h.package) == pkg) ? h.version_op + h.version : "";
-      return "# before\npython -c \"import " + pkg + "; print(hasattr(" + s.module + ", '" + s.attr + "'))\"  # False\n# after\npip install -U \"" +
-             PipName(pkg) + ver + "\"\npython -c \"import " + pkg + "; assert hasattr(" + s.module + ", '" + s.attr + "')\"";
-    }
-    if (s.kind == SubjectKind::kMissingModule && s.missing && !IsStdlibModule(s.module))
-      return "# before\npython -c \"import " + s.module + "\"  # fails\n# after\npip install " + PipName(s.module) +
-             "\npython -c \"import " + s.module + "\"";
-    if (s.kind == SubjectKind::kVersion && !s.attr.empty() && !IsStdlibModule(s.module))
-      return "# before\npip show " + PipName(s.module) + "  # a version outside " + s.attr + "\n# after\npip install \"" + ReqName(s.attr) + "\"";
-  }
-  return std::nullopt;
-}
-
-// What the message itself says to run or pass.
-std::optional<std::string> HintFix(const SiteFacts& sf) {
-  const Hints& h = sf.hints;
-  if (!h.package.empty())
-    return "# before\npip show " + PipName(h.package) + "  # older than " + h.version + "\n# after\npip install -U \"" + PipName(h.package) +
-           h.version_op + h.version + "\"";
-  if (!h.upgrade.empty()) return "# before\npip show " + PipName(h.upgrade) + "  # too old\n# after\npip install -U " + PipName(h.upgrade);
-  if (!h.pip.empty()) return "# before\n# " + h.pip + " not installed\n# after\npip install " + h.pip;
-  for (const auto& [flag, vals] : h.flag_values)
-    if (!vals.empty()) {
-      bool tested = false;
-      for (const auto& f : sf.facts)
-        if (f.subj.kind == SubjectKind::kFlag && f.subj.flag->Primary() == flag) tested = true;
-      if (!tested) return "# before\n# (launched without " + flag + ")\n# after\n" + flag + " " + vals[0];
-    }
-  for (const auto& e : h.env_sets) return "# before\n# (" + e.substr(0, e.find('=')) + " not set)\n# after\nexport " + e;
-  for (const auto& e : h.env_names) {
-    bool tested = false;  // the settings fix names a variable the guards test
-    for (const auto& f : sf.facts)
-      if (f.subj.kind == SubjectKind::kEnv) tested = true;
-    if (!tested) return "# before\n# (" + e + " not set)\n# after\nexport " + e + "=<value>";
-  }
-  // "--quantization nvfp4_online supports only --moe-runner-backend a or b": the flags
-  // the message names, then the allowed flag at its first value.
-  if (!h.allowed_flag.empty() && !h.allowed.empty() && StartsWith(h.allowed_flag, "--")) {
-    std::string context;
-    for (const auto& [flag, value] : h.named_flags)
-      if (flag != h.allowed_flag) context += flag + " " + value + " ";
-    std::string bad;
-    if (sf.k)
-      if (const Flag* fl = sf.k->FindFlag(h.allowed_flag))
-        for (const auto& c : fl->choices)
-          if (std::find(h.allowed.begin(), h.allowed.end(), c) == h.allowed.end() && c != "auto") {
-            bad = c;
-            break;
-          }
-    std::string before = context + (bad.empty() ? "" : h.allowed_flag + " " + bad);
-    if (Trim(before).empty()) before = "# (launched without " + h.allowed_flag + ")";
-    std::string fx = Fix(Trim(before), context + h.allowed_flag + " " + h.allowed[0]);
-    if (!fx.empty()) return fx;
-  }
-  if (!h.replacement.empty() && !h.replaced.empty() && h.replaced != h.replacement)
-    return "# before\n" + h.replaced + "\n# after\n" + h.replacement;
-  // "register_pool must be called first": that call before this one.
-  if (!h.call_first.empty() && !sf.ctx->def_name.empty() && LastComponent(h.call_first) != sf.ctx->def_name) {
-    bool method = !sf.ctx->class_name.empty() && !sf.ctx->params.empty() && sf.ctx->params[0].name == "self";
-    std::string first = (method && h.call_first.find('.') == std::string::npos ? "obj." : "") + h.call_first + "(...)";
-    std::string me = CallName(sf) + "(...)";
-    return "# before\n" + me + "\n# after\n" + first + "\n" + me;
-  }
-  return std::nullopt;
 }
 
 // How a user reaches a private helper that checks `param`: the public function or
@@ -353,7 +276,7 @@ std::optional<std::string> TensorsFix(const SiteFacts& sf, const Fact& f) {
     before += (before.empty() ? "" : ", ") + name + "=" + name;
     after += (after.empty() ? "" : ", ") + name + "=" + fixed;
   }
-  std::string fx = Fix(call + "(" + before + ")  # " + why, call + "(" + after + ")");
+  std::string fx = BeforeAfter(call + "(" + before + ")  # " + why, call + "(" + after + ")");
   if (fx.empty()) return std::nullopt;
   return fx;
 }
@@ -478,7 +401,7 @@ std::optional<std::string> IntArgsDisjunctionFix(const SiteFacts& sf, const Fact
     after += (i ? ", " : "") + args[i].name + "=" + good[i];
   }
   if (args.size() == 1 && is_default[0]) note = "  # the default";
-  std::string fx = Fix(call + "(" + before + ")", call + "(" + after + ")" + note);
+  std::string fx = BeforeAfter(call + "(" + before + ")", call + "(" + after + ")" + note);
   if (fx.empty()) return std::nullopt;
   return fx;
 }
@@ -497,7 +420,7 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
         if (auto fx = IntArgsDisjunctionFix(sf, f)) return fx;
         return TensorsFix(sf, f);  // else a condition of the code: outer arguments are context
       }
-      std::string fx = Fix(CallWith(sf, p, std::to_string(bad), ""), CallWith(sf, p, std::to_string(good), ""));
+      std::string fx = BeforeAfter(CallWith(sf, p, std::to_string(bad), ""), CallWith(sf, p, std::to_string(good), ""));
       if (!fx.empty()) return fx;
       return std::nullopt;
     }
@@ -578,6 +501,7 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
     } else if (s.kind == SubjectKind::kShape) {
       long n;
       if (a.op.empty() || !IntLiteral(a.rhs, &n) || !StartsWith(Trim(a.lhs), "len(") || !IntBound(a, &b, &g)) continue;
+      if (sf.site->language != "python" && sf.site->language != "javascript" && sf.site->language != "typescript") continue;
       if (b < 0 || g < 0 || b > 8 || g > 8) continue;
       auto items = [](long k) {
         std::string o = "[";
@@ -668,7 +592,7 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
     } else {
       continue;
     }
-    std::string fx = Fix(bad, good);
+    std::string fx = BeforeAfter(bad, good);
     if (!fx.empty()) return fx;
   }
   return std::nullopt;
@@ -810,7 +734,7 @@ std::optional<std::string> PresenceFix(const SiteFacts& sf) {
     for (const auto& x : parts) o += (o.empty() ? "" : ", ") + x;
     return call + "(" + o + ")";
   };
-  std::string fx = Fix(line(false), line(true));
+  std::string fx = BeforeAfter(line(false), line(true));
   if (fx.empty()) return std::nullopt;
   return fx;
 }
@@ -825,7 +749,7 @@ std::optional<std::string> DevicePairFix(const SiteFacts& sf) {
   bool output = IsOutputBuffer(t2);
   std::string call = CallName(sf);
   std::string moved = output ? t1 + ".to(" + t2 + ".device), " + t2 : t1 + ", " + t2 + ".to(" + t1 + ".device)";
-  std::string fx = Fix(call + "(..., " + t1 + ", " + t2 + ", ...)  # " + t1 + " and " + t2 + " on different devices",
+  std::string fx = BeforeAfter(call + "(..., " + t1 + ", " + t2 + ", ...)  # " + t1 + " and " + t2 + " on different devices",
                        call + "(..., " + moved + ", ...)");
   if (fx.empty()) return std::nullopt;
   return fx;
@@ -873,7 +797,7 @@ std::optional<std::string> RequestFix(const SiteFacts& sf) {
       else p += "/" + v;
       return method + " " + p;
     };
-    std::string fx = missing ? Fix(line("", false), line(good_v, true)) : Fix(line(bad_v, true), line(good_v, true));
+    std::string fx = missing ? BeforeAfter(line("", false), line(good_v, true)) : BeforeAfter(line(bad_v, true), line(good_v, true));
     if (!fx.empty()) return fx;
   }
   return std::nullopt;
@@ -914,6 +838,11 @@ std::optional<std::string> OverrideFix(const SiteFacts& sf) {
 
 }  // namespace
 
+std::string BeforeAfter(const std::string& before, const std::string& after) {
+  if (Trim(before) == Trim(after) || Trim(after).empty()) return "";
+  return "# before\n" + before + "\n# after\n" + after;
+}
+
 std::optional<std::string> WriteExampleFix(const SiteFacts& sf) {
   // A variable the guards test and the message gives values for: the message's value
   // (export SOC_VERSION="ascend910b1"), not a guessed one.
@@ -924,7 +853,8 @@ std::optional<std::string> WriteExampleFix(const SiteFacts& sf) {
   if (auto s = SettingsFix(sf)) return s;
   if (auto p = PackageFix(sf)) return p;
   if (auto h = HintFix(sf)) return h;
-  if (auto c = CallFix(sf)) return c;
+  if (auto c = CallFix(sf)) return c;  // first: its tensor conversions hold for C++ kernels too
+  if (auto b = BraceCallFix(sf)) return b;
   if (auto p = PresenceFix(sf)) return p;
   if (auto d = DevicePairFix(sf)) return d;
   if (auto r = RequestFix(sf)) return r;

@@ -151,7 +151,7 @@ std::string FlipParam(const SiteFacts& sf, const Fact& f) {
       return "Call " + call + " with " + BT(s.param + "=" + (a.falsy ? "True" : "False")) + ((*def) == (a.falsy ? "True" : "False") ? " (its default)" : "") + ".";
     return a.falsy ? "Pass a non-empty " + p + " to " + call + "." : "";
   }
-  if (a.op == "is" && Trim(a.rhs) == "None") return "Pass " + p + " to " + call + " (it must not be None).";
+  if (a.op == "is" && Trim(a.rhs) == "None") return "Pass " + p + " to " + call + " (it must not be " + NullWord(sf.site->language) + ").";
   if (a.op == "is not" && Trim(a.rhs) == "None") return "";  // leaving an argument out is no fix
   if (a.rhs_strings && !a.values.empty()) {
     std::string from_const = f.atom_constant.empty() ? "" : " (the values of " + BT(f.atom_constant) + ")";

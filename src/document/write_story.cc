@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cstring>
 
 #include "document/text.h"
 #include "document/writers.h"
@@ -74,6 +75,38 @@ std::string CategorySentence(const SiteFacts& sf) {
 
 bool IsParamLike(const Fact& f) { return !f.subj.param.empty(); }
 
+// A Go type switch's case (`switch v := value.(type) { case float64:`), which the
+// extractor writes as `value.(type) is float64`: "`value` is a `float64`", "`value`
+// is an `int` or an `int64`", "`value` is nil". Empty for any other fact.
+std::string GoTypeCase(const Fact& f) {
+  const std::string code = Trim(f.code);
+  const std::string mark = ".(type) is ";
+  size_t p = code.find(mark);
+  if (f.disjunction || p == std::string::npos || f.subj.via.size() || p == 0) return "";
+  std::string value = code.substr(0, p);
+  bool negated = StartsWith(value, "not ");
+  if (negated) value = Trim(value.substr(4));
+  if (value.empty() || value.find(' ') != std::string::npos) return "";
+  std::vector<std::string> types;
+  std::string rest = code.substr(p + mark.size());
+  for (size_t b = 0; b <= rest.size();) {
+    size_t e = b;
+    int depth = 0;
+    while (e < rest.size() && (depth > 0 || rest[e] != ',')) {
+      if (rest[e] == '(' || rest[e] == '[' || rest[e] == '{') ++depth;
+      if (rest[e] == ')' || rest[e] == ']' || rest[e] == '}') --depth;
+      ++e;
+    }
+    std::string t = Trim(rest.substr(b, e - b));
+    if (t.empty()) return "";
+    if (t == "nil") types.push_back("nil");
+    else types.push_back(std::string(std::strchr("aeiouAEIOU", t[0]) ? "an " : "a ") + BT(t));
+    b = e + 1;
+  }
+  if (types.empty() || types.size() > 6) return "";
+  return BT(value) + (negated ? " is not " : " is ") + JoinWords(types, "or");
+}
+
 // The condition of a code fact, in words where the code allows.
 std::string CodeCondition(const Fact& f) {
   const Atom& a = f.atom;
@@ -81,7 +114,12 @@ std::string CodeCondition(const Fact& f) {
   // A JavaScript `switch (x)` default branch.
   if (!f.disjunction && a.op.empty() && StartsWith(lhs, "switch (") && EndsWith(lhs, "): default"))
     return BT(lhs.substr(8, lhs.size() - 18)) + " matched none of the `case`s of its `switch`";
+  // Go's `switch` default branch (and Java's): no case above it matched. "`default` is
+  // true" names a keyword, not a condition.
+  if (!f.disjunction && a.op.empty() && lhs == "default")
+    return a.falsy ? "one of the `case`s of its `switch` matched" : "none of the `case`s of its `switch` matched";
   if (!f.disjunction && a.op.empty()) return BT(Clip(OneLine(lhs), 160)) + (a.falsy ? " is false or empty" : " is true");
+  if (std::string t = GoTypeCase(f); !t.empty()) return t;
   return CodeTerm(f);
 }
 

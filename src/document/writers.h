@@ -28,6 +28,10 @@ std::string WriteTriggers(const SiteFacts& sf);
 std::optional<std::string> WriteSituations(const SiteFacts& sf);
 std::optional<std::vector<std::string>> WriteSolutions(const SiteFacts& sf);
 std::optional<std::string> WriteExampleFix(const SiteFacts& sf);
+// The forms WriteExampleFix tries in turn (write_example_hint.cc, write_example_brace.cc).
+std::optional<std::string> PackageFix(const SiteFacts& sf);  // pip for a missing module/attribute/version
+std::optional<std::string> HintFix(const SiteFacts& sf);     // what the message itself says to run or pass
+std::optional<std::string> BraceCallFix(const SiteFacts& sf);  // a Go/Rust/C/C++ call with a failing and a passing argument
 std::optional<std::vector<std::string>> WritePreventionTips(const SiteFacts& sf, const std::vector<std::string>& solutions,
                                                             bool has_validation);
 std::optional<std::string> WriteValidation(const SiteFacts& sf);
@@ -43,6 +47,8 @@ bool IsStdlibModule(const std::string& m);
 // (a converted copy of it would lose the result).
 bool IsOutputBuffer(const std::string& tensor);
 std::string PipName(const std::string& module);
+// "# before\n<before>\n# after\n<after>"; "" when the two are the same or after is empty.
+std::string BeforeAfter(const std::string& before, const std::string& after);
 // `x < 1 or x > 12` over one argument x: a failing and a passing value, and the
 // range [lo, hi] that passes (LONG_MIN/LONG_MAX when open).
 bool IntRange(const SiteFacts& sf, const Fact& f, std::string* param, long* bad, long* good, long* lo, long* hi);
