@@ -851,7 +851,9 @@ class FileOracle:
                 level = 'error' if sev == 'ERROR' else 'warning'
             else:
                 return
-        if s.get('stderr') and arg_text(0) != 'stderr':
+        # The stream, by its text -- or, inside a macro body (whose text is spelled in
+        # the macro header, not here), by the declaration it names.
+        if s.get('stderr') and (arg_text(0) or (self.opname(args[0]) if args else '')) != 'stderr':
             return
         if s.get('fatal_print') or s.get('stderr'):
             term = self.terminates(n)

@@ -96,13 +96,19 @@ namespace spdlog { template <class... A> void error(A&&...); template <class... 
 namespace tvm { namespace ffi { using Tensor = __errdex_tensor; using TensorView = __errdex_tensor;
   template <class T> struct Optional : __errdex_tensor {}; struct Function; } }
 using TensorView = __errdex_tensor;
-typedef struct CUstream_st* cudaStream_t; typedef struct CUevent_st* cudaEvent_t; typedef int cudaError_t;
-enum { cudaSuccess = 0, CUDA_SUCCESS = 0, CUBLAS_STATUS_SUCCESS = 0, ncclSuccess = 0, CUTLASS_STATUS_SUCCESS = 0 };
+typedef struct CUstream_st* cudaStream_t; typedef struct CUevent_st* cudaEvent_t;
+// An enum, as the runtime's: `cudaError_t e = f(); if (e != cudaSuccess)` compares one
+// enum type (with an int typedef, __errdex_any's operators made `!=` ambiguous).
+enum cudaError_t { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2 };
+enum { CUDA_SUCCESS = 0, CUBLAS_STATUS_SUCCESS = 0, ncclSuccess = 0, CUTLASS_STATUS_SUCCESS = 0 };
 typedef int CUresult; typedef int cublasStatus_t; typedef int ncclResult_t; typedef int cudnnStatus_t;
 typedef struct cublasContext* cublasHandle_t; typedef struct cublasLtContext* cublasLtHandle_t;
 struct dim3 { dim3(unsigned = 1, unsigned = 1, unsigned = 1); unsigned x, y, z; };
 const char* cudaGetErrorString(cudaError_t); const char* cudaGetErrorName(cudaError_t);
 cudaError_t cudaGetLastError(); cudaError_t cudaDeviceSynchronize();
+cudaError_t cudaMemsetAsync(void*, int, size_t, cudaStream_t = 0); cudaError_t cudaMemset(void*, int, size_t);
+cudaError_t cudaMemcpyAsync(void*, const void*, size_t, int, cudaStream_t = 0);
+cudaError_t cudaMalloc(void**, size_t); cudaError_t cudaFree(void*); cudaError_t cudaStreamSynchronize(cudaStream_t);
 typedef struct _object PyObject;
 enum DLDeviceType { kDLCPU = 1, kDLCUDA = 2, kDLCUDAHost = 3, kDLOpenCL = 4, kDLVulkan = 7, kDLMetal = 8, kDLROCM = 10,
                     kDLCUDAManaged = 13, kDLOneAPI = 14 };
