@@ -908,7 +908,7 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
         if (f.guard == b.guard) ++atoms, only = &f;
       if (atoms == 1 && !only->disjunction && only->subj.kind != SubjectKind::kCode && only->subj.kind != SubjectKind::kShape &&
           only->merged_lines.size() <= 1)
-        term = ClauseForm(Positive(*only), UserTerm(sf, Positive(*only)));
+        term = UserTermOf(sf, Positive(*only)).When();
       tests.push_back(term + " (line " + std::to_string(b.line) + ")");
     }
     if (!tests.empty())
