@@ -115,18 +115,39 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
 // *Args/*Config class, ...).
 bool SettingsHolder(const std::string& base, const SiteContext& ctx);
 
+// A fact in the user's words, in two parts -- what it names and what holds of it --
+// because the two join by what comes before them: after "with" a setting's state
+// reads as a participle ("Calling `f` with argument `p` left as None"), after "when"
+// a clause needs its verb ("when argument `p` is left as None").
+struct UserTermParts {
+  enum class Join {
+    kWhole,       // `predicate` is the whole term, after "with" and "when" alike: `--x v`, "the package `m` is not installed"
+    kAsIs,        // "S P" after both: "`X` unset"
+    kState,       // "S P" after "with", "S is P" after "when": "argument `p` left as None"
+    kComparison,  // "S R P" after both, the operator R apart (`--x` >= `4`); `in` and `not in` take "is" after "when"
+    kSwitch,      // a flag that takes no value, P "given" or "not given": "S" / "without S" after "with",
+                  // "S is P" after "when"
+    kInstalled,   // a version requirement: "an S that P" after "with", "the S P" after "when"
+  };
+  Join join = Join::kWhole;
+  std::string subject;    // "argument `p`", "`--x`", "installed `torch`"; empty for kWhole
+  std::string relation;   // kComparison: the operator as written (`!=`, `is`, `in`)
+  std::string predicate;  // "left as None", "given", "does not satisfy `torch>=2.1`", a comparison's operand
+  std::string With() const;  // to follow "with": "argument `p` left as None"
+  std::string When() const;  // to follow "when": "argument `p` is left as None"
+};
+UserTermParts UserTermOf(const SiteFacts& sf, const Fact& f);
+
 // Helpers the writers share.
-std::string UserTerm(const SiteFacts& sf, const Fact& f);   // `--deepep-mode normal`, `X=1`, ...
-// UserTerm as a clause, for after "when": "argument `p` is left as None", "the
-// installed `torch` does not satisfy `torch>=2.1`" (terms are written to follow "with").
-std::string ClauseForm(const Fact& f, const std::string& term);
+std::string UserTerm(const SiteFacts& sf, const Fact& f);   // UserTermOf(sf, f).With(): `--deepep-mode normal`, `X=1`, ...
 std::string TypePhrase(const SiteFacts& sf, const std::string& type);  // "an instance of `T`"; JS: "a string"
 std::string SettingRef(const Subject& s);                    // `--deepep-mode`, environment variable `X`
 std::string SettingValue(const Subject& s, const std::string& v);  // --deepep-mode v / X=v / field=v
 bool Triggers(const Fact& f, const std::string& v);          // v makes the fact true
 Fact Positive(const Fact& f);                                // the fact negated back
 bool IsBoolFlag(const Subject& s);
-std::string CallName(const SiteFacts& sf);                   // how a caller spells the call
+std::string CallName(const SiteFacts& sf);                   // how a caller spells the call (`obj.f`)
+std::string CalleeName(const SiteFacts& sf);                 // the function as prose names it: a method by its class (`C.f`)
 // The "no value" of a site's language, as its code spells it: a Go `client == nil` is
 // "left as nil", not Python's None (nil, nullptr, NULL, null; None for Python and Rust).
 std::string NullWord(const std::string& language);

@@ -200,7 +200,10 @@ std::string NullWord(const std::string& language) {
   return "None";
 }
 
-std::string CallName(const SiteFacts& sf) {
+namespace {
+
+// The call of the site's function, an instance method's receiver written `instance`.
+std::string CallSpelled(const SiteFacts& sf, const std::string& instance) {
   const SiteContext& c = *sf.ctx;
   bool method = !c.params.empty() && (c.params[0].name == "self" || c.params[0].name == "cls") && !c.class_name.empty();
   if (sf.func == "__init__" && !c.class_name.empty()) return c.class_name;
@@ -209,8 +212,15 @@ std::string CallName(const SiteFacts& sf) {
     if (cls_method && !c.class_name.empty()) return c.class_name + "." + sf.func;
     return sf.func;
   }
-  return (c.params[0].name == "cls" ? c.class_name : std::string("obj")) + "." + sf.func;
+  return (c.params[0].name == "cls" ? c.class_name : instance) + "." + sf.func;
 }
+
+}  // namespace
+
+// A call example writes `obj.f(...)`; a sentence names the method by its class
+// (`DeviceInfo.get_running_npus`).
+std::string CallName(const SiteFacts& sf) { return CallSpelled(sf, "obj"); }
+std::string CalleeName(const SiteFacts& sf) { return CallSpelled(sf, sf.ctx->class_name); }
 
 std::string TypePhrase(const SiteFacts& sf, const std::string& type) {
   const std::string& lang = sf.site->language;
@@ -226,37 +236,39 @@ std::string TypePhrase(const SiteFacts& sf, const std::string& type) {
   return "an instance of " + BT(type);
 }
 
-// "argument `p` left as None" -> "argument `p` is left as None" after "when": a
-// setting's term is written to follow "with" ("Calling `f` with argument `p` left as
-// None"), and a clause needs its verb. Comparisons (`p` != `0`) read as they are.
-std::string ClauseForm(const Fact& f, const std::string& term) {
-  if (f.disjunction) return term;
-  if (f.subj.kind == SubjectKind::kVersion) {
-    // "an installed `torch` that does not satisfy `torch>=2.1`" -> "the installed
-    // `torch` does not satisfy `torch>=2.1`"
-    const std::string that = " that does not satisfy ";
-    size_t p = term.find(that);
-    if (StartsWith(term, "an installed ") && p != std::string::npos)
-      return "the installed " + term.substr(13, p - 13) + " does not satisfy " + term.substr(p + that.size());
-    return term;
+std::string UserTermParts::With() const {
+  switch (join) {
+    case Join::kWhole: return predicate;
+    case Join::kAsIs:
+    case Join::kState: return subject + " " + predicate;
+    case Join::kComparison: return subject + " " + relation + " " + predicate;
+    case Join::kSwitch: return predicate == "given" ? subject : "without " + subject;
+    case Join::kInstalled: return "an " + subject + " that " + predicate;
   }
-  if (!(f.subj.IsSetting() || f.subj.kind == SubjectKind::kParam)) return term;
-  const std::string ref = SettingRef(f.subj);
-  if (f.subj.kind == SubjectKind::kFlag && term == ref) return ref + " is given";  // a switch
-  if (f.subj.kind == SubjectKind::kFlag && term == "without " + ref) return ref + " is not given";
-  if (!StartsWith(term, ref + " ")) return term;
-  const std::string rest = term.substr(ref.size() + 1);
-  for (std::string w : {"true", "false", "left as", "given", "not given", "set", "unset", "a multiple of",
-                        "not a multiple of", "in", "not in"})
-    if (rest == w || StartsWith(rest, w + " ") || StartsWith(rest, w + ","))
-      return ref + " is " + rest;
-  return term;
+  return predicate;
 }
 
-std::string UserTerm(const SiteFacts& sf, const Fact& f) {
+std::string UserTermParts::When() const {
+  switch (join) {
+    case Join::kState:
+    case Join::kSwitch: return subject + " is " + predicate;
+    case Join::kComparison:
+      if (relation == "in" || relation == "not in") return subject + " is " + relation + " " + predicate;
+      return With();
+    case Join::kInstalled: return "the " + subject + " " + predicate;
+    default: return With();
+  }
+}
+
+UserTermParts UserTermOf(const SiteFacts& sf, const Fact& f) {
+  using Join = UserTermParts::Join;
+  auto whole = [](std::string predicate) { return UserTermParts{Join::kWhole, "", "", std::move(predicate)}; };
+  auto joined = [](Join join, std::string subject, std::string predicate) {
+    return UserTermParts{join, std::move(subject), "", std::move(predicate)};
+  };
   const Subject& s = f.subj;
   const Atom& a = f.atom;
-  if (f.disjunction) return BT(f.code);
+  if (f.disjunction) return whole(BT(f.code));
   const std::vector<std::string>& vals = a.values;
   switch (s.kind) {
     case SubjectKind::kFlag:
@@ -265,82 +277,85 @@ std::string UserTerm(const SiteFacts& sf, const Fact& f) {
     case SubjectKind::kParam: {
       std::string ref = SettingRef(s);
       if (StartsWith(s.pred, "multiple:"))
-        return ref + (a.op == "!=" ? " not a multiple of " : " a multiple of ") + s.pred.substr(9);
+        return joined(Join::kState, ref, (a.op == "!=" ? "not a multiple of " : "a multiple of ") + s.pred.substr(9));
       if (a.op.empty()) {
-        if (s.kind == SubjectKind::kEnv && s.pred == "present") return a.falsy ? BT(s.env) + " unset" : BT(s.env) + " set (to any value)";
-        if (s.kind == SubjectKind::kEnv) return a.falsy ? BT(s.env) + " unset or false" : BT(s.env + "=1") + " (any true value)";
-        if (IsBoolFlag(s)) return (a.falsy != (s.flag->action == "store_false")) ? "without " + ref : ref;
+        if (s.kind == SubjectKind::kEnv && s.pred == "present") return joined(Join::kAsIs, BT(s.env), a.falsy ? "unset" : "set (to any value)");
+        if (s.kind == SubjectKind::kEnv) return a.falsy ? joined(Join::kAsIs, BT(s.env), "unset or false") : whole(BT(s.env + "=1") + " (any true value)");
+        if (IsBoolFlag(s)) return joined(Join::kSwitch, ref, (a.falsy != (s.flag->action == "store_false")) ? "not given" : "given");
         if (s.kind == SubjectKind::kParam) {
           // A typed language's `bool` parameter is true or false, nothing else (Go `!restart`).
           if (s.param_info && sf.site->language != "python" && Trim(s.param_info->annotation) == "bool")
-            return ref + (a.falsy ? " false" : " true");
-          if (sf.site->language == "python") return a.falsy ? ref + " false, empty or None" : ref + " true or non-empty";
-          return a.falsy ? ref + " false, empty or " + NullWord(sf.site->language) : ref + " true or non-empty";
+            return joined(Join::kState, ref, a.falsy ? "false" : "true");
+          if (sf.site->language == "python") return joined(Join::kState, ref, a.falsy ? "false, empty or None" : "true or non-empty");
+          return joined(Join::kState, ref, a.falsy ? "false, empty or " + NullWord(sf.site->language) : "true or non-empty");
         }
-        return a.falsy ? ref + " unset or empty" : ref + " set";
+        return joined(Join::kState, ref, a.falsy ? "unset or empty" : "set");
       }
       // os.Getenv("X") == "": the variable is not set (or set empty), not "X=" set on purpose.
       if (s.kind == SubjectKind::kEnv && a.op == "==" && a.rhs_strings && vals.size() == 1 && vals[0].empty())
-        return BT(s.env) + " unset or empty";
-      if ((a.op == "==" || a.op == "is") && a.rhs_strings && vals.size() == 1) return BT(SettingValue(s, vals[0]));
-      if (a.op == "!=" && a.rhs_strings && vals.size() == 1) return ref + " set to something other than " + BT(vals[0]);
-      if (a.op == "in" && a.rhs_strings) return ref + " set to " + JoinSome(Ticked(vals), "or", 8);
-      if (a.op == "not in" && a.rhs_strings) return ref + " set to a value other than " + JoinSome(Ticked(vals), "or", 8);
+        return joined(Join::kAsIs, BT(s.env), "unset or empty");
+      if ((a.op == "==" || a.op == "is") && a.rhs_strings && vals.size() == 1) return whole(BT(SettingValue(s, vals[0])));
+      if (a.op == "!=" && a.rhs_strings && vals.size() == 1) return joined(Join::kState, ref, "set to something other than " + BT(vals[0]));
+      if (a.op == "in" && a.rhs_strings) return joined(Join::kState, ref, "set to " + JoinSome(Ticked(vals), "or", 8));
+      if (a.op == "not in" && a.rhs_strings) return joined(Join::kState, ref, "set to a value other than " + JoinSome(Ticked(vals), "or", 8));
       if (a.op == "is" && Trim(a.rhs) == "None")
-        return ref + (s.kind == SubjectKind::kParam ? " left as " + NullWord(sf.site->language) : " not given");
-      if (a.op == "is not" && Trim(a.rhs) == "None") return ref + " given";
-      return ref + " " + a.op + " " + BT(Show(a.rhs));
+        return joined(Join::kState, ref, s.kind == SubjectKind::kParam ? "left as " + NullWord(sf.site->language) : "not given");
+      if (a.op == "is not" && Trim(a.rhs) == "None") return joined(Join::kState, ref, "given");
+      return UserTermParts{Join::kComparison, ref, a.op, BT(Show(a.rhs))};
     }
     case SubjectKind::kMissingAttr:
-      return s.missing ? "the installed " + BT(s.module) + " has no attribute " + BT(s.attr)
-                       : "the installed " + BT(s.module) + " has the attribute " + BT(s.attr);
+      return whole(s.missing ? "the installed " + BT(s.module) + " has no attribute " + BT(s.attr)
+                             : "the installed " + BT(s.module) + " has the attribute " + BT(s.attr));
     case SubjectKind::kMissingModule:
-      return s.missing ? "the package " + BT(s.module) + " is not installed" : "the package " + BT(s.module) + " is installed";
+      return whole(s.missing ? "the package " + BT(s.module) + " is not installed" : "the package " + BT(s.module) + " is installed");
     case SubjectKind::kHardware:
-      return s.missing ? BT(s.pred) + " is False on this machine" : BT(s.pred) + " is True on this machine";
+      return whole(s.missing ? BT(s.pred) + " is False on this machine" : BT(s.pred) + " is True on this machine");
     case SubjectKind::kVersion:
-      if (!s.attr.empty()) return "an installed " + BT(s.module) + " that does not satisfy " + BT(s.attr);
-      return "installed versions for which " + BT(s.pred) + " holds";
+      if (!s.attr.empty()) return joined(Join::kInstalled, "installed " + BT(s.module), "does not satisfy " + BT(s.attr));
+      return whole("installed versions for which " + BT(s.pred) + " holds");
     case SubjectKind::kType: {
-      if (s.flag) return BT(s.flag->Primary()) + (s.missing ? " given a value that is not " : " given ") + "a " + BT(s.pred);
-      return BT(s.expr) + (s.missing ? " is not " : " is ") + TypePhrase(sf, s.pred);
+      if (s.flag) return whole(BT(s.flag->Primary()) + (s.missing ? " given a value that is not " : " given ") + "a " + BT(s.pred));
+      return whole(BT(s.expr) + (s.missing ? " is not " : " is ") + TypePhrase(sf, s.pred));
     }
     case SubjectKind::kTensor: {
       std::string x = BT(s.tensor);
-      if (s.pred == "contiguous") return s.missing ? x + " is not contiguous" : x + " is contiguous";
-      if (s.pred == "cuda") return s.missing ? x + " is not on a CUDA device" : x + " is on a CUDA device";
-      if (s.pred == "cpu") return s.missing ? x + " is not on the CPU" : x + " is on the CPU";
-      if (s.pred == "dim") return x + " has " + (a.op == "!=" ? "not " + Trim(a.rhs) : a.op + " " + Trim(a.rhs)) + " dimensions";
+      if (s.pred == "contiguous") return whole(s.missing ? x + " is not contiguous" : x + " is contiguous");
+      if (s.pred == "cuda") return whole(s.missing ? x + " is not on a CUDA device" : x + " is on a CUDA device");
+      if (s.pred == "cpu") return whole(s.missing ? x + " is not on the CPU" : x + " is on the CPU");
+      if (s.pred == "dim") return whole(x + " has " + (a.op == "!=" ? "not " + Trim(a.rhs) : a.op + " " + Trim(a.rhs)) + " dimensions");
       if (s.pred == "device" && a.rhs_strings && !a.values.empty())
-        return x + (a.op == "!=" || a.op == "not in" ? " is not on the " : " is on the ") + Upper(a.values[0]) + " device";
+        return whole(x + (a.op == "!=" || a.op == "not in" ? " is not on the " : " is on the ") + Upper(a.values[0]) + " device");
       std::string what = s.pred == "dtype" ? "the dtype of " + x : "the device of " + x;
       std::string named = s.pred == "dtype" && !TorchDtype(a.rhs).empty() ? TorchDtype(a.rhs) : Show(a.rhs);
-      if (a.op == "!=") return what + " is not " + BT(named);
-      if (a.op == "==") return what + " is " + BT(named);
-      if (a.op == "not in") return what + " is none of " + BT(Show(a.rhs));
-      if (a.op == "in") return what + " is one of " + BT(Show(a.rhs));
-      return BT(f.code);
+      if (a.op == "!=") return whole(what + " is not " + BT(named));
+      if (a.op == "==") return whole(what + " is " + BT(named));
+      if (a.op == "not in") return whole(what + " is none of " + BT(Show(a.rhs)));
+      if (a.op == "in") return whole(what + " is one of " + BT(Show(a.rhs)));
+      return whole(BT(f.code));
     }
     case SubjectKind::kSelfState: {
       std::string x = BT("self." + s.attr);
-      if ((a.op == "is" && Trim(a.rhs) == "None") || (a.op.empty() && a.falsy)) return x + " is not set yet" + (a.op.empty() ? " (false or empty)" : " (None)");
-      return BT(f.code);
+      if ((a.op == "is" && Trim(a.rhs) == "None") || (a.op.empty() && a.falsy))
+        return whole(x + " is not set yet" + (a.op.empty() ? " (false or empty)" : " (None)"));
+      return whole(BT(f.code));
     }
     case SubjectKind::kRequest: {
       std::string where = s.module == "body" ? "the request body" : s.module == "query" ? "the query string"
                           : s.module == "header" ? "the request headers" : s.module == "form" ? "the submitted form"
                           : s.module == "cookie" ? "the request cookies" : "the URL path";
-      if ((a.op == "is" && Trim(a.rhs) == "None") || (a.op.empty() && a.falsy)) return where + " has no " + BT(s.attr);
-      if (a.op.empty()) return where + " has " + BT(s.attr);
+      if ((a.op == "is" && Trim(a.rhs) == "None") || (a.op.empty() && a.falsy)) return whole(where + " has no " + BT(s.attr));
+      if (a.op.empty()) return whole(where + " has " + BT(s.attr));
       if (a.rhs_strings && (a.op == "not in" || a.op == "!="))
-        return BT(s.attr) + " in " + where + " is not " + JoinSome(Ticked(a.values), "or", 8);
-      if (a.rhs_strings && (a.op == "in" || a.op == "==")) return BT(s.attr) + " in " + where + " is " + JoinSome(Ticked(a.values), "or", 8);
-      return BT(s.attr) + " in " + where + " " + a.op + " " + BT(Show(a.rhs));
+        return whole(BT(s.attr) + " in " + where + " is not " + JoinSome(Ticked(a.values), "or", 8));
+      if (a.rhs_strings && (a.op == "in" || a.op == "==")) return whole(BT(s.attr) + " in " + where + " is " + JoinSome(Ticked(a.values), "or", 8));
+      return whole(BT(s.attr) + " in " + where + " " + a.op + " " + BT(Show(a.rhs)));
     }
     default:
-      return BT(f.code);
+      return whole(BT(f.code));
   }
 }
+
+std::string UserTerm(const SiteFacts& sf, const Fact& f) { return UserTermOf(sf, f).With(); }
 
 std::string FlagsAsOptions(const SiteFacts& sf, std::string_view code, DocDeps* deps) {
   if (!sf.k || !sf.ctx) return std::string(code);

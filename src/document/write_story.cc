@@ -123,9 +123,10 @@ std::string CodeCondition(const Fact& f) {
   return CodeTerm(f);
 }
 
-std::string TermOf(const SiteFacts& sf, const Fact& f) {
+// The fact as a clause after "when".
+std::string WhenClause(const SiteFacts& sf, const Fact& f) {
   if (f.subj.kind == SubjectKind::kCode || f.subj.kind == SubjectKind::kShape) return CodeCondition(f);
-  return UserTerm(sf, f);
+  return UserTermOf(sf, f).When();
 }
 
 // "`s` is not an instance of `str`" -> "`s` that is not an instance of `str`" after "with".
@@ -166,7 +167,7 @@ std::string WriteDocumentation(const SiteFacts& sf) {
   const Site& site = *sf.site;
   std::string doc = Subjectless(site) + " " + Verb(site) + " by " + sf.where;
   std::vector<std::string> conds;
-  for (const auto& f : sf.facts) conds.push_back(ClauseForm(f, TermOf(sf, f)));
+  for (const auto& f : sf.facts) conds.push_back(WhenClause(sf, f));
   if (!conds.empty()) {
     doc += " when " + JoinSome(conds, "and", 6);
     if (sf.guards_omitted > 0) doc += " (inside " + std::to_string(sf.guards_omitted) + " more enclosing conditions)";
@@ -225,22 +226,21 @@ std::string WriteTriggers(const SiteFacts& sf) {
       case SubjectKind::kMissingModule:
       case SubjectKind::kHardware:
       case SubjectKind::kVersion: caps.push_back(UserTerm(sf, f)); break;
-      case SubjectKind::kParam:
+      case SubjectKind::kParam: {
+        UserTermParts t = UserTermOf(sf, f);
         if (f.subj.ctor) {
-          Fact plain = f;
-          plain.subj.ctor = false;
-          std::string t = UserTerm(sf, plain);
-          built.push_back(StartsWith(t, "argument ") ? t.substr(9) : t);
-        } else {
-          // "with argument `fallback` is `_UNSET`" -> "with argument `fallback` set to
-          // `_UNSET`": an identity test reads as the value passed.
-          std::string t = UserTerm(sf, f);
-          size_t tick = StartsWith(t, "argument `") ? t.find('`', 10) : std::string::npos;
-          if (tick != std::string::npos && t.compare(tick, 9, "` is not ") == 0) t = t.substr(0, tick) + "` other than " + t.substr(tick + 9);
-          else if (tick != std::string::npos && t.compare(tick, 5, "` is ") == 0) t = t.substr(0, tick) + "` set to " + t.substr(tick + 5);
-          params.push_back(std::move(t));
+          // "Building `C` with `p` left as None": the constructor's argument by its name.
+          if (!t.subject.empty()) t.subject = BT(f.subj.param);
+          built.push_back(t.With());
+          break;
         }
+        // "with argument `fallback` set to `_UNSET`", not "... is `_UNSET`": an identity
+        // test reads as the value passed.
+        if (t.join == UserTermParts::Join::kComparison && t.relation == "is") t.relation = "set to";
+        if (t.join == UserTermParts::Join::kComparison && t.relation == "is not") t.relation = "other than";
+        params.push_back(t.With());
         break;
+      }
       case SubjectKind::kType:
       case SubjectKind::kTensor:
         if (IsParamLike(f)) params.push_back(WithForm(UserTerm(sf, f)));
@@ -288,11 +288,7 @@ std::string WriteTriggers(const SiteFacts& sf) {
                     " (line " + std::to_string(k.line) + ")");
     int more = c.callers_total - (int)c.callers.size();
     if (more > 0) who.push_back(std::to_string(more) + " more");
-    // The method by its class (`DeviceInfo.get_running_npus`), not the `obj.` a call
-    // example writes.
-    std::string callee = CallName(sf);
-    if (StartsWith(callee, "obj.") && !c.class_name.empty()) callee = c.class_name + callee.substr(3);
-    trig.push_back(BT(callee) + " is called from " + JoinWords(who, "and") + " in this file.");
+    trig.push_back(BT(CalleeName(sf)) + " is called from " + JoinWords(who, "and") + " in this file.");
   }
   for (const auto& n : sf.sibling_notes) trig.push_back(n);
   std::string o;
