@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "store/catalog_store.h"
 #include "store/codec.h"
 
 namespace errdex {
@@ -57,6 +58,43 @@ bool UnpackFileEntry(std::string_view packed, std::string* raw, std::string_view
   identifiers->reserve(std::min<uint64_t>(n, 1 << 16));
   for (uint64_t i = 0; i < n && r.ok(); ++i) identifiers->push_back(r.Bytes());
   return r.ok() && r.done();
+}
+
+Status LoadFileEntries(CatalogStore& store, std::mutex& mu, const std::vector<std::string>& keys,
+                       std::vector<std::string>* entries, std::vector<char>* cached) {
+  entries->assign(keys.size(), std::string());
+  cached->assign(keys.size(), 0);
+  std::lock_guard<std::mutex> l(mu);
+  for (size_t k = 0; k < keys.size(); ++k) {
+    if (keys[k].empty()) continue;
+    auto v = store.GetCache(keys[k]);
+    if (!v.ok()) return v.status();
+    if (v->has_value()) {
+      (*entries)[k] = std::move(**v);
+      (*cached)[k] = 1;
+    }
+  }
+  return Status::Ok();
+}
+
+Status StoreFileEntries(CatalogStore& store, std::mutex& mu, const std::vector<std::string>& keys,
+                        const std::vector<std::string>& entries, const std::vector<char>& cached,
+                        const std::vector<std::pair<std::string, std::string>>& extra) {
+  auto computed = [&](size_t k) { return !cached[k] && !keys[k].empty() && !entries[k].empty(); };
+  bool any = false;
+  for (const auto& [key, value] : extra) any = any || !value.empty();
+  for (size_t k = 0; k < keys.size() && !any; ++k) any = computed(k);
+  if (!any) return Status::Ok();
+  std::lock_guard<std::mutex> l(mu);
+  return store.InTransaction([&]() -> Status {
+    for (size_t k = 0; k < keys.size(); ++k)
+      if (computed(k))
+        if (Status st = store.PutCache(keys[k], entries[k]); !st.ok()) return st;
+    for (const auto& [key, value] : extra)
+      if (!value.empty())
+        if (Status st = store.PutCache(key, value); !st.ok()) return st;
+    return Status::Ok();
+  });
 }
 
 }  // namespace errdex

@@ -2,18 +2,25 @@
 // (cpp_table.h: every C-family file's #defines; py_classes.h: every Python
 // file's exception-class templates) keep in the catalog's cache
 // (CatalogStore::PutCache) -- keys hashed from their parts, values compressed
-// with their size in front, and a file's entry: its table bytes and its
-// identifiers. In one place so that both tables write and read them alike.
+// with their size in front, a file's entry: its table bytes and its
+// identifiers, and the reading and writing back of every file's entry. In one
+// place so that the tables (also rust_error_table.h) write and read them alike.
 //
-// Thread-safe (pure functions).
+// Thread-safe: pure functions, and the store's calls under the mutex given.
 #pragma once
 
 #include <initializer_list>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "model/status.h"
+
 namespace errdex {
+
+class CatalogStore;
 
 // Lower-case hex of the content hash of `parts`, each written as
 // store::ByteWriter::Bytes writes it (length, then the bytes).
@@ -33,5 +40,17 @@ std::string PackFileEntry(std::string_view table, const std::vector<std::string_
 // entries of an incremental scan's unchanged files (perf, flashinfer).
 bool UnpackFileEntry(std::string_view packed, std::string* raw, std::string_view* table,
                      std::vector<std::string_view>* identifiers);
+
+// A table's files' entries, keys[k] file k's key ("" for a file whose blob is
+// unknown: neither read nor written). LoadFileEntries reads them, under `mu`:
+// entries[k] the value found and cached[k] 1, or "" and 0.
+Status LoadFileEntries(CatalogStore& store, std::mutex& mu, const std::vector<std::string>& keys,
+                       std::vector<std::string>* entries, std::vector<char>* cached);
+// Writes back, in one transaction under `mu`, the entries computed by this scan
+// (not cached, not empty) and the `extra` (key, value) pairs with a value, for
+// the next scan; nothing when there is none.
+Status StoreFileEntries(CatalogStore& store, std::mutex& mu, const std::vector<std::string>& keys,
+                        const std::vector<std::string>& entries, const std::vector<char>& cached,
+                        const std::vector<std::pair<std::string, std::string>>& extra = {});
 
 }  // namespace errdex

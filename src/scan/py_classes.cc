@@ -225,18 +225,15 @@ Status PyClassTableBuilder::Run(std::vector<PyFile>& files) {
   std::vector<std::vector<std::string>> words(n);
   std::vector<std::string> entries(n);  // cached or to cache
   std::vector<char> cached(n, 0);
-  if (store_) {
-    std::lock_guard<std::mutex> l(*store_mu_);
-    for (size_t k = 0; k < n; ++k) {
-      if (files[k].blob_id.empty()) continue;
-      auto v = store_->GetCache(FileKey(files[k].path, files[k].blob_id));
-      if (!v.ok()) return v.status();
-      if (v->has_value()) {
-        entries[k] = std::move(**v);
-        cached[k] = 1;
-      }
-    }
-  }
+  // Each file's cache key, "" while its blob is unknown (the bytes read give it).
+  auto keys = [&] {
+    std::vector<std::string> out(n);
+    for (size_t k = 0; k < n; ++k)
+      if (!files[k].blob_id.empty()) out[k] = FileKey(files[k].path, files[k].blob_id);
+    return out;
+  };
+  if (store_)
+    if (Status st = LoadFileEntries(*store_, *store_mu_, keys(), &entries, &cached); !st.ok()) return st;
   std::atomic<size_t> read{0};
   std::atomic<size_t> kept{0};
   ParallelFor(
@@ -283,16 +280,7 @@ Status PyClassTableBuilder::Run(std::vector<PyFile>& files) {
   if (!store_) return Status::Ok();
 
   // What was computed here, for the next scan.
-  bool any = false;
-  for (size_t k = 0; k < n && !any; ++k) any = !cached[k] && !files[k].blob_id.empty() && !entries[k].empty();
-  if (!any) return Status::Ok();
-  std::lock_guard<std::mutex> l(*store_mu_);
-  return store_->InTransaction([&]() -> Status {
-    for (size_t k = 0; k < n; ++k)
-      if (!cached[k] && !files[k].blob_id.empty() && !entries[k].empty())
-        if (Status st = store_->PutCache(FileKey(files[k].path, files[k].blob_id), entries[k]); !st.ok()) return st;
-    return Status::Ok();
-  });
+  return StoreFileEntries(*store_, *store_mu_, keys(), entries, cached);
 }
 
 }  // namespace errdex

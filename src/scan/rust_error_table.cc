@@ -136,18 +136,15 @@ Status RustErrorTableBuilder::Run(std::vector<RustFile>& files, const std::vecto
   std::vector<std::vector<std::string>> words(n);
   std::vector<std::string> entries(n);
   std::vector<char> cached(n, 0);
-  if (store_) {
-    std::lock_guard<std::mutex> l(*store_mu_);
-    for (size_t k = 0; k < n; ++k) {
-      if (files[k].blob_id.empty()) continue;
-      auto v = store_->GetCache(FileKey(files[k].path, files[k].blob_id));
-      if (!v.ok()) return v.status();
-      if (v->has_value()) {
-        entries[k] = std::move(**v);
-        cached[k] = 1;
-      }
-    }
-  }
+  // Each file's cache key, "" while its blob is unknown (the bytes read give it).
+  auto keys = [&] {
+    std::vector<std::string> out(n);
+    for (size_t k = 0; k < n; ++k)
+      if (!files[k].blob_id.empty()) out[k] = FileKey(files[k].path, files[k].blob_id);
+    return out;
+  };
+  if (store_)
+    if (Status st = LoadFileEntries(*store_, *store_mu_, keys(), &entries, &cached); !st.ok()) return st;
   std::atomic<size_t> read{0};
   ParallelFor(
       n, jobs_,
@@ -230,16 +227,7 @@ Status RustErrorTableBuilder::Run(std::vector<RustFile>& files, const std::vecto
   if (table->size() > 0) table_ = table;
   if (!store_) return Status::Ok();
 
-  bool any = false;
-  for (size_t k = 0; k < n && !any; ++k) any = !cached[k] && !files[k].blob_id.empty() && !entries[k].empty();
-  if (!any) return Status::Ok();
-  std::lock_guard<std::mutex> l(*store_mu_);
-  return store_->InTransaction([&]() -> Status {
-    for (size_t k = 0; k < n; ++k)
-      if (!cached[k] && !files[k].blob_id.empty() && !entries[k].empty())
-        if (Status st = store_->PutCache(FileKey(files[k].path, files[k].blob_id), entries[k]); !st.ok()) return st;
-    return Status::Ok();
-  });
+  return StoreFileEntries(*store_, *store_mu_, keys(), entries, cached);
 }
 
 }  // namespace errdex
