@@ -64,6 +64,11 @@ constexpr std::string_view kVerbs[] = {"pass", "use", "set", "specify", "add", "
                                        "drop", "supply", "give", "convert", "cast", "move", "put", "launch", "retry", "wait",
                                        "contact", "report", "refer"};
 
+// "{err}": one hole of a template and nothing else.
+bool IsOneHole(const std::string& t) {
+  return t.size() >= 2 && t.front() == '{' && t.back() == '}' && t.find('{', 1) == std::string::npos;
+}
+
 // The imperative clause of a sentence, or "".
 std::string ImperativeClause(const std::string& sent) {
   std::vector<std::string> clauses = {sent};
@@ -76,9 +81,15 @@ std::string ImperativeClause(const std::string& sent) {
     // "... (use --overwrite flag): {details}": the parenthesis only.
     clauses.push_back(Trim(UpToClosingParen(std::string_view(sent).substr(paren + 2))));
   }
+  // "check Ollama account: {err}", Go's fmt.Errorf("create %s: %w", dir, err): what the
+  // code was doing when the wrapped error came, not advice -- the sentence up to a
+  // colon that only a value follows.
+  const bool wraps_an_error = colon != std::string::npos && IsOneHole(Trim(sent.substr(colon + 2)));
   for (const std::string& c : clauses) {
     if (c.empty() || c[0] == '{') continue;
     std::vector<std::string> w = Words(c, 8);  // the verb and what follows it
+    // ("Please define them in the class definition: {err}" is advice all the same.)
+    if (wraps_an_error && &c == &clauses[0] && !w.empty() && w[0] != "please" && w[0] != "you") continue;
     if (w.empty()) continue;
     size_t i = 0;
     bool polite = false;

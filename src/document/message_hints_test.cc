@@ -31,6 +31,24 @@ TEST(MessageHints, HolesBecomeCodeAndTheMessagesOwnBracesStay) {
   EXPECT_EQ(h.sentences[0], "Please rerun with `python {{myscript.py}}`.");
 }
 
+// Go wraps an error with what the code was doing (`fmt.Errorf("check Ollama account:
+// %w", err)`): the verb there is a report, not advice. A sentence that goes on after
+// its colon is still read.
+TEST(MessageHints, AWrappedErrorsContextIsNotAdvice) {
+  Hints h = ReadHints(WithMessage("check Ollama account: {err}", "check Ollama account: (.*?)"), nullptr, nullptr);
+  EXPECT_TRUE(h.sentences.empty());
+  h = ReadHints(WithMessage("create {destination}: {err}", "create (.*?): (.*?)"), nullptr, nullptr);
+  EXPECT_TRUE(h.sentences.empty());
+  h = ReadHints(WithMessage("Check the account: it has expired", "Check the account: it has expired"), nullptr, nullptr);
+  ASSERT_EQ(h.sentences.size(), 1u);
+  EXPECT_EQ(h.sentences[0], "Check the account: it has expired");
+  // Asked politely, it is advice all the same (accelerate).
+  h = ReadHints(WithMessage("Please define them in the class definition: {err}",
+                            "Please define them in the class definition: (.*?)"),
+                nullptr, nullptr);
+  EXPECT_EQ(h.sentences.size(), 1u);
+}
+
 // "only supported for" is its own phrase, not "only support" and a word cut after it
 // (lmdeploy: "Use what the message says is supported: ed for fp8 quantization.").
 TEST(MessageHints, AllowedValuesStartAfterAWholePhrase) {

@@ -168,10 +168,16 @@ std::vector<std::string> ImperativeSentences(const std::string& message) {
       // "... (retry close() on all ranks): {err}": the parenthesis only, as the writer reads it.
       clauses.push_back(Trim(UpToClosingParen(std::string_view(sent).substr(paren + 2))));
     }
+    // "check Ollama account: {err}" (Go's fmt.Errorf("...: %w", err)): what the code
+    // was doing when the wrapped error came -- a report, not advice.
+    std::string after_colon = colon == std::string::npos ? "" : Trim(sent.substr(colon + 2));
+    const bool wraps_an_error = after_colon.size() >= 2 && after_colon.front() == '{' && after_colon.back() == '}' &&
+                                after_colon.find('{', 1) == std::string::npos;
     for (const std::string& c : clauses) {
       std::vector<std::string> w = Words(c);
       // A sentence starting with a {hole} is not an imperative of the message.
       if (w.empty() || TrimView(c).substr(0, 1) == "{") continue;
+      if (wraps_an_error && &c == &clauses[0] && w[0] != "please" && w[0] != "you") continue;  // polite: advice
       size_t i = 0;
       bool polite = false;
       if (w[0] == "please") i = 1, polite = true;

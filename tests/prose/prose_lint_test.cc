@@ -107,6 +107,10 @@ TEST(ProseLint, ImperativeCarriedOrDropped) {
   // A report of what failed is no advice.
   EXPECT_TRUE(doc::ImperativeSentences("call aclnnHcPost failed, detail: {msg}").empty());
   EXPECT_TRUE(doc::ImperativeSentences("Check failed: x == y").empty());
+  // Nor what the code was doing when a wrapped error came (Go's "check account: %w").
+  EXPECT_TRUE(doc::ImperativeSentences("check Ollama account: {err}").empty());
+  EXPECT_EQ(doc::ImperativeSentences("Check the account: it has expired").size(), 1u);
+  EXPECT_EQ(doc::ImperativeSentences("Please define them in the class definition: {err}").size(), 1u);
   EXPECT_EQ(doc::ImperativeSentences("Out of memory. Try to lower your batch size.").size(), 1u);
 }
 
