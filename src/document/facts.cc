@@ -1,5 +1,5 @@
 // document/facts.cc: see facts.h. What each atom tests is read by facts_subjects.cc.
-// Tested by facts_test.cc and the seed tests.
+// Tested by documenter_test.cc, prose_terms_test.cc and the seed tests.
 #include "document/facts.h"
 #include "document/facts_subjects.h"
 

@@ -25,6 +25,8 @@ namespace errdex::doc {
 
 // Bytes of one expression (a guard's code, a compared value) shown in prose.
 inline constexpr size_t kMaxExpr = 160;
+// An expression as the prose shows it: on one line, clipped to kMaxExpr.
+std::string Show(std::string_view s);
 
 enum class SubjectKind {
   kCode,           // nothing a user sets directly

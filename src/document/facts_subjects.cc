@@ -11,8 +11,6 @@
 namespace errdex::doc {
 namespace {
 
-std::string Show(std::string_view s) { return Clip(OneLine(s), kMaxExpr); }
-
 // The words of an identifier or dotted name: gfx950_supported -> gfx950, supported.
 std::vector<std::string> NameWords(std::string_view s) {
   std::vector<std::string> out;

@@ -11,11 +11,8 @@
 #include "document/values.h"
 
 namespace errdex::doc {
-namespace {
 
 std::string Show(std::string_view s) { return Clip(OneLine(s), kMaxExpr); }
-
-}  // namespace
 
 std::string Subject::Key() const {
   switch (kind) {
