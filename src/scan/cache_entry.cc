@@ -60,14 +60,15 @@ bool UnpackFileEntry(std::string_view packed, std::string* raw, std::string_view
   return r.ok() && r.done();
 }
 
-Status LoadFileEntries(CatalogStore& store, std::mutex& mu, const std::vector<std::string>& keys,
+Status LoadFileEntries(CatalogStore& store, std::mutex& mu, size_t n, const FileKeyOf& key_of,
                        std::vector<std::string>* entries, std::vector<char>* cached) {
-  entries->assign(keys.size(), std::string());
-  cached->assign(keys.size(), 0);
+  entries->assign(n, std::string());
+  cached->assign(n, 0);
   std::lock_guard<std::mutex> l(mu);
-  for (size_t k = 0; k < keys.size(); ++k) {
-    if (keys[k].empty()) continue;
-    auto v = store.GetCache(keys[k]);
+  for (size_t k = 0; k < n; ++k) {
+    std::string key = key_of(k);
+    if (key.empty()) continue;
+    auto v = store.GetCache(key);
     if (!v.ok()) return v.status();
     if (v->has_value()) {
       (*entries)[k] = std::move(**v);
@@ -77,22 +78,20 @@ Status LoadFileEntries(CatalogStore& store, std::mutex& mu, const std::vector<st
   return Status::Ok();
 }
 
-Status StoreFileEntries(CatalogStore& store, std::mutex& mu, const std::vector<std::string>& keys,
+Status StoreFileEntries(CatalogStore& store, std::mutex& mu, const FileKeyOf& key_of,
                         const std::vector<std::string>& entries, const std::vector<char>& cached,
                         const std::vector<std::pair<std::string, std::string>>& extra) {
-  auto computed = [&](size_t k) { return !cached[k] && !keys[k].empty() && !entries[k].empty(); };
-  bool any = false;
-  for (const auto& [key, value] : extra) any = any || !value.empty();
-  for (size_t k = 0; k < keys.size() && !any; ++k) any = computed(k);
-  if (!any) return Status::Ok();
+  std::vector<std::pair<std::string, const std::string*>> puts;  // (key, value) to write
+  for (size_t k = 0; k < entries.size(); ++k)
+    if (!cached[k] && !entries[k].empty())
+      if (std::string key = key_of(k); !key.empty()) puts.emplace_back(std::move(key), &entries[k]);
+  for (const auto& [key, value] : extra)
+    if (!value.empty()) puts.emplace_back(key, &value);
+  if (puts.empty()) return Status::Ok();
   std::lock_guard<std::mutex> l(mu);
   return store.InTransaction([&]() -> Status {
-    for (size_t k = 0; k < keys.size(); ++k)
-      if (computed(k))
-        if (Status st = store.PutCache(keys[k], entries[k]); !st.ok()) return st;
-    for (const auto& [key, value] : extra)
-      if (!value.empty())
-        if (Status st = store.PutCache(key, value); !st.ok()) return st;
+    for (const auto& [key, value] : puts)
+      if (Status st = store.PutCache(key, *value); !st.ok()) return st;
     return Status::Ok();
   });
 }

@@ -9,6 +9,7 @@
 // Thread-safe: pure functions, and the store's calls under the mutex given.
 #pragma once
 
+#include <functional>
 #include <initializer_list>
 #include <mutex>
 #include <string>
@@ -41,15 +42,16 @@ std::string PackFileEntry(std::string_view table, const std::vector<std::string_
 bool UnpackFileEntry(std::string_view packed, std::string* raw, std::string_view* table,
                      std::vector<std::string_view>* identifiers);
 
-// A table's files' entries, keys[k] file k's key ("" for a file whose blob is
-// unknown: neither read nor written). LoadFileEntries reads them, under `mu`:
-// entries[k] the value found and cached[k] 1, or "" and 0.
-Status LoadFileEntries(CatalogStore& store, std::mutex& mu, const std::vector<std::string>& keys,
+// A table's files' entries, key_of(k) file k's key ("" for a file whose blob is
+// still unknown: neither read nor written). LoadFileEntries reads them, under
+// `mu`: entries[k] the value found and cached[k] 1, or "" and 0.
+using FileKeyOf = std::function<std::string(size_t)>;
+Status LoadFileEntries(CatalogStore& store, std::mutex& mu, size_t n, const FileKeyOf& key_of,
                        std::vector<std::string>* entries, std::vector<char>* cached);
 // Writes back, in one transaction under `mu`, the entries computed by this scan
-// (not cached, not empty) and the `extra` (key, value) pairs with a value, for
-// the next scan; nothing when there is none.
-Status StoreFileEntries(CatalogStore& store, std::mutex& mu, const std::vector<std::string>& keys,
+// (not cached, not empty; keys taken again, as reading a file gives its blob id)
+// and the `extra` (key, value) pairs with a value; nothing when there is none.
+Status StoreFileEntries(CatalogStore& store, std::mutex& mu, const FileKeyOf& key_of,
                         const std::vector<std::string>& entries, const std::vector<char>& cached,
                         const std::vector<std::pair<std::string, std::string>>& extra = {});
 

@@ -94,15 +94,9 @@ Status CppTableBuilder::Run(std::vector<CppFile>& files) {
   std::vector<std::vector<std::string>> words(n);
   std::vector<std::string> entries(n);  // cached or to cache
   std::vector<char> cached(n, 0);
-  // Each file's cache key, "" while its blob is unknown (the bytes read give it).
-  auto keys = [&] {
-    std::vector<std::string> out(n);
-    for (size_t k = 0; k < n; ++k)
-      if (!files[k].blob_id.empty()) out[k] = FileKey(files[k].blob_id);
-    return out;
-  };
+  auto key_of = [&](size_t k) { return files[k].blob_id.empty() ? std::string() : FileKey(files[k].blob_id); };
   if (store_)
-    if (Status st = LoadFileEntries(*store_, *store_mu_, keys(), &entries, &cached); !st.ok()) return st;
+    if (Status st = LoadFileEntries(*store_, *store_mu_, n, key_of, &entries, &cached); !st.ok()) return st;
   std::atomic<size_t> read{0};
   ParallelFor(
       n, jobs_,
@@ -204,7 +198,7 @@ Status CppTableBuilder::Run(std::vector<CppFile>& files) {
         nullptr);
   }
   // What was computed here, for the next scan.
-  return StoreFileEntries(*store_, *store_mu_, keys(), entries, cached, {{includes_key, includes_entry}});
+  return StoreFileEntries(*store_, *store_mu_, key_of, entries, cached, {{includes_key, includes_entry}});
 }
 
 std::shared_ptr<const cpp::MacroTable> CppTableBuilder::Table() {

@@ -136,15 +136,9 @@ Status RustErrorTableBuilder::Run(std::vector<RustFile>& files, const std::vecto
   std::vector<std::vector<std::string>> words(n);
   std::vector<std::string> entries(n);
   std::vector<char> cached(n, 0);
-  // Each file's cache key, "" while its blob is unknown (the bytes read give it).
-  auto keys = [&] {
-    std::vector<std::string> out(n);
-    for (size_t k = 0; k < n; ++k)
-      if (!files[k].blob_id.empty()) out[k] = FileKey(files[k].path, files[k].blob_id);
-    return out;
-  };
+  auto key_of = [&](size_t k) { return files[k].blob_id.empty() ? std::string() : FileKey(files[k].path, files[k].blob_id); };
   if (store_)
-    if (Status st = LoadFileEntries(*store_, *store_mu_, keys(), &entries, &cached); !st.ok()) return st;
+    if (Status st = LoadFileEntries(*store_, *store_mu_, n, key_of, &entries, &cached); !st.ok()) return st;
   std::atomic<size_t> read{0};
   ParallelFor(
       n, jobs_,
@@ -227,7 +221,7 @@ Status RustErrorTableBuilder::Run(std::vector<RustFile>& files, const std::vecto
   if (table->size() > 0) table_ = table;
   if (!store_) return Status::Ok();
 
-  return StoreFileEntries(*store_, *store_mu_, keys(), entries, cached);
+  return StoreFileEntries(*store_, *store_mu_, key_of, entries, cached);
 }
 
 }  // namespace errdex
