@@ -67,9 +67,9 @@ std::unordered_set<std::string> Tokens(std::string_view s, bool drop_placeholder
   return out;
 }
 
-// Similarity of a template's tokens to a query's (computed once per query).
-double SimilarityToTokens(const std::unordered_set<std::string>& q, std::string_view message_template) {
-  auto t = Tokens(message_template, true);
+// Similarity of a template's words (t, its holes left out) to a query's (q); each
+// side tokenized once by the caller.
+double SimilarityOfTokens(const std::unordered_set<std::string>& q, const std::unordered_set<std::string>& t) {
   if (q.empty() || t.empty()) return 0;
   size_t inter = 0;
   for (const auto& x : t) {
@@ -100,9 +100,9 @@ double SimilarityToTokens(const std::unordered_set<std::string>& q, std::string_
 // shows of the template, weighed like a near-exact hit's literal characters: all of
 // "Parameter validation failed:\n{report}" is in "crash: Parameter validation
 // failed: (works with the previous release)".
-size_t AllWordsShown(const std::unordered_set<std::string>& q, std::string_view message_template) {
+size_t AllWordsShown(const std::unordered_set<std::string>& q, const std::unordered_set<std::string>& t) {
   size_t chars = 0;
-  for (const auto& w : Tokens(message_template, true)) {
+  for (const auto& w : t) {
     if (!q.count(w)) return 0;
     chars += w.size();
   }
@@ -164,7 +164,7 @@ std::string_view ClassInProse(std::string_view t) {
 }  // namespace
 
 double TokenSimilarity(std::string_view query, std::string_view message_template) {
-  return SimilarityToTokens(Tokens(query, false), message_template);
+  return SimilarityOfTokens(Tokens(query, false), Tokens(message_template, true));
 }
 
 std::string NearExactText(std::string_view s) {
@@ -498,11 +498,12 @@ std::vector<ExplainHit> ExplainSession::FallbackHits() {
         continue;
       }
       // 3. Fuzzy: similar words.
-      double sim = SimilarityToTokens(query_tokens, e.message);
+      const auto template_tokens = Tokens(e.message, true);
+      double sim = SimilarityOfTokens(query_tokens, template_tokens);
       if (agree < 0) sim *= 0.7;
       if (sim < opt_.fuzzy_min_similarity) continue;
       ExplainHit h = base_hit(entry, ExplainHit::Kind::kFuzzy);
-      h.literal_shown = AllWordsShown(query_tokens, e.message);
+      h.literal_shown = AllWordsShown(query_tokens, template_tokens);
       h.score = 40 * sim + (bm25 > 0 ? 2 * bm25 / (1 + bm25) : 0) + named / 2 -
                 ((e.flags & (kEntryInTests | kEntryVendored)) ? 2 : 0);
       h.frame_file = named > 0;
