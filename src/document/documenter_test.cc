@@ -403,6 +403,22 @@ TEST(DocumenterCode, TypeGuardOnAParameter) {
   EXPECT_FALSE(AnyHas(r.prevention_tips, "launch scripts"));  // a library type check is no launch setting
   EXPECT_EQ(r.example_fix.value_or(""), "# before\nloads(s=value)  # not an instance of str\n# after\nloads(s=\"text\")  # an instance of str");
   ExpectNoRestatedGuard(r, {"not isinstance(s, str)"});
+
+  // A tensor argument's property reads as a relative clause after "with" ("with `x`
+  // has 3 dimensions" and "with the dtype of `x` that is" read badly).
+  std::string tensors =
+      "import torch\n"
+      "def matmul(x, w):\n"
+      "    if x.dtype != torch.float16:\n"
+      "        raise TypeError(\"x must be fp16\")\n"
+      "    if w.dim() != 2:\n"
+      "        raise ValueError(\"w must be a matrix\")\n";
+  Record d = DocumentCode("ops/mm.py", tensors, 4, "TypeError", "x must be fp16", "matmul", {"x.dtype != torch.float16"});
+  SCOPED_TRACE(Dump(d));
+  EXPECT_TRUE(Has(d.trigger_scenarios, "with `x` whose dtype is not `torch.float16`")) << *d.trigger_scenarios;
+  Record m = DocumentCode("ops/mm.py", tensors, 6, "ValueError", "w must be a matrix", "matmul", {"w.dim() != 2"});
+  SCOPED_TRACE(Dump(m));
+  EXPECT_TRUE(Has(m.trigger_scenarios, "with `w` that does not have 2 dimensions")) << *m.trigger_scenarios;
 }
 
 // A tensor argument's shape and a multiple-of-N argument: the caller passes a

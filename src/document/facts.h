@@ -124,8 +124,7 @@ bool SettingsHolder(const std::string& base, const SiteContext& ctx);
 struct UserTermParts {
   enum class Join {
     kWhole,       // `predicate` is the whole term, after "with" and "when" alike: `--x v`, "the package `m` is not installed"
-    kAsIs,        // "S P" after both: "`X` unset"
-    kState,       // "S P" after "with", "S is P" after "when": "argument `p` left as None"
+    kState,       // "S P" after "with", "S is P" after "when": "argument `p` left as None", "`X` unset"
     kComparison,  // "S R P" after both, the operator R apart (`--x` >= `4`); `in` and `not in` take "is" after "when"
     kSwitch,      // a flag that takes no value, P "given" or "not given": "S" / "without S" after "with",
                   // "S is P" after "when"
@@ -135,8 +134,13 @@ struct UserTermParts {
   std::string subject;    // "argument `p`", "`--x`", "installed `torch`"; empty for kWhole
   std::string relation;   // kComparison: the operator as written (`!=`, `is`, `in`)
   std::string predicate;  // "left as None", "given", "does not satisfy `torch>=2.1`", a comparison's operand
+  // kWhole clauses about a value the caller passes, as a relative clause after "with":
+  // "`s` that is not an instance of `str`", "`x` whose dtype is not `float16`"; empty
+  // when the term reads the same there.
+  std::string relative;
   std::string With() const;  // to follow "with": "argument `p` left as None"
   std::string When() const;  // to follow "when": "argument `p` is left as None"
+  std::string Passed() const { return relative.empty() ? With() : relative; }  // "Calling `f` with <this>"
 };
 UserTermParts UserTermOf(const SiteFacts& sf, const Fact& f);
 

@@ -236,7 +236,6 @@ std::string TypePhrase(const SiteFacts& sf, const std::string& type) {
 std::string UserTermParts::With() const {
   switch (join) {
     case Join::kWhole: return predicate;
-    case Join::kAsIs:
     case Join::kState: return subject + " " + predicate;
     case Join::kComparison: return subject + " " + relation + " " + predicate;
     case Join::kSwitch: return predicate == "given" ? subject : "without " + subject;
@@ -263,6 +262,10 @@ UserTermParts UserTermOf(const SiteFacts& sf, const Fact& f) {
   auto joined = [](Join join, std::string subject, std::string predicate) {
     return UserTermParts{join, std::move(subject), "", std::move(predicate)};
   };
+  // A clause about a value, and how it reads after "with": "S is P" / "S that is P".
+  auto clause = [](const std::string& subject, const std::string& verb, const std::string& predicate) {
+    return UserTermParts{Join::kWhole, "", "", subject + " " + verb + " " + predicate, subject + " that " + verb + " " + predicate};
+  };
   const Subject& s = f.subj;
   const Atom& a = f.atom;
   if (f.disjunction) return whole(BT(f.code));
@@ -276,8 +279,8 @@ UserTermParts UserTermOf(const SiteFacts& sf, const Fact& f) {
       if (StartsWith(s.pred, "multiple:"))
         return joined(Join::kState, ref, (a.op == "!=" ? "not a multiple of " : "a multiple of ") + s.pred.substr(9));
       if (a.op.empty()) {
-        if (s.kind == SubjectKind::kEnv && s.pred == "present") return joined(Join::kAsIs, BT(s.env), a.falsy ? "unset" : "set (to any value)");
-        if (s.kind == SubjectKind::kEnv) return a.falsy ? joined(Join::kAsIs, BT(s.env), "unset or false") : whole(BT(s.env + "=1") + " (any true value)");
+        if (s.kind == SubjectKind::kEnv && s.pred == "present") return joined(Join::kState, BT(s.env), a.falsy ? "unset" : "set (to any value)");
+        if (s.kind == SubjectKind::kEnv) return a.falsy ? joined(Join::kState, BT(s.env), "unset or false") : whole(BT(s.env + "=1") + " (any true value)");
         if (IsBoolFlag(s)) return joined(Join::kSwitch, ref, (a.falsy != (s.flag->action == "store_false")) ? "not given" : "given");
         if (s.kind == SubjectKind::kParam) {
           // A typed language's `bool` parameter is true or false, nothing else (Go `!restart`).
@@ -290,7 +293,7 @@ UserTermParts UserTermOf(const SiteFacts& sf, const Fact& f) {
       }
       // os.Getenv("X") == "": the variable is not set (or set empty), not "X=" set on purpose.
       if (s.kind == SubjectKind::kEnv && a.op == "==" && a.rhs_strings && vals.size() == 1 && vals[0].empty())
-        return joined(Join::kAsIs, BT(s.env), "unset or empty");
+        return joined(Join::kState, BT(s.env), "unset or empty");
       if ((a.op == "==" || a.op == "is") && a.rhs_strings && vals.size() == 1) return whole(BT(SettingValue(s, vals[0])));
       if (a.op == "!=" && a.rhs_strings && vals.size() == 1) return joined(Join::kState, ref, "set to something other than " + BT(vals[0]));
       if (a.op == "in" && a.rhs_strings) return joined(Join::kState, ref, "set to " + JoinSome(Ticked(vals), "or", 8));
@@ -312,22 +315,31 @@ UserTermParts UserTermOf(const SiteFacts& sf, const Fact& f) {
       return whole("installed versions for which " + BT(s.pred) + " holds");
     case SubjectKind::kType: {
       if (s.flag) return whole(BT(s.flag->Primary()) + (s.missing ? " given a value that is not " : " given ") + "a " + BT(s.pred));
-      return whole(BT(s.expr) + (s.missing ? " is not " : " is ") + TypePhrase(sf, s.pred));
+      return clause(BT(s.expr), s.missing ? "is not" : "is", TypePhrase(sf, s.pred));
     }
     case SubjectKind::kTensor: {
       std::string x = BT(s.tensor);
-      if (s.pred == "contiguous") return whole(s.missing ? x + " is not contiguous" : x + " is contiguous");
-      if (s.pred == "cuda") return whole(s.missing ? x + " is not on a CUDA device" : x + " is on a CUDA device");
-      if (s.pred == "cpu") return whole(s.missing ? x + " is not on the CPU" : x + " is on the CPU");
-      if (s.pred == "dim") return whole(x + " has " + (a.op == "!=" ? "not " + Trim(a.rhs) : a.op + " " + Trim(a.rhs)) + " dimensions");
+      if (s.pred == "contiguous") return clause(x, s.missing ? "is not" : "is", "contiguous");
+      if (s.pred == "cuda") return clause(x, s.missing ? "is not" : "is", "on a CUDA device");
+      if (s.pred == "cpu") return clause(x, s.missing ? "is not" : "is", "on the CPU");
+      if (s.pred == "dim") {
+        std::string n = Trim(a.rhs) + " dimensions";
+        if (a.op == "!=") return clause(x, "does not have", n);
+        const char* how = a.op == "<" ? "fewer than " : a.op == "<=" ? "at most " : a.op == ">" ? "more than " : a.op == ">=" ? "at least " : "";
+        if (*how || a.op == "==") return clause(x, "has", how + n);
+        return whole(BT(f.code));
+      }
       if (s.pred == "device" && a.rhs_strings && !a.values.empty())
-        return whole(x + (a.op == "!=" || a.op == "not in" ? " is not on the " : " is on the ") + Upper(a.values[0]) + " device");
-      std::string what = s.pred == "dtype" ? "the dtype of " + x : "the device of " + x;
+        return clause(x, a.op == "!=" || a.op == "not in" ? "is not" : "is", "on the " + Upper(a.values[0]) + " device");
+      // "the dtype of `x` is not `float16`", and after "with" "`x` whose dtype is not `float16`".
+      std::string property = s.pred == "dtype" ? "dtype" : "device";
       std::string named = s.pred == "dtype" && !TorchDtype(a.rhs).empty() ? TorchDtype(a.rhs) : Show(a.rhs);
-      if (a.op == "!=") return whole(what + " is not " + BT(named));
-      if (a.op == "==") return whole(what + " is " + BT(named));
-      if (a.op == "not in") return whole(what + " is none of " + BT(Show(a.rhs)));
-      if (a.op == "in") return whole(what + " is one of " + BT(Show(a.rhs)));
+      std::string is;
+      if (a.op == "!=") is = "is not " + BT(named);
+      else if (a.op == "==") is = "is " + BT(named);
+      else if (a.op == "not in") is = "is none of " + BT(Show(a.rhs));
+      else if (a.op == "in") is = "is one of " + BT(Show(a.rhs));
+      if (!is.empty()) return UserTermParts{Join::kWhole, "", "", "the " + property + " of " + x + " " + is, x + " whose " + property + " " + is};
       return whole(BT(f.code));
     }
     case SubjectKind::kSelfState: {

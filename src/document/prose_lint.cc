@@ -134,13 +134,16 @@ bool TruncatedAfterColon(const std::string& text, const std::string& msg, std::s
   return false;
 }
 
+// A record without its facts (a JSON Lines file written without --facts) is test code
+// by its path, as the front ends decide it: test directories (Java's src/test/, Go's
+// testdata/, JS's __tests__/) and test files (Python's test_*.py, Go's *_test.go).
 bool InTestsPath(const std::string& path) {
   std::string p = "/" + path;
-  if (Has(p, "/tests/") || Has(p, "/test/") || Has(p, "/testing/")) return true;
-  std::string base = LastComponent(path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1));
+  for (const char* dir : {"/tests/", "/test/", "/testing/", "/testdata/", "/__tests__/"})
+    if (Has(p, dir)) return true;
   size_t slash = path.rfind('/');
   std::string file = slash == std::string::npos ? path : path.substr(slash + 1);
-  return StartsWith(file, "test_") || EndsWith(file, "_test.py") || file == "conftest.py";
+  return StartsWith(file, "test_") || EndsWith(file, "_test.py") || file == "conftest.py" || EndsWith(file, "_test.go");
 }
 
 const char* const kImperativeVerbs[] = {

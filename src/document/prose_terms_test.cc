@@ -54,6 +54,19 @@ TEST(DocumenterCode, SettingTermsAreClausesAfterWhen) {
   Record m = DocumentCode("pkg/fm.py", fm, 5, "KeyError", "", "getitem", {"key in form"});
   SCOPED_TRACE(Dump(m));
   EXPECT_TRUE(Has(m.documentation, "when argument `key` is in `form`")) << *m.documentation;
+
+  // An environment variable's state takes its verb after "when" as a setting's does
+  // ("when `MY_FEATURE` unset or false" read as a fragment).
+  std::string env =
+      "import os\n"
+      "def start():\n"
+      "    if not os.environ.get(\"MY_FEATURE\"):\n"
+      "        raise RuntimeError(\"feature disabled\")\n";
+  Record e = DocumentCode("pkg/env.py", env, 4, "RuntimeError", "feature disabled", "start",
+                          {"not os.environ.get(\"MY_FEATURE\")"});
+  SCOPED_TRACE(Dump(e));
+  EXPECT_TRUE(Has(e.documentation, "when `MY_FEATURE` is unset or false")) << *e.documentation;
+  EXPECT_FALSE(Has(e.documentation, "when `MY_FEATURE` unset"));
 }
 
 // A dataclass field's term begins with "the": no "A the" before it (lmdeploy's

@@ -129,13 +129,6 @@ std::string WhenClause(const SiteFacts& sf, const Fact& f) {
   return UserTermOf(sf, f).When();
 }
 
-// "`s` is not an instance of `str`" -> "`s` that is not an instance of `str`" after "with".
-std::string WithForm(const std::string& term) {
-  size_t p = term.find("` is ");
-  if (p == std::string::npos || StartsWith(term, "argument ")) return term;
-  return term.substr(0, p + 1) + " that" + term.substr(p + 1);
-}
-
 // An assert on a constant: `assert 1` always holds; `assert 0`, `assert False` and
 // C's `assert(false && "why")` fail whenever reached (a path the code does not support).
 enum class ConstantAssert { kNone, kHolds, kFails };
@@ -243,7 +236,7 @@ std::string WriteTriggers(const SiteFacts& sf) {
       }
       case SubjectKind::kType:
       case SubjectKind::kTensor:
-        if (IsParamLike(f)) params.push_back(WithForm(UserTerm(sf, f)));
+        if (IsParamLike(f)) params.push_back(UserTermOf(sf, f).Passed());
         else other.push_back(UserTerm(sf, f));
         break;
       case SubjectKind::kRequest: request.push_back(UserTerm(sf, f)); break;

@@ -124,7 +124,8 @@ std::vector<std::string> SortedIdentifiers(std::string_view text, bool non_ascii
     uint8_t c[256];
     explicit Classes(bool non_ascii) {
       for (int b = 0; b < 256; ++b)
-        c[b] = ((b | 0x20) - 'a' < 26u || b == '_' || (non_ascii && b >= 0x80)) ? 1 : (b - '0' < 10u ? 2 : 0);
+        c[b] = (static_cast<unsigned>((b | 0x20) - 'a') < 26u || b == '_' || (non_ascii && b >= 0x80)) ? 1
+               : (static_cast<unsigned>(b - '0') < 10u ? 2 : 0);
     }
   };
   static const Classes kPython(true), kC(false);

@@ -146,5 +146,20 @@ TEST(ProseLint, ShareOfExampleFixCountsUserRecordsOnly) {
   EXPECT_EQ(l.stats().user_with_example_fix, 1);
 }
 
+// Without facts (a JSON Lines file), test code is told by its path, in every language's
+// convention: ollama's `server/routes_test.go` had counted as user records.
+TEST(ProseLint, TestFilesByPathWithoutFacts) {
+  doc::ProseLinter l;
+  for (const char* path : {"server/routes_test.go", "src/test/java/a/BTest.java", "pkg/testdata/x.go", "web/__tests__/a.js",
+                           "tests/test_a.py", "pkg/conftest.py", "server/routes.go", "src/main/java/a/B.java"}) {
+    Record r = Rec("m");
+    r.file_path = path;
+    l.Check(r, nullptr);
+  }
+  l.Finish();
+  EXPECT_EQ(l.stats().records, 8);
+  EXPECT_EQ(l.stats().user_records, 2);
+}
+
 }  // namespace
 }  // namespace errdex
