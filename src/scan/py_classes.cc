@@ -18,7 +18,7 @@ namespace errdex {
 
 namespace {
 
-constexpr uint8_t kClassesVersion = 3;  // 2: kBaseCall and its base_args; 3: attr_ints, param_attrs, init_attrs, param_defaults
+constexpr uint8_t kClassesVersion = 4;  // 2: kBaseCall and its base_args; 3: attr_ints, param_attrs, init_attrs, param_defaults; 4: kArgsPercent
 
 // A file's cache entry: its classes and its identifiers.
 std::string FileKey(std::string_view path, std::string_view blob_id) {
@@ -141,7 +141,7 @@ bool DecodeClassMessages(std::string_view bytes, const std::string& path, std::v
     c.name = std::string(r.Bytes());
     c.bases = GetList(r);
     uint8_t source = r.Byte();
-    if (source > static_cast<uint8_t>(py::ClassMessage::Source::kBaseCall)) return false;
+    if (source > static_cast<uint8_t>(py::ClassMessage::Source::kArgsPercent)) return false;
     c.source = static_cast<py::ClassMessage::Source>(source);
     c.params = GetList(r);
     if (!GetSegs(r, &c.text, 0)) return false;

@@ -54,7 +54,11 @@ TOLERATED_RESOLUTIONS = {"reraise-with-traceback"}
 #   +default       a parameter's default template where the message is that parameter or
 #                  is formatted from it (`def _deprecated(name, message=_DEPRECATED_MSG,
 #                  ...)`, `message.format(name=name)`): the text callers get by leaving it out
-TOLERATED_PATTERN_TAGS = ("+literal-args", "+gettext", "+aug", "+callers", "+returns", "+factory", "+default")
+#   +exc-arg       `assert c, AssertionError(f"...")`: the exception's one argument is the message
+#   +branches      a name bound in several branches of an if (`if obj: e = "A" else: e = "B"`,
+#                  traitlets, requests' Client/Server Error): each branch's text an alternative
+TOLERATED_PATTERN_TAGS = ("+literal-args", "+gettext", "+aug", "+callers", "+returns", "+factory", "+default",
+                          "+branches", "+exc-arg")
 # Classes errdex names further than the oracle (which leaves them None): `raise
 # self.failureException(msg)` where the class body says `failureException =
 # AssertionError`. Compared as the oracle has them, counted apart.

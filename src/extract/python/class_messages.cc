@@ -21,16 +21,6 @@ size_t CommonPrefix(std::string_view a, std::string_view b) {
   return n;
 }
 
-bool HasLiteral(const Segs& segs) {
-  for (const Seg& s : segs) {
-    if (s.type == Seg::kLit && !s.text.empty()) return true;
-    if (s.type == Seg::kAlt)
-      for (const Segs& o : s.options)
-        if (HasLiteral(o)) return true;
-  }
-  return false;
-}
-
 // "section!r" -> name "section", conv 'r'; "x:>4" -> spec ">4".
 struct HoleRef {
   std::string name;
@@ -139,6 +129,17 @@ Segs BindSegs(const Segs& text, const ClassTemplate& t, const BoundArgs& args, s
 
 }  // namespace
 
+bool HasLiteral(const Segs& segs) {
+  for (const Seg& s : segs) {
+    if (s.type == Seg::kLit && !s.text.empty()) return true;
+    if (s.type == Seg::kAlt)
+      for (const Segs& o : s.options)
+        if (HasLiteral(o)) return true;
+  }
+  return false;
+}
+
+
 void ClassMessageTable::Add(std::vector<ClassMessage> classes) {
   for (ClassMessage& c : classes) {
     classes_.push_back(std::make_unique<ClassMessage>(std::move(c)));
@@ -185,7 +186,7 @@ std::optional<ClassTemplate> ClassMessageTable::Resolve(std::string_view name, s
       if (base && std::find(chain.begin(), chain.end(), base) == chain.end()) chain.push_back(base);
     }
   }
-  if (!HasLiteral(t->text) && t->class_attrs.empty() && t->param_defaults.empty()) return std::nullopt;
+  if (!t->args_percent && !HasLiteral(t->text) && t->class_attrs.empty() && t->param_defaults.empty()) return std::nullopt;
   return t;
 }
 
@@ -202,6 +203,11 @@ std::optional<ClassTemplate> ClassMessageTable::ResolveFrom(const ClassMessage* 
       t.text = c->text;
       t.param_attrs = c->param_attrs;
       t.param_defaults = c->param_defaults;
+      return t;
+    }
+    if (c->source == ClassMessage::Source::kArgsPercent) {
+      ClassTemplate t;
+      t.args_percent = true;
       return t;
     }
     if (c->source == ClassMessage::Source::kBaseCall) {

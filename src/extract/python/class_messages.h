@@ -36,6 +36,9 @@ struct ClassMessage {
     kText,        // `text`, holes naming __init__ parameters (or other expressions)
     kFormatAttr,  // self.<format_attr>.format(**kwargs): the attribute's string, fields by keyword
     kBaseCall,    // Base.__init__(self, a, b): base_args bound to the base's own template
+    // __str__ returns self.args[0] % self.args[1:] (dateutil's ParserError): the raise's
+    // first argument is a %-template, the others fill it.
+    kArgsPercent,
   };
   Source source = Source::kNone;
   std::vector<std::string> params;  // __init__ parameters after self, in order
@@ -62,6 +65,7 @@ struct ClassTemplate {
   std::vector<std::string> params;  // positional order of the raise's arguments
   Segs text;                        // holes named by params bind to the raise's arguments
   bool by_keyword_only = false;     // a format-attribute template: fields bind by keyword
+  bool args_percent = false;        // kArgsPercent: `text` is empty; the raise's arguments are the message
   // What the raised class and its bases define (the nearest first): a hole
   // `self.code`, or a parameter not passed at the raise that __init__ would store on
   // self, shows the class attribute (NotFound: code = 404, description = '...').
@@ -109,6 +113,9 @@ struct BoundArgs {
 // (ClassTemplate::class_attrs) fills what no argument gives, other holes stay holes. nullopt when the result has no literal
 // text beyond what the arguments brought.
 MaybeSegs BindClassMessage(const ClassTemplate& t, const BoundArgs& args);
+
+// Some literal text, in the segments or one of their alternatives.
+bool HasLiteral(const Segs& segs);
 
 // Cheap test: may this file define an exception class with a message of its own?
 // (A class whose bases end in Error/Exception/Warning/..., and an __init__,

@@ -292,6 +292,45 @@ def spread(args):
   EXPECT_EQ(s->message_pattern.value_or("").find("read"), std::string::npos);
 }
 
+// dateutil's ParserError prints `self.args[0] % self.args[1:]`: a raise's first
+// argument is the template, the others fill it ("Unknown string format: %s", timestr).
+TEST(ClassMessages, ArgsPercentStrFormatsTheFirstArgumentWithTheRest) {
+  constexpr const char* kErrors = R"PY(
+class ParserError(ValueError):
+    def __str__(self):
+        try:
+            return self.args[0] % self.args[1:]
+        except (TypeError, IndexError):
+            return super(ParserError, self).__str__()
+)PY";
+  constexpr const char* kRaise = R"PY(
+from .errors import ParserError
+
+def parse(timestr, res):
+    if res is None:
+        raise ParserError("Unknown string format: %s", timestr)
+    if not res:
+        raise ParserError("String does not contain a date: %s", timestr)
+    raise ParserError("bad %s at %d", timestr, res)
+)PY";
+  auto classes = CollectPythonClassMessages("dateutil/errors.py", kErrors);
+  ASSERT_EQ(classes.size(), 1u);
+  EXPECT_EQ(classes[0].source, py::ClassMessage::Source::kArgsPercent);
+  auto table = std::make_shared<py::ClassMessageTable>();
+  table->Add(std::move(classes));
+  PythonExtractResult r = ExtractPython("dateutil/parse.py", kRaise, ExtractLimits{}, table.get());
+  const Site* s = At(r, 6);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""), "Unknown string format: (.*?)");
+  EXPECT_EQ(s->message_resolution, "class-template");
+  s = At(r, 9);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""), "bad (.*?) at (.*?)");
+  // Without the class table the tuple of arguments is what the raise passes.
+  PythonExtractResult alone = ExtractPython("dateutil/parse.py", kRaise);
+  EXPECT_NE(At(alone, 6)->message_resolution, "class-template");
+}
+
 }  // namespace
 }  // namespace errdex
 
@@ -350,6 +389,75 @@ def reraise(s):
   EXPECT_EQ(s->error_class.value_or(""), "ParseBaseException");
   EXPECT_EQ(s->message_resolution, "reraise-with-traceback");
   EXPECT_EQ(At(r, 27), nullptr);  // a plain re-raise is no site
+}
+
+// A message bound in each branch of an if (traitlets' "The '{}' trait of {} instance
+// expected ..." / "The '{}' trait expected ...", requests' Client / Server Error): each
+// branch is an alternative; a binding that always runs after another replaces it.
+TEST(PythonExtractorBeyondOracle, MessageBoundInEachBranchOfAnIf) {
+  constexpr const char* kSrc = R"PY(
+def error(self, obj, value):
+    if obj is not None:
+        e = "The '{}' trait of {} instance expected {}, not {}.".format(self.name, obj, self.info, value)
+    else:
+        e = "The '{}' trait expected {}, not {}.".format(self.name, self.info, value)
+    raise TraitError(e)
+
+def raise_for_status(self):
+    msg = ""
+    if 400 <= self.status_code < 500:
+        msg = f"{self.status_code} Client Error: {self.reason}"
+    elif 500 <= self.status_code < 600:
+        msg = f"{self.status_code} Server Error: {self.reason}"
+    if msg:
+        raise HTTPError(msg)
+
+def overridden(x):
+    m = "bad value"
+    if x < 0:
+        m = "negative value"
+    raise ValueError(m)
+
+def replaced(x):
+    m = "first"
+    m = "second"
+    for i in x:
+        pass
+    raise ValueError(m)
+
+def nested_if(x):
+    if x:
+        m = "one"
+    if not x:
+        m = "two"
+    raise ValueError(m)
+
+def check(pos, text):
+    assert pos <= len(text), AssertionError(f"cursor_position={pos!r}, len_text={len(text)!r}")
+)PY";
+  PythonExtractResult r = ExtractPython("m.py", kSrc);
+  const Site* s = At(r, 7);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""),
+            "(?:The '(.*?)' trait of (.*?) instance expected (.*?), not (.*?)\\.|The '(.*?)' trait expected (.*?), not (.*?)\\.)");
+  EXPECT_NE(s->message_resolution.find("+branches"), std::string::npos);
+  s = At(r, 16);  // the empty initial value is no alternative
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""), "(?:(.*?) Client Error: (.*?)|(.*?) Server Error: (.*?))");
+  s = At(r, 22);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""), "(?:bad value|negative value)");
+  s = At(r, 29);  // straight-line rebinding: the last one only
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->error_message.value_or(""), "second");
+  EXPECT_EQ(s->message_resolution.find("+branches"), std::string::npos);
+  s = At(r, 36);  // two separate ifs: the later one's binding (as before)
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->error_message.value_or(""), "two");
+  s = At(r, 39);  // an assert's message given as an exception: its argument prints
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""), "cursor_position=(.*?), len_text=(.*?)");
+  EXPECT_NE(s->message_resolution.find("+exc-arg"), std::string::npos);
 }
 
 }  // namespace

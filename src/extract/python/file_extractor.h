@@ -133,6 +133,9 @@ struct Pending {
 
 struct Found {
   std::vector<const Assign*> chain;
+  // Plain assignments in other branches of the same `if` (`if c: e = "a" else: e =
+  // "b"`), or before an `if` whose branch rebinds it: the name may hold any of them.
+  std::vector<const Assign*> branches;
   const char* kind;
   std::string flags;
   std::pair<int, int> apos;
@@ -208,6 +211,13 @@ class FileExtractor {
     const std::vector<Binding>* bindings = nullptr;
   };
   std::optional<Found> Lookup(Eval& ev, const std::string& name, std::pair<int, int> pos);
+  // `SomeError(x)` with one positional argument: x (what str() of it prints); else -1.
+  int ExceptionArgument(int node) const;
+  // How `earlier` relates to `later`, a later plain assignment of the same name:
+  // kSibling, each in a branch of one if/elif/else; kOverridden, `earlier` before an
+  // `if` whose branch holds `later`; kNone otherwise (later always replaces earlier).
+  enum class Branching { kNone, kSibling, kOverridden };
+  Branching BranchingOf(const Assign& earlier, const Assign& later) const;
   MaybeSegs Ev(Eval& ev, int node, int depth, std::pair<int, int> pos);
   MaybeSegs Ev(Eval& ev, int node) { return Ev(ev, node, 0, ev.pos); }
   Segs EvOrHole(Eval& ev, int node, int depth, std::pair<int, int> pos);
@@ -304,6 +314,8 @@ class FileExtractor {
 
  public:
   std::vector<py::ClassMessage> CollectClasses();
+  // The tokens [b, e) spell `self.args[0] % self.args[1:]` (or `% tuple(self.args[1:])`).
+  bool ReturnsArgsPercent(uint32_t b, uint32_t e) const;
   std::vector<py::ClassMessage> RunCollect();
   void SetClassTable(const py::ClassMessageTable* t) { classes_ = t; }
   void CollectOnly() { collect_classes_ = true; }

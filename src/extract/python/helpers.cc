@@ -440,13 +440,19 @@ std::vector<py::ClassMessage> FileExtractor::CollectClasses() {
       py::Seg alt;
       alt.type = py::Seg::kAlt;
       for (const auto& [rb, re] : ss.returns) {
+        if (ReturnsArgsPercent(rb, re)) {
+          cm.source = py::ClassMessage::Source::kArgsPercent;
+          alt.options.clear();
+          break;
+        }
         size_t pos = rb;
         int n = parser_.ParseExpr(T, &pos, re, true);
         if (n < 0 || pos != re) continue;
         MaybeSegs segs = EvInScope(str, n, {T[rb].line, T[rb].col});
         if (segs) alt.options.push_back(std::move(*segs));
       }
-      if (!alt.options.empty() && alt.options.size() <= py::kMaxAlternatives) {
+      if (cm.source != py::ClassMessage::Source::kArgsPercent && !alt.options.empty() &&
+          alt.options.size() <= py::kMaxAlternatives) {
         cm.source = py::ClassMessage::Source::kText;
         cm.text = alt.options.size() == 1 ? std::move(alt.options[0]) : py::Segs{std::move(alt)};
         if (init >= 0) RenameSelfHoles(cm.text, self_param);
@@ -455,6 +461,12 @@ std::vector<py::ClassMessage> FileExtractor::CollectClasses() {
     out.push_back(std::move(cm));
   }
   return out;
+}
+
+bool FileExtractor::ReturnsArgsPercent(uint32_t b, uint32_t e) const {
+  std::string spelled;
+  for (uint32_t i = b; i < e && i < toks_.tokens.size() && spelled.size() < 64; ++i) spelled += py::TokenText(text_, toks_.tokens[i]);
+  return spelled == "self.args[0]%self.args[1:]" || spelled == "self.args[0]%tuple(self.args[1:])";
 }
 
 bool FileExtractor::BindClassTemplate(Site& site, int call, const Pending& p, const std::string& cls) {
@@ -482,7 +494,18 @@ bool FileExtractor::BindClassTemplate(Site& site, int call, const Pending& p, co
     Segs v = EvOrHole(ev, value, 0, ev.pos);
     args.keywords.emplace_back(std::move(name), std::move(v));
   }
-  MaybeSegs segs = py::BindClassMessage(*t, args);
+  MaybeSegs segs;
+  if (t->args_percent) {
+    // str(e) is args[0] % args[1:]: the first argument's template, the others filling it.
+    std::vector<int> positional = Args(call);
+    if (args.star || positional.empty() || !Keywords(call).empty()) return false;
+    segs = EvTemplate(ev, positional[0], 0, ev.pos);
+    if (segs && positional.size() > 1)
+      segs = ApplyPercent(*segs, std::vector<int>(positional.begin() + 1, positional.end()), nullptr, false);
+    if (!segs || !py::HasLiteral(*segs)) return false;
+  } else {
+    segs = py::BindClassMessage(*t, args);
+  }
   if (!segs) return false;
   py::Rendered r = py::Render(segs);
   if (!r.message) return false;
