@@ -201,8 +201,11 @@ void CandidateSet::WeighOpenEnds() {
     for (const Candidate& d : cands_) {
       if (&d == &c || wraps || d.hit.kind != ExplainHit::Kind::kPattern || d.ev.message.open_ends) continue;
       if (d.hit.message.size() != c.hit.message.size() || d.hit.message != c.hit.message) continue;
+      // The inner error starts where the hole does (a quote or a space aside): a find
+      // further inside the hole is one of the user's words ("Why do I get The 'e'
+      // trait of a C instance expected ..." is no "{x} of a {y}" around "expected").
       for (const ExplainCapture& cap : c.hit.captures)
-        if (d.hit.message_offset >= cap.message_begin &&
+        if (d.hit.message_offset >= cap.message_begin && d.hit.message_offset <= cap.message_begin + 2 &&
             d.hit.message_offset + d.hit.message_length <= cap.message_end && d.hit.message_length > 0)
           wraps = true;
     }

@@ -821,6 +821,10 @@ TEST(Explain, WholeMatchesByOpenEndsOrUnbalancedHolesAreFinds) {
       {"MaxRetryError", "urllib3/util/retry.py", "Retry.increment", 543,
        "{_pool}: Max retries exceeded with url: {url} (Caused by {reason!r})",
        "(.*?): Max retries exceeded with url: (.*?) \\(Caused by (.*?)\\)"},
+      {"NotImplementedError", "mpmath/ctx_mp_python.py", "f", 1008, "{} of a {}", "(.*?) of a (.*?)"},
+      {"TraitError", "traitlets/traitlets.py", "error", 850, "The '{}' trait of {} instance expected {}, not {}.",
+       "The '(.*?)' trait of (.*?) instance expected (.*?), not (.*?)\\."},
+      {"AssertionError", "test/audit-tests.py", "test", 75, "expected {}", "expected (.*?)"},
   });
   auto hits = Explain(*m, "After the last update every request fails with not implemented for directed type\n");
   ASSERT_FALSE(hits.empty());
@@ -834,6 +838,11 @@ TEST(Explain, WholeMatchesByOpenEndsOrUnbalancedHolesAreFinds) {
                  "[Errno 101] Network is unreachable\")) when running the example from the docs\n");
   ASSERT_FALSE(hits.empty());
   EXPECT_EQ(hits[0].entry, 5u);
+  // A find further inside a hole than where it starts is the user's words, not a
+  // wrapped error: "{} of a {}" around "expected ..." is no wrapper.
+  hits = Explain(*m, "Why do I get The 'e' trait of a C instance expected any of ['a', 'b'], not the str 'c'.?\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 7u);
 }
 
 }  // namespace
