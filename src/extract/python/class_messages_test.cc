@@ -460,6 +460,29 @@ def check(pos, text):
   EXPECT_NE(s->message_resolution.find("+exc-arg"), std::string::npos);
 }
 
+// wsgiref's `def assert_(cond, *args): if not cond: raise AssertionError(*args)`: the one
+// argument a caller passes past `cond` is the message; a caller passing two prints a
+// tuple and is no text of it.
+TEST(PythonExtractorBeyondOracle, StarArgsHelperTakesItsCallersExtraArgument) {
+  constexpr const char* kSrc = R"PY(
+def assert_(cond, *args):
+    if not cond:
+        raise AssertionError(*args)
+
+def check_environ(environ):
+    for key in ['REQUEST_METHOD', 'SERVER_NAME']:
+        assert_(key in environ, "Environment missing required key: %r" % (key,))
+    assert_(environ['wsgi.version'] == (1, 0), "Environment wsgi.version should be (1, 0)")
+    assert_(False, "two", "arguments")
+)PY";
+  PythonExtractResult r = ExtractPython("wsgiref/validate.py", kSrc);
+  const Site* s = At(r, 4);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""),
+            "(?:Environment missing required key: (.*?)|Environment wsgi\\.version should be \\(1, 0\\))");
+  EXPECT_NE(s->message_resolution.find("+callers+open"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace errdex
 

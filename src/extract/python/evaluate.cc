@@ -271,6 +271,21 @@ MaybeSegs FileExtractor::Ev(Eval& ev, int node, int depth, std::pair<int, int> p
     }
     case NodeKind::kCall:
       return EvCall(ev, node, depth, pos);
+    case NodeKind::kStarred: {
+      // `raise AssertionError(*args)` in `def assert_(cond, *args)` (wsgiref): the one
+      // argument each caller passes past the named ones is the message.
+      const Node& inner = parser_.node(n.kids[0]);
+      if (inner.kind != NodeKind::kName || !whole_message_ || depth != 0 || following_callers_) return std::nullopt;
+      const Scope& fs = scopes_[static_cast<size_t>(ev.scope)];
+      std::string name = inner.str;  // (copy: evaluation grows the node arena)
+      if (fs.kind != Scope::kFunction || fs.Binds(name) ||
+          std::find(fs.star_params.begin(), fs.star_params.end(), name) == fs.star_params.end())
+        return std::nullopt;
+      bool open = false;
+      MaybeSegs from_callers = CallerMessages(ev.scope, name, depth, &open);
+      if (from_callers) ev.flags += open ? "+callers+open" : "+callers";
+      return from_callers;
+    }
     case NodeKind::kIfExp: {
       // (copies: evaluation may parse assignments and grow the node arena)
       const int body = n.kids[0], orelse = n.kids[2];

@@ -213,6 +213,8 @@ class FileExtractor {
   std::optional<Found> Lookup(Eval& ev, const std::string& name, std::pair<int, int> pos);
   // `SomeError(x)` with one positional argument: x (what str() of it prints); else -1.
   int ExceptionArgument(int node) const;
+  // `raise X(*args)` whose args the callers fill (Ev's kStarred): that argument, else -1.
+  int StarredMessage(int call, const Pending& p);
   // How `earlier` relates to `later`, a later plain assignment of the same name:
   // kSibling, each in a branch of one if/elif/else; kOverridden, `earlier` before an
   // `if` whose branch holds `later`; kNone otherwise (later always replaces earlier).

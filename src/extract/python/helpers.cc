@@ -211,6 +211,8 @@ MaybeSegs FileExtractor::CallerMessages(int fscope, std::string_view param, int 
   bool method = fs.parent >= 0 && scopes_[static_cast<size_t>(fs.parent)].kind == Scope::kClass;
   size_t index = 0;
   bool positional = true;
+  // A *args parameter: a caller's one argument past the named ones; more print a tuple.
+  bool star = std::find(fs.star_params.begin(), fs.star_params.end(), param) != fs.star_params.end();
   for (size_t k = 0; k < fs.params.size(); ++k) {
     if (fs.params[k] == param) {
       index = k;
@@ -264,7 +266,7 @@ MaybeSegs FileExtractor::CallerMessages(int fscope, std::string_view param, int 
       pos = lparen + 1;
       if (parser_.ParseCallArgs(T, &pos, hc.end, call)) {
         std::vector<int> args = Args(call);
-        if (positional && index < args.size()) arg = args[index];
+        if (positional && index < args.size() && (!star || args.size() == index + 1)) arg = args[index];
         for (int kw : Keywords(call))
           if (parser_.node(kw).str == key) arg = parser_.node(kw).kids[0];
         if (arg >= 0 && parser_.node(arg).kind == NodeKind::kStarred) arg = -1;

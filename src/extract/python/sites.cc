@@ -191,7 +191,22 @@ void FileExtractor::CallRaise(Site& site, int call, const Pending& p, std::strin
     if (m >= 0) site.message_expr = Src(m);
     return;
   }
+  int starred = msg_idx == 0 ? StarredMessage(call, p) : -1;
+  if (starred >= 0) {
+    SetMessage(site, starred, p);
+    return;
+  }
   if (msg_idx >= 0) SetMessage(site, PickMessageArg(call, msg_idx, kMsgKwargs), p, brace);
+}
+
+int FileExtractor::StarredMessage(int call, const Pending& p) {
+  std::vector<int> args = Args(call);
+  if (args.size() != 1 || parser_.node(args[0]).kind != NodeKind::kStarred || !Keywords(call).empty()) return -1;
+  Eval ev = EvalAt(p);
+  whole_message_ = true;
+  bool read = Ev(ev, args[0]).has_value();
+  whole_message_ = false;
+  return read ? args[0] : -1;
 }
 
 FileExtractor::Eval FileExtractor::EvalAt(const Pending& p) const {
