@@ -122,15 +122,12 @@ void RustWalker::HandleErrArg(TSNode err_call, TSNode arg) {
   } else if (Is(arg, "struct_expression")) {
     path = ts_node_child_by_field_name(arg, "name", 4);
     payload = ts_node_child_by_field_name(arg, "body", 4);
-  } else if (Is(arg, "scoped_identifier")) {
+  } else if (Is(arg, "scoped_identifier") || Is(arg, "identifier")) {
     path = arg;
   }
-  if (Is(path, "scoped_identifier") || Is(path, "scoped_type_identifier")) {
-    std::string_view type = Text(ts_node_child_by_field_name(path, "path", 4));
-    std::string_view variant = Text(ts_node_child_by_field_name(path, "name", 4));
-    size_t colons = type.rfind("::");
-    std::string_view type_last = colons == std::string_view::npos ? type : type.substr(colons + 2);
-    if (!variant.empty() && IsUpper(variant[0]) && !type_last.empty() && IsUpper(type_last[0])) {
+  std::string_view type, variant;
+  Constructed what = ConstructedName(path, &type, &variant);
+  if (what == Constructed::kStruct || (what == Constructed::kVariant && !variant.empty() && IsUpper(variant[0]))) {
     consumed_.insert(reinterpret_cast<uintptr_t>(arg.id));
     Site site = NewSite(SiteKind::kRaise, err_call, err_call);
     site.error_class = std::string(variant);
@@ -146,7 +143,6 @@ void RustWalker::HandleErrArg(TSNode err_call, TSNode arg) {
     }
     Finish(std::move(site));
     return;
-    }
   }
   // Err(format!(..)) / Err("..".to_string()) / Err(String::from("..")): a String error.
   bool stringish = false;
@@ -168,14 +164,30 @@ void RustWalker::HandleErrArg(TSNode err_call, TSNode arg) {
   Finish(std::move(site));
 }
 
+RustWalker::Constructed RustWalker::ConstructedName(TSNode path, std::string_view* type, std::string_view* variant) const {
+  if (Is(path, "scoped_identifier") || Is(path, "scoped_type_identifier")) {
+    *type = Text(ts_node_child_by_field_name(path, "path", 4));
+    *variant = Text(ts_node_child_by_field_name(path, "name", 4));
+    size_t colons = type->rfind("::");
+    std::string_view type_last = colons == std::string_view::npos ? *type : type->substr(colons + 2);
+    if (!type_last.empty() && IsUpper(type_last[0])) return Constructed::kVariant;
+    *type = Text(path);  // `errors::ParseError { .. }`: a struct behind a module path
+  } else if (Is(path, "identifier") || Is(path, "type_identifier")) {
+    *type = *variant = Text(path);
+    if (*type == "Self") *variant = SelfType();
+  } else {
+    return Constructed::kNone;
+  }
+  if (variant->empty() || !IsUpper((*variant)[0])) return Constructed::kNone;
+  // A struct's one "variant" has the struct's name (CollectErrorTypes).
+  const ErrorVariant* v = FindVariant(*type, *variant);
+  return v && !v->transparent ? Constructed::kStruct : Constructed::kNone;
+}
+
 void RustWalker::HandleConstruction(TSNode node, TSNode path, TSNode payload) {
   if (consumed_.count(reinterpret_cast<uintptr_t>(node.id))) return;
-  if (!Is(path, "scoped_identifier") && !Is(path, "scoped_type_identifier")) return;
-  std::string_view type = Text(ts_node_child_by_field_name(path, "path", 4));
-  std::string_view variant = Text(ts_node_child_by_field_name(path, "name", 4));
-  size_t colons = type.rfind("::");
-  std::string_view type_last = colons == std::string_view::npos ? type : type.substr(colons + 2);
-  if (type_last.empty() || !IsUpper(type_last[0])) return;
+  std::string_view type, variant;
+  if (ConstructedName(path, &type, &variant) == Constructed::kNone) return;
   const ErrorVariant* found = FindVariant(type, variant);
   if (!found || found->transparent) return;  // a wrapped error: its message is not known here
   std::optional<Segs> m = Compose(type, variant, payload, 0);
@@ -192,6 +204,10 @@ void RustWalker::HandleCall(TSNode call) {
   uint32_t argc = ts_node_named_child_count(args);
   if (Is(fn, "identifier") && Text(fn) == "Err" && argc == 1) {
     HandleErrArg(call, ts_node_named_child(args, 0));
+    return;
+  }
+  if (Is(fn, "identifier")) {  // a tuple struct's constructor: `ParseError(line)`
+    HandleConstruction(call, fn, args);
     return;
   }
   if (Is(fn, "field_expression")) {

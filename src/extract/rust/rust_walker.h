@@ -73,6 +73,12 @@ class RustWalker : public TsWalker {
   void HandleCall(TSNode call);
   void HandleErrArg(TSNode err_call, TSNode arg);
   void HandleConstruction(TSNode node, TSNode path, TSNode at);
+  // What a construction's path names: an enum's variant `E::V` (kVariant: `type` E as
+  // written, `variant` V, known or not), or a thiserror struct of this file or the
+  // workspace -- `S`, `m::S`, `Self` in its impl (kStruct: `type` the path, `variant` S,
+  // the key of a struct's one template).
+  enum class Constructed { kNone, kVariant, kStruct };
+  Constructed ConstructedName(TSNode path, std::string_view* type, std::string_view* variant) const;
   void HandleTuple(TSNode tuple);
   // A #[error("...")] attribute of `item` (an enum variant or a struct).
   void HandleErrorAttribute(TSNode attr_item, TSNode item);
