@@ -40,6 +40,13 @@ TEST(RustErrorTable, TypesSurviveTheCacheBytes) {
   EXPECT_EQ(back[0].variants.at("A").template_text, "a {0} {x:?}");
   EXPECT_TRUE(back[0].variants.at("B").transparent);
   EXPECT_EQ(back[0].variants.at("C").extra_args, std::vector<std::string>{".0.len()"});
+  rust::ErrorType r;
+  r.name = "Alias";
+  r.reexport_of = "errors::E";
+  ASSERT_TRUE(DecodeRustErrorTypes(EncodeRustErrorTypes({t, r}), "src/lib.rs", &back));
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_TRUE(back[0].reexport_of.empty());
+  EXPECT_EQ(back[1].reexport_of, "errors::E");
   EXPECT_FALSE(DecodeRustErrorTypes("\x07", "x", &back));
 }
 

@@ -191,13 +191,19 @@ TsExtractResult ExtractRust(std::string_view path, std::string_view text, const 
 
 std::vector<rust::ErrorType> CollectRustErrorTypes(std::string_view path, std::string_view text,
                                                    const TsExtractOptions& options) {
-  if (text.find("#[error") == std::string_view::npos) return {};
-  TsExtractResult ignored;
-  TsTree tree = TsParse(tree_sitter_rust(), "Rust", path, text, options, ignored);
-  if (!tree) return {};
-  rust::RustWalker walker(path, text, options);
-  walker.CollectErrorTypes(ts_tree_root_node(tree.get()));
-  return walker.TakeErrorTypes();
+  std::vector<rust::ErrorType> types;
+  if (text.find("#[error") != std::string_view::npos) {
+    TsExtractResult ignored;
+    TsTree tree = TsParse(tree_sitter_rust(), "Rust", path, text, options, ignored);
+    if (tree) {
+      rust::RustWalker walker(path, text, options);
+      walker.CollectErrorTypes(ts_tree_root_node(tree.get()));
+      types = walker.TakeErrorTypes();
+    }
+  }
+  // `pub use errors::Error;` (lib.rs, mod.rs) names a type too; read without a parse.
+  for (rust::ErrorType& r : rust::ReexportsIn(path, text)) types.push_back(std::move(r));
+  return types;
 }
 
 #endif  // ERRDEX_HAVE_TREE_SITTER
