@@ -66,9 +66,11 @@ struct Built {
   size_t read = 0;
 };
 
-Built Build(MemoryFileSource* src, CatalogStore* store) {
+Built Build(MemoryFileSource* src, CatalogStore* store,
+            const std::vector<std::string>& paths = {"crates/core/src/errors.rs", "crates/server/src/routes.rs",
+                                                     "crates/server/src/other.rs"}) {
   Built b;
-  for (const char* p : {"crates/core/src/errors.rs", "crates/server/src/routes.rs", "crates/server/src/other.rs"}) {
+  for (const std::string& p : paths) {
     RustFile f;
     f.path = f.listed = p;
     auto text = src->Read(p);
@@ -125,6 +127,32 @@ TEST(RustErrorTable, DigestsNameTheTypesAFileMentions) {
   src.Add("crates/core/Cargo.toml", "[package]\nname = \"core-two\"\n");
   Built renamed = Build(&src, store->get());
   EXPECT_NE(renamed.files[1].deps, edited.files[1].deps);
+}
+
+// An alias (`pub use errors::CoreError as Failure;`) stands for its target: a file that
+// writes only `Failure` gets CoreError's template, and is stale when that template changes.
+TEST(RustErrorTable, AnAliasDigestTakesInItsTarget) {
+  TempDir dir;
+  auto store = CatalogStore::Open(dir.File("c.db"), true);
+  ASSERT_TRUE(store.ok());
+  MemoryFileSource src;
+  src.Add("crates/core/Cargo.toml", "[package]\nname = \"app-core\"\n");
+  src.Add("crates/server/Cargo.toml", "[package]\nname = \"server\"\n");
+  src.Add("crates/core/src/errors.rs", Errors("no model named"));
+  src.Add("crates/core/src/lib.rs", "pub mod errors;\npub use errors::CoreError as Failure;\n");
+  const std::string routes =
+      "fn f(n: &str) -> Result<(), app_core::Failure> {\n    Err(app_core::Failure::NotFound(n.into()))\n}\n";
+  src.Add("crates/server/src/routes.rs", routes);
+  const std::vector<std::string> paths = {"crates/core/src/errors.rs", "crates/core/src/lib.rs", "crates/server/src/routes.rs"};
+  Built one = Build(&src, store->get(), paths);
+  ASSERT_NE(one.table, nullptr);
+  EXPECT_FALSE(one.files[2].deps.empty());
+  auto sites = ExtractRust("crates/server/src/routes.rs", routes, {}, one.table.get()).sites;
+  ASSERT_EQ(sites.size(), 1u);
+  EXPECT_EQ(sites[0].message_pattern, "no model named (.*?)");
+  src.Add("crates/core/src/errors.rs", Errors("unknown model"));
+  Built edited = Build(&src, store->get(), paths);
+  EXPECT_NE(edited.files[2].deps, one.files[2].deps);
 }
 
 #endif  // ERRDEX_HAVE_TS_RUST
