@@ -530,6 +530,7 @@ void SpringConfigurationProperties(std::string_view path, std::string_view t, co
     size_t cls = t.find("class ", close);
     size_t body = cls == std::string_view::npos ? cls : t.find('{', cls);
     if (prefix.empty() || body == std::string_view::npos || body - close > 400) continue;
+    // A body longer than Close's reach: its first kMaxArgs bytes, where fields are declared.
     size_t end = Close(t, code, body);
     if (end == std::string_view::npos) end = std::min(t.size(), body + kMaxArgs);
     int depth = 0;
