@@ -85,14 +85,19 @@ Built Build(MemoryFileSource* src, CatalogStore* store,
   return b;
 }
 
+// The two crates' manifests, and core's CoreError ("no model named {0}").
+void AddCrates(MemoryFileSource* src) {
+  src->Add("crates/core/Cargo.toml", "[package]\nname = \"app-core\"\n");
+  src->Add("crates/server/Cargo.toml", "[package]\nname = \"server\"\n");
+  src->Add("crates/core/src/errors.rs", Errors("no model named"));
+}
+
 TEST(RustErrorTable, DigestsNameTheTypesAFileMentions) {
   TempDir dir;
   auto store = CatalogStore::Open(dir.File("c.db"), true);
   ASSERT_TRUE(store.ok());
   MemoryFileSource src;
-  src.Add("crates/core/Cargo.toml", "[package]\nname = \"app-core\"\n");
-  src.Add("crates/server/Cargo.toml", "[package]\nname = \"server\"\n");
-  src.Add("crates/core/src/errors.rs", Errors("no model named"));
+  AddCrates(&src);
   src.Add("crates/server/src/routes.rs",
           "use app_core::errors::CoreError;\nfn f(n: &str) -> Result<(), CoreError> {\n"
           "    Err(CoreError::NotFound(n.into()))\n}\n");
@@ -136,9 +141,7 @@ TEST(RustErrorTable, AnAliasDigestTakesInItsTarget) {
   auto store = CatalogStore::Open(dir.File("c.db"), true);
   ASSERT_TRUE(store.ok());
   MemoryFileSource src;
-  src.Add("crates/core/Cargo.toml", "[package]\nname = \"app-core\"\n");
-  src.Add("crates/server/Cargo.toml", "[package]\nname = \"server\"\n");
-  src.Add("crates/core/src/errors.rs", Errors("no model named"));
+  AddCrates(&src);
   src.Add("crates/core/src/lib.rs", "pub mod errors;\npub use errors::CoreError as Failure;\n");
   const std::string routes =
       "fn f(n: &str) -> Result<(), app_core::Failure> {\n    Err(app_core::Failure::NotFound(n.into()))\n}\n";
