@@ -168,6 +168,85 @@ TEST(DocumenterForeign, GoTypeSwitchAndDefaultInWords) {
   EXPECT_FALSE(Has(d.trigger_scenarios, "`default` is true"));
 }
 
+// Spring: a field bound by `@Value("${server.port:8080}")` is the property `server.port`,
+// so a guard on `port` or `this.port` is told in the user's terms -- the property, where
+// it is set (application.properties, -D, --), written `server.port=...` -- not as the field.
+// A constructor parameter's @Value is no field; a placeholder with text around it is no
+// single property. @ConfigurationProperties(prefix = "ingest") fields are `ingest.kebab-name`.
+TEST(DocumenterForeign, SpringValuePropertiesInTheUsersTerms) {
+  std::string file =
+      "package org.example.web;\n\n"
+      "@Component\npublic class ServerSettings {\n"
+      "    /** The port; see application.properties (server.port = ...). */\n"
+      "    @Value(\"${server.port:8080}\")\n    private int port;\n"               // 7
+      "    @Value(\"${web.mode}\") private String mode;\n"                          // 8
+      "    @Value(\"http://${web.host}/\") private String url;\n"                   // 9
+      "    public ServerSettings(@Value(\"${web.workers:4}\") int workers) {}\n\n"  // 10
+      "    public void check() {\n"
+      "        if (port < 1024) {\n"                                                  // 13
+      "            throw new IllegalStateException(\"server.port must be at least 1024\");\n"
+      "        }\n"
+      "        if (!this.mode.equals(\"fast\")) {\n"                                  // 16
+      "            throw new IllegalArgumentException(\"unsupported mode\");\n"
+      "        }\n    }\n"
+      "    @Value(\"${web.strict:false}\") private boolean strict;\n"  // 20
+      "    public void strictCheck() {\n"
+      "        if (strict && port > 9000) {\n"
+      "            throw new IllegalStateException(\"strict mode wants a port below 9000\");\n"  // 23
+      "        }\n    }\n}\n";
+  auto k = Knowledge({{"src/main/java/org/example/web/ServerSettings.java", file},
+                      {"src/main/java/org/example/web/IngestProperties.java",
+                       "package org.example.web;\n\n@ConfigurationProperties(prefix = \"ingest\")\n"
+                       "public class IngestProperties {\n    /** Records per batch (a javadoc; with = and ;). */\n"
+                       "    private int maxBatch = 512;\n    private static final int LIMIT = 9;\n"
+                       "    public int getMaxBatch() { int local = 1; return maxBatch; }\n    private boolean strict;\n}\n"}});
+  const doc::KnowledgeIndex* idx = doc::AsIndex(*k);
+  const doc::Flag* port = idx->FindFlagFor("java", "port");
+  ASSERT_TRUE(port);
+  EXPECT_EQ(port->Primary(), "server.port");
+  EXPECT_EQ(port->With("80"), "server.port=80");
+  EXPECT_EQ(port->default_value.value_or(""), "8080");
+  EXPECT_EQ(port->type, "int");
+  EXPECT_TRUE(idx->FindFlagFor("java", "-Dserver.port"));
+  EXPECT_TRUE(idx->FindFlagFor("java", "mode"));
+  EXPECT_FALSE(idx->FindFlagFor("java", "url")) << "text around the placeholder: no one property";
+  EXPECT_FALSE(idx->FindFlagFor("java", "workers")) << "a constructor parameter is no field";
+  const doc::Flag* batch = idx->FindFlagFor("java", "maxBatch");
+  ASSERT_TRUE(batch);
+  EXPECT_EQ(batch->Primary(), "ingest.max-batch");
+  EXPECT_EQ(batch->default_value.value_or(""), "512");
+  EXPECT_TRUE(idx->FindFlagFor("java", "strict"));
+  EXPECT_FALSE(idx->FindFlagFor("java", "LIMIT")) << "a static field is no property";
+  EXPECT_FALSE(idx->FindFlagFor("java", "local")) << "a method's local is no field";
+
+  const std::string path = "src/main/java/org/example/web/ServerSettings.java";
+  auto doc_at = [&](int line, const std::string& msg, const std::string& guard) {
+    Site s = RaiseSite(path, line, "IllegalStateException", msg, "ServerSettings.check");
+    s.language = "java";
+    s.guards = {guard};
+    Record r;
+    Doc(s, file, *k, &r);
+    return r;
+  };
+  Record p = doc_at(14, "server.port must be at least 1024", "port < 1024");
+  SCOPED_TRACE(Dump(p));
+  EXPECT_TRUE(Has(p.documentation, "`server.port` is a Spring property: set it in application.properties")) << *p.documentation;
+  EXPECT_TRUE(Has(p.documentation, "`-Dserver.port=...`"));
+  EXPECT_TRUE(Has(p.documentation, "`--server.port=...`"));
+  EXPECT_TRUE(Has(p.trigger_scenarios, "`server.port`")) << *p.trigger_scenarios;
+  EXPECT_TRUE(doctest::AnyHas(p.solutions, "`server.port=")) << Dump(p);
+  EXPECT_FALSE(Has(p.trigger_scenarios, "`port`"));
+  Record m = doc_at(17, "unsupported mode", "!this.mode.equals(\"fast\")");
+  SCOPED_TRACE(Dump(m));
+  EXPECT_TRUE(Has(m.documentation, "`web.mode` is a Spring property")) << *m.documentation;
+  // Two properties, one sentence; a boolean one is given true or false, never dropped or bare.
+  Record b = doc_at(23, "strict mode wants a port below 9000", "strict && port > 9000");
+  SCOPED_TRACE(Dump(b));
+  EXPECT_TRUE(Has(b.documentation, "`web.strict` and `server.port` are Spring properties")) << *b.documentation;
+  EXPECT_TRUE(doctest::AnyHas(b.solutions, "`web.strict=false`"));
+  EXPECT_FALSE(doctest::AnyHas(b.solutions, "Drop `web.strict`"));
+}
+
 // The Rust/Go/Java settings scanner on hostile text: definitions cut off at the end of
 // the file, unbalanced brackets, a flag-dense file (the entries are capped), strings and
 // comments that only look like definitions. Nothing crashes; nothing in a comment or a
@@ -175,6 +254,7 @@ TEST(DocumenterForeign, GoTypeSwitchAndDefaultInWords) {
 TEST(Knowledge, BraceSettingsOnHostileText) {
   for (const char* cut : {"#[arg(", "#[arg(long)]", "#[arg(long)] pub", "#[arg(long)] x", "x := flag.Int(", "x := flag.Int(\"n\"",
                           "fs.IntVar(&", "fs.IntVarP(&c.N, \"n\"", "@Option(names = {\"-x\"", "@Option(names = \"-x\") int",
+                          "@Value(\"${a:", "@Value(\"${a}\") int", "@ConfigurationProperties(\"p\") class C { int a",
                           "std::env::var(", "os.Getenv(\"", "#[arg(long, default_value = \"unterminated)] x: u8,"}) {
     for (const char* path : {"a.rs", "a.go", "A.java"}) {
       auto k = Knowledge({{path, cut}});

@@ -339,7 +339,7 @@ Subject SubjectResolver::Resolve(Atom& a) const {
   if (k_ && site_.language == "java") {
     std::string field = StartsWith(x, "this.") ? x.substr(5) : x;
     if (IsIdent(field) && !Param(field) && !Assigned(field))
-      if (const Flag* f = k_->FindFlagFor("java", field, deps_)) {
+      if (const Flag* f = k_->FindFieldFlag("java", field, site_.file_path, deps_)) {
         s.kind = SubjectKind::kFlag;
         s.flag = f;
         return s;

@@ -86,6 +86,7 @@ KnowledgeIndex::KnowledgeIndex(SettingsData data, std::map<std::string, std::map
     // --workers is not the Python server's.
     std::string lang = f.Language().empty() ? "" : std::string(f.Language()) + ":";
     flag_by_name_.emplace(lang + f.dest, i);
+    flag_by_file_dest_.emplace(f.file + "\n" + lang + f.dest, i);
     for (const auto& o : f.options) flag_by_name_.emplace(lang + o, i);
     if (!f.negative.empty()) flag_by_name_.emplace(lang + f.negative, i);
   }
@@ -107,6 +108,13 @@ const Flag* KnowledgeIndex::FindFlag(std::string_view name, DocDeps* deps) const
 const Flag* KnowledgeIndex::FindFlagFor(std::string_view language, std::string_view name, DocDeps* deps) const {
   if (language.empty() || language == "python") return FindFlag(name, deps);
   return FindFlag(std::string(language) + ":" + std::string(name), deps);
+}
+const Flag* KnowledgeIndex::FindFieldFlag(std::string_view language, std::string_view field, std::string_view file,
+                                          DocDeps* deps) const {
+  const Flag* any = FindFlagFor(language, field, deps);  // also records the dependency
+  if (!any || any->file == file) return any;
+  auto it = flag_by_file_dest_.find(std::string(file) + "\n" + std::string(language) + ":" + std::string(field));
+  return it == flag_by_file_dest_.end() ? any : &data_.flags[it->second];
 }
 const ConfigField* KnowledgeIndex::FindField(std::string_view name, DocDeps* deps) const {
   if (deps) deps->Add("field", name);

@@ -41,6 +41,11 @@ class KnowledgeIndex final : public RepoKnowledge {
   // The flag a site of `language` means by `name` (a dest or an option): Python's
   // idioms for Python sites, clap's for Rust ones, flag/pflag's for Go ones.
   const Flag* FindFlagFor(std::string_view language, std::string_view name, DocDeps* deps = nullptr) const;
+  // The flag a Java check of field `field` means (a picocli @Option, a Spring property):
+  // the one `file` (the site's) binds, when it binds one -- `timeout` is a field of many
+  // classes, and a check names its own class's -- else FindFlagFor's.
+  const Flag* FindFieldFlag(std::string_view language, std::string_view field, std::string_view file,
+                            DocDeps* deps = nullptr) const;
   // A field of a settings-like class (dataclass/pydantic) named `name`.
   const ConfigField* FindField(std::string_view name, DocDeps* deps = nullptr) const;
   const EnvVar* FindEnv(std::string_view name, DocDeps* deps = nullptr) const;
@@ -56,6 +61,7 @@ class KnowledgeIndex final : public RepoKnowledge {
   SettingsData data_;
   std::map<std::string, std::map<std::string, std::string>> file_class_bases_;
   std::map<std::string, size_t, std::less<>> flag_by_name_, field_by_name_, env_by_name_;
+  std::map<std::string, size_t, std::less<>> flag_by_file_dest_;  // "<file>\n<language>:<dest>"
   std::map<std::string, SiteContext, std::less<>> sites_;
 };
 

@@ -16,26 +16,27 @@ namespace errdex::doc {
 using py::TokenKind;
 
 std::string Flag::Primary() const {
+  if (IsSpringProperty() && !options.empty()) return options[0];
   for (const auto& o : options)
     if (StartsWith(o, "--")) return o;
   return options.empty() ? std::string() : options[0];
 }
 
 std::string Flag::With(std::string_view v) const {
-  if (IsJvmProperty()) return Primary() + "=" + std::string(v);
+  if (IsProperty()) return Primary() + "=" + std::string(v);
   return Primary() + " " + std::string(v);
 }
 
 std::string_view Flag::Language() const {
   if (origin == "clap") return "rust";
   if (origin == "go-flag" || origin == "pflag") return "go";
-  if (origin == "picocli" || origin == "jvm-property") return "java";
+  if (origin == "picocli" || IsProperty()) return "java";
   return "";
 }
 
-// A JVM property is never a switch (IsTrueFalseProperty).
+// A property is never a switch (IsTrueFalseProperty).
 bool Flag::IsBool() const {
-  if (IsJvmProperty()) return false;
+  if (IsProperty()) return false;
   return action == "store_true" || action == "store_false" || action == "BooleanOptionalAction" ||
          action == "store_const" || action == "count" || (type == "bool" && origin != "argparse");
 }

@@ -71,16 +71,22 @@ struct Flag {
   int line = 0;
   bool kwargs = false;               // add_argument(..., **kwargs): details from the field of that name
   std::string Primary() const;       // the first long option, else the first option
-  // The flag given value v, as typed: "--workers 4", or "-Dapp.threads=4" for a JVM
-  // system property.
+  // The flag given value v, as typed: "--workers 4", "-Dapp.threads=4" for a JVM
+  // system property, "server.port=8080" for a Spring property.
   std::string With(std::string_view v) const;
   bool IsJvmProperty() const { return origin == "jvm-property"; }
-  // A boolean JVM property: given "true" or "false", never bare (`-Dx` alone is "",
+  // A Spring property (@Value("${x:d}") field, @ConfigurationProperties class): written
+  // `x=v` (application.properties; Primary() is its name), -Dx=v or --x=v.
+  bool IsSpringProperty() const { return origin == "spring-property"; }
+  // Either kind of property: given as name=value, never as a bare switch.
+  bool IsProperty() const { return IsJvmProperty() || IsSpringProperty(); }
+  // A boolean property: given "true" or "false", never bare (`-Dx` alone is "",
   // which Boolean.getBoolean reads as false).
-  bool IsTrueFalseProperty() const { return IsJvmProperty() && type == "bool"; }
+  bool IsTrueFalseProperty() const { return IsProperty() && type == "bool"; }
   bool IsBool() const;               // takes no value
   // "rust" (clap), "go" (flag, pflag), "java" (picocli, JVM system properties: origin
-  // "jvm-property", options {"-Dname"}, dest the property's name), or "" for Python's idioms: a flag applies to
+  // "jvm-property", options {"-Dname"}, dest the property's name; Spring properties: origin
+  // "spring-property", dest the field), or "" for Python's idioms: a flag applies to
   // the sites of its own language only.
   std::string_view Language() const;
 };

@@ -17,6 +17,11 @@
 //   Java property System.getProperty("app.mode", "fast"), Integer.getInteger("app.threads", 4),
 //                 Long.getLong, Boolean.getBoolean("app.strict"): a JVM system property the user
 //                 sets with -Dapp.threads=8 (a Flag of origin "jvm-property")
+//   Java Spring   `@Value("${server.port:8080}") private int port;` and the instance fields of a
+//                 `@ConfigurationProperties(prefix = "app")` class (`maxBatch` -> app.max-batch): a
+//                 property set in application.properties, as -Dserver.port=... or --server.port=...
+//                 (origin "spring-property", options {"server.port", "--server.port",
+//                 "-Dserver.port"}, dest the field, so a guard on `port` / `this.port` names it)
 //   environment   Rust std::env::var / var_os, Go os.Getenv / os.LookupEnv, Java System.getenv
 //
 // A hand scanner over the text (no parser): comments are skipped, string literals
@@ -24,6 +29,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -367,6 +373,46 @@ void GoFlags(std::string_view path, std::string_view t, const std::vector<bool>&
 
 // ----- Java picocli ----------------------------------------------------------------------------
 
+// The field of an annotation that ends at t[close]: past more annotations, modifiers and
+// the type, the name before `;` or `=`.
+struct JavaField {
+  std::string name;
+  std::string type;  // bool, int, float, str, or the Java type as written
+  std::string init;  // a literal initializer's value (`int workers = 4;`), else ""
+  size_t end = 0;    // the `;` or `=` after the name
+};
+
+bool JavaFieldAfter(std::string_view t, size_t close, JavaField* out) {
+  size_t e = t.find_first_of(";=", close + 1);
+  if (e == std::string_view::npos || e - close > 400) return false;
+  size_t ne = e;
+  while (ne > close && (t[ne - 1] == ' ' || t[ne - 1] == '\t' || t[ne - 1] == '\n' || t[ne - 1] == '\r')) --ne;
+  size_t nb = ne;
+  while (nb > close && IsWordChar(t[nb - 1])) --nb;
+  if (nb <= close + 1) return false;  // no type before the name
+  std::string name(t.substr(nb, ne - nb));
+  std::string before = Trim(t.substr(close + 1, nb - close - 1));
+  std::string type = before.empty() ? "" : LastComponent(before.substr(before.find_last_of(" \t\n") == std::string::npos ? 0 : before.find_last_of(" \t\n") + 1));
+  if (!IsIdent(name)) return false;
+  out->init.clear();
+  if (t[e] == '=') {
+    size_t semi = t.find(';', e);
+    if (semi != std::string_view::npos && semi - e < 80) {
+      std::string v = Trim(t.substr(e + 1, semi - e - 1));
+      std::string sv;
+      if (StringAt(v, 0, &sv)) out->init = sv;
+      else if (IsConstantExpr(v) || v == "true" || v == "false") out->init = v;
+    }
+  }
+  out->name = std::move(name);
+  out->type = type == "boolean" || type == "Boolean" ? "bool"
+              : type == "int" || type == "long" || type == "Integer" || type == "Long" || type == "short" ? "int"
+              : type == "double" || type == "float" || type == "Double" || type == "Float" ? "float"
+              : type == "String" ? "str" : type;
+  out->end = e;
+  return true;
+}
+
 // `@Option(names = {"-w", "--workers"}, defaultValue = "4", description = "...") int workers;`
 void JavaPicocli(std::string_view path, std::string_view t, const std::vector<bool>& code, const LineIndex& line_at,
                  SettingsData* out) {
@@ -397,32 +443,11 @@ void JavaPicocli(std::string_view path, std::string_view t, const std::vector<bo
       }
     }
     if (f.options.empty()) continue;
-    // The field: past more annotations, modifiers and the type, the name before `;` or `=`.
-    size_t e = t.find_first_of(";=", close + 1);
-    if (e == std::string_view::npos || e - close > 400) continue;
-    size_t ne = e;
-    while (ne > close && (t[ne - 1] == ' ' || t[ne - 1] == '\t' || t[ne - 1] == '\n' || t[ne - 1] == '\r')) --ne;
-    size_t nb = ne;
-    while (nb > close && IsWordChar(t[nb - 1])) --nb;
-    if (nb <= close + 1) continue;  // no type before the name
-    std::string field(t.substr(nb, ne - nb));
-    std::string before = Trim(t.substr(close + 1, nb - close - 1));
-    std::string type = before.empty() ? "" : LastComponent(before.substr(before.find_last_of(" \t\n") == std::string::npos ? 0 : before.find_last_of(" \t\n") + 1));
-    if (!IsIdent(field)) continue;
-    if (def.empty() && t[e] == '=') {  // `int workers = 4;`
-      size_t semi = t.find(';', e);
-      if (semi != std::string_view::npos && semi - e < 80) {
-        std::string v = Trim(t.substr(e + 1, semi - e - 1));
-        std::string sv;
-        if (StringAt(v, 0, &sv)) def = sv;
-        else if (IsConstantExpr(v) || v == "true" || v == "false") def = v;
-      }
-    }
-    f.dest = field;
-    f.type = type == "boolean" || type == "Boolean" ? "bool"
-             : type == "int" || type == "long" || type == "Integer" || type == "Long" || type == "short" ? "int"
-             : type == "double" || type == "float" || type == "Double" || type == "Float" ? "float"
-             : type == "String" ? "str" : type;
+    JavaField field;
+    if (!JavaFieldAfter(t, close, &field)) continue;
+    if (def.empty()) def = field.init;
+    f.dest = field.name;
+    f.type = field.type;
     if (!def.empty()) f.default_value = def, f.default_is_literal = true;
     if (f.type == "bool") f.action = "store_true";
     f.help = Clip(help, 400);
@@ -430,6 +455,109 @@ void JavaPicocli(std::string_view path, std::string_view t, const std::vector<bo
     f.file = std::string(path);
     f.line = line_at(p);
     out->flags.push_back(std::move(f));
+  }
+}
+
+// ----- Spring properties -----------------------------------------------------------------------
+
+// `${server.port:8080}`: the property's name and its default (none without a `:`); false for
+// anything else (SpEL `#{...}`, text around the placeholder, nested placeholders).
+bool SpringPlaceholder(std::string_view v, std::string* name, std::optional<std::string>* def) {
+  if (!StartsWith(v, "${") || !EndsWith(v, "}")) return false;
+  std::string_view inner = v.substr(2, v.size() - 3);
+  if (inner.find_first_of("${}#") != std::string_view::npos) return false;
+  size_t colon = inner.find(':');
+  *name = Trim(inner.substr(0, colon));
+  if (colon != std::string_view::npos) *def = std::string(inner.substr(colon + 1));
+  return !name->empty() && name->find_first_of(" \t\n") == std::string::npos;
+}
+
+// The field `field` bound to Spring property `property`: the user sets it in
+// application.properties (`server.port=8080`), as -Dserver.port=8080 or --server.port=8080.
+void AddSpringProperty(std::string_view path, std::string property, const JavaField& field, std::optional<std::string> def,
+                       int line, SettingsData* out) {
+  Flag f;
+  f.options = {property, "--" + property, "-D" + property};
+  f.dest = field.name;
+  f.type = field.type;
+  if (def) f.default_value = std::move(def), f.default_is_literal = true;
+  f.origin = "spring-property";
+  f.file = std::string(path);
+  f.line = line;
+  out->flags.push_back(std::move(f));
+}
+
+// `@Value("${server.port:8080}") private int port;` (a field: a constructor's or a setter's
+// parameter is not followed).
+void SpringValues(std::string_view path, std::string_view t, const std::vector<bool>& code, const LineIndex& line_at,
+                  SettingsData* out) {
+  for (size_t p = t.find("@Value("); p != std::string_view::npos && out->flags.size() < kMaxSettings; p = t.find("@Value(", p + 1)) {
+    if (!code[p] || (p > 0 && IsWordChar(t[p - 1]))) continue;
+    size_t open = p + 6, close = Close(t, code, open);
+    if (close == std::string_view::npos) continue;
+    std::string v = Trim(t.substr(open + 1, close - open - 1));
+    if (StartsWith(v, "value")) v = Trim(v.substr(v.find('=') == std::string::npos ? 0 : v.find('=') + 1));
+    std::string literal, property;
+    std::optional<std::string> def;
+    if (!StringAt(v, 0, &literal) || v.size() != literal.size() + 2 || !SpringPlaceholder(literal, &property, &def)) continue;
+    JavaField field;
+    // A parameter's annotation: a bracket or a comma before the `;` or `=` found.
+    if (!JavaFieldAfter(t, close, &field) || t.substr(close + 1, field.end - close - 1).find_first_of("(){},") != std::string_view::npos)
+      continue;
+    AddSpringProperty(path, std::move(property), field, std::move(def), line_at(p), out);
+  }
+}
+
+// `@ConfigurationProperties(prefix = "app") class C { private int maxBatch = 512; }`: each
+// instance field is property `app.max-batch` (Spring's kebab-case form), its initializer the default.
+void SpringConfigurationProperties(std::string_view path, std::string_view t, const std::vector<bool>& code,
+                                   const LineIndex& line_at, SettingsData* out) {
+  const std::string_view kAnn = "@ConfigurationProperties(";
+  for (size_t p = t.find(kAnn); p != std::string_view::npos && out->flags.size() < kMaxSettings; p = t.find(kAnn, p + 1)) {
+    if (!code[p]) continue;
+    size_t open = p + kAnn.size() - 1, close = Close(t, code, open);
+    if (close == std::string_view::npos) continue;
+    std::vector<std::string_view> args = Split(t, code, open + 1, close);
+    std::string prefix;
+    for (std::string_view a : args) {
+      std::string it = Trim(a);
+      size_t eq = it.find('=');
+      std::string key = eq == std::string::npos ? "value" : Trim(it.substr(0, eq));
+      std::string val = eq == std::string::npos ? it : Trim(it.substr(eq + 1));
+      if ((key == "prefix" || key == "value") && StringAt(val, 0, &prefix)) break;
+    }
+    // The class it annotates: its body's fields at the top level (methods' bodies skipped).
+    size_t cls = t.find("class ", close);
+    size_t body = cls == std::string_view::npos ? cls : t.find('{', cls);
+    if (prefix.empty() || body == std::string_view::npos || body - close > 400) continue;
+    // A body longer than Close's reach: its first kMaxArgs bytes, where fields are declared.
+    size_t end = Close(t, code, body);
+    if (end == std::string_view::npos) end = std::min(t.size(), body + kMaxArgs);
+    int depth = 0;
+    size_t start = body + 1;
+    bool plain = true;  // no bracket in the statement's code so far: a field, not a method
+    for (size_t i = body + 1; i < end && out->flags.size() < kMaxSettings; ++i) {
+      if (!code[i]) continue;
+      char c = t[i];
+      if (c == '{' || c == '(') {
+        if (depth++ == 0) plain = false;
+      } else if ((c == '}' || c == ')') && --depth < 0) {
+        break;
+      }
+      if (depth != 0 || (c != ';' && c != '}')) continue;
+      size_t from = start;
+      start = i + 1;
+      bool field_decl = plain && c == ';';
+      plain = true;
+      // Past the comments before it (a javadoc may be long, and hold `;` or `=`).
+      while (from < i && (!code[from] || std::isspace(static_cast<unsigned char>(t[from])))) ++from;
+      if (!field_decl || from == 0 || from >= i || Has(t.substr(from, i - from), "static ")) continue;
+      JavaField field;
+      if (!JavaFieldAfter(t, from - 1, &field) || field.end > i) continue;
+      std::optional<std::string> def;
+      if (!field.init.empty()) def = field.init;
+      AddSpringProperty(path, prefix + "." + Kebab(field.name), field, std::move(def), line_at(from), out);
+    }
   }
 }
 
@@ -506,15 +634,19 @@ void CollectBraceSettings(std::string_view path, std::string_view text, Settings
   bool rust_flags = lang == "rust" && (Has(text, "#[arg(") || Has(text, "#[clap(") || Has(text, "#[structopt("));
   bool go_flags = lang == "go" && (Has(text, "flag") || Has(text, "Flags()"));
   bool java_flags = lang == "java" && Has(text, "@Option(");
+  bool spring_values = lang == "java" && Has(text, "@Value(");
+  bool spring_classes = lang == "java" && Has(text, "@ConfigurationProperties(");
   bool java_properties = false;
   for (const JvmPropertyReader& r : kJvmPropertyReaders) java_properties |= lang == "java" && Has(text, r.call);
   bool envs = Has(text, "env::var") || Has(text, "os.Getenv") || Has(text, "os.LookupEnv") || Has(text, "System.getenv");
-  if (!rust_flags && !go_flags && !java_flags && !java_properties && !envs) return;
+  if (!rust_flags && !go_flags && !java_flags && !java_properties && !spring_values && !spring_classes && !envs) return;
   std::vector<bool> code = CodeMask(text, lang);
   LineIndex line_at(text);
   if (rust_flags) RustClap(path, text, code, line_at, out);
   if (go_flags) GoFlags(path, text, code, line_at, out);
   if (java_flags) JavaPicocli(path, text, code, line_at, out);
+  if (spring_values) SpringValues(path, text, code, line_at, out);
+  if (spring_classes) SpringConfigurationProperties(path, text, code, line_at, out);
   if (java_properties) JvmProperties(path, text, code, line_at, out);
   if (envs) EnvReads(path, text, code, line_at, lang, out);
 }

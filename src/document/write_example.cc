@@ -87,7 +87,7 @@ std::optional<std::string> SettingsFix(const SiteFacts& sf) {
       if (b.empty() && is_flip && ua.rhs_strings && (ua.op == "not in" || ua.op == "!=")) {
         // No known choice that fails: the flag with argparse's metavar (a value elsewhere),
         // and what it must not be.
-        b = us.kind != SubjectKind::kFlag ? "..." : us.flag->IsJvmProperty() ? "other" : Upper(us.flag->dest);
+        b = us.kind != SubjectKind::kFlag ? "..." : us.flag->IsProperty() ? "other" : Upper(us.flag->dest);
         tail = "  # not " + JoinSome(ua.values, "or", 6);
       }
       if (b.empty() && !ua.op.empty()) continue;

@@ -49,6 +49,8 @@ std::string FlipSetting(const SiteFacts& sf, const Fact& f) {
       if (!on) return "Pass " + ref + ".";
       return s.flag->negative.empty() ? "Drop " + ref + " from the command line." : "Drop " + ref + " (or pass " + BT(s.flag->negative) + ").";
     }
+    // A true/false property is never bare (`-Dx` alone reads as false): give the other value.
+    if (s.kind == SubjectKind::kFlag && s.flag->IsTrueFalseProperty()) return "Set " + BT(s.flag->With(a.falsy ? "true" : "false")) + ".";
     if (s.kind == SubjectKind::kFlag) return a.falsy ? "Pass " + BT(s.flag->With(Upper(s.flag->dest))) + "." : "Drop " + ref + ".";
     return a.falsy ? "Set " + ref + " to a non-empty value." : "Leave " + ref + " unset.";
   }

@@ -201,6 +201,19 @@ std::string WriteDocumentation(const SiteFacts& sf) {
   }
   std::string cat = CategorySentence(sf);
   if (!cat.empty()) doc += " " + cat;
+  // A Spring property is set in a file as often as on the command line: say where.
+  std::vector<std::string> spring;
+  for (const auto& f : sf.facts)
+    if (f.subj.kind == SubjectKind::kFlag && f.subj.flag->IsSpringProperty() && spring.size() < 3 &&
+        std::find(spring.begin(), spring.end(), f.subj.flag->Primary()) == spring.end())
+      spring.push_back(f.subj.flag->Primary());
+  if (spring.size() == 1)
+    doc += " " + BT(spring[0]) + " is a Spring property: set it in application.properties (or application.yml), as " +
+           BT("-D" + spring[0] + "=...") + " on the java command line, or as " + BT("--" + spring[0] + "=...") + " after the jar.";
+  else if (!spring.empty())
+    doc += " " + JoinWords(Ticked(spring), "and") +
+           " are Spring properties: set them in application.properties (or application.yml), as `-Dname=...` on the "
+           "java command line, or as `--name=...` after the jar.";
   for (const auto& [key, rw] : sf.rewrites)
     doc += " The branch at line " + std::to_string(rw.line) + " rewrites " + BT(rw.from) + " to " + BT(rw.to) + " before this check.";
   if (site.cause && !site.cause->empty()) doc += " The original error is chained (" + BT("from " + Clip(*site.cause, 60)) + ").";

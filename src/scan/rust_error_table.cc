@@ -21,7 +21,7 @@ namespace errdex {
 
 namespace {
 
-constexpr uint8_t kTypesVersion = 1;
+constexpr uint8_t kTypesVersion = 2;  // 2: re-exports (ErrorType::reexport_of)
 
 std::string FileKey(std::string_view path, std::string_view blob_id) {
   return "rust-error-types:" + HexDigestOf({PipelineFingerprint(), path, blob_id});
@@ -38,6 +38,7 @@ void PutType(store::ByteWriter& w, const rust::ErrorType& t) {
     w.Varint(v.extra_args.size());
     for (const std::string& e : v.extra_args) w.Bytes(e);
   }
+  w.Bytes(t.reexport_of);
 }
 
 // The value of `key = "..."` in a TOML section's lines (no multi-line strings:
@@ -108,6 +109,7 @@ bool DecodeRustErrorTypes(std::string_view bytes, const std::string& path, std::
       for (uint64_t e = 0; e < extra && r.ok(); ++e) v.extra_args.emplace_back(r.Bytes());
       t.variants[name] = std::move(v);
     }
+    t.reexport_of = std::string(r.Bytes());
     types.push_back(std::move(t));
   }
   if (!r.ok() || !r.done()) return false;
@@ -195,6 +197,18 @@ Status RustErrorTableBuilder::Run(std::vector<RustFile>& files, const std::vecto
       for (const std::string& e : list) w.Bytes(e);
       digest_of[name] = store::ContentHash(bytes);
     }
+    // An alias (`pub use errors::Error as ApiError`) stands for its target's types too: a
+    // file that writes only `ApiError` changes with Error's templates.
+    for (const auto& list : types)
+      for (const rust::ErrorType& t : list) {
+        size_t colons = t.reexport_of.rfind("::");
+        std::string_view target = colons == std::string::npos ? std::string_view(t.reexport_of)
+                                                              : std::string_view(t.reexport_of).substr(colons + 2);
+        auto to = digest_of.find(target);
+        if (t.reexport_of.empty() || target == t.name || to == digest_of.end()) continue;
+        std::string& mine = digest_of[t.name];
+        mine = store::ContentHash(mine + to->second);
+      }
     ParallelFor(
         n, jobs_,
         [&](size_t k) {

@@ -7,8 +7,9 @@
 //
 // What a file depends on: every type whose name its text mentions (all types of
 // that name, wherever they are: which one a construction resolves to depends on
-// the paths and crates), and the workspace's crate roots (they decide what a
-// path names). A file that mentions none gets "".
+// the paths and crates) and every `pub use` re-export of that name (an alias's
+// digest takes in its target's), and the workspace's crate roots (they decide
+// what a path names). A file that mentions none gets "".
 //
 // With a catalog, each file's types and identifiers are cached per (pipeline,
 // path, blob): a scan of a commit that changes a few Rust files reads those

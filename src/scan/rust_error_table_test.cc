@@ -40,6 +40,13 @@ TEST(RustErrorTable, TypesSurviveTheCacheBytes) {
   EXPECT_EQ(back[0].variants.at("A").template_text, "a {0} {x:?}");
   EXPECT_TRUE(back[0].variants.at("B").transparent);
   EXPECT_EQ(back[0].variants.at("C").extra_args, std::vector<std::string>{".0.len()"});
+  rust::ErrorType r;
+  r.name = "Alias";
+  r.reexport_of = "errors::E";
+  ASSERT_TRUE(DecodeRustErrorTypes(EncodeRustErrorTypes({t, r}), "src/lib.rs", &back));
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_TRUE(back[0].reexport_of.empty());
+  EXPECT_EQ(back[1].reexport_of, "errors::E");
   EXPECT_FALSE(DecodeRustErrorTypes("\x07", "x", &back));
 }
 
@@ -59,9 +66,11 @@ struct Built {
   size_t read = 0;
 };
 
-Built Build(MemoryFileSource* src, CatalogStore* store) {
+Built Build(MemoryFileSource* src, CatalogStore* store,
+            const std::vector<std::string>& paths = {"crates/core/src/errors.rs", "crates/server/src/routes.rs",
+                                                     "crates/server/src/other.rs"}) {
   Built b;
-  for (const char* p : {"crates/core/src/errors.rs", "crates/server/src/routes.rs", "crates/server/src/other.rs"}) {
+  for (const std::string& p : paths) {
     RustFile f;
     f.path = f.listed = p;
     auto text = src->Read(p);
@@ -76,14 +85,19 @@ Built Build(MemoryFileSource* src, CatalogStore* store) {
   return b;
 }
 
+// The two crates' manifests, and core's CoreError ("no model named {0}").
+void AddCrates(MemoryFileSource* src) {
+  src->Add("crates/core/Cargo.toml", "[package]\nname = \"app-core\"\n");
+  src->Add("crates/server/Cargo.toml", "[package]\nname = \"server\"\n");
+  src->Add("crates/core/src/errors.rs", Errors("no model named"));
+}
+
 TEST(RustErrorTable, DigestsNameTheTypesAFileMentions) {
   TempDir dir;
   auto store = CatalogStore::Open(dir.File("c.db"), true);
   ASSERT_TRUE(store.ok());
   MemoryFileSource src;
-  src.Add("crates/core/Cargo.toml", "[package]\nname = \"app-core\"\n");
-  src.Add("crates/server/Cargo.toml", "[package]\nname = \"server\"\n");
-  src.Add("crates/core/src/errors.rs", Errors("no model named"));
+  AddCrates(&src);
   src.Add("crates/server/src/routes.rs",
           "use app_core::errors::CoreError;\nfn f(n: &str) -> Result<(), CoreError> {\n"
           "    Err(CoreError::NotFound(n.into()))\n}\n");
@@ -118,6 +132,30 @@ TEST(RustErrorTable, DigestsNameTheTypesAFileMentions) {
   src.Add("crates/core/Cargo.toml", "[package]\nname = \"core-two\"\n");
   Built renamed = Build(&src, store->get());
   EXPECT_NE(renamed.files[1].deps, edited.files[1].deps);
+}
+
+// An alias (`pub use errors::CoreError as Failure;`) stands for its target: a file that
+// writes only `Failure` gets CoreError's template, and is stale when that template changes.
+TEST(RustErrorTable, AnAliasDigestTakesInItsTarget) {
+  TempDir dir;
+  auto store = CatalogStore::Open(dir.File("c.db"), true);
+  ASSERT_TRUE(store.ok());
+  MemoryFileSource src;
+  AddCrates(&src);
+  src.Add("crates/core/src/lib.rs", "pub mod errors;\npub use errors::CoreError as Failure;\n");
+  const std::string routes =
+      "fn f(n: &str) -> Result<(), app_core::Failure> {\n    Err(app_core::Failure::NotFound(n.into()))\n}\n";
+  src.Add("crates/server/src/routes.rs", routes);
+  const std::vector<std::string> paths = {"crates/core/src/errors.rs", "crates/core/src/lib.rs", "crates/server/src/routes.rs"};
+  Built one = Build(&src, store->get(), paths);
+  ASSERT_NE(one.table, nullptr);
+  EXPECT_FALSE(one.files[2].deps.empty());
+  auto sites = ExtractRust("crates/server/src/routes.rs", routes, {}, one.table.get()).sites;
+  ASSERT_EQ(sites.size(), 1u);
+  EXPECT_EQ(sites[0].message_pattern, "no model named (.*?)");
+  src.Add("crates/core/src/errors.rs", Errors("unknown model"));
+  Built edited = Build(&src, store->get(), paths);
+  EXPECT_NE(edited.files[2].deps, one.files[2].deps);
 }
 
 #endif  // ERRDEX_HAVE_TS_RUST

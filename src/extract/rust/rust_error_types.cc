@@ -110,6 +110,41 @@ void AddUse(std::string prefix, std::string_view tree, UseMap* uses, int depth) 
 
 void AddUseTree(std::string_view tree, UseMap* uses) { AddUse(std::string(), tree, uses, 0); }
 
+std::vector<ErrorType> ReexportsIn(std::string_view file, std::string_view text) {
+  std::vector<ErrorType> out;
+  for (size_t at = text.find("pub"); at != std::string_view::npos; at = text.find("pub", at + 3)) {
+    size_t line = text.rfind('\n', at);
+    line = line == std::string_view::npos ? 0 : line + 1;
+    if (!Trim(text.substr(line, at - line)).empty()) continue;  // not the line's first word (a comment, say)
+    size_t k = at + 3;
+    if (k < text.size() && text[k] == '(') {  // pub(crate), pub(super), pub(in path)
+      size_t close = text.find(')', k);
+      if (close == std::string_view::npos || close - k > 64) continue;
+      k = close + 1;
+    }
+    std::string_view rest = text.substr(k);
+    size_t b = rest.find_first_not_of(" \t");
+    if (b == 0 || b == std::string_view::npos || rest.substr(b, 4) != "use " ) continue;
+    size_t semi = rest.find(';', b);
+    if (semi == std::string_view::npos || semi - b > 4096) continue;
+    UseMap names;
+    AddUseTree(rest.substr(b + 4, semi - b - 4), &names);
+    std::vector<ErrorType> found;
+    for (auto& [name, target] : names) {
+      if (name == "*" || name.empty() || name[0] < 'A' || name[0] > 'Z') continue;  // only a type names an error type
+      ErrorType r;
+      r.file = std::string(file);
+      r.name = name;
+      r.reexport_of = target;
+      found.push_back(std::move(r));
+    }
+    // The map's order is no order: the table's cache bytes are the same on every run.
+    std::sort(found.begin(), found.end(), [](const ErrorType& x, const ErrorType& y) { return x.name < y.name; });
+    for (ErrorType& r : found) out.push_back(std::move(r));
+  }
+  return out;
+}
+
 ErrorTypeTable::ErrorTypeTable(std::vector<CrateRoot> manifests) : roots_(std::move(manifests)) {
   std::stable_sort(roots_.begin(), roots_.end(),
                    [](const CrateRoot& a, const CrateRoot& b) { return a.dir.size() > b.dir.size(); });
@@ -165,6 +200,10 @@ void ErrorTypeTable::Add(std::vector<ErrorType> types) {
     Locate(t.file, &t.crate, &module);
     if (!t.module.empty()) module += (module.empty() ? "" : "::") + t.module;
     t.module = std::move(module);
+    if (!t.reexport_of.empty()) {
+      reexports_[t.name].push_back(std::move(t));
+      continue;
+    }
     by_name_[t.name].push_back(std::move(t));
     ++size_;
   }
@@ -173,10 +212,18 @@ void ErrorTypeTable::Add(std::vector<ErrorType> types) {
 bool ErrorTypeTable::MentionedIn(std::string_view text) const {
   for (const auto& [name, types] : by_name_)
     if (text.find(name) != std::string_view::npos) return true;
+  // An alias (`pub use errors::Error as ApiError`) of a type's name.
+  for (const auto& [name, list] : reexports_)
+    if (text.find(name) != std::string_view::npos)
+      for (const ErrorType& r : list) {
+        std::vector<std::string> target = SplitPath(r.reexport_of);
+        if (!target.empty() && by_name_.count(target.back())) return true;
+      }
   return false;
 }
 
-const ErrorType* ErrorTypeTable::Resolve(std::string_view file, std::string_view type_path, const UseMap& uses) const {
+const ErrorType* ErrorTypeTable::ResolveAt(std::string_view file, std::string_view type_path, const UseMap& uses,
+                                           int hops) const {
   std::vector<std::string> segs = SplitPath(type_path);
   if (segs.empty()) return nullptr;
   // A `use` brings the first segment into scope: `E` or `errors::E`.
@@ -187,8 +234,10 @@ const ErrorType* ErrorTypeTable::Resolve(std::string_view file, std::string_view
     segs = std::move(head);
   }
   auto named = by_name_.find(segs.back());
-  if (named == by_name_.end()) return nullptr;
-  const std::vector<ErrorType>& candidates = named->second;
+  auto reexported = reexports_.find(segs.back());
+  if (named == by_name_.end() && reexported == reexports_.end()) return nullptr;
+  static const std::vector<ErrorType> kNoTypes;
+  const std::vector<ErrorType>& candidates = named == by_name_.end() ? kNoTypes : named->second;
   std::string here_crate, here_module;
   Locate(file, &here_crate, &here_module);
 
@@ -267,12 +316,23 @@ const ErrorType* ErrorTypeTable::Resolve(std::string_view file, std::string_view
     return found;
   };
 
+  // The type a `pub use` in module `module` of `crate` gives the name, followed from the
+  // re-exporting file (its own `use`s are not kept: a re-export's path is written in full
+  // or relative to its module, as a rule).
+  auto via_reexport = [&](const std::string& crate, const std::string& module) -> const ErrorType* {
+    if (reexported == reexports_.end() || hops >= 4) return nullptr;
+    for (const ErrorType& r : reexported->second)
+      if (r.crate == crate && r.module == module) return ResolveAt(r.file, r.reexport_of, UseMap(), hops + 1);
+    return nullptr;
+  };
+
   if (segs.size() > 1) {
     std::string crate, module;
     if (!absolute(segs, &crate, &module)) return nullptr;
     bool relative = segs[0] != "crate" && segs[0] != "self" && segs[0] != "super" && crate == here_crate &&
                     segs[0] != here_crate;
     if (const ErrorType* t = pick(crate, module, relative)) return t;
+    if (const ErrorType* t = via_reexport(crate, module)) return t;
     // `config::E` where a glob brought `config` in.
     if (relative) return via_globs(segs);
     // `other_crate::E` naming a type the crate re-exports from a dependency.

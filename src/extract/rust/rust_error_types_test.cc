@@ -31,6 +31,25 @@ TEST(RustUseTree, FlattensBracesAliasesSelfAndGlobs) {
   EXPECT_EQ(uses.count("_"), 0u);
 }
 
+// Re-exports are read from the text, without a parse: a `pub use` (any visibility) that
+// starts a line, its capitalized names (an `as` alias by the alias); not a comment, a
+// string, a lowercase module or a glob.
+TEST(RustReexports, ReadFromTheTextWithoutAParse) {
+  std::vector<rust::ErrorType> r = rust::ReexportsIn(
+      "src/lib.rs",
+      "// pub use old::Commented;\npub(crate) use a::{B, c, D as E};\n  pub use m::*;\n"
+      "const S: &str = \"pub use q::Q;\";\npub  use crate::errors::Error;\n");
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[0].name, "B");
+  EXPECT_EQ(r[0].reexport_of, "a::B");
+  EXPECT_EQ(r[1].name, "E");
+  EXPECT_EQ(r[1].reexport_of, "a::D");
+  EXPECT_EQ(r[2].name, "Error");
+  EXPECT_EQ(r[2].reexport_of, "crate::errors::Error");
+  EXPECT_EQ(r[2].file, "src/lib.rs");
+  EXPECT_TRUE(r[2].variants.empty());
+}
+
 TEST(RustErrorTypeTable, LocatesFilesInCratesAndModules) {
   rust::ErrorTypeTable table({{"crates/core", "app_core"}, {"", "top"}});
   std::string crate, module;
@@ -215,6 +234,51 @@ TEST(RustErrorTypeTable, AnAmbiguousNameWithoutAPathStaysUnknown) {
   EXPECT_EQ(s[0].error_class, "Missing");
   EXPECT_FALSE(s[0].error_message.has_value());
   // ConfigError::Missing(…) outside Err(...) is no site at all.
+}
+
+// A crate with two enums of one name (errors::ApiError, legacy::ApiError): `api::ApiError`
+// and `crate::ApiError` name neither module, and only lib.rs's `pub use errors::ApiError;`
+// says which -- followed, it gives errors' template. An alias (`pub use self::errors::Limits
+// as LimitError`) resolves the same way. Without lib.rs the name stays unknown.
+TEST(RustErrorTypeTable, ReExportsAreFollowedWhenANameHasSeveralTypes) {
+  const std::map<std::string, std::string> files = {
+      {"crates/api/src/lib.rs",
+       "pub mod errors;\nmod legacy;\npub use errors::ApiError;\npub use self::errors::Limits as LimitError;\n"},
+      {"crates/api/src/errors.rs",
+       "#[derive(Debug, thiserror::Error)]\npub enum ApiError {\n    #[error(\"no route to {0}\")]\n    NoRoute(String),\n}\n"
+       "#[derive(Debug, thiserror::Error)]\npub enum Limits {\n    #[error(\"over {0} requests\")]\n    Over(u32),\n}\n"},
+      {"crates/api/src/legacy.rs",
+       "#[derive(Debug, thiserror::Error)]\npub enum ApiError {\n    #[error(\"legacy route {0} gone\")]\n    NoRoute(String),\n}\n"},
+      {"crates/api/src/handler.rs",
+       "use crate::ApiError;\nfn c(p: &str) -> Result<(), ApiError> {\n    Err(ApiError::NoRoute(p.into()))\n}\n"},
+      {"crates/app/src/main.rs",
+       "use api::LimitError;\nfn a(p: &str) -> Result<(), api::ApiError> {\n    Err(api::ApiError::NoRoute(p.into()))\n}\n"
+       "fn b() -> Result<(), LimitError> {\n    Err(LimitError::Over(5))\n}\n"},
+  };
+  auto build = [&](bool with_lib) {
+    rust::ErrorTypeTable table({{"crates/api", "api"}, {"crates/app", "app"}});
+    for (const auto& [path, text] : files)
+      if (with_lib || path != "crates/api/src/lib.rs") table.Add(CollectRustErrorTypes(path, text));
+    return table;
+  };
+  rust::ErrorTypeTable table = build(true);
+  EXPECT_EQ(table.size(), 3u);  // re-exports are no types
+  auto main_rs = ExtractRust("crates/app/src/main.rs", files.at("crates/app/src/main.rs"), {}, &table).sites;
+  const Site* by_crate = At(main_rs, 3);
+  ASSERT_NE(by_crate, nullptr);
+  EXPECT_EQ(by_crate->message_pattern, "no route to (.*?)");
+  const Site* alias = At(main_rs, 6);
+  ASSERT_NE(alias, nullptr);
+  EXPECT_EQ(alias->error_class, "Over");
+  EXPECT_EQ(alias->message_pattern, "over (.*?) requests");
+  auto handler = ExtractRust("crates/api/src/handler.rs", files.at("crates/api/src/handler.rs"), {}, &table).sites;
+  ASSERT_NE(At(handler, 3), nullptr);
+  EXPECT_EQ(At(handler, 3)->message_pattern, "no route to (.*?)");
+
+  rust::ErrorTypeTable without = build(false);
+  auto unresolved = ExtractRust("crates/app/src/main.rs", files.at("crates/app/src/main.rs"), {}, &without).sites;
+  ASSERT_NE(At(unresolved, 3), nullptr);
+  EXPECT_FALSE(At(unresolved, 3)->error_message.has_value());
 }
 
 #endif  // ERRDEX_HAVE_TS_RUST

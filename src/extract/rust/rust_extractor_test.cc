@@ -88,6 +88,60 @@ TEST(RustExtractor, ThiserrorTemplatesComposeWithConstructions) {
   EXPECT_EQ(s[4].message_pattern, "gone away");
 }
 
+// A thiserror struct is its own error: built by its name (`ParseError { .. }`, a tuple
+// struct's `Timeout(n)`, a unit struct's `Closed`, `Self { .. }` in its impl), with or
+// without Err(...), it is a site whose message is the struct's template. A transparent
+// struct, a struct without #[error] and Some(..)/Ok(..) are not.
+TEST(RustExtractor, ThiserrorStructsBuiltByName) {
+  auto s = Sites(
+      "use thiserror::Error;\n"
+      "#[derive(Debug, Error)]\n"
+      "#[error(\"bad {field} at line {line}\")]\n"  // 3
+      "pub struct ParseError { field: String, line: u32 }\n"
+      "#[derive(Debug, Error)]\n"
+      "#[error(\"timed out after {0} s\")]\n"  // 6
+      "pub struct Timeout(u64);\n"
+      "#[derive(Debug, Error)]\n"
+      "#[error(\"closed\")]\n"  // 9
+      "pub struct Closed;\n"
+      "#[derive(Debug, Error)]\n"
+      "#[error(transparent)]\n"
+      "pub struct Wrapped(#[from] std::io::Error);\n"
+      "pub struct Plain { field: String }\n"
+      "impl ParseError {\n"
+      "    fn at(field: String) -> Self { Self { field, line: 0 } }\n"  // 16
+      "}\n"
+      "fn f(field: String, n: u64, e: std::io::Error) -> Result<(), ParseError> {\n"
+      "    if n == 0 { return Err(ParseError { field: \"port\".to_string(), line: 7 }); }\n"  // 19
+      "    let t = Timeout(n);\n"                                         // 20
+      "    if n == 1 { return Err(Closed); }\n"                           // 21
+      "    let p = Plain { field: String::new() };\n"
+      "    let w = Wrapped(e);\n"
+      "    let o = Some(n);\n"
+      "    Ok(())\n"
+      "}\n");
+  ASSERT_EQ(s.size(), 7u);
+  const Site* self_built = At(s, 16);
+  ASSERT_NE(self_built, nullptr);
+  EXPECT_EQ(self_built->error_class, "ParseError");
+  EXPECT_EQ(self_built->message_pattern, "bad (.*?) at line (.*?)");  // a number is a value, not text
+  const Site* in_err = At(s, 19);
+  ASSERT_NE(in_err, nullptr);
+  EXPECT_EQ(in_err->error_class, "ParseError");
+  EXPECT_EQ(in_err->error_class_expr, "ParseError");
+  EXPECT_EQ(in_err->message_pattern, "bad port at line (.*?)");
+  EXPECT_EQ(in_err->guards, std::vector<std::string>{"n == 0"});
+  const Site* tuple = At(s, 20);
+  ASSERT_NE(tuple, nullptr);
+  EXPECT_EQ(tuple->error_class, "Timeout");
+  EXPECT_EQ(tuple->message_pattern, "timed out after (.*?) s");
+  const Site* unit = At(s, 21);
+  ASSERT_NE(unit, nullptr);
+  EXPECT_EQ(unit->error_class, "Closed");
+  EXPECT_EQ(unit->error_message.value_or(""), "closed");
+  for (int line : {22, 23, 24}) EXPECT_EQ(At(s, line), nullptr) << line;
+}
+
 TEST(RustExtractor, AnyhowLogsAndHttpResponses) {
   auto s = Sites(
       "async fn route(id: u32) -> Response {\n"

@@ -446,20 +446,22 @@ impl Oracle {
             syn::Expr::Path(p) => (Some(&p.path), vec![], vec![]),
             _ => (None, vec![], vec![]),
         };
-        if let Some((ty, var)) = path.and_then(path_last2) {
-            if upper(&var) && upper(&ty) {
-                self.consumed.insert(arg as *const syn::Expr);
-                let m = match self.compose(&ty, &var, &pos, &fields) {
-                    Some(m) => Some(m),
-                    None if matches!(arg, syn::Expr::Call(_)) && !pos.is_empty() => {
-                        let v = self.eval_expr(pos[0]);
-                        if has_lit(&v) { Some(v) } else { None }
-                    }
-                    None => None,
-                };
-                self.site(line, "raise", Some(&var), m);
-                return;
-            }
+        let named = match path.and_then(path_last2) {
+            Some((ty, var)) if upper(&var) && upper(&ty) => Some((ty, var)),
+            _ => path.and_then(|p| self.struct_name(p)),
+        };
+        if let Some((ty, var)) = named {
+            self.consumed.insert(arg as *const syn::Expr);
+            let m = match self.compose(&ty, &var, &pos, &fields) {
+                Some(m) => Some(m),
+                None if matches!(arg, syn::Expr::Call(_)) && !pos.is_empty() => {
+                    let v = self.eval_expr(pos[0]);
+                    if has_lit(&v) { Some(v) } else { None }
+                }
+                None => None,
+            };
+            self.site(line, "raise", Some(&var), m);
+            return;
         }
         let stringish = match arg {
             syn::Expr::Macro(m) => m.mac.path.segments.last().map_or(false, |s| s.ident == "format"),
@@ -474,11 +476,36 @@ impl Oracle {
         }
     }
 
+    /// A thiserror struct a path builds: `S`, `m::S`, or `Self` in its impl (a struct's one
+    /// template is keyed by its own name); `E::V` (an uppercase second-to-last segment) is
+    /// an enum's variant, not this.
+    fn struct_name(&self, p: &syn::Path) -> Option<(String, String)> {
+        let n = p.segments.len();
+        if n >= 2 && upper(&p.segments[n - 2].ident.to_string()) {
+            return None;
+        }
+        let last = p.segments.last()?.ident.to_string();
+        let (ty, name) = if n == 1 && last == "Self" {
+            (last, self.impl_types.last()?.clone())
+        } else {
+            (last.clone(), last)
+        };
+        if !upper(&name) {
+            return None;
+        }
+        self.find_variant(&ty, &name)?;
+        Some((ty, name))
+    }
+
     fn handle_construction(&mut self, e: &syn::Expr, path: &syn::Path, pos: Vec<&syn::Expr>, fields: Vec<&syn::FieldValue>) {
         if self.consumed.contains(&(e as *const syn::Expr)) {
             return;
         }
-        if let Some((ty, var)) = path_last2(path) {
+        let named = match path_last2(path) {
+            Some((ty, var)) if upper(&ty) => Some((ty, var)),
+            _ => self.struct_name(path),
+        };
+        if let Some((ty, var)) = named {
             if self.find_variant(&ty, &var).is_none() {
                 return;
             }
@@ -613,6 +640,9 @@ impl<'ast> Visit<'ast> for Oracle {
                         } else {
                             self.handle_construction(e, &p.path, c.args.iter().collect(), vec![]);
                         }
+                    } else {
+                        // a tuple struct's constructor: `ParseError(line)`
+                        self.handle_construction(e, &p.path, c.args.iter().collect(), vec![]);
                     }
                 }
             }
