@@ -122,22 +122,41 @@ const std::string* MacroTable::Resolve(std::string_view from, std::string_view i
 std::unordered_map<std::string_view, int> MacroTable::IncludeClosure(std::string_view from_file,
                                                                      const std::vector<std::string>& includes) const {
   std::unordered_map<std::string_view, int> rank;
-  std::vector<std::pair<std::string_view, const std::vector<std::string>*>> queue;
-  queue.emplace_back(from_file, &includes);
+  // `from_file`'s own includes are resolved here (they need not be the table's
+  // list for it); every file reached after it by its edges as Finish resolved
+  // them, the same files in the same order.
+  std::vector<const std::string*> first;
+  first.reserve(includes.size());
+  for (const std::string& inc : includes) first.push_back(Resolve(from_file, inc));
+  std::vector<const std::vector<const std::string*>*> queue{&first};
+  std::deque<std::vector<const std::string*>> unfinished;  // a table not Finish()ed: resolved here
   for (size_t q = 0; q < queue.size() && rank.size() < 4096; ++q) {
-    auto [file, incs] = queue[q];
-    for (const std::string& inc : *incs) {
-      const std::string* r = Resolve(file, inc);
+    for (const std::string* r : *queue[q]) {
       if (!r || *r == from_file || rank.count(*r)) continue;
       rank.emplace(*r, static_cast<int>(rank.size()));
-      auto it = includes_.find(*r);
-      if (it != includes_.end()) queue.emplace_back(*r, &it->second);
+      if (auto it = resolved_.find(*r); it != resolved_.end()) {
+        queue.push_back(&it->second);
+      } else if (auto inc = includes_.find(*r); inc != includes_.end()) {
+        std::vector<const std::string*> edges;
+        for (const std::string& i : inc->second) edges.push_back(Resolve(*r, i));
+        unfinished.push_back(std::move(edges));
+        queue.push_back(&unfinished.back());
+      }
     }
   }
   return rank;
 }
 
 void MacroTable::Finish(const MacroTable* fallback) {
+  // Each file's #includes resolved once: IncludeClosure walks them for every
+  // C-family file of the repository, and resolving an edge each time it was
+  // walked was 10% of the instructions of flashinfer's scan of the commit after
+  // a stored one (876 closures, each re-resolving the headers it reaches).
+  for (const auto& [file, incs] : includes_) {
+    std::vector<const std::string*>& edges = resolved_[file];
+    edges.reserve(incs.size());
+    for (const std::string& inc : incs) edges.push_back(Resolve(file, inc));
+  }
   // Names used in each body, once.
   std::unordered_map<std::string_view, std::vector<std::string_view>> uses;
   std::vector<std::string_view> work;

@@ -57,6 +57,8 @@ class MacroTable {
   std::deque<MacroDef> defs_;
   std::deque<std::string> files_;                                     // paths added by AddFile
   std::unordered_map<std::string_view, std::vector<std::string>> includes_;  // file -> its #includes
+  // file -> its #includes as Resolve finds them (null: none), filled by Finish
+  std::unordered_map<std::string_view, std::vector<const std::string*>> resolved_;
   std::unordered_map<std::string_view, std::vector<const std::string*>> by_suffix_;
   std::unordered_map<std::string_view, std::vector<const MacroDef*>> by_name_;
   std::unordered_set<std::string_view> reaching_;
