@@ -50,6 +50,25 @@ TEST(RustReexports, ReadFromTheTextWithoutAParse) {
   EXPECT_TRUE(r[2].variants.empty());
 }
 
+// A file mentions a type by its name as a whole identifier, or by an alias a
+// re-export gives it; `MyError` or `ErrorKind` is no mention of `Error`.
+TEST(RustErrorTypeTable, MentionedByWholeIdentifiersAndAliases) {
+  rust::ErrorTypeTable table({rust::CrateRoot{"", "top"}});
+  rust::ErrorType error;
+  error.file = "src/errors.rs";
+  error.name = "Error";
+  error.variants["Io"] = rust::ErrorVariant{};
+  rust::ErrorType alias;
+  alias.file = "src/lib.rs";
+  alias.name = "ApiError";
+  alias.reexport_of = "errors::Error";
+  table.Add({error, alias});
+  EXPECT_TRUE(table.MentionedIn("fn f() -> Result<(), Error> { Err(Error::Io(e)) }"));
+  EXPECT_TRUE(table.MentionedIn("return Err(ApiError::Io(e));"));
+  EXPECT_FALSE(table.MentionedIn("struct MyError; enum ErrorKind { A } // Errors"));
+  EXPECT_FALSE(table.MentionedIn(""));
+}
+
 TEST(RustErrorTypeTable, LocatesFilesInCratesAndModules) {
   rust::ErrorTypeTable table({{"crates/core", "app_core"}, {"", "top"}});
   std::string crate, module;
