@@ -434,6 +434,17 @@ def nested_if(x):
 
 def check(pos, text):
     assert pos <= len(text), AssertionError(f"cursor_position={pos!r}, len_text={len(text)!r}")
+
+def inside(c):
+    if c:
+        e = "from the if"
+    else:
+        e = "from the else"
+        raise ValueError(e)
+    m = "before"
+    if c:
+        m = "in the if"
+        raise ValueError(m)
 )PY";
   PythonExtractResult r = ExtractPython("m.py", kSrc);
   const Site* s = At(r, 7);
@@ -458,6 +469,12 @@ def check(pos, text):
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->message_pattern.value_or(""), "cursor_position=(.*?), len_text=(.*?)");
   EXPECT_NE(s->message_resolution.find("+exc-arg"), std::string::npos);
+  s = At(r, 46);  // raised inside the else: the else's text only
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->error_message.value_or(""), "from the else");
+  s = At(r, 50);  // raised inside the if that rebinds it
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->error_message.value_or(""), "in the if");
 }
 
 // wsgiref's `def assert_(cond, *args): if not cond: raise AssertionError(*args)`: the one

@@ -57,7 +57,7 @@ std::optional<Found> FileExtractor::Lookup(Eval& ev, const std::string& name, st
           for (int i = base - 1; i >= 0 && f.branches.size() + 1 < py::kMaxAlternatives; --i) {
             const Assign* a = usable[static_cast<size_t>(i)];
             if (a->aug) break;
-            Branching b = BranchingOf(*a, *cur);
+            Branching b = BranchingOf(*a, *cur, pos);
             if (b == Branching::kNone) break;
             f.branches.push_back(a);
             cur = a;
@@ -79,7 +79,8 @@ std::optional<Found> FileExtractor::Lookup(Eval& ev, const std::string& name, st
   return std::nullopt;
 }
 
-FileExtractor::Branching FileExtractor::BranchingOf(const Assign& earlier, const Assign& later) const {
+FileExtractor::Branching FileExtractor::BranchingOf(const Assign& earlier, const Assign& later,
+                                                    std::pair<int, int> use) const {
   const std::vector<py::LogicalLine>& L = toks_.lines;
   const std::vector<py::Token>& T = toks_.tokens;
   // The logical line whose first token is at (line, col).
@@ -100,8 +101,20 @@ FileExtractor::Branching FileExtractor::BranchingOf(const Assign& earlier, const
   };
   int e = line_of(earlier), l = line_of(later);
   if (e < 0 || l <= e) return Branching::kNone;
+  // The logical line of the use: the last one starting at or before it.
+  auto after_use = std::upper_bound(L.begin(), L.end(), use, [&](std::pair<int, int> p, const py::LogicalLine& x) {
+    return p < std::make_pair(static_cast<int>(T[x.first].line), static_cast<int>(T[x.first].col));
+  });
+  int u = static_cast<int>(after_use - L.begin()) - 1;
+  if (u <= l) return Branching::kNone;
   int lh = header_of(l);
   if (lh < 0 || !(starts_with(lh, "if") || starts_with(lh, "elif") || starts_with(lh, "else"))) return Branching::kNone;
+  // Used inside a branch of that if, the name holds that branch's text only: the if
+  // must end (a line at its indentation that continues no branch, or less) by the use.
+  bool if_ended = false;
+  for (int i = l + 1; i <= u && !if_ended; ++i)
+    if_ended = indent(i) < indent(lh) || (indent(i) == indent(lh) && !starts_with(i, "elif") && !starts_with(i, "else"));
+  if (!if_ended) return Branching::kNone;
   if (indent(e) == indent(l)) {
     // Siblings: earlier's block header is an if/elif at the if's indentation k, and
     // every line between them at k continues that if (elif/else).

@@ -215,11 +215,12 @@ class FileExtractor {
   int ExceptionArgument(int node) const;
   // `raise X(*args)` whose args the callers fill (Ev's kStarred): that argument, else -1.
   int StarredMessage(int call, const Pending& p);
-  // How `earlier` relates to `later`, a later plain assignment of the same name:
-  // kSibling, each in a branch of one if/elif/else; kOverridden, `earlier` before an
-  // `if` whose branch holds `later`; kNone otherwise (later always replaces earlier).
+  // How `earlier` relates to `later`, a later plain assignment of the same name, as
+  // seen from a use at `use` after the if statement: kSibling, each in a branch of one
+  // if/elif/else; kOverridden, `earlier` before an `if` whose branch holds `later`;
+  // kNone otherwise (later always replaces earlier, or the use is inside a branch).
   enum class Branching { kNone, kSibling, kOverridden };
-  Branching BranchingOf(const Assign& earlier, const Assign& later) const;
+  Branching BranchingOf(const Assign& earlier, const Assign& later, std::pair<int, int> use) const;
   MaybeSegs Ev(Eval& ev, int node, int depth, std::pair<int, int> pos);
   MaybeSegs Ev(Eval& ev, int node) { return Ev(ev, node, 0, ev.pos); }
   Segs EvOrHole(Eval& ev, int node, int depth, std::pair<int, int> pos);
