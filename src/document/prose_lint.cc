@@ -7,6 +7,7 @@
 #include "document/facts.h"
 #include "document/message_hints.h"
 #include "document/text.h"
+#include "extract/common/ts_front_end.h"
 
 namespace errdex::doc {
 namespace {
@@ -135,12 +136,11 @@ bool TruncatedAfterColon(const std::string& text, const std::string& msg, std::s
 }
 
 // A record without its facts (a JSON Lines file written without --facts) is test code
-// by its path, as the front ends decide it: test directories (Java's src/test/, Go's
-// testdata/, JS's __tests__/) and test files (Python's test_*.py, Go's *_test.go).
+// by its path, as the front ends decide it: their test directories (PathLooksLikeTests:
+// Java's src/test/, Go's testdata/, JS's __tests__/) and test files (Python's test_*.py,
+// Go's *_test.go).
 bool InTestsPath(const std::string& path) {
-  std::string p = "/" + path;
-  for (const char* dir : {"/tests/", "/test/", "/testing/", "/testdata/", "/__tests__/"})
-    if (Has(p, dir)) return true;
+  if (PathLooksLikeTests(path)) return true;
   size_t slash = path.rfind('/');
   std::string file = slash == std::string::npos ? path : path.substr(slash + 1);
   return StartsWith(file, "test_") || EndsWith(file, "_test.py") || file == "conftest.py" || EndsWith(file, "_test.go");
