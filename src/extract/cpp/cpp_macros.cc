@@ -264,6 +264,17 @@ const Token* Expander::Constant(std::string_view name) const {
   return nullptr;
 }
 
+const Expander::Meaning& Expander::MeaningOf(std::string_view name) {
+  auto [it, fresh] = meanings_.try_emplace(name);
+  if (!fresh) return it->second;
+  Meaning& m = it->second;
+  m.strong_sink = IsStrongSinkName(name);
+  if (m.strong_sink) return m;
+  m.def = Lookup(name);
+  if (!m.def) m.constant = Constant(name);
+  return m;
+}
+
 std::vector<Token> Expander::Expand(const std::vector<Token>& in) {
   std::vector<Token> out;
   out.reserve(in.size() + in.size() / 8);
@@ -277,15 +288,20 @@ void Expander::ExpandRange(const Token* b, const Token* e, std::vector<Token>& o
                            std::vector<const MacroDef*>& active, uint32_t chain, int depth) {
   for (const Token* i = b; i < e; ++i) {
     const Token& t = *i;
-    if (t.type != TokType::kIdent || depth >= kMaxDepth || produced_ >= kMaxTokens || IsStrongSinkName(t.text)) {
+    if (t.type != TokType::kIdent || depth >= kMaxDepth || produced_ >= kMaxTokens) {
       out.push_back(t);
       continue;
     }
-    const MacroDef* def = Lookup(t.text);
+    const Meaning& meaning = MeaningOf(t.text);
+    if (meaning.strong_sink) {
+      out.push_back(t);
+      continue;
+    }
+    const MacroDef* def = meaning.def;
     if (!def) {
       // A constant (`#define HEAD_DIM 128`, `#define PREFIX "x: "`): its value, as
       // the compiler sees it in a message.
-      if (const Token* c = Constant(t.text)) {
+      if (const Token* c = meaning.constant) {
         Token v = *c;
         v.line = t.line;
         v.column = t.column;

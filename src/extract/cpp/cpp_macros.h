@@ -95,6 +95,16 @@ class Expander {
   static constexpr size_t kMaxTokens = 4u << 20;
 
  private:
+  // What an identifier is to this file, looked up once per name: a file sees
+  // the same definitions all the way through, and ExpandRange asks for every
+  // identifier token (several hash lookups, and path hashes for the include
+  // closure, each time without this).
+  struct Meaning {
+    bool strong_sink = false;         // IsStrongSinkName: never expanded
+    const MacroDef* def = nullptr;    // a macro that reaches a sink (Lookup)
+    const Token* constant = nullptr;  // else an object-like constant's value (Constant)
+  };
+  const Meaning& MeaningOf(std::string_view name);
   const MacroDef* Lookup(std::string_view name) const;
   // The value token of an object-like macro that is one number or string literal.
   const Token* Constant(std::string_view name) const;
@@ -113,6 +123,7 @@ class Expander {
   const MacroTable* local_;
   const MacroTable* repo_;
   std::unordered_map<std::string_view, int> visible_;  // include closure of the file
+  std::unordered_map<std::string_view, Meaning> meanings_;  // MeaningOf's memo
   std::deque<std::string> arena_;       // text of tokens made here (stringized, pasted)
   std::vector<std::string> chains_{""};  // chain id -> "A > B"
   size_t produced_ = 0;
