@@ -2,6 +2,7 @@
 // (AScanWithNoMemoryBudgetWritesTheSameBytes: every parsed file goes to disk).
 #include "scan/unit_spool.h"
 
+#include "scan/spool_codec.h"
 #include "store/codec.h"
 
 namespace errdex {
@@ -17,7 +18,7 @@ Status UnitSpool::Put(size_t index, std::shared_ptr<Unit> unit, size_t bytes) {
     memory_[index] = Held{std::move(unit), bytes};
     return Status::Ok();
   }
-  std::string payload = EncodePayload(*unit);
+  std::string payload = EncodeSpooled(*unit);
   auto compressed = store::Compress(payload, {}, 1);
   if (!compressed.ok()) return compressed.status();
   std::lock_guard<std::mutex> l(mu_);
@@ -52,7 +53,7 @@ Result<std::shared_ptr<Unit>> UnitSpool::Take(size_t index) {
   auto raw = store::Decompress(compressed, d->second.raw_size);
   if (!raw.ok()) return raw.status();
   auto unit = std::make_shared<Unit>();
-  if (Status st = DecodePayload(*raw, unit.get()); !st.ok()) return st;
+  if (Status st = DecodeSpooled(*raw, unit.get()); !st.ok()) return st;
   unit->key = std::move(d->second.key);
   unit->repo = std::move(d->second.repo);
   unit->path = std::move(d->second.path);
