@@ -127,7 +127,7 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
         if (IsIdent(r) && !res.Param(r))
           if (const std::string* v = res.Assigned(r)) {
             std::vector<std::string> items;
-            if (LiteralContainerItems(*v, &items) && !items.empty()) {
+            if (LiteralContainerItems(*v, &items, /*qualified_names=*/true) && !items.empty()) {
               std::string list;
               for (const auto& it : items) list += (list.empty() ? "" : ", ") + it;
               std::vector<Clause> parsed;
@@ -137,6 +137,11 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
                 f.atom.values = parsed[0].any_of[0].values;
                 f.atom.rhs_strings = true;
                 f.atom.rhs_numbers = parsed[0].any_of[0].rhs_numbers;
+                f.atom_constant = r;
+              } else if (parsed.size() == 1 && parsed[0].any_of.size() == 1 &&
+                         parsed[0].any_of[0].constants.size() == items.size()) {
+                // `_SUPPORTED = (torch.float16, torch.bfloat16)`: names a caller types.
+                f.atom.constants = parsed[0].any_of[0].constants;
                 f.atom_constant = r;
               }
             }

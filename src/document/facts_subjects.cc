@@ -82,7 +82,7 @@ bool StringLit(const std::string& s, std::string* v) {
 
 }  // namespace
 
-bool LiteralContainerItems(const std::string& text, std::vector<std::string>* items) {
+bool LiteralContainerItems(const std::string& text, std::vector<std::string>* items, bool qualified_names) {
   std::string t = Trim(text);
   if (t.size() < 2 || t.size() > 2048) return false;
   char open = t[0], close = t.back();
@@ -128,7 +128,9 @@ bool LiteralContainerItems(const std::string& text, std::vector<std::string>* it
     }
     long n;
     std::string v;
-    if (!IntLiteral(p, &n) && !StringLit(p, &v)) return false;
+    bool qualified = qualified_names && !dict && IsDotted(p) && p.find('.') != std::string::npos && p[0] != '_' &&
+                     !StartsWith(p, "self.") && !StartsWith(p, "cls.");
+    if (!IntLiteral(p, &n) && !StringLit(p, &v) && !qualified) return false;
     items->push_back(p);
   }
   return true;

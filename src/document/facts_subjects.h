@@ -43,6 +43,8 @@ class SubjectResolver {
 
 // `["a", "b"]`, `("a", "b")`, `{"a", "b"}`, `{"a": 1, "b": 2}` (its keys), `(32, 64)`: the
 // items' source text, each a string or integer literal; false for any other text.
-bool LiteralContainerItems(const std::string& text, std::vector<std::string>* items);
+// `qualified_names`: a list or tuple may also hold module-qualified names
+// (`(torch.float16, torch.bfloat16)`, `[Mode.FAST]`).
+bool LiteralContainerItems(const std::string& text, std::vector<std::string>* items, bool qualified_names = false);
 
 }  // namespace errdex::doc

@@ -146,7 +146,7 @@ std::vector<std::string> AcceptedConstants(const SiteFacts& sf, const Fact& f) {
         std::isdigit((unsigned char)c.front()) || c.front() == '-')
       return true;  // a literal (the guard parser admits nothing else without a dot)
     std::string head = c.substr(0, dot);
-    return std::isupper((unsigned char)head.front()) ||
+    return std::isupper((unsigned char)head.front()) || !TorchDtype(c).empty() ||
            std::find(sf.ctx->modules.begin(), sf.ctx->modules.end(), head) != sf.ctx->modules.end();
   };
   std::vector<std::string> out;
@@ -154,7 +154,7 @@ std::vector<std::string> AcceptedConstants(const SiteFacts& sf, const Fact& f) {
     if (&g != &f && (g.disjunction || g.subj.kind != f.subj.kind || g.subj.param != f.subj.param ||
                      Trim(g.atom.lhs) != Trim(f.atom.lhs)))
       continue;
-    if (g.atom.constants.empty() || (g.atom.op != "!=" && g.atom.op != "not in")) continue;
+    if (g.atom.constants.empty() || (g.atom.op != "!=" && g.atom.op != "not in" && g.atom.op != "is not")) continue;
     for (const auto& c : g.atom.constants) {
       if (!typable(c)) return {};
       if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);

@@ -145,7 +145,7 @@ class Parser {
     if (!n.atom.rhs_strings && re > rb) {
       std::vector<std::string> tuple;
       if (op == "in" || op == "not in") Items(rb, re, IsCallerConstant, &n.atom.constants);
-      else if ((op == "==" || op == "!=") && (IsCallerConstant(Trim(n.atom.rhs)) || Items(rb, re, is_int, &tuple)))
+      else if ((op == "==" || op == "!=" || op == "is" || op == "is not") && (IsCallerConstant(Trim(n.atom.rhs)) || Items(rb, re, is_int, &tuple)))
         n.atom.constants.push_back(Trim(n.atom.rhs));  // `!= torch.bfloat16`, `!= (64, 64, 128)` compared whole
       bool any = false;
       for (const auto& c : n.atom.constants) any |= c != "None";

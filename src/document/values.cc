@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
+#include <string>
 #include <map>
 
 #include "document/text.h"
@@ -47,6 +49,36 @@ bool IntBound(const Atom& a, long* bad, long* good) {
   else if (a.op == "==") *bad = n, *good = n == 0 ? 1 : n + 1;
   else if (a.op == "!=") *bad = n + 1, *good = n;
   else return false;
+  return true;
+}
+
+bool FloatBound(const Atom& a, std::string* bad, std::string* good) {
+  std::string r = Trim(a.rhs);
+  if (a.op.empty() || a.rhs_strings || r.empty() || r.find('.') == std::string::npos) return false;
+  for (size_t i = 0; i < r.size(); ++i)
+    if (!std::isdigit((unsigned char)r[i]) && r[i] != '.' && !(i == 0 && r[i] == '-')) return false;
+  double n;
+  try {
+    n = std::stod(r);
+  } catch (...) {
+    return false;
+  }
+  if (n > 1e6 || n < -1e6) return false;
+  double b, g;
+  if (a.op == "<") b = n - 1, g = n;
+  else if (a.op == "<=") b = n, g = n + 1;
+  else if (a.op == ">") b = n + 1, g = n;
+  else if (a.op == ">=") b = n, g = n - 1;
+  else return false;
+  auto spell = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    std::string s = buf;
+    if (s.find_first_of(".e") == std::string::npos) s += ".0";
+    return s;
+  };
+  *bad = spell(b);
+  *good = spell(g);
   return true;
 }
 

@@ -21,6 +21,10 @@ std::optional<std::string> DefaultOf(const Subject& s);
 // `x <op> n` with an integer n: a value that makes it true (bad) and one that makes
 // it false (good). False when the atom is no integer comparison.
 bool IntBound(const Atom& a, long* bad, long* good);
+// The same for a decimal literal (`value <= 0.0`, `eps > 0.5`): a value that fails
+// and one that passes, one apart, as Python writes them ("0.0", "1.0"). False for
+// an integer, an exponent or a value past 1e6.
+bool FloatBound(const Atom& a, std::string* bad, std::string* good);
 
 // A value that makes fact `f` false (the fix), preferring the message's hint and what
 // the site's own branch sets; "" when none is known. "\x01unset" for an env var to unset.

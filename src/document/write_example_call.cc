@@ -171,6 +171,7 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
       else if (s.pred == "dtype" && (a.op == "!=" || a.op == "is not" || a.op == "not in")) {
         std::string r = Trim(a.rhs), d;
         if (a.op == "!=" || a.op == "is not") d = TorchDtype(r);
+        else if (!a.constants.empty()) d = TorchDtype(a.constants[0]);  // `not in _SUPPORTED` read from the file
         else if (r.size() > 2) d = TorchDtype(r.substr(1, r.find_first_of(",)]}") - 1));
         if (d.empty()) continue;
         bad = CallWith(sf, x, t, t + ".dtype is not " + d);
@@ -253,7 +254,21 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
     } else if (IntBound(a, &b, &g)) {
       bad = CallWith(sf, x, std::to_string(b), "");
       good = CallWith(sf, x, std::to_string(g), "");
-    } else if (!a.constants.empty() && (a.op == "not in" || a.op == "!=")) {
+    } else if (std::string fb, fg; FloatBound(a, &fb, &fg)) {
+      bad = CallWith(sf, x, fb, "");
+      good = CallWith(sf, x, fg, "");
+    } else if (std::string other = Trim(a.rhs); a.op == "!=" && sf.site->language == "python" && sf.ctx->known &&
+                                                IsIdent(other) && other != x && IsParam(sf, other) && !s.ctor) {
+      // `num_k_heads != num_q_heads`, both arguments: the call that passes one value for both.
+      // Not in a comparison helper, whose job is to report the difference.
+      std::string fn = Lower(sf.ctx->def_name);
+      if (fn.find("assert") != std::string::npos || fn.find("compare") != std::string::npos ||
+          fn.find("equal") != std::string::npos)
+        continue;
+      std::string call = PublicCallName(sf, x);
+      bad = call + "(" + x + "=" + x + ", " + other + "=" + other + ")  # " + x + " != " + other;
+      good = call + "(" + x + "=" + other + ", " + other + "=" + other + ")";
+    } else if (!a.constants.empty() && (a.op == "not in" || a.op == "!=" || a.op == "is not")) {
       // `out_dtype != torch.bfloat16`: the call with an accepted value; the failing line is the
       // caller's own value (another dtype when the accepted one is a dtype).
       std::vector<std::string> ok = AcceptedConstants(sf, f);

@@ -105,5 +105,49 @@ TEST(ExampleFix, OptionalTensorOfCpp) {
   EXPECT_TRUE(Has(r.example_fix, "moe(..., scale.to(torch.float32), ...)"));
 }
 
+// Forms read from flashinfer's validators: a module-level tuple of dtypes a parameter
+// (or a tensor's dtype) must be in, an identity test against a dtype, a decimal bound,
+// and two arguments that must be equal. Each gets the call a user writes.
+TEST(ExampleFix, DtypeTuplesIdentityDecimalBoundsAndEqualArguments) {
+  std::string file =
+      "import torch\n\n_SUPPORTED = (torch.float16, torch.bfloat16)\n\n"
+      "def check_dtype(q_dtype):\n    if q_dtype not in _SUPPORTED:\n        raise ValueError(\"unsupported dtype\")\n"
+      "def validate_q(q):\n    if q.dtype not in _SUPPORTED:\n        raise ValueError(\"q must be fp16 or bf16\")\n"
+      "class Runner:\n    def __init__(self, output_dtype=torch.bfloat16):\n"
+      "        if output_dtype is not torch.bfloat16:\n            raise ValueError(\"bf16 output only\")\n"
+      "def positive(value):\n    if value <= 0.0:\n        raise ValueError(\"must be positive\")\n"
+      "def bench(num_k_heads, num_q_heads):\n    if num_k_heads != num_q_heads:\n        raise ValueError(\"heads differ\")\n"
+      "def compare(actual, expected):\n    if actual != expected:\n        raise ValueError(\"mismatch\")\n";
+  Record d = DocumentCode("v.py", file, 7, "ValueError", "unsupported dtype", "check_dtype", {"q_dtype not in _SUPPORTED"});
+  SCOPED_TRACE(Dump(d));
+  EXPECT_EQ(d.example_fix.value_or(""),
+            "# before\ncheck_dtype(q_dtype=torch.float32)  # not torch.float16 or torch.bfloat16\n# after\n"
+            "check_dtype(q_dtype=torch.float16)");
+  EXPECT_TRUE(AnyHas(d.solutions, "set to one of `torch.float16` or `torch.bfloat16`"));
+  Record t = DocumentCode("v.py", file, 10, "ValueError", "q must be fp16 or bf16", "validate_q", {"q.dtype not in _SUPPORTED"});
+  SCOPED_TRACE(Dump(t));
+  EXPECT_EQ(t.example_fix.value_or(""),
+            "# before\nvalidate_q(q=q)  # q.dtype is not torch.float16\n# after\nvalidate_q(q=q.to(torch.float16))");
+  EXPECT_TRUE(AnyHas(t.solutions, "as `torch.float16` or `torch.bfloat16`: `q.to(torch.float16)`"));
+  Record r = DocumentCode("v.py", file, 14, "ValueError", "bf16 output only", "Runner.__init__",
+                          {"output_dtype is not torch.bfloat16"});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_EQ(r.example_fix.value_or(""),
+            "# before\nRunner(output_dtype=torch.float32)  # not torch.bfloat16\n# after\nRunner(output_dtype=torch.bfloat16)");
+  Record p = DocumentCode("v.py", file, 17, "ValueError", "must be positive", "positive", {"value <= 0.0"});
+  SCOPED_TRACE(Dump(p));
+  EXPECT_EQ(p.example_fix.value_or(""), "# before\npositive(value=0.0)\n# after\npositive(value=1.0)");
+  EXPECT_TRUE(AnyHas(p.solutions, "Call `positive` with `value` greater than 0.0."));
+  Record b = DocumentCode("v.py", file, 20, "ValueError", "heads differ", "bench", {"num_k_heads != num_q_heads"});
+  SCOPED_TRACE(Dump(b));
+  EXPECT_EQ(b.example_fix.value_or(""),
+            "# before\nbench(num_k_heads=num_k_heads, num_q_heads=num_q_heads)  # num_k_heads != num_q_heads\n"
+            "# after\nbench(num_k_heads=num_q_heads, num_q_heads=num_q_heads)");
+  EXPECT_TRUE(AnyHas(b.solutions, "Call `bench` with `num_k_heads` equal to `num_q_heads`."));
+  Record c = DocumentCode("v.py", file, 23, "ValueError", "mismatch", "compare", {"actual != expected"});
+  SCOPED_TRACE(Dump(c));
+  EXPECT_FALSE(Has(c.example_fix, "compare(actual=expected")) << "a comparison helper reports the difference";
+}
+
 }  // namespace
 }  // namespace errdex

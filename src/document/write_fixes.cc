@@ -11,6 +11,7 @@
 
 #include "document/text.h"
 #include "document/values.h"
+#include "document/write_example.h"
 #include "document/writers.h"
 
 namespace errdex::doc {
@@ -162,9 +163,15 @@ std::string FlipParam(const SiteFacts& sf, const Fact& f) {
     if (a.op == "==" || a.op == "in") return "Call " + call + " with " + p + " set to something other than " + JoinSome(Ticked(a.values), "or", 8) + ".";
   }
   long n;
-  if (IntLiteral(a.rhs, &n)) return "Call " + call + " with " + p + " " + IntBoundPhrase(a.op, Trim(a.rhs)) + ".";
+  std::string float_bad, float_good;
+  if (IntLiteral(a.rhs, &n) || FloatBound(a, &float_bad, &float_good))
+    return "Call " + call + " with " + p + " " + IntBoundPhrase(a.op, Trim(a.rhs)) + ".";
+  // `num_k_heads != num_q_heads`, both arguments: one value for both.
+  if (std::string other = Trim(a.rhs); a.op == "!=" && sf.ctx->known && IsIdent(other) && other != s.param &&
+                                       IsParam(sf, other))
+    return "Call " + call + " with " + p + " equal to " + BT(other) + ".";
   // `out_dtype != torch.bfloat16`, `mode not in (None, "engine")`: the values it accepts, as typed.
-  if (!a.constants.empty() && (a.op == "not in" || a.op == "!=")) {
+  if (!a.constants.empty() && (a.op == "not in" || a.op == "!=" || a.op == "is not")) {
     std::vector<std::string> ok = AcceptedConstants(sf, f);
     if (ok.empty()) return "";
     return "Call " + call + " with " + p + " set to " + (ok.size() > 1 ? "one of " : "") + JoinSome(Ticked(ok), "or", 8) + ".";
@@ -198,11 +205,14 @@ std::string FlipTensor(const SiteFacts& sf, const Fact& f) {
     std::string base = BT(other.substr(0, other.size() - suffix.size()));
     return "Pass " + x + call + (s.pred == "dtype" ? " in the same dtype as " : " on the same device as ") + base + ": " + fix;
   }
-  if (s.pred == "dtype" && (a.op == "!=" || a.op == "not in")) {
+  if (s.pred == "dtype" && (a.op == "!=" || a.op == "is not" || a.op == "not in")) {
     std::vector<std::string> ok;
     std::string r = Trim(a.rhs);
-    if (a.op == "!=") {
+    if (a.op == "!=" || a.op == "is not") {
       if (std::string d = TorchDtype(r); !d.empty()) ok.push_back(d);
+    } else if (!a.constants.empty()) {  // `not in _SUPPORTED`, the file's tuple of dtypes
+      for (const auto& c : a.constants)
+        if (std::string d = TorchDtype(c); !d.empty()) ok.push_back(d);
     } else if (r.size() >= 2 && (r[0] == '(' || r[0] == '[' || r[0] == '{')) {
       std::string inner = r.substr(1, r.size() - 2), cur;
       for (char c : inner + ",") {
