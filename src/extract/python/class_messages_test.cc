@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "extract/python/message_eval.h"
 #include "extract/python/python_extractor.h"
 
 namespace errdex {
@@ -592,6 +593,33 @@ def harmonic(data):
   s = At(r, 24);  // the parameter is a value inside the text: not the callers' literal
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->message_pattern.value_or(""), "unknown name (.*?)");
+}
+
+// A helper with more literal callers than kMaxAlternatives (decimal's _raise_error has
+// 102 calls, 35 distinct texts) takes every one: the messages are alternatives of one
+// site, not a product, so the 16 of a product's cap leave out what users see. Past
+// kMaxReadAlternatives the message stays open.
+TEST(PythonExtractorBeyondOracle, HelperTakesManyCallersTexts) {
+  std::string src = "class Context:\n    def _raise_error(self, condition, explanation=None):\n"
+                    "        raise condition(explanation)\n\nclass Decimal:\n";
+  for (int i = 0; i < 40; ++i)
+    src += "    def op" + std::to_string(i) + "(self, context):\n        context._raise_error(InvalidOperation, "
+           "\"operation number " + std::to_string(i) + " is undefined\")\n";
+  PythonExtractResult r = ExtractPython("m.py", src);
+  const Site* s = At(r, 3);
+  ASSERT_NE(s, nullptr);
+  const std::string p = s->message_pattern.value_or("");
+  EXPECT_NE(p.find("operation number 0 is undefined"), std::string::npos) << p;
+  EXPECT_NE(p.find("operation number 39 is undefined"), std::string::npos) << p;
+  EXPECT_EQ(s->message_resolution.find("+open"), std::string::npos) << s->message_resolution;
+
+  std::string many = "def fail(m):\n    raise ValueError(m)\n";
+  for (size_t i = 0; i < py::kMaxReadAlternatives + 5; ++i)
+    many += "fail(\"failure number " + std::to_string(i) + " happened\")\n";
+  PythonExtractResult rm = ExtractPython("n.py", many);
+  s = At(rm, 2);
+  ASSERT_NE(s, nullptr);
+  EXPECT_NE(s->message_resolution.find("+open"), std::string::npos) << s->message_resolution;
 }
 
 // decimal's idiom: Context._raise_error(condition, explanation) is called on another

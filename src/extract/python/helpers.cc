@@ -252,7 +252,7 @@ MaybeSegs FileExtractor::CallerMessages(int fscope, std::string_view param, int 
     // `context._raise_error(...)`: another object's call of a private helper the file
     // defines once (decimal's Context._raise_error, called from Decimal's methods).
     if (hc.other_receiver && !unique_private) continue;
-    if (alt.options.size() >= py::kMaxAlternatives) {
+    if (alt.options.size() >= py::kMaxReadAlternatives) {
       *open = true;
       break;
     }

@@ -22,7 +22,8 @@ std::vector<Segs> Expand(const Segs& segs) {
         std::vector<Segs> e = Expand(o);
         for (Segs& x : e) subs.push_back(std::move(x));
       }
-      if (outs.size() * subs.size() > kMaxAlternatives) {
+      size_t cap = outs.size() == 1 ? kMaxReadAlternatives : kMaxAlternatives;
+      if (outs.size() * subs.size() > cap) {
         for (Segs& o : outs) o.push_back(Seg::Hole("..."));
         continue;
       }

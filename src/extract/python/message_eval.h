@@ -25,10 +25,15 @@ using Segs = std::vector<Seg>;
 using MaybeSegs = std::optional<Segs>;
 
 inline constexpr size_t kMaxAlternatives = 16;
+// One alternation of whole texts read from elsewhere -- the literal messages a
+// helper's callers pass (decimal's 102 `context._raise_error(X, "...")` calls),
+// the returns of a message function -- may hold more: each is a message the site
+// prints, and no product multiplies them.
+inline constexpr size_t kMaxReadAlternatives = 128;
 
 bool HasAlt(const Segs& segs);
 // Alt-free segment lists (cartesian product); past kMaxAlternatives an Alt
-// becomes the hole "...".
+// becomes the hole "..." (past kMaxReadAlternatives when it is the only one).
 std::vector<Segs> Expand(const Segs& segs);
 // Applies `fn` to every alternative; nullopt if any alternative fails.
 MaybeSegs PerAlt(const Segs& segs, const std::function<MaybeSegs(const Segs&)>& fn);

@@ -50,7 +50,7 @@ void AddReadText(const Segs& text, Seg* alt, bool* open) {
     bool seen = false;
     for (const Seg& g : one) literal += g.type == Seg::kLit ? g.text.size() : 0;
     for (const Segs& o : alt->options) seen = seen || SameSegs(o, one);
-    if (literal < kMinCallerLiteral || alt->options.size() >= py::kMaxAlternatives) *open = true;
+    if (literal < kMinCallerLiteral || alt->options.size() >= py::kMaxReadAlternatives) *open = true;
     else if (!seen) alt->options.push_back(std::move(one));
   }
 }
