@@ -122,11 +122,15 @@ TEST(CppExtractor, DefinesInRawStringsAndBlockCommentsAreNoDefines) {
       ")ESCAPE\"; /* and\n"
       "#define CHECK_CUDA(x) (void)0\n"
       "*/\n"
-      "#define JIT_REAL(x) TORCH_CHECK(x, \"real\")\n";
+      "#define JIT_REAL(x) TORCH_CHECK(x, \"real\")\n"
+      "/* a comment\n"
+      "   first */ #define AFTER_COMMENT(x) TORCH_CHECK(x)\n";
   cpp::LexResult lexed = cpp::LexDefines("csrc/cuda/reduction_template.cuh", jit);
-  ASSERT_EQ(lexed.macros.size(), 1u);
+  ASSERT_EQ(lexed.macros.size(), 2u);
   EXPECT_EQ(lexed.macros[0].name, "JIT_REAL");
   EXPECT_EQ(lexed.macros[0].line, 7u);
+  EXPECT_EQ(lexed.macros[1].name, "AFTER_COMMENT");  // a comment is whitespace: still a directive
+  EXPECT_EQ(lexed.macros[1].line, 9u);
   cpp::MacroTable table;
   table.AddFile("csrc/cuda/reduction_template.cuh", std::move(lexed));
   table.Finish();

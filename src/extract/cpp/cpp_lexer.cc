@@ -338,7 +338,10 @@ size_t Lexer::SkipCodeLine(size_t i) {
   const size_t eol = nl ? static_cast<size_t>(static_cast<const char*>(nl) - s) : n;
   std::string_view line = text_.substr(i, eol - i);
   if (line.find("R\"") == std::string_view::npos && line.find("/*") == std::string_view::npos) return eol;
-  // Token by token, as Run() reads code, until a newline outside any literal or comment.
+  // Token by token, as Run() reads code, until a newline outside any literal or
+  // comment. `first`: nothing but comments before, so a '#' is a directive's
+  // (`/* ... */ #define X`, as in Run()).
+  bool first = true;
   while (i < n) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c == '\n') return i;
@@ -346,6 +349,7 @@ size_t Lexer::SkipCodeLine(size_t i) {
       ++i;
       continue;
     }
+    if (c == '#' && first) return Directive(i);
     if (c == '/' && i + 1 < n && s[i + 1] == '/') {
       while (i < n && s[i] != '\n') {
         if (s[i] == '\\' && i + 1 < n && s[i + 1] == '\n') {  // continued comment
@@ -365,6 +369,7 @@ size_t Lexer::SkipCodeLine(size_t i) {
       i = stop;
       continue;
     }
+    first = false;
     TokType type;
     size_t end = ScanToken(text_, i, &type);
     if (end <= i) end = i + 1;
