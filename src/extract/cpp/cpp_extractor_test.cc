@@ -110,6 +110,38 @@ TEST(CppExtractor, RepositoryTableFollowsTheIncludes) {
   EXPECT_EQ(s[0].message_pattern, "t must be a CUDA tensor");
 }
 
+// A kernel's source kept in a raw string for NVRTC (ATen/native/cuda/
+// reduction_template.cuh) or a commented-out block holds lines starting with
+// '#': no compiler reads them as directives, so they define nothing -- else this
+// `assert` made every repository use of assert() expand to nothing.
+TEST(CppExtractor, DefinesInRawStringsAndBlockCommentsAreNoDefines) {
+  std::string jit =
+      "const std::string reduction_template = R\"ESCAPE(\n"
+      "  #define assert(expr) (static_cast<void>(0))\n"
+      "  __device__ void f() {}\n"
+      ")ESCAPE\"; /* and\n"
+      "#define CHECK_CUDA(x) (void)0\n"
+      "*/\n"
+      "#define JIT_REAL(x) TORCH_CHECK(x, \"real\")\n"
+      "/* a comment\n"
+      "   first */ #define AFTER_COMMENT(x) TORCH_CHECK(x)\n";
+  cpp::LexResult lexed = cpp::LexDefines("csrc/cuda/reduction_template.cuh", jit);
+  ASSERT_EQ(lexed.macros.size(), 2u);
+  EXPECT_EQ(lexed.macros[0].name, "JIT_REAL");
+  EXPECT_EQ(lexed.macros[0].line, 7u);
+  EXPECT_EQ(lexed.macros[1].name, "AFTER_COMMENT");  // a comment is whitespace: still a directive
+  EXPECT_EQ(lexed.macros[1].line, 9u);
+  cpp::MacroTable table;
+  table.AddFile("csrc/cuda/reduction_template.cuh", std::move(lexed));
+  table.Finish();
+  auto s = Sites("template <class T> T& at(SmallVector<T>& v, size_t idx) {\n  assert(idx < v.size());\n"
+                 "  return v[idx];\n}\n",
+                 &table, "c10/util/SmallVector.h");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].line, 2);
+  EXPECT_EQ(s[0].error_class, "assert");
+}
+
 TEST(CppExtractor, MessagesBuiltInLocals) {
   auto s = Sites(
       "#define FLASHINFER_ERROR(message) throw flashinfer::Error(__FUNCTION__, __FILE__, __LINE__, message)\n"

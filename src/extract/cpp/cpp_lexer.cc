@@ -236,6 +236,10 @@ class Lexer {
   size_t Directive(size_t i);
   // Skips a dead region (#if 0 ... ) from i; returns at the directive that ends it.
   size_t SkipDead(size_t i, bool else_live);
+  // The end (its '\n', or EOF) of a line of code from i: a raw string or block
+  // comment opened on it may end lines later, and a line starting with '#'
+  // inside one is no directive (#defines in an NVRTC kernel's R"(...)" source).
+  size_t SkipCodeLine(size_t i);
   void Emit(TokType type, size_t b, size_t e, bool space) {
     Token t;
     t.text = text_.substr(b, e - b);
@@ -327,6 +331,57 @@ size_t Lexer::Directive(size_t i) {
   return end;  // include, pragma, undef, error, line, ...
 }
 
+size_t Lexer::SkipCodeLine(size_t i) {
+  const size_t n = text_.size();
+  const char* s = text_.data();
+  const void* nl = std::memchr(s + i, '\n', n - i);
+  const size_t eol = nl ? static_cast<size_t>(static_cast<const char*>(nl) - s) : n;
+  std::string_view line = text_.substr(i, eol - i);
+  if (line.find("R\"") == std::string_view::npos && line.find("/*") == std::string_view::npos) return eol;
+  // Token by token, as Run() reads code, until a newline outside any literal or
+  // comment. `first`: nothing but comments before, so a '#' is a directive's
+  // (`/* ... */ #define X`, as in Run()).
+  bool first = true;
+  while (i < n) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == '\n') return i;
+    if (IsSpace(c)) {
+      ++i;
+      continue;
+    }
+    if (c == '#' && first) return Directive(i);
+    if (c == '/' && i + 1 < n && s[i + 1] == '/') {
+      while (i < n && s[i] != '\n') {
+        if (s[i] == '\\' && i + 1 < n && s[i + 1] == '\n') {  // continued comment
+          i += 2;
+          NewLine(i);
+          continue;
+        }
+        ++i;
+      }
+      return i;
+    }
+    if (c == '/' && i + 1 < n && s[i + 1] == '*') {
+      size_t end = text_.find("*/", i + 2);
+      size_t stop = end == std::string_view::npos ? n : end + 2;
+      for (size_t k = i; k < stop; ++k)
+        if (s[k] == '\n') NewLine(k + 1);
+      i = stop;
+      continue;
+    }
+    first = false;
+    TokType type;
+    size_t end = ScanToken(text_, i, &type);
+    if (end <= i) end = i + 1;
+    if (type == TokType::kString || type == TokType::kChar) {
+      for (size_t k = i; k < end; ++k)
+        if (s[k] == '\n') NewLine(k + 1);
+    }
+    i = end;
+  }
+  return n;
+}
+
 size_t Lexer::SkipDead(size_t i, bool else_live) {
   // i is at the end of a directive line. Walk line by line; only directives matter.
   const size_t n = text_.size();
@@ -392,12 +447,7 @@ LexResult Lexer::Run() {
     while (i < n) {
       size_t j = i;
       while (j < n && IsSpace(static_cast<unsigned char>(s[j]))) ++j;
-      if (j < n && s[j] == '#') {
-        i = Directive(j);
-      } else {
-        const void* nl = std::memchr(s + j, '\n', n - j);
-        i = nl ? static_cast<size_t>(static_cast<const char*>(nl) - s) : n;
-      }
+      i = j < n && s[j] == '#' ? Directive(j) : SkipCodeLine(j);
       if (i < n && s[i] == '\n') {
         NewLine(i + 1);
         ++i;
