@@ -767,5 +767,97 @@ def use(flag, m):
   EXPECT_FALSE(s->error_message.has_value());
 }
 
+// re's parser: `raise source.error(msg, offset)` on another object (the Tokenizer a
+// function is given) returns `error(msg, self.string, pos)`, a lower-case class whose
+// __init__ appends " at position N". The file's one method of that name is the
+// factory; the class table vouches for the lower-case class. A method name two classes
+// define is not followed.
+// An exception's __init__ that rebinds its `msg` parameter only in a branch (re's
+// error adds " at position N" when it knows the pattern): past the if, the argument as
+// given is the message too. `raise error("x")` without a position prints "x".
+TEST(PythonExtractorBeyondOracle, ClassTemplateKeepsTheArgumentAnIfLeavesAlone) {
+  constexpr const char* kSrc = R"PY(
+class error(Exception):
+    def __init__(self, msg, pattern=None, pos=None):
+        self.msg = msg
+        if pattern is not None and pos is not None:
+            msg = '%s at position %d' % (msg, pos)
+        else:
+            self.lineno = None
+        super().__init__(msg)
+
+class Both(Exception):
+    def __init__(self, msg, code):
+        if code:
+            msg = 'E%d: %s' % (code, msg)
+        else:
+            msg = 'unknown: %s' % msg
+        super().__init__(msg)
+
+def f():
+    raise error("look-behind requires fixed-width pattern")
+
+def g():
+    raise Both("broken", 3)
+)PY";
+  py::ClassMessageTable table;
+  table.Add(CollectPythonClassMessages("m.py", kSrc));
+  PythonExtractResult r = ExtractPython("m.py", kSrc, ExtractLimits{}, &table);
+  const Site* s = At(r, 20);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or(""),
+            "(?:look-behind requires fixed-width pattern at position (.*?)|look-behind requires fixed-width pattern)");
+  s = At(r, 23);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_pattern.value_or("").find("|broken)"), std::string::npos)
+      << "every path through Both's if binds msg: " << s->message_pattern.value_or("");
+}
+
+TEST(PythonExtractorBeyondOracle, FactoryMethodOfAnotherObjectAndALowerCaseClass) {
+  constexpr const char* kErrors = R"PY(
+class error(Exception):
+    def __init__(self, msg, pattern=None, pos=None):
+        self.msg = msg
+        if pattern is not None and pos is not None:
+            msg = '%s at position %d' % (msg, pos)
+        super().__init__(msg)
+)PY";
+  constexpr const char* kParser = R"PY(
+from errors import error
+
+class Tokenizer:
+    def error(self, msg, offset=0):
+        return error(msg, self.string, self.tell() - offset)
+
+class A:
+    def twice(self):
+        return ValueError("a")
+
+class B:
+    def twice(self):
+        return KeyError("b")
+
+def checkgroupname(source, name):
+    if not name.isidentifier():
+        raise source.error("bad character in group name %r" % name, len(name))
+
+def other(thing):
+    raise thing.twice()
+)PY";
+  py::ClassMessageTable table;
+  table.Add(CollectPythonClassMessages("errors.py", kErrors));
+  table.Add(CollectPythonClassMessages("parser.py", kParser));
+  PythonExtractResult r = ExtractPython("parser.py", kParser, ExtractLimits{}, &table);
+  const Site* s = At(r, 18);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->error_class.value_or(""), "error");
+  EXPECT_NE(s->message_pattern.value_or("").find("bad character in group name (.*?) at position (.*?)"), std::string::npos)
+      << s->message_pattern.value_or("");
+  EXPECT_NE(s->message_resolution.find("+factory"), std::string::npos) << s->message_resolution;
+  s = At(r, 21);
+  ASSERT_NE(s, nullptr);
+  EXPECT_FALSE(s->error_class.has_value()) << "two classes define twice(): which one runs is not ours to say";
+}
+
 }  // namespace
 }  // namespace errdex

@@ -54,6 +54,7 @@ std::optional<Found> FileExtractor::Lookup(Eval& ev, const std::string& name, st
         // Bound in several branches of an if: each binding is a possible message.
         if (f.chain.size() == 1 && s.kind == Scope::kFunction) {
           const Assign* cur = f.chain[0];
+          bool sibling = false;
           for (int i = base - 1; i >= 0 && f.branches.size() + 1 < py::kMaxAlternatives; --i) {
             const Assign* a = usable[static_cast<size_t>(i)];
             if (a->aug) break;
@@ -61,7 +62,16 @@ std::optional<Found> FileExtractor::Lookup(Eval& ev, const std::string& name, st
             if (b == Branching::kNone) break;
             f.branches.push_back(a);
             cur = a;
+            sibling = sibling || b == Branching::kSibling;
             if (b == Branching::kOverridden) break;
+          }
+          // The earliest binding sits in a branch of an if that ended by the use, and
+          // no other branch of it binds the name: past that if, the parameter's own
+          // value still flows (an exception's __init__ that decorates `msg` only when
+          // it knows a position).
+          if (!sibling && s.HasParam(name)) {
+            IfPlace place = PlaceInIf(f.branches.empty() ? *f.chain[0] : *f.branches.back(), pos);
+            f.param_other_path = place.header >= 0 && place.ended;
           }
         }
         f.kind = s.kind == Scope::kModule ? "module-constant" : "variable";
@@ -79,63 +89,81 @@ std::optional<Found> FileExtractor::Lookup(Eval& ev, const std::string& name, st
   return std::nullopt;
 }
 
-FileExtractor::Branching FileExtractor::BranchingOf(const Assign& earlier, const Assign& later,
-                                                    std::pair<int, int> use) const {
+// The logical lines BranchingOf and InEndedIfBranch read: `a`'s, the header of its
+// block (an if/elif/else, else -1), and whether that if has ended by the use.
+FileExtractor::IfPlace FileExtractor::PlaceInIf(const Assign& a, std::pair<int, int> use) const {
   const std::vector<py::LogicalLine>& L = toks_.lines;
   const std::vector<py::Token>& T = toks_.tokens;
-  // The logical line whose first token is at (line, col).
-  auto line_of = [&](const Assign& a) -> int {
-    auto it = std::lower_bound(L.begin(), L.end(), a.line,
-                               [&](const py::LogicalLine& l, int line) { return T[l.first].line < line; });
-    for (; it != L.end() && T[it->first].line == a.line; ++it)
-      if (T[it->first].col == a.col) return static_cast<int>(it - L.begin());
-    return -1;
-  };
-  auto starts_with = [&](int i, std::string_view word) { return py::TokenText(text_, T[L[static_cast<size_t>(i)].first]) == word; };
-  auto indent = [&](int i) { return L[static_cast<size_t>(i)].indent; };
-  // The header of line i's block: the nearest line before it that is indented less.
-  auto header_of = [&](int i) {
-    int j = i - 1;
-    while (j >= 0 && indent(j) >= indent(i)) --j;
-    return j;
-  };
-  int e = line_of(earlier), l = line_of(later);
-  if (e < 0 || l <= e) return Branching::kNone;
+  IfPlace out;
+  out.line = LineOf(a);
+  if (out.line < 0) return out;
   // The logical line of the use: the last one starting at or before it.
   auto after_use = std::upper_bound(L.begin(), L.end(), use, [&](std::pair<int, int> p, const py::LogicalLine& x) {
     return p < std::make_pair(static_cast<int>(T[x.first].line), static_cast<int>(T[x.first].col));
   });
   int u = static_cast<int>(after_use - L.begin()) - 1;
-  if (u <= l) return Branching::kNone;
-  int lh = header_of(l);
-  if (lh < 0 || !(starts_with(lh, "if") || starts_with(lh, "elif") || starts_with(lh, "else"))) return Branching::kNone;
+  if (u <= out.line) return out;
+  int lh = HeaderOf(out.line);
+  if (lh < 0 || !(StartsWithWord(lh, "if") || StartsWithWord(lh, "elif") || StartsWithWord(lh, "else"))) return out;
+  out.header = lh;
   // Used inside a branch of that if, the name holds that branch's text only: the if
   // must end (a line at its indentation that continues no branch, or less) by the use.
-  bool if_ended = false;
-  for (int i = l + 1; i <= u && !if_ended; ++i)
-    if_ended = indent(i) < indent(lh) || (indent(i) == indent(lh) && !starts_with(i, "elif") && !starts_with(i, "else"));
-  if (!if_ended) return Branching::kNone;
-  if (indent(e) == indent(l)) {
+  for (int i = out.line + 1; i <= u && !out.ended; ++i)
+    out.ended = Indent(i) < Indent(lh) ||
+                (Indent(i) == Indent(lh) && !StartsWithWord(i, "elif") && !StartsWithWord(i, "else"));
+  return out;
+}
+
+// The logical line whose first token is the assignment's (line, col); -1 if none.
+int FileExtractor::LineOf(const Assign& a) const {
+  const std::vector<py::LogicalLine>& L = toks_.lines;
+  const std::vector<py::Token>& T = toks_.tokens;
+  auto it = std::lower_bound(L.begin(), L.end(), a.line,
+                             [&](const py::LogicalLine& l, int line) { return T[l.first].line < line; });
+  for (; it != L.end() && T[it->first].line == a.line; ++it)
+    if (T[it->first].col == a.col) return static_cast<int>(it - L.begin());
+  return -1;
+}
+
+int FileExtractor::Indent(int i) const { return toks_.lines[static_cast<size_t>(i)].indent; }
+
+bool FileExtractor::StartsWithWord(int i, std::string_view word) const {
+  return py::TokenText(text_, toks_.tokens[toks_.lines[static_cast<size_t>(i)].first]) == word;
+}
+
+// The header of line i's block: the nearest line before it that is indented less.
+int FileExtractor::HeaderOf(int i) const {
+  int j = i - 1;
+  while (j >= 0 && Indent(j) >= Indent(i)) --j;
+  return j;
+}
+
+FileExtractor::Branching FileExtractor::BranchingOf(const Assign& earlier, const Assign& later,
+                                                    std::pair<int, int> use) const {
+  IfPlace place = PlaceInIf(later, use);
+  int e = LineOf(earlier), l = place.line, lh = place.header;
+  if (e < 0 || l <= e || lh < 0 || !place.ended) return Branching::kNone;
+  if (Indent(e) == Indent(l)) {
     // Siblings: earlier's block header is an if/elif at the if's indentation k, and
     // every line between them at k continues that if (elif/else).
-    int eh = header_of(e);
-    if (eh < 0 || !(starts_with(eh, "if") || starts_with(eh, "elif"))) return Branching::kNone;
-    int k = indent(eh);
-    if (indent(lh) != k || lh <= e) return Branching::kNone;
+    int eh = HeaderOf(e);
+    if (eh < 0 || !(StartsWithWord(eh, "if") || StartsWithWord(eh, "elif"))) return Branching::kNone;
+    int k = Indent(eh);
+    if (Indent(lh) != k || lh <= e) return Branching::kNone;
     for (int i = e + 1; i < l; ++i) {
-      if (indent(i) < k) return Branching::kNone;
-      if (indent(i) == k && !starts_with(i, "elif") && !starts_with(i, "else")) return Branching::kNone;
+      if (Indent(i) < k) return Branching::kNone;
+      if (Indent(i) == k && !StartsWithWord(i, "elif") && !StartsWithWord(i, "else")) return Branching::kNone;
     }
     return Branching::kSibling;
   }
   // Overridden: earlier is at the if's level or outside it, before the if.
   int first_header = lh;
-  while (first_header >= 0 && (starts_with(first_header, "elif") || starts_with(first_header, "else"))) {
+  while (first_header >= 0 && (StartsWithWord(first_header, "elif") || StartsWithWord(first_header, "else"))) {
     int j = first_header - 1;
-    while (j >= 0 && indent(j) != indent(first_header)) --j;
+    while (j >= 0 && Indent(j) != Indent(first_header)) --j;
     first_header = j;
   }
-  if (first_header <= e || indent(e) > indent(first_header)) return Branching::kNone;
+  if (first_header <= e || Indent(e) > Indent(first_header)) return Branching::kNone;
   return Branching::kOverridden;
 }
 
@@ -221,7 +249,8 @@ MaybeSegs FileExtractor::Ev(Eval& ev, int node, int depth, std::pair<int, int> p
             MaybeSegs v = Ev(caller, b.node, depth + 1, b.pos);
             return v ? v : Segs{Seg::Hole(HoleText(b.node))};
           }
-      std::optional<Found> f = Lookup(ev, n.str, pos);
+      const std::string name_read = n.str;  // (copy: evaluation below grows the node arena)
+      std::optional<Found> f = Lookup(ev, name_read, pos);
       if (!f) {
         // A parameter of the function the message is built in: what its callers pass,
         // or its default when they leave it out.
@@ -276,6 +305,17 @@ MaybeSegs FileExtractor::Ev(Eval& ev, int node, int depth, std::pair<int, int> p
           out = Segs{std::move(alt)};
           if (ev.flags.find("+branches") == std::string::npos) ev.flags += "+branches";
         }
+      }
+      if (f->param_other_path && collect_classes_ && py::HasLiteral(out)) {
+        // A class's template (its __init__): the argument as given is the other
+        // alternative; each raise binds it to its own text. Listed last: a pattern's
+        // alternation tries its options in order, and the decorated text says more.
+        Seg alt;
+        alt.type = Seg::kAlt;
+        alt.options.push_back(std::move(out));
+        alt.options.push_back(Segs{Seg::Hole(name_read)});
+        out = Segs{std::move(alt)};
+        if (ev.flags.find("+branches") == std::string::npos) ev.flags += "+branches";
       }
       if (ev.resolution == "literal" || std::string_view(f->kind) == "variable") ev.resolution = f->kind;
       for (const char* fl : {"-multi", "+aug"})

@@ -136,6 +136,10 @@ struct Found {
   // Plain assignments in other branches of the same `if` (`if c: e = "a" else: e =
   // "b"`), or before an `if` whose branch rebinds it: the name may hold any of them.
   std::vector<const Assign*> branches;
+  // The one binding sits in a branch of an `if` that ended before the use, and the
+  // name is a parameter: on the other path it still holds the argument (an
+  // exception's __init__ that decorates `msg` only when a position is known).
+  bool param_other_path = false;
   const char* kind;
   std::string flags;
   std::pair<int, int> apos;
@@ -221,6 +225,17 @@ class FileExtractor {
   // kNone otherwise (later always replaces earlier, or the use is inside a branch).
   enum class Branching { kNone, kSibling, kOverridden };
   Branching BranchingOf(const Assign& earlier, const Assign& later, std::pair<int, int> use) const;
+  // Where an assignment sits: its logical line, the if/elif/else header of its block
+  // (-1: none) and whether that if has ended by `use` (the name read after it).
+  struct IfPlace {
+    int line = -1, header = -1;
+    bool ended = false;
+  };
+  IfPlace PlaceInIf(const Assign& a, std::pair<int, int> use) const;
+  int LineOf(const Assign& a) const;
+  int Indent(int logical_line) const;
+  int HeaderOf(int logical_line) const;  // the nearest line before it indented less; -1 none
+  bool StartsWithWord(int logical_line, std::string_view word) const;
   MaybeSegs Ev(Eval& ev, int node, int depth, std::pair<int, int> pos);
   MaybeSegs Ev(Eval& ev, int node) { return Ev(ev, node, 0, ev.pos); }
   Segs EvOrHole(Eval& ev, int node, int depth, std::pair<int, int> pos);
@@ -292,7 +307,13 @@ class FileExtractor {
   bool BindClassTemplate(Site& site, int call, const Pending& p, const std::string& cls);
   // The function of this file a call names: `f(...)` a module-level or nested def,
   // `self.f(...)` / `cls.f(...)` a method; -1 when there is none or more than one.
-  int LocalFunction(int callee_node);
+  // `other_receivers`: also `source.f(...)` on another object, when the file's
+  // classes define one method of that name (re's `raise source.error(msg)`).
+  int LocalFunction(int callee_node, bool other_receivers = false);
+  // `raise error(msg, ...)` with `error` a lower-case exception class (re's, socket's):
+  // the repository's class table has a class of that name, and neither the scope nor
+  // the file's functions (its methods, for `x.error(...)`) bind the name otherwise.
+  bool LowerCaseClass(const std::string& name, bool attribute, int scope);
   // The callee's parameters bound to a call's arguments (EvReturns, BindFactory);
   // false when the call passes *args / **kwargs or more arguments than it takes.
   bool BindArgs(const Scope& callee, bool method, int call, int scope, std::pair<int, int> pos,

@@ -51,11 +51,12 @@ std::optional<std::string> FileExtractor::ClassAttributeClass(const Node& fn, in
   return cls;
 }
 
-int FileExtractor::LocalFunction(int f) {
+int FileExtractor::LocalFunction(int f, bool other_receivers) {
   bool method = false;
   if (parser_.node(f).kind == NodeKind::kAttribute) {
     int base = parser_.node(f).kids[0];
-    if (parser_.node(base).kind != NodeKind::kName || (parser_.node(base).str != "self" && parser_.node(base).str != "cls"))
+    if (parser_.node(base).kind != NodeKind::kName ||
+        (!other_receivers && parser_.node(base).str != "self" && parser_.node(base).str != "cls"))
       return -1;
     method = true;
   } else if (parser_.node(f).kind != NodeKind::kName) {
@@ -507,6 +508,19 @@ bool FileExtractor::BindClassTemplate(Site& site, int call, const Pending& p, co
     if (!segs || !py::HasLiteral(*segs)) return false;
   } else {
     segs = py::BindClassMessage(*t, args);
+    // An alternative of the class's template that is holes only once bound (the
+    // argument as given, where this raise passes no text for it: click's
+    // NoSuchOption(opt) leaves `message` None, so __init__ writes its own) would
+    // match any text: the alternatives with words say what this raise prints.
+    if (segs && segs->size() == 1 && (*segs)[0].type == py::Seg::kAlt) {
+      std::vector<py::Segs>& options = (*segs)[0].options;
+      bool any_literal = false;
+      for (const py::Segs& o : options) any_literal = any_literal || py::HasLiteral(o);
+      if (any_literal)
+        options.erase(std::remove_if(options.begin(), options.end(), [](const py::Segs& o) { return !py::HasLiteral(o); }),
+                      options.end());
+      if (options.size() == 1) segs = py::Segs(std::move(options[0]));
+    }
   }
   if (!segs) return false;
   py::Rendered r = py::Render(segs);

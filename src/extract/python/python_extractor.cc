@@ -875,13 +875,18 @@ PythonExtractResult FileExtractor::Run() {
       if (s.error_class) continue;
       auto it = table.find(name);
       if (it == table.end()) {
+        // The class the function of that name returns; none when two functions of
+        // the name (methods of two classes) return different ones.
         std::optional<std::string> info;
+        bool conflict = false;
         if (!IsClasslike(name))
           for (const auto& [fname, sc] : functions_) {
             if (fname != name) continue;
-            info = FactoryInfo(scopes_[static_cast<size_t>(sc)]);
-            if (info) break;
+            std::optional<std::string> one = FactoryInfo(scopes_[static_cast<size_t>(sc)]);
+            if (one && info && *one != *info) conflict = true;
+            if (one && !info) info = one;
           }
+        if (conflict) info.reset();
         it = table.emplace(name, info).first;
       }
       if (it->second) s.error_class = it->second;

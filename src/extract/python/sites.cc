@@ -147,7 +147,7 @@ void FileExtractor::CallRaise(Site& site, int call, const Pending& p, std::strin
   bool brace = false;
   if (fn.kind == NodeKind::kName || fn.kind == NodeKind::kAttribute) {
     const std::string& last = fn.str;
-    if (IsClasslike(last)) {
+    if (IsClasslike(last) || LowerCaseClass(last, fn.kind == NodeKind::kAttribute, p.scope)) {
       site.error_class = last;
       if (last == "HTTPException" || last == "PydanticCustomError") msg_idx = 1;
       if (last == "PydanticKnownError") msg_idx = -1;
@@ -226,10 +226,28 @@ bool FileExtractor::DefinesWarningsWarn() const {
   return false;
 }
 
+bool FileExtractor::LowerCaseClass(const std::string& name, bool attribute, int scope) {
+  if (!classes_ || name.empty() || LocallyBound(name, scope)) return false;
+  if (functions_by_name_.empty())
+    for (const auto& [fname, sc] : functions_) functions_by_name_[fname].push_back(sc);
+  // The file's own function of that name (a factory): for `error(...)` one at module
+  // level, for `x.error(...)` a method (re's parser has both the class `error` and
+  // Tokenizer.error, which `source.error(...)` calls).
+  if (auto it = functions_by_name_.find(name); it != functions_by_name_.end())
+    for (int sc : it->second) {
+      const Scope& fs = scopes_[static_cast<size_t>(sc)];
+      bool method = fs.parent >= 0 && scopes_[static_cast<size_t>(fs.parent)].kind == Scope::kClass;
+      if (method == attribute) return false;
+    }
+  return classes_->Resolve(name, path_).has_value();
+}
+
 bool FileExtractor::BindFactory(Site& site, int call, const Pending& p) {
   if (factory_frame_ || following_callers_) return false;  // one level
   const int f = parser_.node(call).kids[0];
-  const int callee = LocalFunction(f);
+  // `raise source.error(msg)` on another object, too: a method that returns an
+  // exception is no common name's, and the file defines it once.
+  const int callee = LocalFunction(f, /*other_receivers=*/true);
   if (callee < 0) return false;
   const Scope& cs = scopes_[static_cast<size_t>(callee)];
   if (cs.returns.size() != 1) return false;  // one construction, or we cannot say which
@@ -240,7 +258,8 @@ bool FileExtractor::BindFactory(Site& site, int call, const Pending& p) {
   const int r = parser_.ParseExpr(T, &at, re, true);
   if (r < 0 || at != re || parser_.node(r).kind != NodeKind::kCall) return false;
   const std::string cls = LastName(parser_.node(r).kids[0]);
-  if (cls.empty() || !IsClasslike(cls)) return false;
+  // A lower-case class name (re's `error`) counts when the repository's class table has it.
+  if (cls.empty() || (!IsClasslike(cls) && !(classes_ && classes_->Resolve(cls, path_).has_value()))) return false;
   std::vector<Binding> bindings;
   const Eval caller = EvalAt(p);
   if (!BindArgs(cs, parser_.node(f).kind == NodeKind::kAttribute, call, caller.scope, caller.pos, &bindings))
