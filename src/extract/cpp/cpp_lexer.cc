@@ -240,6 +240,11 @@ class Lexer {
   // comment opened on it may end lines later, and a line starting with '#'
   // inside one is no directive (#defines in an NVRTC kernel's R"(...)" source).
   size_t SkipCodeLine(size_t i);
+  // From the "//" at i to the newline that ends the comment (a backslash-newline
+  // continues it), or EOF; from the "/*" at i past its "*/", or to EOF. Both count
+  // the lines they cross.
+  size_t SkipLineComment(size_t i);
+  size_t SkipBlockComment(size_t i);
   void Emit(TokType type, size_t b, size_t e, bool space) {
     Token t;
     t.text = text_.substr(b, e - b);
@@ -331,6 +336,29 @@ size_t Lexer::Directive(size_t i) {
   return end;  // include, pragma, undef, error, line, ...
 }
 
+size_t Lexer::SkipLineComment(size_t i) {
+  const size_t n = text_.size();
+  const char* s = text_.data();
+  while (i < n && s[i] != '\n') {
+    if (s[i] == '\\' && i + 1 < n && s[i + 1] == '\n') {  // continued comment
+      i += 2;
+      NewLine(i);
+      continue;
+    }
+    ++i;
+  }
+  return i;
+}
+
+size_t Lexer::SkipBlockComment(size_t i) {
+  const size_t n = text_.size();
+  size_t end = text_.find("*/", i + 2);
+  size_t stop = end == std::string_view::npos ? n : end + 2;
+  for (size_t k = i; k < stop; ++k)
+    if (text_[k] == '\n') NewLine(k + 1);
+  return stop;
+}
+
 size_t Lexer::SkipCodeLine(size_t i) {
   const size_t n = text_.size();
   const char* s = text_.data();
@@ -351,22 +379,10 @@ size_t Lexer::SkipCodeLine(size_t i) {
     }
     if (c == '#' && first) return Directive(i);
     if (c == '/' && i + 1 < n && s[i + 1] == '/') {
-      while (i < n && s[i] != '\n') {
-        if (s[i] == '\\' && i + 1 < n && s[i + 1] == '\n') {  // continued comment
-          i += 2;
-          NewLine(i);
-          continue;
-        }
-        ++i;
-      }
-      return i;
+      return SkipLineComment(i);
     }
     if (c == '/' && i + 1 < n && s[i + 1] == '*') {
-      size_t end = text_.find("*/", i + 2);
-      size_t stop = end == std::string_view::npos ? n : end + 2;
-      for (size_t k = i; k < stop; ++k)
-        if (s[k] == '\n') NewLine(k + 1);
-      i = stop;
+      i = SkipBlockComment(i);
       continue;
     }
     first = false;
@@ -475,23 +491,12 @@ LexResult Lexer::Run() {
       continue;
     }
     if (c == '/' && i + 1 < n && s[i + 1] == '/') {
-      while (i < n && s[i] != '\n') {
-        if (s[i] == '\\' && i + 1 < n && s[i + 1] == '\n') {  // continued comment
-          i += 2;
-          NewLine(i);
-          continue;
-        }
-        ++i;
-      }
+      i = SkipLineComment(i);
       space = true;
       continue;
     }
     if (c == '/' && i + 1 < n && s[i + 1] == '*') {
-      size_t end = text_.find("*/", i + 2);
-      size_t stop = end == std::string_view::npos ? n : end + 2;
-      for (size_t k = i; k < stop; ++k)
-        if (s[k] == '\n') NewLine(k + 1);
-      i = stop;
+      i = SkipBlockComment(i);
       space = true;
       continue;
     }
