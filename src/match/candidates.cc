@@ -127,6 +127,17 @@ void CandidateSet::Evaluate(uint32_t pattern, std::string_view text, size_t hs_e
     constexpr std::string_view kHole = "(.*?)";
     me.open_ends = form.size() > 2 * kHole.size() && std::string_view(form).substr(0, kHole.size()) == kHole &&
                    std::string_view(form).substr(form.size() - kHole.size()) == kHole;
+    // The same of the alternative that matched (re's "(?:(.*?) at position (.*?)|...)"):
+    // its holes took the text's first and last characters.
+    if (!me.open_ends && !loc->limit_hit && me.literal > 0) {
+      bool first = false, last = false;
+      for (const PatternCapture& c : loc->captures) {
+        if (c.end <= c.begin) continue;
+        first = first || c.begin == loc->begin;
+        last = last || c.end >= std::min(loc->end, TrimmedLength(text));
+      }
+      me.open_ends = first && last;
+    }
   }
   if (me.kind == MessageEvidence::Kind::kPartial && loc->begin <= anchor && loc->end > anchor &&
       (!end_known || EndsSentenceBeforeProse(text, loc->end)))

@@ -845,5 +845,26 @@ TEST(Explain, WholeMatchesByOpenEndsOrUnbalancedHolesAreFinds) {
   EXPECT_EQ(hits[0].entry, 7u);
 }
 
+// A template with alternative forms (re's error: "... at position N" when it knows
+// where, "(line L, column C)" on several lines): each alternative's last hole runs to
+// the end of the line, as a one-form template's does, and an alternative with holes at
+// both ends that takes the whole line is a find, as "{} of a {}" is. Before, the
+// lazy last hole of the specific form stopped before "1", and re's generic
+// "{err.msg} at position {pos}" took the user's sentence into its first hole and won.
+TEST(Explain, AlternativesEndInTheLineAndTheirOpenEndsAreFinds) {
+  auto m = MakeMatcher({
+      {"error", "re/_parser.py", "_parse", 867, "{err.msg} at position {pos}",
+       "(?:(.*?) at position (.*?)|(.*?) \\(line (.*?), column (.*?)\\))"},
+      {"error", "re/_parser.py", "_parse", 859, "unknown extension ?{char} at position {pos}",
+       "(?:unknown extension \\?(.*?) at position (.*?)|unknown extension \\?(.*?))"},
+  });
+  auto hits = Explain(*m, "After the last update every request fails with unknown extension ?z at position 1\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 1u);
+  bool position = false;
+  for (const ExplainCapture& c : hits[0].captures) position = position || c.text == "1";
+  EXPECT_TRUE(position) << "the position is the last hole's, to the end of the line";
+}
+
 }  // namespace
 }  // namespace errdex

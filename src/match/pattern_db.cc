@@ -703,10 +703,63 @@ pcre2_code* PatternDatabase::WholeCode(uint32_t index) const {
       [&] { return std::make_pair("(?:" + patterns_[index] + ")\\z", uint32_t{PCRE2_ANCHORED}); });
 }
 
+namespace {
+
+// A pattern that is one alternation as a whole, "(?:A (.*?)|B)" (a message with
+// alternative forms), with each alternative's trailing hole running greedily to
+// the end of the line, as a whole pattern's trailing hole does in SearchCode: a
+// lazy one at the end of an unanchored search matches nothing (`... at position
+// (.*?)` would stop before the position). "" when `p` is no such alternation or
+// no alternative ends in a hole.
+std::string AlternativesWithGreedyTails(std::string_view p) {
+  if (p.size() < 5 || p.compare(0, 3, "(?:") != 0 || p.back() != ')') return "";
+  std::vector<size_t> ends;  // where each alternative ends (its '|' or the final ')')
+  int depth = 0;
+  for (size_t i = 0; i < p.size(); ++i) {
+    if (p[i] == '\\') {
+      ++i;
+      continue;
+    }
+    if (p.compare(i, 3, "(?:") == 0 || (p[i] == '(' && p.compare(i, kHoleGroup.size(), kHoleGroup) != 0)) {
+      ++depth;
+    } else if (p.compare(i, kHoleGroup.size(), kHoleGroup) == 0) {
+      i += kHoleGroup.size() - 1;
+    } else if (p[i] == ')') {
+      if (--depth == 0 && i + 1 != p.size()) return "";  // "(?:a|b) c": not one alternation
+      if (depth == 0) ends.push_back(i);
+    } else if (p[i] == '|' && depth == 1) {
+      ends.push_back(i);
+    }
+  }
+  std::string out;
+  size_t from = 0;
+  bool changed = false;
+  for (size_t e : ends) {
+    bool tail = e >= kHoleGroup.size() && p.compare(e - kHoleGroup.size(), kHoleGroup.size(), kHoleGroup) == 0 &&
+                !(e >= kHoleGroup.size() + 1 && p[e - kHoleGroup.size() - 1] == '\\');
+    if (tail) {
+      out.append(p.substr(from, e - kHoleGroup.size() - from));
+      out += "([^\\n]*)";
+      changed = true;
+    } else {
+      out.append(p.substr(from, e - from));
+    }
+    out.push_back(p[e]);
+    from = e + 1;
+  }
+  return changed ? out : "";
+}
+
+}  // namespace
+
 pcre2_code* PatternDatabase::SearchCode(uint32_t index) const {
   return lazy_[index]->search.Get([&] {
     const std::string& p = patterns_[index];
     FormScan f = ScanForm(p);
+    if (f.conforms && !(f.leading_hole || f.trailing_hole)) {
+      std::string tails = AlternativesWithGreedyTails(p);
+      if (!tails.empty()) return std::make_pair(tails, uint32_t{0});
+    }
     if (!f.conforms || !(f.leading_hole || f.trailing_hole)) return std::make_pair(p, uint32_t{0});
     // Holes at the ends are bounded by the line: a leading one starts at the
     // text's start (anchored, so one start position: linear), a trailing one
