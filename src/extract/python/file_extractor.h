@@ -301,7 +301,9 @@ class FileExtractor {
   // = AssertionError`): that class's name.
   std::optional<std::string> ClassAttributeClass(const Node& fn, int scope);
   bool in_returns_ = false;
-  std::unordered_map<std::string_view, std::vector<int>> functions_by_name_;  // built on first use
+  // The scopes of the file's defs of `name` (module-level, nested and methods); empty if none.
+  const std::vector<int>& FunctionsNamed(std::string_view name);
+  std::unordered_map<std::string_view, std::vector<int>> functions_by_name_;  // FunctionsNamed's, built on first use
   // Binds a raise's arguments into its class's message template; false when the
   // class has none.
   bool BindClassTemplate(Site& site, int call, const Pending& p, const std::string& cls);

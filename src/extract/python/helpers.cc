@@ -51,6 +51,14 @@ std::optional<std::string> FileExtractor::ClassAttributeClass(const Node& fn, in
   return cls;
 }
 
+const std::vector<int>& FileExtractor::FunctionsNamed(std::string_view name) {
+  static const std::vector<int> kNone;
+  if (functions_by_name_.empty())
+    for (const auto& [fname, sc] : functions_) functions_by_name_[fname].push_back(sc);
+  auto it = functions_by_name_.find(name);
+  return it == functions_by_name_.end() ? kNone : it->second;
+}
+
 int FileExtractor::LocalFunction(int f, bool other_receivers) {
   bool method = false;
   if (parser_.node(f).kind == NodeKind::kAttribute) {
@@ -63,12 +71,8 @@ int FileExtractor::LocalFunction(int f, bool other_receivers) {
     return -1;
   }
   // The one function of that name (a method: of a class; else at module level).
-  if (functions_by_name_.empty())
-    for (const auto& [fname, sc] : functions_) functions_by_name_[fname].push_back(sc);
-  auto named = functions_by_name_.find(parser_.node(f).str);
-  if (named == functions_by_name_.end()) return -1;
   int callee = -1;
-  for (int sc : named->second) {
+  for (int sc : FunctionsNamed(parser_.node(f).str)) {
     if (sc < 0) continue;
     const Scope& cs = scopes_[static_cast<size_t>(sc)];
     bool in_class = cs.parent >= 0 && scopes_[static_cast<size_t>(cs.parent)].kind == Scope::kClass;

@@ -228,17 +228,14 @@ bool FileExtractor::DefinesWarningsWarn() const {
 
 bool FileExtractor::LowerCaseClass(const std::string& name, bool attribute, int scope) {
   if (!classes_ || name.empty() || LocallyBound(name, scope)) return false;
-  if (functions_by_name_.empty())
-    for (const auto& [fname, sc] : functions_) functions_by_name_[fname].push_back(sc);
   // The file's own function of that name (a factory): for `error(...)` one at module
   // level, for `x.error(...)` a method (re's parser has both the class `error` and
   // Tokenizer.error, which `source.error(...)` calls).
-  if (auto it = functions_by_name_.find(name); it != functions_by_name_.end())
-    for (int sc : it->second) {
-      const Scope& fs = scopes_[static_cast<size_t>(sc)];
-      bool method = fs.parent >= 0 && scopes_[static_cast<size_t>(fs.parent)].kind == Scope::kClass;
-      if (method == attribute) return false;
-    }
+  for (int sc : FunctionsNamed(name)) {
+    const Scope& fs = scopes_[static_cast<size_t>(sc)];
+    bool method = fs.parent >= 0 && scopes_[static_cast<size_t>(fs.parent)].kind == Scope::kClass;
+    if (method == attribute) return false;
+  }
   return classes_->Resolve(name, path_).has_value();
 }
 
