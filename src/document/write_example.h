@@ -14,6 +14,9 @@ namespace errdex::doc {
 
 // `name` is a (non-star) parameter of the enclosing function: a value its caller chooses.
 bool IsParam(const SiteFacts& sf, const std::string& name);
+// The enclosing function is a comparison helper (assert*, *compare*, *equal*): the
+// mismatch of two arguments is what it reports, so making them agree is no fix.
+bool ReportsMismatch(const SiteFacts& sf);
 // How a user reaches a private helper that checks `param`: the public function or
 // constructor of this file that calls it passing `param` through (date(...) for
 // _check_date_fields(year, month, day)); the helper itself otherwise.

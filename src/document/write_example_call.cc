@@ -62,6 +62,12 @@ bool IsParam(const SiteFacts& sf, const std::string& name) {
   return false;
 }
 
+bool ReportsMismatch(const SiteFacts& sf) {
+  std::string fn = Lower(sf.ctx->def_name);
+  return fn.find("assert") != std::string::npos || fn.find("compare") != std::string::npos ||
+         fn.find("equal") != std::string::npos;
+}
+
 std::string PublicCallName(const SiteFacts& sf, const std::string& param) {
   const std::string& f = sf.func;
   if (!StartsWith(f, "_") || StartsWith(f, "__") || param.empty()) return CallName(sf);
@@ -153,9 +159,7 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
         // device); the other is moved instead when `q` is an output buffer.
         std::string base = EndsWith(other, "." + s.pred) ? other.substr(0, other.size() - s.pred.size() - 1) : other;
         if (sf.site->language != "python" || !sf.ctx->known || !IsIdent(base) || !IsParam(sf, base) || base == t) continue;
-        std::string fn = Lower(sf.ctx->def_name);  // a comparison helper reports the mismatch: converting hides it
-        if (fn.find("assert") != std::string::npos || fn.find("compare") != std::string::npos || fn.find("equal") != std::string::npos)
-          continue;
+        if (ReportsMismatch(sf)) continue;  // converting would hide what it reports
         bool move_other = output && base != other;
         if (move_other && IsOutputBuffer(base)) continue;
         std::string call = PublicCallName(sf, x), moved = move_other ? base : t;
@@ -260,11 +264,7 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
     } else if (std::string other = Trim(a.rhs); a.op == "!=" && sf.site->language == "python" && sf.ctx->known &&
                                                 IsIdent(other) && other != x && IsParam(sf, other) && !s.ctor) {
       // `num_k_heads != num_q_heads`, both arguments: the call that passes one value for both.
-      // Not in a comparison helper, whose job is to report the difference.
-      std::string fn = Lower(sf.ctx->def_name);
-      if (fn.find("assert") != std::string::npos || fn.find("compare") != std::string::npos ||
-          fn.find("equal") != std::string::npos)
-        continue;
+      if (ReportsMismatch(sf)) continue;
       std::string call = PublicCallName(sf, x);
       bad = call + "(" + x + "=" + x + ", " + other + "=" + other + ")  # " + x + " != " + other;
       good = call + "(" + x + "=" + other + ", " + other + "=" + other + ")";

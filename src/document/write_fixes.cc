@@ -163,12 +163,13 @@ std::string FlipParam(const SiteFacts& sf, const Fact& f) {
     if (a.op == "==" || a.op == "in") return "Call " + call + " with " + p + " set to something other than " + JoinSome(Ticked(a.values), "or", 8) + ".";
   }
   long n;
-  std::string float_bad, float_good;
-  if (IntLiteral(a.rhs, &n) || FloatBound(a, &float_bad, &float_good))
+  std::string unused_bad, unused_good;  // FloatBound's values: the phrase names the bound itself
+  if (IntLiteral(a.rhs, &n) || FloatBound(a, &unused_bad, &unused_good))
     return "Call " + call + " with " + p + " " + IntBoundPhrase(a.op, Trim(a.rhs)) + ".";
-  // `num_k_heads != num_q_heads`, both arguments: one value for both.
+  // `num_k_heads != num_q_heads`, both arguments: one value for both (not in a helper
+  // whose job is to report the difference).
   if (std::string other = Trim(a.rhs); a.op == "!=" && sf.ctx->known && IsIdent(other) && other != s.param &&
-                                       IsParam(sf, other))
+                                       IsParam(sf, other) && !ReportsMismatch(sf))
     return "Call " + call + " with " + p + " equal to " + BT(other) + ".";
   // `out_dtype != torch.bfloat16`, `mode not in (None, "engine")`: the values it accepts, as typed.
   if (!a.constants.empty() && (a.op == "not in" || a.op == "!=" || a.op == "is not")) {
