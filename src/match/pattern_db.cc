@@ -720,10 +720,10 @@ std::string AlternativesWithGreedyTails(std::string_view p) {
       ++i;
       continue;
     }
-    if (p.compare(i, 3, "(?:") == 0 || (p[i] == '(' && p.compare(i, kHoleGroup.size(), kHoleGroup) != 0)) {
-      ++depth;
-    } else if (p.compare(i, kHoleGroup.size(), kHoleGroup) == 0) {
+    if (p.compare(i, kHoleGroup.size(), kHoleGroup) == 0) {
       i += kHoleGroup.size() - 1;
+    } else if (p[i] == '(') {  // "(?:" (ScanForm admits no other group)
+      ++depth;
     } else if (p[i] == ')') {
       if (--depth == 0 && i + 1 != p.size()) return "";  // "(?:a|b) c": not one alternation
       if (depth == 0) ends.push_back(i);
@@ -735,8 +735,8 @@ std::string AlternativesWithGreedyTails(std::string_view p) {
   size_t from = 0;
   bool changed = false;
   for (size_t e : ends) {
-    bool tail = e >= kHoleGroup.size() && p.compare(e - kHoleGroup.size(), kHoleGroup.size(), kHoleGroup) == 0 &&
-                !(e >= kHoleGroup.size() + 1 && p[e - kHoleGroup.size() - 1] == '\\');
+    // (A hole is never escaped: a message's own "(.*?)" is written \(\.\*\?\).)
+    bool tail = e >= kHoleGroup.size() && p.compare(e - kHoleGroup.size(), kHoleGroup.size(), kHoleGroup) == 0;
     if (tail) {
       out.append(p.substr(from, e - kHoleGroup.size() - from));
       out += "([^\\n]*)";
