@@ -567,6 +567,30 @@ TEST(DocumenterCode, TvmFfiTensorChecks) {
   Record stride = check(2, "b.stride(-1) == 1", "Check failed: b.stride(-1) == 1{value}: ");
   EXPECT_TRUE(AnyHas(stride.solutions, "Pass a contiguous `b` to `gemm`: `b.contiguous()`.")) << Dump(stride);
   EXPECT_EQ(stride.example_fix.value_or(""), "# before\ngemm(..., b, ...)  # b is not contiguous\n# after\ngemm(..., b.contiguous(), ...)");
+  // Two tensors of one dtype (C++'s `.dtype()` on both sides): the first converted to the
+  // other's, in the signature's order, in Python's spelling (the caller's side).
+  Record dpair = check(2, "b.dtype() == a.dtype()", "Check failed: b.dtype() == a.dtype(){value}: ");
+  SCOPED_TRACE(Dump(dpair));
+  EXPECT_EQ(dpair.example_fix.value_or(""),
+            "# before\ngemm(..., a, b, ...)  # b.dtype is not a.dtype\n# after\ngemm(..., a, b.to(a.dtype), ...)");
+  EXPECT_TRUE(AnyHas(dpair.solutions, "Pass `b` to `gemm` in the same dtype as `a`: `b.to(a.dtype)`.")) << Dump(dpair);
+  // A constant named for its dtype (TensorRT-LLM's `fp32_dtype`, flashinfer's `float32_code`):
+  // that dtype, `torch.float32` as the caller writes it (no `torch::` in a Python line).
+  Record named = check(2, "encode_dlpack_dtype(b.dtype()) == float32_code", "Check failed: b must be float32");
+  SCOPED_TRACE(Dump(named));
+  EXPECT_EQ(named.example_fix.value_or(""),
+            "# before\ngemm(..., b, ...)  # b.dtype is not torch.float32\n# after\ngemm(..., b.to(torch.float32), ...)");
+  EXPECT_TRUE(AnyHas(named.solutions, "as `torch.float32`: `b.to(torch.float32)`")) << Dump(named);
+  // An output buffer in the wrong dtype is allocated in the right one.
+  Record odt = check(3, "out.dtype() == fp16_dtype", "Check failed: out.dtype() == fp16_dtype{value}: ");
+  EXPECT_EQ(odt.example_fix.value_or(""),
+            "# before\ngemm(..., out, ...)  # out.dtype is not torch.float16\n# after\nout = torch.empty(..., dtype=torch.float16)\n"
+            "gemm(..., out, ...)") << Dump(odt);
+  // Both inputs checked in one condition: both converted.
+  Record both = check(2, "a.dtype() == dl_uint8 && b.dtype() == dl_uint8", "Check failed: a and b must be uint8");
+  EXPECT_EQ(both.example_fix.value_or(""),
+            "# before\ngemm(..., a, b, ...)  # a.dtype is not torch.uint8\n# after\ngemm(..., a.to(torch.uint8), b.to(torch.uint8), ...)")
+      << Dump(both);
 }
 
 // `not 1 <= day <= dim`: the literal end of the range gives the failing and the passing value;

@@ -424,8 +424,10 @@ bool SubjectResolver::CommandFunction() const {
 
 // x.dtype != torch.float16, x.scalar_type() == at.kHalf, not x.is_contiguous(), x.device.type != "cuda",
 // not x.is_cuda(): a property of a tensor the caller passes.
-bool SubjectResolver::Tensor(Atom& a, const std::string& x, Subject* s) const {
-  std::string base, prop;
+bool SubjectResolver::Tensor(Atom& a, const std::string& x_in, Subject* s) const {
+  std::string base, prop, x = x_in;
+  // flashinfer's `encode_dlpack_dtype(t.dtype()) == float32_code`: the dtype, as a code.
+  if (StartsWith(x, "encode_dlpack_dtype(") && EndsWith(x, ")")) x = Trim(x.substr(20, x.size() - 21));
   auto strip = [&](const char* suffix, const char* what) {
     if (!EndsWith(x, suffix) || x.size() <= std::char_traits<char>::length(suffix)) return false;
     base = x.substr(0, x.size() - std::char_traits<char>::length(suffix));

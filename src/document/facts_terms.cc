@@ -128,6 +128,9 @@ bool DevicePair(const SiteFacts& sf, std::string* first, std::string* second) {
 bool TensorPairOther(const Atom& a, const std::string& pred, std::string* other) {
   if (a.op != "!=" || a.rhs_strings || (pred != "dtype" && pred != "device")) return false;
   std::string r = Trim(a.rhs);
+  if (pred == "dtype" && !TorchDtype(r).empty()) return false;  // `fp32_dtype`: a dtype, no other tensor's
+  // C++'s `k.dtype()` / `k.device()`: the other tensor's property as Python (the caller's side) spells it.
+  if (EndsWith(r, "." + pred + "()")) r.resize(r.size() - 2);
   if (IsIdent(r) && (r == pred || EndsWith(r, "_" + pred))) {
     *other = r;  // a parameter or local named for a device or dtype (`x.dtype != dtype`)
     return true;

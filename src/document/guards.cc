@@ -5,6 +5,7 @@
 
 #include "document/py_tokens.h"
 #include "document/text.h"
+#include "document/values.h"
 
 namespace errdex::doc {
 namespace {
@@ -521,7 +522,13 @@ std::string ForeignCode(std::string_view code, std::string_view language) {
       size_t e = i;
       while (e < n && IsWordChar(code[e])) ++e;
       std::string_view w = code.substr(i, e - i);
-      if (e < n && code[e] == '.' && e + 1 < n && IsWordChar(code[e + 1]) &&
+      // `torch.bfloat16` stays: a dtype the Python caller passes (`x.to(torch.bfloat16)`),
+      // where C++'s own constants are `torch::kBFloat16`.
+      size_t name_end = e + 1;
+      while (name_end < n && IsWordChar(code[name_end])) ++name_end;
+      bool python_dtype = w == "torch" && e < n && code[e] == '.' &&
+                          !TorchDtype(std::string(code.substr(i, name_end - i))).empty() && code[e + 1] != 'k';
+      if (!python_dtype && e < n && code[e] == '.' && e + 1 < n && IsWordChar(code[e + 1]) &&
           std::find(std::begin(kNamespaces), std::end(kNamespaces), w) != std::end(kNamespaces)) {
         o.append(w);
         while (e < n && code[e] == '.' && e + 1 < n && IsWordChar(code[e + 1])) {

@@ -229,6 +229,20 @@ std::string TorchDtype(const std::string& expr) {
       if (last.compare(3, std::string::npos, n) == 0) return std::string("torch.") + n;
     return "";
   }
+  // A C/C++ constant named for its dtype (`fp32_dtype`, `int32_dtype`, `float32_code`, the
+  // DLDataType and code constants of flashinfer's and TensorRT-LLM's bindings). fp8 names
+  // say no format (e4m3 or e5m2), so they name none.
+  for (const char* suffix : {"_dtype", "_code"}) {
+    if (e != last || !EndsWith(last, suffix)) continue;
+    static const std::map<std::string, std::string> kStem = {
+        {"fp32", "float32"}, {"float32", "float32"}, {"f32", "float32"},   {"fp16", "float16"},
+        {"float16", "float16"}, {"half", "float16"}, {"f16", "float16"},   {"bf16", "bfloat16"},
+        {"bfloat16", "bfloat16"}, {"fp64", "float64"}, {"float64", "float64"}, {"int8", "int8"},
+        {"uint8", "uint8"}, {"int16", "int16"}, {"int32", "int32"},       {"int64", "int64"},
+        {"bool", "bool"}};
+    auto s = kStem.find(Lower(last.substr(0, last.size() - std::char_traits<char>::length(suffix))));
+    return s == kStem.end() ? "" : "torch." + s->second;
+  }
   auto it = k.find(last);
   if (it != k.end() && (StartsWith(e, "at.") || StartsWith(e, "torch.") || StartsWith(e, "c10.") || StartsWith(e, "at::") ||
                         StartsWith(e, "torch::") || e == last || StartsWith(e, "ScalarType.")))

@@ -14,6 +14,8 @@ namespace errdex::doc {
 
 // `name` is a (non-star) parameter of the enclosing function: a value its caller chooses.
 bool IsParam(const SiteFacts& sf, const std::string& name);
+// `name`'s place among the parameters (-1: none of them).
+int ParamIndex(const SiteFacts& sf, const std::string& name);
 // The enclosing function is a comparison helper (assert*, *compare*, *equal*): the
 // mismatch of two arguments is what it reports, so making them agree is no fix.
 bool ReportsMismatch(const SiteFacts& sf);

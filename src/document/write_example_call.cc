@@ -18,14 +18,17 @@ std::string Unticked(std::string s) {
 }
 
 // `w1.dtype != torch.bfloat16 or w2.dtype != torch.bfloat16`, `not (k.is_contiguous() and
-// v.is_contiguous())`: every atom a dtype or contiguity test of a tensor parameter (Python).
+// v.is_contiguous())`: every atom a dtype or contiguity test of a tensor parameter; C++'s
+// `k.dtype() == dl_uint8 && v.dtype() == dl_uint8` too (a binding reached from Python).
 // The call with the tensors as they are, and with each converted.
 std::optional<std::string> TensorsFix(const SiteFacts& sf, const Fact& f) {
-  if (!f.disjunction || f.any_of.size() > 4 || sf.site->language != "python" || !sf.ctx->known) return std::nullopt;
+  if (!f.disjunction || f.any_of.size() > 4 || !sf.ctx->known) return std::nullopt;
+  bool python = sf.site->language == "python";
   std::vector<std::pair<std::string, std::string>> conv;  // param -> converted form
   std::string why;
   for (const Atom& a : f.any_of) {
     std::string x = Trim(a.lhs), t, fixed, note;
+    if (!python && EndsWith(x, ".dtype()")) x.resize(x.size() - 2);
     if ((a.op == "!=" || a.op == "is not") && EndsWith(x, ".dtype")) {
       t = x.substr(0, x.size() - 6);
       std::string d = TorchDtype(Trim(a.rhs));
@@ -44,6 +47,15 @@ std::optional<std::string> TensorsFix(const SiteFacts& sf, const Fact& f) {
     if (why.empty()) why = note;
   }
   if (conv.size() < 2) return std::nullopt;
+  if (!python) {
+    // By position, in the signature's order, as the other fixes of a binding.
+    std::sort(conv.begin(), conv.end(), [&](const auto& p, const auto& q) { return ParamIndex(sf, p.first) < ParamIndex(sf, q.first); });
+    std::string before, after;
+    for (const auto& [name, fixed] : conv) before += name + ", ", after += fixed + ", ";
+    std::string fx = BeforeAfter(CallName(sf) + "(..., " + before + "...)  # " + why, CallName(sf) + "(..., " + after + "...)");
+    if (fx.empty()) return std::nullopt;
+    return fx;
+  }
   std::string call = PublicCallName(sf, conv[0].first), before, after;
   for (const auto& [name, fixed] : conv) {
     before += (before.empty() ? "" : ", ") + name + "=" + name;
@@ -55,6 +67,12 @@ std::optional<std::string> TensorsFix(const SiteFacts& sf, const Fact& f) {
 }
 
 }  // namespace
+
+int ParamIndex(const SiteFacts& sf, const std::string& name) {
+  for (size_t i = 0; i < sf.ctx->params.size(); ++i)
+    if (sf.ctx->params[i].name == name) return static_cast<int>(i);
+  return -1;
+}
 
 bool IsParam(const SiteFacts& sf, const std::string& name) {
   for (const auto& p : sf.ctx->params)
@@ -158,10 +176,26 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
         // `q.dtype != k.dtype`: the call with `q` converted to the other argument's dtype (or
         // device); the other is moved instead when `q` is an output buffer.
         std::string base = EndsWith(other, "." + s.pred) ? other.substr(0, other.size() - s.pred.size() - 1) : other;
-        if (sf.site->language != "python" || !sf.ctx->known || !IsIdent(base) || !IsParam(sf, base) || base == t) continue;
+        if (!sf.ctx->known || !IsIdent(base) || !IsParam(sf, base) || base == t) continue;
         if (ReportsMismatch(sf)) continue;  // converting would hide what it reports
         bool move_other = output && base != other;
         if (move_other && IsOutputBuffer(base)) continue;
+        if (sf.site->language != "python") {
+          // A kernel's binding (`TVM_FFI_ICHECK_EQ(q.dtype(), k.dtype())`), reached from Python:
+          // the two tensors by position, in the signature's order, one of them converted.
+          if (base == other || !IsParam(sf, t)) continue;
+          std::string tv = t, bv = base;
+          (move_other ? bv : tv) = (move_other ? base : t) + ".to(" + (move_other ? t + "." + s.pred : other) + ")";
+          bool t_first = ParamIndex(sf, t) < ParamIndex(sf, base);
+          auto pair = [&](const std::string& x1, const std::string& x2) {
+            return CallName(sf) + "(..., " + (t_first ? x1 + ", " + x2 : x2 + ", " + x1) + ", ...)";
+          };
+          bad = pair(t, base) + "  # " + t + (s.pred == "dtype" ? "." + s.pred + " is not " + other : " is not on " + other);
+          good = pair(tv, bv);
+          std::string fx = BeforeAfter(bad, good);
+          if (!fx.empty()) return fx;
+          continue;
+        }
         std::string call = PublicCallName(sf, x), moved = move_other ? base : t;
         std::string to = move_other ? t + "." + s.pred : other;
         auto args = [&](bool fixed) {
@@ -179,7 +213,8 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
         else if (r.size() > 2) d = TorchDtype(r.substr(1, r.find_first_of(",)]}") - 1));
         if (d.empty()) continue;
         bad = CallWith(sf, x, t, t + ".dtype is not " + d);
-        good = CallWith(sf, x, t + ".to(" + d + ")", "");
+        good = output ? buf + " = torch.empty(..., dtype=" + d + ")\n" + CallWith(sf, x, buf, "")
+                      : CallWith(sf, x, t + ".to(" + d + ")", "");
       } else {
         continue;
       }

@@ -202,7 +202,8 @@ std::string FlipTensor(const SiteFacts& sf, const Fact& f) {
            BT(s.tensor + (a.values[0] == "cpu" ? ".cpu()" : a.values[0] == "cuda" ? ".cuda()" : ".to(\"" + a.values[0] + "\")")) + ".";
   if (std::string other; TensorPairOther(a, s.pred, &other)) {
     std::string suffix = "." + s.pred, fix = BT(s.tensor + ".to(" + other + ")") + ".";
-    if (!EndsWith(other, suffix)) return "Pass " + x + call + " on " + BT(other) + ": " + fix;  // `x.device != device`
+    // `x.device != device` / `x.dtype != dtype`: a variable holding the wanted one.
+    if (!EndsWith(other, suffix)) return "Pass " + x + call + (s.pred == "dtype" ? " as " : " on ") + BT(other) + ": " + fix;
     std::string base = BT(other.substr(0, other.size() - suffix.size()));
     return "Pass " + x + call + (s.pred == "dtype" ? " in the same dtype as " : " on the same device as ") + base + ": " + fix;
   }
