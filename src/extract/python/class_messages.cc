@@ -167,6 +167,23 @@ const ClassMessage* ClassMessageTable::Find(std::string_view name, std::string_v
   return best;
 }
 
+bool ClassMessageTable::IsExceptionClass(std::string_view name, std::string_view file) const {
+  std::vector<const ClassMessage*> chain;
+  if (const ClassMessage* c = Find(name, file)) chain.push_back(c);
+  for (size_t i = 0; i < chain.size() && i < 16; ++i) {
+    for (const std::string& b : chain[i]->bases) {
+      std::string_view v = b;
+      auto ends = [&](std::string_view suffix) {
+        return v.size() >= suffix.size() && v.compare(v.size() - suffix.size(), suffix.size(), suffix) == 0;
+      };
+      if (ends("Error") || ends("Exception") || ends("Warning") || v == "BaseException") return true;
+      const ClassMessage* base = b == chain[i]->name ? nullptr : Find(b, chain[i]->file);
+      if (base && std::find(chain.begin(), chain.end(), base) == chain.end()) chain.push_back(base);
+    }
+  }
+  return false;
+}
+
 std::optional<ClassTemplate> ClassMessageTable::Resolve(std::string_view name, std::string_view file) const {
   const ClassMessage* raised = Find(name, file);
   if (!raised) return std::nullopt;

@@ -87,6 +87,10 @@ class ClassMessageTable {
   // the same directory, then a unique one); nullopt when there is none or it has no
   // literal text (a message passed through as is).
   std::optional<ClassTemplate> Resolve(std::string_view name, std::string_view file) const;
+  // `name`, seen from `file`, is a class whose bases reach an exception (a base named
+  // *Error, *Exception, *Warning or BaseException, through the table's classes):
+  // ftplib's `class error_proto(Error)`, a class whatever its case.
+  bool IsExceptionClass(std::string_view name, std::string_view file) const;
   size_t size() const { return classes_.size(); }
 
  private:

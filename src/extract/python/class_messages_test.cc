@@ -692,6 +692,12 @@ class TestCase:
             msg = self._formatMessage(msg, "%s is not true" % safe_repr(expr))
             raise self.failureException(msg)
 
+    def _baseAssertEqual(self, first, second, msg=None):
+        if not first == second:
+            standardMsg = '%s != %s' % _common_shorten_repr(first, second)
+            msg = self._formatMessage(msg, standardMsg)
+            raise self.failureException(msg)
+
 def describe(kind, name):
     return f"unknown {kind} named {name!r} in this catalog"
 
@@ -704,7 +710,13 @@ def lookup(kind, name):
   EXPECT_EQ(s->error_class.value_or(""), "AssertionError");
   EXPECT_EQ(s->message_pattern.value_or(""), "(.*?) is not true");
   EXPECT_NE(s->message_resolution.find("+returns+open"), std::string::npos) << s->message_resolution;
-  s = At(r, 21);  // a module function's return, its parameters bound to the call's arguments
+  // A short text (" != ", what `assertEqual(1, 2)` prints as "1 != 2") is still the
+  // raise's own, its two values the holes.
+  s = At(r, 21);
+  ASSERT_NE(s, nullptr);
+  EXPECT_NE(s->message_pattern.value_or("").find("(.*?) != (.*?)"), std::string::npos) << s->message_pattern.value_or("");
+  EXPECT_NE(s->message_resolution.find("+returns"), std::string::npos) << s->message_resolution;
+  s = At(r, 27);  // a module function's return, its parameters bound to the call's arguments
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->message_pattern.value_or(""), "unknown (.*?) named (.*?) in this catalog");
   EXPECT_EQ(s->message_resolution.find("+open"), std::string::npos) << s->message_resolution;
@@ -821,6 +833,10 @@ class error(Exception):
         if pattern is not None and pos is not None:
             msg = '%s at position %d' % (msg, pos)
         super().__init__(msg)
+
+class Error(Exception): pass
+class error_proto(Error): pass          # ftplib's: a class of no message of its own
+class helper(object): pass
 )PY";
   constexpr const char* kParser = R"PY(
 from errors import error
@@ -843,6 +859,11 @@ def checkgroupname(source, name):
 
 def other(thing):
     raise thing.twice()
+
+def getresp(resp):
+    if resp[:1] not in {'1', '2', '3', '4', '5'}:
+        raise error_proto(resp)
+    raise helper(resp)
 )PY";
   py::ClassMessageTable table;
   table.Add(CollectPythonClassMessages("errors.py", kErrors));
@@ -857,6 +878,13 @@ def other(thing):
   s = At(r, 21);
   ASSERT_NE(s, nullptr);
   EXPECT_FALSE(s->error_class.has_value()) << "two classes define twice(): which one runs is not ours to say";
+  // A lower-case class whose bases reach an exception is the raised class, message or not.
+  s = At(r, 25);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->error_class.value_or(""), "error_proto");
+  s = At(r, 26);
+  ASSERT_NE(s, nullptr);
+  EXPECT_FALSE(s->error_class.has_value()) << "a lower-case class that is no exception";
 }
 
 }  // namespace

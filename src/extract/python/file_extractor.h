@@ -48,12 +48,16 @@ constexpr int kMaxEvalDepth = 8;
 constexpr size_t kMaxHelperCalls = 1 << 16;  // calls remembered per file
 constexpr size_t kMaxHelperReturns = 16;     // a function with more return statements is no message helper
 constexpr size_t kMinCallerLiteral = 8;      // a text with less literal text says too little
+// A helper's return is the raise's own text with the raise's arguments bound: it
+// may be short (unittest's `'%s != %s' % ...` through _formatMessage), so long as
+// some of it is literal.
+constexpr size_t kMinReturnLiteral = 4;
 
 // Two alternative-free messages alike.
 bool SameSegs(const Segs& a, const Segs& b);
 // Adds one text read elsewhere to the alternatives `alt`; sets `*open` when it says
 // too little or there are too many (CallerMessages, EvReturns).
-void AddReadText(const Segs& text, Seg* alt, bool* open);
+void AddReadText(const Segs& text, Seg* alt, bool* open, size_t min_literal = kMinCallerLiteral);
 // The texts AddReadText gathered, as one message (nullopt: none).
 MaybeSegs ReadTexts(Seg alt);
 std::optional<int> HttpStatusByName(std::string_view name);

@@ -123,7 +123,7 @@ MaybeSegs FileExtractor::EvReturns(Eval& ev, int call, int depth, std::pair<int,
     Eval inner{callee, {T[rb].line, T[rb].col}};
     inner.bindings = &bindings;
     MaybeSegs m = r >= 0 && at == re ? Ev(inner, r, depth + 1, inner.pos) : std::nullopt;
-    if (m) AddReadText(*m, &alt, &open);
+    if (m) AddReadText(*m, &alt, &open, kMinReturnLiteral);
     else open = true;
   }
   in_returns_ = false;

@@ -44,13 +44,13 @@ bool SameSegs(const Segs& a, const Segs& b) {
 
 // Adds each alternative of one text read from elsewhere to `alt`'s options, once, when
 // it has enough literal text and there is room; else sets *open (a message left out).
-void AddReadText(const Segs& text, Seg* alt, bool* open) {
+void AddReadText(const Segs& text, Seg* alt, bool* open, size_t min_literal) {
   for (Segs& one : py::Expand(text)) {
     size_t literal = 0;
     bool seen = false;
     for (const Seg& g : one) literal += g.type == Seg::kLit ? g.text.size() : 0;
     for (const Segs& o : alt->options) seen = seen || SameSegs(o, one);
-    if (literal < kMinCallerLiteral || alt->options.size() >= py::kMaxReadAlternatives) *open = true;
+    if (literal < min_literal || alt->options.size() >= py::kMaxReadAlternatives) *open = true;
     else if (!seen) alt->options.push_back(std::move(one));
   }
 }

@@ -236,7 +236,7 @@ bool FileExtractor::LowerCaseClass(const std::string& name, bool attribute, int 
     bool method = fs.parent >= 0 && scopes_[static_cast<size_t>(fs.parent)].kind == Scope::kClass;
     if (method == attribute) return false;
   }
-  return classes_->Resolve(name, path_).has_value();
+  return classes_->IsExceptionClass(name, path_) || classes_->Resolve(name, path_).has_value();
 }
 
 bool FileExtractor::BindFactory(Site& site, int call, const Pending& p) {
