@@ -139,6 +139,13 @@ std::vector<ParamInfo> BraceParams(std::string_view params, std::string_view lan
         info.name = ids.back();  // `const at::Tensor& x`, `int n`, `String[] args`
         size_t at = p.rfind(info.name);
         if (at != std::string::npos && at > 0) info.annotation = Clip(Trim(p.substr(0, at)), 120);
+        // Java's `final` and `@Nullable` say nothing of the type: `final String[] parts` is a String[].
+        for (bool more = true; more;) {
+          std::string& t = info.annotation;
+          more = false;
+          if (StartsWith(t, "final ")) t = Trim(t.substr(6)), more = true;
+          else if (StartsWith(t, "@") && t.find(' ') != std::string::npos) t = Trim(t.substr(t.find(' ') + 1)), more = true;
+        }
       }
     }
     if (info.name.empty() || !IdentStart(info.name[0])) continue;
@@ -338,6 +345,9 @@ SiteContext BraceFile::Gather(const Site& site) const {
   std::string def = LastComponent(fn);
   if (fn.find('.') != std::string::npos) c.class_name = LastComponent(fn.substr(0, fn.rfind('.')));
   bool web = language_ == "javascript" || language_ == "typescript";
+  // A Java constructor is `Class.<init>`: its definition is named as the class.
+  bool constructor = language_ == "java" && def == "<init>" && !c.class_name.empty();
+  if (constructor) def = c.class_name;
   if (def.empty() || def == "<module>" || def == "<anonymous>" || !IdentStart(def[0])) {
     if (web) Route("", 0, site.line, &c);
     return c;
@@ -354,6 +364,10 @@ SiteContext BraceFile::Gather(const Site& site) const {
   // A Rust fn of an impl that takes `self` is a method (`value.f(...)`); one without is
   // associated (`Type::f(...)`). BraceParams leaves the receiver out, so it is noted here.
   if (language_ == "rust" && !c.class_name.empty() && TakesSelf(text_.substr(pb, pe - pb))) c.decorators.push_back("self");
+  // Java: `new Range(...)` for a constructor, `Pairs.of(...)` for a static method, a
+  // value's `pair.and(...)` for any other.
+  if (constructor) c.decorators.push_back("constructor");
+  else if (language_ == "java" && HasWord(std::string(Line(def_line)), "static")) c.decorators.push_back("static");
   // Locals the guards and the checked condition test: `auto x = ...;` `int x = ...;`
   // `let x = ...;` `x := ...` between the definition and the site.
   std::vector<std::string> names;

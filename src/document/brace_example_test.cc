@@ -12,6 +12,7 @@ namespace {
 
 using doctest::Doc;
 using doctest::Dump;
+using doctest::AnyHas;
 using doctest::Has;
 using doctest::Knowledge;
 using doctest::RaiseSite;
@@ -133,6 +134,49 @@ TEST(BraceExampleFix, RustOptionAndCppPointer) {
   Record c = DocSite("src/decode.cc", cc, 3, "decode: buf is null", "decode", {"buf == nullptr"}, "cpp");
   SCOPED_TRACE(Dump(c));
   EXPECT_EQ(c.example_fix.value_or(""), "# before\ndecode(nullptr, n)\n# after\ndecode(buf, n)");
+}
+
+// Java: Objects.requireNonNull(x, ...) is the check `x != null` (the extractor's assert
+// condition); the call as the caller writes it -- `new Range(...)` for a constructor,
+// `Pairs.of(...)` for a static method, `pairs.and(...)` for any other -- with the failing
+// and a passing value (null, a negative count, an empty array, false). `final` is no type.
+TEST(BraceExampleFix, JavaCallsByConstructorStaticAndInstanceMethod) {
+  std::string java =
+      "public final class Range<T> {\n"
+      "    Range(final T element1, final T element2) {\n"
+      "        Objects.requireNonNull(element1, \"element1\");\n"
+      "    }\n"
+      "    public static String join(final String[] parts, final boolean strict) {\n"
+      "        if (parts.length == 0) {\n            throw new IllegalArgumentException(\"no parts\");\n        }\n"
+      "        if (!strict) {\n            throw new IllegalStateException(\"must be strict\");\n        }\n"
+      "        return parts[0];\n    }\n"
+      "    public Range<T> repeat(final int count) {\n"
+      "        if (count < 0) {\n            throw new IllegalArgumentException(\"negative\");\n        }\n"
+      "        return this;\n    }\n}\n";
+  auto k = Knowledge({{"src/Range.java", java}});
+  auto doc = [&](int line, const std::string& function, std::vector<std::string> guards, const char* cond) {
+    Site s = RaiseSite("src/Range.java", line, "IllegalArgumentException", "m", function);
+    s.language = "java";
+    s.guards = std::move(guards);
+    if (cond) s.assert_condition = cond;
+    Record r;
+    Doc(s, java, *k, &r);
+    return r;
+  };
+  Record ctor = doc(3, "Range.<init>", {}, "element1 != null");
+  SCOPED_TRACE(Dump(ctor));
+  EXPECT_EQ(ctor.example_fix.value_or(""), "# before\nnew Range(null, element2)\n# after\nnew Range(element1, element2)");
+  EXPECT_TRUE(AnyHas(ctor.solutions, "Pass `element1` to `Range` (it must not be null).")) << Dump(ctor);
+  Record empty = doc(7, "Range.join", {"parts.length == 0"}, nullptr);
+  EXPECT_EQ(empty.example_fix.value_or(""),
+            "# before\nRange.join(new String[]{}, strict)  // no items\n# after\nRange.join(new String[]{x1}, strict)  // 1 item")
+      << Dump(empty);
+  Record flag = doc(10, "Range.join", {"!strict"}, nullptr);
+  EXPECT_EQ(flag.example_fix.value_or(""), "# before\nRange.join(parts, false)\n# after\nRange.join(parts, true)") << Dump(flag);
+  EXPECT_TRUE(AnyHas(flag.solutions, "with `strict` set to `true`")) << Dump(flag);
+  EXPECT_TRUE(Has(flag.trigger_scenarios, "`strict` false")) << Dump(flag);
+  Record count = doc(16, "Range.repeat", {"count < 0"}, nullptr);
+  EXPECT_EQ(count.example_fix.value_or(""), "# before\nrange.repeat(-1)\n# after\nrange.repeat(0)") << Dump(count);
 }
 
 // The message's `--flag` read as this repository defines it: "use --model to run in

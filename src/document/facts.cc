@@ -27,6 +27,7 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
   sf.ctx = &ctx;
   sf.k = k;
   sf.func = LastComponent(site.function);
+  if (sf.func == "<init>" && !ctx.class_name.empty()) sf.func = ctx.class_name;  // Java's constructor: `Range(...)`
   sf.where = BT(Clip(site.function, 120)) + " (" + site.file_path + ":" + std::to_string(site.line) + ")";
   SubjectResolver res(site, ctx, k, deps);
 

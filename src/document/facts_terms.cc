@@ -205,6 +205,12 @@ namespace {
 // The call of the site's function, an instance method's receiver written `instance`.
 std::string CallSpelled(const SiteFacts& sf, const std::string& instance) {
   const SiteContext& c = *sf.ctx;
+  if (sf.site->language == "java" && !c.class_name.empty()) {
+    // A constructor by its class, a static method by its class, any other on a value.
+    auto has = [&](const char* w) { return std::find(c.decorators.begin(), c.decorators.end(), w) != c.decorators.end(); };
+    if (sf.func == "<init>" || has("constructor")) return c.class_name;
+    return (has("static") ? c.class_name : instance) + "." + sf.func;
+  }
   bool method = !c.params.empty() && (c.params[0].name == "self" || c.params[0].name == "cls") && !c.class_name.empty();
   if (sf.func == "__init__" && !c.class_name.empty()) return c.class_name;
   if (!method) {
@@ -287,7 +293,8 @@ UserTermParts UserTermOf(const SiteFacts& sf, const Fact& f) {
         if (IsBoolFlag(s)) return joined(Join::kSwitch, ref, (a.falsy != (s.flag->action == "store_false")) ? "not given" : "given");
         if (s.kind == SubjectKind::kParam) {
           // A typed language's `bool` parameter is true or false, nothing else (Go `!restart`).
-          if (s.param_info && sf.site->language != "python" && Trim(s.param_info->annotation) == "bool")
+          if (s.param_info && sf.site->language != "python" &&
+              (Trim(s.param_info->annotation) == "bool" || Trim(s.param_info->annotation) == "boolean"))
             return joined(Join::kState, ref, a.falsy ? "false" : "true");
           if (sf.site->language == "python") return joined(Join::kState, ref, a.falsy ? "false, empty or None" : "true or non-empty");
           return joined(Join::kState, ref, a.falsy ? "false, empty or " + NullWord(sf.site->language) : "true or non-empty");

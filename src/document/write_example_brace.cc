@@ -21,7 +21,13 @@
 namespace errdex::doc {
 namespace {
 
-bool IsBraceLanguage(const std::string& l) { return l == "go" || l == "rust" || l == "c" || l == "cpp" || l == "cuda"; }
+bool IsBraceLanguage(const std::string& l) {
+  return l == "go" || l == "rust" || l == "c" || l == "cpp" || l == "cuda" || l == "java";
+}
+
+bool Decorated(const SiteContext& c, const char* word) {
+  return std::find(c.decorators.begin(), c.decorators.end(), word) != c.decorators.end();
+}
 
 // `LlavaProcessor` -> `llava_processor`: a Rust value of the type, as its code names one.
 std::string SnakeCase(const std::string& type) {
@@ -57,9 +63,13 @@ std::string CalleeOf(const SiteFacts& sf) {
     if (recv == c.class_name) recv = "obj";  // an unexported type: its value has no name to borrow
     return recv + "." + c.def_name;
   }
-  if (lang == "rust") {
-    bool method = std::find(c.decorators.begin(), c.decorators.end(), "self") != c.decorators.end();
-    return method ? SnakeCase(c.class_name) + "." + c.def_name : c.class_name + "::" + c.def_name;
+  if (lang == "rust") return Decorated(c, "self") ? SnakeCase(c.class_name) + "." + c.def_name : c.class_name + "::" + c.def_name;
+  if (lang == "java") {
+    if (Decorated(c, "constructor")) return "new " + c.class_name;
+    if (Decorated(c, "static")) return c.class_name + "." + c.def_name;
+    std::string value = c.class_name;  // a value of the class, as its type names it
+    value[0] = (char)std::tolower((unsigned char)value[0]);
+    return (value == c.class_name ? "obj" : value) + "." + c.def_name;
   }
   return "";
 }
@@ -89,6 +99,8 @@ std::string SequenceOf(const std::string& lang, const std::string& type, long n)
   if (lang == "go" && StartsWith(t, "[]")) return t + "{" + items + "}";
   if (lang == "rust" && (StartsWith(t, "&[") || StartsWith(t, "&mut ["))) return "&[" + items + "]";
   if (lang == "rust" && StartsWith(t, "Vec<")) return "vec![" + items + "]";
+  if (lang == "java" && EndsWith(t, "[]") && IsDotted(t.substr(0, t.size() - 2))) return "new " + t + "{" + items + "}";
+  if (lang == "java" && (StartsWith(t, "List<") || StartsWith(t, "Collection<"))) return "List.of(" + items + ")";
   return "";
 }
 
@@ -98,6 +110,7 @@ bool IsStringType(const std::string& lang, const std::string& type) {
   std::string t = Trim(type);
   if (lang == "go") return t == "string";
   if (lang == "rust") return t == "&str" || t == "String" || t == "&String";
+  if (lang == "java") return t == "String" || t == "CharSequence";
   return t == "std::string" || t == "const std::string&" || t == "std::string_view" || t == "const std::string &";
 }
 
@@ -132,7 +145,9 @@ std::optional<std::string> BraceCallFix(const SiteFacts& sf) {
       // `len(models) == 0`, `len(parts) != 2`: the call with as many items as the guard
       // rejects and as many as it accepts.
       long b, g;
-      if (!StartsWith(Trim(a.lhs), "len(") || !IntBound(a, &b, &g) || b < 0 || g < 0 || b > 8 || g > 8) return std::nullopt;
+      std::string lhs = Trim(a.lhs);
+      bool length = StartsWith(lhs, "len(") || (lang == "java" && (lhs == x + ".length" || lhs == x + ".size()"));
+      if (!length || !IntBound(a, &b, &g) || b < 0 || g < 0 || b > 8 || g > 8) return std::nullopt;
       std::string bad_v = SequenceOf(lang, type, b), good_v = SequenceOf(lang, type, g);
       if (bad_v.empty() || good_v.empty()) return std::nullopt;
       bad = CallLine(sf, callee, x, bad_v, ItemsNote(b));
@@ -143,7 +158,11 @@ std::optional<std::string> BraceCallFix(const SiteFacts& sf) {
       if (lang == "rust" && !option) return std::nullopt;
       bad = CallLine(sf, callee, x, NullWord(lang), "");
       good = CallLine(sf, callee, x, option ? "Some(" + x + ")" : x, "");
-    } else if (a.op.empty() && type == "bool") {
+    } else if (long b, g; lang == "java" && s.kind == SubjectKind::kParam && !a.op.empty() && IntBound(a, &b, &g)) {
+      // `count < 0`: a value the check rejects and one it accepts.
+      bad = CallLine(sf, callee, x, std::to_string(b), "");
+      good = CallLine(sf, callee, x, std::to_string(g), "");
+    } else if (a.op.empty() && (type == "bool" || (lang == "java" && type == "boolean"))) {
       bad = CallLine(sf, callee, x, a.falsy ? "false" : "true", "");
       good = CallLine(sf, callee, x, a.falsy ? "true" : "false", "");
     } else if (((a.op == "==" && a.rhs_strings && !a.rhs_numbers && a.values.size() == 1 && a.values[0].empty()) ||

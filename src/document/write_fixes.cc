@@ -152,6 +152,10 @@ std::string FlipParam(const SiteFacts& sf, const Fact& f) {
     auto def = DefaultOf(s);
     if (def && (*def == "True" || *def == "False"))
       return "Call " + call + " with " + BT(s.param + "=" + (a.falsy ? "True" : "False")) + ((*def) == (a.falsy ? "True" : "False") ? " (its default)" : "") + ".";
+    // A boolean of a typed language (Java's `boolean`, Go's and Rust's `bool`): the other value.
+    std::string type = s.param_info ? Trim(s.param_info->annotation) : "";
+    if (sf.site->language != "python" && (type == "boolean" || type == "bool"))
+      return "Call " + call + " with " + p + " set to " + BT(a.falsy ? "true" : "false") + ".";
     return a.falsy ? "Pass a non-empty " + p + " to " + call + "." : "";
   }
   if (a.op == "is" && Trim(a.rhs) == "None") return "Pass " + p + " to " + call + " (it must not be " + NullWord(sf.site->language) + ").";

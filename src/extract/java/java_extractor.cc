@@ -332,6 +332,7 @@ void JavaWalker::HandleInvocation(TSNode call) {
     site.error_class = cls;
     site.error_class_expr = std::string(Text(ts_node_child_by_field_name(call, "name", 4)));
     site.assert_condition = std::string(Text(args[0]));
+    if (m == "checkNotNull") *site.assert_condition += " != null";  // its argument is the reference
     if (args.size() >= 2) {
       scope_ = EnclosingScope();
       std::vector<Segs> rest;
@@ -345,6 +346,9 @@ void JavaWalker::HandleInvocation(TSNode call) {
     Site site = NewSite(SiteKind::kRaise, call, call);
     site.error_class = "NullPointerException";
     site.error_class_expr = "Objects.requireNonNull";
+    // The check it makes, as a condition that must hold (as checkArgument's): what the
+    // document stage reads to say which argument the caller must pass.
+    site.assert_condition = std::string(Text(args[0])) + " != null";
     scope_ = EnclosingScope();
     SetMessage(site, Eval(args[1], 0), args[1]);
     Finish(std::move(site));

@@ -80,7 +80,9 @@ TEST(JavaExtractor, PreconditionsLoggersAndTextBlocks) {
   EXPECT_EQ(s[1].message_pattern, "x (.*?) out of %s");
   EXPECT_EQ(s[2].error_class, "IllegalStateException");
   EXPECT_FALSE(s[2].error_message.has_value());
+  EXPECT_EQ(s[1].assert_condition, "x > 1");
   EXPECT_EQ(s[3].error_class, "NullPointerException");
+  EXPECT_EQ(s[3].assert_condition, "o != null");  // the check requireNonNull makes
   EXPECT_EQ(s[4].log_level, "error");
   EXPECT_EQ(s[4].message_pattern, "lost (.*?) of (.*?)");  // {1}: past the one (array) argument
   EXPECT_EQ(s[5].error_message, "first line\n  indented continued");
