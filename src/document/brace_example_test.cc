@@ -177,6 +177,14 @@ TEST(BraceExampleFix, JavaCallsByConstructorStaticAndInstanceMethod) {
   EXPECT_TRUE(Has(flag.trigger_scenarios, "`strict` false")) << Dump(flag);
   Record count = doc(16, "Range.repeat", {"count < 0"}, nullptr);
   EXPECT_EQ(count.example_fix.value_or(""), "# before\nrange.repeat(-1)\n# after\nrange.repeat(0)") << Dump(count);
+  // Either of two arguments null: the first of them null, then both passed.
+  std::string lev =
+      "public final class Lev {\n    public static int distance(CharSequence s, CharSequence t) {\n"
+      "        if (s == null || t == null) {\n            throw new IllegalArgumentException(\"Strings must not be null\");\n"
+      "        }\n        return 0;\n    }\n}\n";
+  Record both = DocSite("src/Lev.java", lev, 4, "Strings must not be null", "Lev.distance", {"s == null || t == null"}, "java");
+  EXPECT_EQ(both.example_fix.value_or(""), "# before\nLev.distance(null, t)\n# after\nLev.distance(s, t)") << Dump(both);
+  EXPECT_TRUE(AnyHas(both.solutions, "Pass `s` and `t` to `Lev.distance` (none of them may be null).")) << Dump(both);
 }
 
 // The message's `--flag` read as this repository defines it: "use --model to run in

@@ -16,6 +16,7 @@
 
 #include "document/text.h"
 #include "document/values.h"
+#include "document/write_example.h"
 #include "document/writers.h"
 
 namespace errdex::doc {
@@ -114,6 +115,26 @@ bool IsStringType(const std::string& lang, const std::string& type) {
   return t == "std::string" || t == "const std::string&" || t == "std::string_view" || t == "const std::string &";
 }
 
+// `s == null || t == null` (Java's getLevenshteinDistance), `a == nil || b == nil`: every
+// atom a parameter compared with null. The call with the first of them null, and with
+// each passed.
+std::optional<std::string> NullArgumentsFix(const SiteFacts& sf, const Fact& f, const std::string& callee) {
+  if (f.any_of.size() < 2 || f.any_of.size() > 4 || sf.site->language == "rust") return std::nullopt;  // Rust: Option, not null
+  std::vector<std::string> names;
+  for (const Atom& a : f.any_of) {
+    std::string x = Trim(a.lhs);
+    if (a.op != "is" || Trim(a.rhs) != "None" || !IsParam(sf, x)) return std::nullopt;
+    if (std::find(names.begin(), names.end(), x) != names.end()) return std::nullopt;
+    names.push_back(x);
+  }
+  for (const auto& [name, rhs] : sf.ctx->assigned)
+    if (std::find(names.begin(), names.end(), name) != names.end()) return std::nullopt;  // a local by then
+  std::string fx = BeforeAfter(CallLine(sf, callee, names[0], NullWord(sf.site->language), ""),
+                               CallLine(sf, callee, names[0], names[0], ""));
+  if (fx.empty()) return std::nullopt;
+  return fx;
+}
+
 }  // namespace
 
 std::optional<std::string> BraceCallFix(const SiteFacts& sf) {
@@ -131,9 +152,10 @@ std::optional<std::string> BraceCallFix(const SiteFacts& sf) {
     const Atom& a = f.atom;
     if (f.guard >= exits_from && f.guard < exits_to) continue;
     if (s.IsSetting() || s.IsCapability()) continue;
+    if (f.disjunction) return NullArgumentsFix(sf, f, callee);
     // The innermost test is of something else (a returned err, the object's state): the
     // arguments are context, not what fails.
-    if (f.disjunction || (s.kind != SubjectKind::kParam && s.kind != SubjectKind::kShape) || s.param.empty() || !s.via.empty() ||
+    if ( (s.kind != SubjectKind::kParam && s.kind != SubjectKind::kShape) || s.param.empty() || !s.via.empty() ||
         !s.param_info)
       return std::nullopt;
     const std::string& x = s.param;

@@ -456,16 +456,20 @@ std::optional<std::vector<std::string>> WriteSolutions(const SiteFacts& sf) {
     if (f.disjunction && !inner_code) {
       // `not a or not b` / `a is None or b is None` over arguments: pass them all.
       std::vector<std::string> params;
-      bool all = !sf.ctx->params.empty();
+      bool all = !sf.ctx->params.empty(), nulls_only = true;
       for (const Atom& at : f.any_of) {
         std::string x = Trim(at.lhs);
         bool is_param = std::any_of(sf.ctx->params.begin(), sf.ctx->params.end(), [&](const ParamInfo& p) { return p.name == x; });
-        bool missing = (at.op.empty() && at.falsy) || (at.op == "is" && Trim(at.rhs) == "None");
+        bool null = at.op == "is" && Trim(at.rhs) == "None";
+        bool missing = (at.op.empty() && at.falsy) || null;
+        nulls_only &= null;
         if (!is_param || !missing) all = false;
         else params.push_back(BT(x));
       }
+      // `s == null || t == null` asks for values, not non-empty ones.
       if (all && params.size() >= 2)
-        add("Pass " + JoinWords(params, "and") + " to " + CallRef(sf) + " (each must be given and not empty).");
+        add("Pass " + JoinWords(params, "and") + " to " + CallRef(sf) +
+            (nulls_only ? " (none of them may be " + NullWord(sf.site->language) + ")." : " (each must be given and not empty)."));
     }
     if (f.disjunction) {
       std::string p;
