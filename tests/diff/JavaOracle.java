@@ -414,6 +414,34 @@ public class JavaOracle {
           site(mi, "raise", cls, m);
           return;
         }
+        // Apache Commons Validate / Spring Assert: {class, message argument, formats with
+        // String.format when values follow}.
+        String simple = obj == null ? null : obj.substring(obj.lastIndexOf('.') + 1);
+        String pkg = obj == null || obj.lastIndexOf('.') < 0 ? "" : obj.substring(0, obj.lastIndexOf('.'));
+        boolean known = pkg.isEmpty() || pkg.equals("org.apache.commons.lang3") || pkg.equals("org.apache.commons.lang")
+            || pkg.equals("org.springframework.util");
+        Object[] helper = !known || simple == null ? null : switch (simple + "." + name) {
+          case "Validate.isTrue", "Validate.notEmpty", "Validate.notBlank", "Validate.noNullElements" ->
+              new Object[] {"IllegalArgumentException", 1, true};
+          case "Validate.validState" -> new Object[] {"IllegalStateException", 1, true};
+          case "Validate.notNull" -> new Object[] {"NullPointerException", 1, true};
+          case "Validate.validIndex" -> new Object[] {"IndexOutOfBoundsException", 2, true};
+          case "Validate.matchesPattern" -> new Object[] {"IllegalArgumentException", 2, true};
+          case "Validate.inclusiveBetween", "Validate.exclusiveBetween" -> new Object[] {"IllegalArgumentException", 3, true};
+          case "Assert.isTrue", "Assert.notNull", "Assert.hasText", "Assert.hasLength", "Assert.notEmpty",
+              "Assert.noNullElements" -> new Object[] {"IllegalArgumentException", 1, false};
+          case "Assert.state" -> new Object[] {"IllegalStateException", 1, false};
+          default -> null;
+        };
+        if (helper != null && args.size() > (int) helper[1]) {
+          int at = (int) helper[1];
+          scope = outermost();
+          Msg text = eval(args.get(at), 0);
+          if (!text.hasLit()) return;
+          if ((boolean) helper[2] && args.size() > at + 1) text = printf(text, rest(args, at + 1, 0));
+          site(mi, "raise", (String) helper[0], text);
+          return;
+        }
         if (("Objects".equals(obj) || "java.util.Objects".equals(obj)) && name.equals("requireNonNull") && args.size() == 2) {
           scope = outermost();
           site(mi, "raise", "NullPointerException", eval(args.get(1), 0));

@@ -316,6 +316,56 @@ void JavaWalker::HandleThrow(TSNode stmt) {
   Finish(std::move(site));
 }
 
+namespace {
+
+// The assertion helpers of two libraries nearly every Java code base has one of:
+// Apache Commons Lang's Validate and Spring's Assert. Each throws `error_class` with
+// the message at argument `message` (Validate's formatted by String.format when
+// values follow); `condition` says what argument 0 is.
+struct AssertionHelper {
+  const char* object;
+  const char* method;
+  const char* error_class;
+  size_t message;
+  bool printf;
+  // kBetween / kStrictlyBetween: (start, end, value) -- start <= value <= end.
+  enum Condition : uint8_t { kNone, kHolds, kNotNull, kBetween, kStrictlyBetween } condition;
+};
+constexpr AssertionHelper kAssertionHelpers[] = {
+    {"Validate", "isTrue", "IllegalArgumentException", 1, true, AssertionHelper::kHolds},
+    {"Validate", "validState", "IllegalStateException", 1, true, AssertionHelper::kHolds},
+    {"Validate", "notNull", "NullPointerException", 1, true, AssertionHelper::kNotNull},
+    {"Validate", "notEmpty", "IllegalArgumentException", 1, true, AssertionHelper::kNone},
+    {"Validate", "notBlank", "IllegalArgumentException", 1, true, AssertionHelper::kNone},
+    {"Validate", "noNullElements", "IllegalArgumentException", 1, true, AssertionHelper::kNone},
+    {"Validate", "validIndex", "IndexOutOfBoundsException", 2, true, AssertionHelper::kNone},
+    {"Validate", "matchesPattern", "IllegalArgumentException", 2, true, AssertionHelper::kNone},
+    {"Validate", "inclusiveBetween", "IllegalArgumentException", 3, true, AssertionHelper::kBetween},
+    {"Validate", "exclusiveBetween", "IllegalArgumentException", 3, true, AssertionHelper::kStrictlyBetween},
+    {"Assert", "isTrue", "IllegalArgumentException", 1, false, AssertionHelper::kHolds},
+    {"Assert", "state", "IllegalStateException", 1, false, AssertionHelper::kHolds},
+    {"Assert", "notNull", "IllegalArgumentException", 1, false, AssertionHelper::kNotNull},
+    {"Assert", "hasText", "IllegalArgumentException", 1, false, AssertionHelper::kNone},
+    {"Assert", "hasLength", "IllegalArgumentException", 1, false, AssertionHelper::kNone},
+    {"Assert", "notEmpty", "IllegalArgumentException", 1, false, AssertionHelper::kNone},
+    {"Assert", "noNullElements", "IllegalArgumentException", 1, false, AssertionHelper::kNone},
+};
+
+const AssertionHelper* FindAssertionHelper(std::string_view obj, std::string_view method) {
+  // `Validate.x(...)` or its qualified `org.apache.commons.lang3.Validate.x(...)`; a
+  // static import (a bare `isTrue(...)`) is not told apart from a method of the class.
+  size_t dot = obj.rfind('.');
+  std::string_view simple = dot == std::string_view::npos ? obj : obj.substr(dot + 1);
+  if (dot != std::string_view::npos && obj.substr(0, dot) != "org.apache.commons.lang3" &&
+      obj.substr(0, dot) != "org.apache.commons.lang" && obj.substr(0, dot) != "org.springframework.util")
+    return nullptr;
+  for (const AssertionHelper& h : kAssertionHelpers)
+    if (simple == h.object && method == h.method) return &h;
+  return nullptr;
+}
+
+}  // namespace
+
 void JavaWalker::HandleInvocation(TSNode call) {
   TSNode object = ts_node_child_by_field_name(call, "object", 6);
   std::string_view m = Text(ts_node_child_by_field_name(call, "name", 4));
@@ -339,6 +389,32 @@ void JavaWalker::HandleInvocation(TSNode call) {
       for (size_t i = 2; i < args.size(); ++i) rest.push_back(Eval(args[i], 0));
       SetMessage(site, msg::ApplyPrintf(Eval(args[1], 0), rest, msg::Printf::kGuava), args[1]);
     }
+    Finish(std::move(site));
+    return;
+  }
+  if (const AssertionHelper* h = FindAssertionHelper(obj, m); h && args.size() > h->message) {
+    // Apache Commons Validate.isTrue(c, "x %d", x) / Spring Assert.state(c, "msg"): the
+    // message is made at the call (the helper's own throw has only its default text).
+    scope_ = EnclosingScope();
+    Segs text = Eval(args[h->message], 0);
+    if (!msg::HasLiteral(text)) return;
+    Site site = NewSite(SiteKind::kRaise, call, call);
+    site.error_class = h->error_class;
+    site.error_class_expr = std::string(obj) + "." + std::string(m);
+    if (h->condition == AssertionHelper::kHolds) site.assert_condition = std::string(Text(args[0]));
+    if (h->condition == AssertionHelper::kNotNull) site.assert_condition = std::string(Text(args[0])) + " != null";
+    if (h->condition == AssertionHelper::kBetween || h->condition == AssertionHelper::kStrictlyBetween) {
+      const char* op = h->condition == AssertionHelper::kBetween ? " <= " : " < ";
+      std::string value(Text(args[2]));
+      site.assert_condition = std::string(Text(args[0])) + op + value + " && " + value + op + std::string(Text(args[1]));
+    }
+    // Validate formats with String.format only when it is given values; Spring never.
+    if (h->printf && args.size() > h->message + 1) {
+      std::vector<Segs> rest;
+      for (size_t i = h->message + 1; i < args.size(); ++i) rest.push_back(Eval(args[i], 0));
+      text = msg::ApplyPrintf(text, rest, msg::Printf::kJava);
+    }
+    SetMessage(site, text, args[h->message]);
     Finish(std::move(site));
     return;
   }
@@ -459,7 +535,7 @@ TsExtractResult ExtractJava(std::string_view path, std::string_view text, const 
   // Every form java_extractor.h lists is spelled with one of these words (check covers
   // Guava's checkArgument/checkState/checkNotNull, warn covers warning); a file with
   // none (an interface, a record, a DTO) is not parsed: no sites, no syntax diagnostic.
-  if (!ContainsAnyOf(text, {"throw", "check", "requireNonNull", "error", "warn", "fatal", "severe", "SEVERE", "WARNING"}))
+  if (!ContainsAnyOf(text, {"throw", "check", "requireNonNull", "Validate.", "Assert.", "error", "warn", "fatal", "severe", "SEVERE", "WARNING"}))
     return result;
   TsTree tree = TsParse(tree_sitter_java(), "Java", path, text, options, result);
   if (!tree) return result;

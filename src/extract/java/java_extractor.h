@@ -8,7 +8,10 @@
 //             Guava Preconditions.checkArgument/checkState/checkNotNull(c, msg, args...)
 //             (IllegalArgumentException / IllegalStateException / NullPointerException,
 //             Guava's %s template, extra arguments appended as " [a, b]");
-//             Objects.requireNonNull(x, msg) (NullPointerException)
+//             Objects.requireNonNull(x, msg) (NullPointerException);
+//             Apache Commons Validate.isTrue/notNull/validState/...(c, msg, values...)
+//             and Spring Assert.isTrue/state/notNull/...(c, msg): the message made at
+//             the call (kAssertionHelpers in the .cc)
 //   log       SLF4J/Log4j/commons-logging LOG.error/warn/fatal(msg, args...) ({}
 //             placeholders, \{} escaped, a leftover Throwable is not text) and
 //             java.util.logging severe/warning(msg), log(Level.SEVERE|WARNING, msg, params)

@@ -88,6 +88,35 @@ TEST(JavaExtractor, PreconditionsLoggersAndTextBlocks) {
   EXPECT_EQ(s[5].error_message, "first line\n  indented continued");
 }
 
+// Apache Commons Validate and Spring Assert make the message at the call: the call is the
+// site (its class the one the helper throws), Validate's values formatted by
+// String.format, Spring's message as is; argument 0 is the condition where it is one.
+TEST(JavaExtractor, ValidateAndAssertHelpersAreSites) {
+  auto s = Sites(
+      "class C {\n"
+      "  void f(Object o, int n, long ms) {\n"
+      "    Validate.isTrue(n > 0, \"n must be positive: %d\", n);\n"
+      "    Validate.notNull(o, \"o is required\");\n"
+      "    org.apache.commons.lang3.Validate.validState(ready, \"not ready\");\n"
+      "    Validate.inclusiveBetween(0, Long.MAX_VALUE, ms, \"ms must not be negative\");\n"
+      "    Assert.state(open, \"Connection is closed %d\");\n"
+      "    Validate.isTrue(n > 0);\n"
+      "    com.example.Validate.isTrue(n > 0, \"not the library's\");\n"
+      "  }\n"
+      "}\n",
+      "src/main/java/C.java");
+  ASSERT_EQ(s.size(), 5u);
+  EXPECT_EQ(s[0].error_class, "IllegalArgumentException");
+  EXPECT_EQ(s[0].message_pattern, "n must be positive: (.*?)");
+  EXPECT_EQ(s[0].assert_condition, "n > 0");
+  EXPECT_EQ(s[1].error_class, "NullPointerException");
+  EXPECT_EQ(s[1].assert_condition, "o != null");
+  EXPECT_EQ(s[2].error_class, "IllegalStateException");
+  EXPECT_EQ(s[3].assert_condition, "0 <= ms && ms <= Long.MAX_VALUE");
+  EXPECT_EQ(s[4].error_class, "IllegalStateException");
+  EXPECT_EQ(s[4].message_pattern, "Connection is closed %d");  // Spring does not format
+}
+
 TEST(JavaBadInput, NeverCrashes) {
   auto r = ExtractJava("X.java", "class X { void f( { throw new E(\"still\"); }}} \xff\xfe");
   EXPECT_FALSE(r.failed);
