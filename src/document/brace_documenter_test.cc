@@ -47,6 +47,14 @@ TEST(DocumenterForeign, CodeSpansInTheSitesLanguage) {
   EXPECT_EQ(doc::ForeignCode("not std.isfinite(scale) or q == cutlass.WeightOnlyQuantOp.FINE", "cuda"),
             "!std::isfinite(scale) || q == cutlass::WeightOnlyQuantOp::FINE");
   EXPECT_EQ(doc::ForeignCode("cfg.std.x and a.std.y", "cpp"), "cfg.std.x && a.std.y");
+  // A switch label of several values (`case 1, 2:`, which the front ends give as `v == 1, 2`)
+  // is one of them, quoted in the language's own operators; Python keeps its dtype names.
+  EXPECT_EQ(doc::NormalizeGuard("lParam == 1, 2", "go"), "lParam in (1, 2)");
+  EXPECT_EQ(doc::NormalizeGuard("switch (kind): case \"a\", \"b\"", "java"), "kind in (\"a\", \"b\")");
+  EXPECT_EQ(doc::NormalizeGuard("a == b", "go"), "a == b");
+  EXPECT_EQ(doc::ForeignCode("lParam in (1, 2)", "go"), "lParam == 1 || lParam == 2");
+  EXPECT_EQ(doc::ForeignCode("x.to(torch.bfloat16)", "cuda"), "x.to(torch.bfloat16)");
+  EXPECT_EQ(doc::ForeignCode("t == torch.kHalf", "cpp"), "t == torch::kHalf");
   // C++ casts are no comparisons: static_cast<int32_t>(x) reads as (x)
   std::string cast = doc::NormalizeGuard("n > static_cast<int32_t>(kMax) && p != static_cast<const void*>(q)", "cpp");
   cast.erase(std::unique(cast.begin(), cast.end(), [](char a, char b) { return a == ' ' && b == ' '; }), cast.end());

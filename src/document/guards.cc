@@ -284,12 +284,22 @@ std::string NormalizeGuard(std::string_view s, std::string_view language) {
   o.reserve(s.size() + 16);
   // go: `v := f(); cond` -> cond (the last top-level `;` part).
   if (size_t cut = TopLevelChar(s, ';', true); cut != std::string_view::npos && cut + 1 < s.size()) s = s.substr(cut + 1);
-  // switch (x): case V -> x == V (a default keeps its text: the writers say it in words).
+  // switch (x): case V -> x == V (a default keeps its text: the writers say it in words);
+  // a label of several values (`case a, b:`) is one of them, `x in (a, b)` -- not `x == "a, b"`.
   if (StartsWith(s, "switch (")) {
     size_t close = s.find("): case ");
-    if (close != std::string_view::npos)
-      return std::string(s.substr(8, close - 8)) + " == " + std::string(s.substr(close + 8));
-    return std::string(s);
+    if (close == std::string_view::npos) return std::string(s);
+    std::string lhs(s.substr(8, close - 8)), rhs(s.substr(close + 8));
+    return lhs + (TopLevelChar(rhs, ',', false) != std::string::npos ? " in (" + rhs + ")" : " == " + rhs);
+  }
+  // The Go and Java front ends write `case a, b:` of `switch v` as `v == a, b`.
+  std::string label;
+  if (size_t eq = s.find(" == "); eq != std::string_view::npos && s.find("&&") == std::string_view::npos &&
+                                  s.find("||") == std::string_view::npos && s.find(" == ", eq + 4) == std::string_view::npos &&
+                                  TopLevelChar(s.substr(eq + 4), ',', false) != std::string_view::npos &&
+                                  TopLevelChar(s.substr(0, eq), ',', false) == std::string_view::npos) {
+    label = std::string(s.substr(0, eq)) + " in (" + std::string(s.substr(eq + 4)) + ")";
+    s = label;
   }
   size_t n = s.size();
   auto ident_at = [&](size_t i) {
@@ -481,6 +491,19 @@ std::string ForeignCode(std::string_view code, std::string_view language) {
                           : language == "rust" ? "None"  // Option's None: x.is_none(), x.is_some()
                                                : "";
   if (null.empty()) return std::string(code);
+  // `v in (a, b)` (a switch label of several values) has no `in` in these languages:
+  // `v == a || v == b`.
+  std::string membership;
+  if (size_t in = code.find(" in ("); in != std::string_view::npos && code.back() == ')' && IsDotted(code.substr(0, in))) {
+    std::string_view lhs = code.substr(0, in), items = code.substr(in + 5, code.size() - in - 6);
+    for (size_t b = 0; b <= items.size();) {
+      size_t comma = TopLevelChar(items.substr(b), ',', false);
+      size_t e = comma == std::string_view::npos ? items.size() : b + comma;
+      membership += (membership.empty() ? "" : " or ") + std::string(lhs) + " == " + Trim(items.substr(b, e - b));
+      b = e + 1;
+    }
+    code = membership;
+  }
   std::string o;
   o.reserve(code.size());
   size_t i = 0, n = code.size();
