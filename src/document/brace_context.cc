@@ -345,6 +345,20 @@ SiteContext BraceFile::Gather(const Site& site) const {
   std::string def = LastComponent(fn);
   if (fn.find('.') != std::string::npos) c.class_name = LastComponent(fn.substr(0, fn.rfind('.')));
   bool web = language_ == "javascript" || language_ == "typescript";
+  // A thiserror variant (`#[error("...")] Variant`): the enum it belongs to, the nearest
+  // `enum Name` above it.
+  if (language_ == "rust" && site.error_class_expr && *site.error_class_expr == "#[error]") {
+    for (int l = site.line - 1; l >= 1 && l > site.line - 2000; --l) {
+      std::string_view t = TrimView(Line(l));
+      size_t at = t.find("enum ");
+      if (at == std::string_view::npos || (at > 0 && IdentChar(t[at - 1]))) continue;
+      std::string_view rest = t.substr(at + 5);
+      size_t e = 0;
+      while (e < rest.size() && IdentChar(rest[e])) ++e;
+      if (e > 0 && IdentStart(rest[0])) c.class_name = std::string(rest.substr(0, e));
+      break;
+    }
+  }
   // A Java constructor is `Class.<init>`: its definition is named as the class.
   bool constructor = language_ == "java" && def == "<init>" && !c.class_name.empty();
   if (constructor) def = c.class_name;

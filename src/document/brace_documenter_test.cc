@@ -131,6 +131,32 @@ TEST(DocumenterForeign, RustParametersPastAReturnTypeWithBrackets) {
   EXPECT_TRUE(Has(r.trigger_scenarios, "Calling `load` with argument `retries`")) << *r.trigger_scenarios;
 }
 
+// thiserror's `#[error("...")]` on a variant is a definition, not code that runs: it is
+// said as `Enum::Variant`, the error raised wherever the code returns it -- not "raised by
+// `<module>` unconditionally". A Rust `&str` tested with is_empty() is empty, not "false,
+// empty or None".
+TEST(DocumenterForeign, RustErrorDefinitionsAndEmptyStrings) {
+  std::string file =
+      "#[derive(Debug, Error)]\npub enum McpError {\n    #[error(\"tool not found: {0}\")]\n    NotFound(String),\n}\n\n"
+      "pub fn get(name: &str) -> Result<(), McpError> {\n    if name.is_empty() {\n"
+      "        return Err(McpError::NotFound(name.to_string()));\n    }\n    Ok(())\n}\n";
+  auto k = Knowledge({{"src/error.rs", file}});
+  Site d = RaiseSite("src/error.rs", 3, "NotFound", "tool not found: {0}", "<module>");
+  d.language = "rust";
+  d.error_class_expr = "#[error]";
+  Record def;
+  Doc(d, file, *k, &def);
+  SCOPED_TRACE(Dump(def));
+  EXPECT_TRUE(Has(def.documentation, "`McpError::NotFound` (src/error.rs:3) is an error type this code defines")) << *def.documentation;
+  EXPECT_FALSE(Has(def.documentation, "unconditionally"));
+  EXPECT_EQ(def.trigger_scenarios.value_or(""),
+            "Code that returns `McpError::NotFound` (or passes it on with `?`): this is the text it displays.");
+  Record e = DocIn("rust", "src/error.rs", file, 9, "tool not found: {name}", "get", {"name.is_empty()"});
+  SCOPED_TRACE(Dump(e));
+  EXPECT_TRUE(Has(e.trigger_scenarios, "with argument `name` empty")) << *e.trigger_scenarios;
+  EXPECT_FALSE(Has(e.trigger_scenarios, "None"));
+}
+
 // A Go parameter tested against nil is "left as nil" (Python's None is not Go's word),
 // and a `bool` parameter is false, not "false, empty or None".
 TEST(DocumenterForeign, GoNilAndBoolParametersInGosWords) {

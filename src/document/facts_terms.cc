@@ -297,6 +297,17 @@ UserTermParts UserTermOf(const SiteFacts& sf, const Fact& f) {
               (Trim(s.param_info->annotation) == "bool" || Trim(s.param_info->annotation) == "boolean"))
             return joined(Join::kState, ref, a.falsy ? "false" : "true");
           if (sf.site->language == "python") return joined(Join::kState, ref, a.falsy ? "false, empty or None" : "true or non-empty");
+          // A typed string or sequence (Rust's `name.is_empty()` on a `&str`): empty, never
+          // false, and never null in Rust or for a Go string.
+          if (s.param_info) {
+            std::string t = Trim(s.param_info->annotation);
+            const std::string& lang = sf.site->language;
+            bool text = t == "&str" || t == "String" || t == "&String" || t == "string" || t == "CharSequence";
+            bool seq = StartsWith(t, "Vec<") || StartsWith(t, "&[") || StartsWith(t, "&Vec<") || StartsWith(t, "[]") ||
+                       StartsWith(t, "List<") || StartsWith(t, "Collection<") || EndsWith(t, "[]");
+            if ((text || seq) && (lang == "rust" || lang == "go" || lang == "java"))
+              return joined(Join::kState, ref, a.falsy ? "empty" : "non-empty");
+          }
           return joined(Join::kState, ref, a.falsy ? "false, empty or " + NullWord(sf.site->language) : "true or non-empty");
         }
         return joined(Join::kState, ref, a.falsy ? "unset or empty" : "set");

@@ -156,9 +156,20 @@ std::string CodeTerm(const Fact& f) {
   return c;
 }
 
+// thiserror's `#[error("...")]` on a variant defines how an error displays; the code
+// that fails is wherever the variant is built. `Enum::Variant` when the enum is known.
+bool IsErrorDefinition(const Site& s) { return s.error_class_expr && *s.error_class_expr == "#[error]" && s.error_class; }
+std::string DefinedError(const SiteFacts& sf) {
+  const std::string& v = *sf.site->error_class;
+  return sf.ctx->class_name.empty() || sf.ctx->class_name == v ? v : sf.ctx->class_name + "::" + v;
+}
+
 std::string WriteDocumentation(const SiteFacts& sf) {
   const Site& site = *sf.site;
   std::string doc = Subjectless(site) + " " + Verb(site) + " by " + sf.where;
+  if (IsErrorDefinition(site))
+    doc = BT(DefinedError(sf)) + " (" + site.file_path + ":" + std::to_string(site.line) +
+          ") is an error type this code defines; its `#[error]` attribute says how it displays, wherever the code returns it";
   std::vector<std::string> conds;
   for (const auto& f : sf.facts) conds.push_back(WhenClause(sf, f));
   if (!conds.empty()) {
@@ -172,7 +183,7 @@ std::string WriteDocumentation(const SiteFacts& sf) {
     doc += " when " + BT(Clip(OneLine(*site.assert_condition), 160)) + " is false";
   } else if (sf.constant_guard) {
     doc += ", on every pass of its `while True` loop that gets to this line";
-  } else {
+  } else if (!IsErrorDefinition(site)) {
     doc += ", unconditionally once that line is reached";
   }
   if (site.except_context) doc += ", while handling " + BT(Clip(*site.except_context, 120));
@@ -280,6 +291,8 @@ std::string WriteTriggers(const SiteFacts& sf) {
     else if (sf.constant_guard)
       trig.push_back("Every pass of the `while True` loop in " + BT(Clip(site.function, 120)) + " that gets to line " +
                      std::to_string(site.line) + (site.except_context ? " after " + BT(Clip(*site.except_context, 120)) + " caught an error" : "") + ".");
+    else if (IsErrorDefinition(site))
+      trig.push_back("Code that returns " + BT(DefinedError(sf)) + " (or passes it on with `?`): this is the text it displays.");
     else
       trig.push_back("Every call of " + BT(Clip(site.function, 120)) + " that reaches line " + std::to_string(site.line) +
                      (site.except_context ? " after " + BT(Clip(*site.except_context, 120)) + " caught an error" : "") + ".");
