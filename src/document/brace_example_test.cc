@@ -136,6 +136,20 @@ TEST(BraceExampleFix, RustOptionAndCppPointer) {
   EXPECT_EQ(c.example_fix.value_or(""), "# before\ndecode(nullptr, n)\n# after\ndecode(buf, n)");
 }
 
+// A Go string compared with "": "empty" / "non-empty" in every field, not "set to ``"; a
+// value rejected for being given is fixed by passing "".
+TEST(BraceExampleFix, GoEmptyStringsInWords) {
+  std::string go =
+      "package main\n\nfunc validate(modelPath string, name string) error {\n\tif modelPath != \"\" {\n"
+      "\t\treturn fmt.Errorf(\"model path is not supported here\")\n\t}\n\treturn nil\n}\n";
+  Record r = DocSite("v.go", go, 5, "model path is not supported here", "validate", {"modelPath != \"\""}, "go");
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(Has(r.trigger_scenarios, "with argument `modelPath` non-empty")) << *r.trigger_scenarios;
+  EXPECT_TRUE(AnyHas(r.solutions, "Call `validate` with `modelPath` empty (`\"\"`).")) << Dump(r);
+  EXPECT_EQ(r.example_fix.value_or(""),
+            "# before\nvalidate(modelPath, name)  // a non-empty modelPath\n# after\nvalidate(\"\", name)");
+}
+
 // Java: Objects.requireNonNull(x, ...) is the check `x != null` (the extractor's assert
 // condition); the call as the caller writes it -- `new Range(...)` for a constructor,
 // `Pairs.of(...)` for a static method, `pairs.and(...)` for any other -- with the failing

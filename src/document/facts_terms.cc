@@ -315,6 +315,9 @@ UserTermParts UserTermOf(const SiteFacts& sf, const Fact& f) {
       // os.Getenv("X") == "": the variable is not set (or set empty), not "X=" set on purpose.
       if (s.kind == SubjectKind::kEnv && a.op == "==" && a.rhs_strings && vals.size() == 1 && vals[0].empty())
         return joined(Join::kState, BT(s.env), "unset or empty");
+      // `x == ""` / `x != ""`: empty or not, not "set to ``".
+      if ((a.op == "==" || a.op == "!=") && a.rhs_strings && vals.size() == 1 && vals[0].empty())
+        return joined(Join::kState, ref, a.op == "==" ? "empty" : "non-empty");
       if ((a.op == "==" || a.op == "is") && a.rhs_strings && vals.size() == 1) return whole(BT(SettingValue(s, vals[0])));
       if (a.op == "!=" && a.rhs_strings && vals.size() == 1) return joined(Join::kState, ref, "set to something other than " + BT(vals[0]));
       if (a.op == "in" && a.rhs_strings) return joined(Join::kState, ref, "set to " + JoinSome(Ticked(vals), "or", 8));

@@ -224,8 +224,9 @@ std::optional<std::string> WriteExampleFix(const SiteFacts& sf) {
   if (auto s = SettingsFix(sf)) return s;
   if (auto p = PackageFix(sf)) return p;
   if (auto h = HintFix(sf)) return h;
-  // Java has no tensors: its own call form (`Pairs.of(left, null)`) comes first.
-  if (sf.site->language == "java")
+  // Go, Rust and Java have no tensor checks: their own call form (`Pairs.of(left, null)`,
+  // `load(path, "")`) comes first.
+  if (const std::string& l = sf.site->language; l == "java" || l == "go" || l == "rust")
     if (auto b = BraceCallFix(sf)) return b;
   if (auto c = CallFix(sf)) return c;  // first: its tensor conversions hold for C++ kernels too
   if (auto b = BraceCallFix(sf)) return b;

@@ -187,6 +187,11 @@ std::optional<std::string> BraceCallFix(const SiteFacts& sf) {
     } else if (a.op.empty() && (type == "bool" || (lang == "java" && type == "boolean"))) {
       bad = CallLine(sf, callee, x, a.falsy ? "false" : "true", "");
       good = CallLine(sf, callee, x, a.falsy ? "true" : "false", "");
+    } else if (a.op == "!=" && a.rhs_strings && !a.rhs_numbers && a.values.size() == 1 && a.values[0].empty() &&
+               IsStringType(lang, type)) {
+      // `path != ""` rejected: the call with the caller's value, and with none.
+      bad = CallLine(sf, callee, x, x, "a non-empty " + x);
+      good = CallLine(sf, callee, x, "\"\"", "");
     } else if (((a.op == "==" && a.rhs_strings && !a.rhs_numbers && a.values.size() == 1 && a.values[0].empty()) ||
                 (a.op.empty() && a.falsy)) &&
                IsStringType(lang, type)) {

@@ -160,6 +160,8 @@ std::string FlipParam(const SiteFacts& sf, const Fact& f) {
   }
   if (a.op == "is" && Trim(a.rhs) == "None") return "Pass " + p + " to " + call + " (it must not be " + NullWord(sf.site->language) + ").";
   if (a.op == "is not" && Trim(a.rhs) == "None") return "";  // leaving an argument out is no fix
+  if (a.rhs_strings && a.values.size() == 1 && a.values[0].empty() && (a.op == "==" || a.op == "!="))
+    return a.op == "==" ? "Pass a non-empty " + p + " to " + call + "." : "Call " + call + " with " + p + " empty (`\"\"`).";
   if (a.rhs_strings && !a.values.empty()) {
     std::string from_const = f.atom_constant.empty() ? "" : " (the values of " + BT(f.atom_constant) + ")";
     if (a.op == "not in" || a.op == "!=")
