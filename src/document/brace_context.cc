@@ -382,6 +382,7 @@ SiteContext BraceFile::Gather(const Site& site) const {
   // value's `pair.and(...)` for any other.
   if (constructor) c.decorators.push_back("constructor");
   else if (language_ == "java" && HasWord(std::string(Line(def_line)), "static")) c.decorators.push_back("static");
+  if (language_ == "java" && !c.class_name.empty()) ClassState(c, def_line, &c.writes);
   // Locals the guards and the checked condition test: `auto x = ...;` `int x = ...;`
   // `let x = ...;` `x := ...` between the definition and the site.
   std::vector<std::string> names;
@@ -425,6 +426,94 @@ SiteContext BraceFile::Gather(const Site& site) const {
     }
   }
   return c;
+}
+
+void BraceFile::ClassState(const SiteContext& c, int def_line, std::vector<StateWrite>* writes) const {
+  // The class's header: the nearest `class Name` above the method.
+  int class_line = 0;
+  for (int l = def_line; l >= 1 && l > def_line - 20000; --l) {
+    std::string_view t = Line(l);
+    size_t at = t.find("class " + c.class_name);
+    if (at == std::string_view::npos || (at > 0 && IdentChar(t[at - 1]))) continue;
+    size_t end = at + 6 + c.class_name.size();
+    if (end < t.size() && IdentChar(t[end])) continue;
+    class_line = l;
+    break;
+  }
+  if (class_line == 0) return;
+  auto cached = class_state_.find(class_line);
+  if (cached != class_state_.end()) {
+    *writes = cached->second;
+    return;
+  }
+  std::vector<StateWrite>& out = class_state_[class_line];
+  // One pass over the class body by brace depth (1: the body, 2: a method's body);
+  // strings and comments are not told apart, as InsideBlockFrom does.
+  std::vector<std::string> fields;
+  std::string method;
+  std::vector<ParamInfo> ctor_params;
+  int depth = 0;
+  bool opened = false;
+  const int last = static_cast<int>(starts_.size());
+  for (int l = class_line; l <= last && out.size() < 64; ++l) {
+    std::string_view t = TrimView(Line(l));
+    int at_start = depth;
+    if (opened && at_start == 1 && !t.empty() && t.back() == ';' && t.find('(') == std::string_view::npos) {
+      // A field: `private State runningState = State.UNSTARTED;` / `private long startTime;`
+      std::string_view decl = t.substr(0, t.size() - 1);
+      size_t eq = decl.find('=');
+      std::string_view left = TrimView(decl.substr(0, eq));
+      size_t e = left.size();
+      size_t b = e;
+      while (b > 0 && IdentChar(left[b - 1])) --b;
+      if (b < e && b > 0 && IdentStart(left[b])) {
+        std::string name(left.substr(b, e - b));
+        fields.push_back(name);
+        out.push_back({name, "", eq == std::string_view::npos ? "" : Trim(decl.substr(eq + 1))});
+      }
+    } else if (opened && at_start == 1 && t.find('(') != std::string_view::npos && !StartsWith(t, "@")) {
+      // A method's (or constructor's) header: the identifier before its '('.
+      std::string_view head = t.substr(0, t.find('('));
+      size_t e = head.size();
+      while (e > 0 && head[e - 1] == ' ') --e;
+      size_t b = e;
+      while (b > 0 && IdentChar(head[b - 1])) --b;
+      method = std::string(head.substr(b, e - b));
+      ctor_params.clear();
+      if (method == c.class_name) {
+        size_t open = starts_[l - 1] + (Line(l).find('('));
+        size_t close = text_.find(')', open);
+        if (close != std::string_view::npos) ctor_params = BraceParams(text_.substr(open + 1, close - open - 1), language_);
+      }
+    } else if (opened && at_start >= 2 && !method.empty()) {
+      // `runningState = State.RUNNING;` / `this.startTime = System.nanoTime();`
+      std::string_view st = t;
+      if (StartsWith(st, "this.")) st.remove_prefix(5);
+      size_t e = 0;
+      while (e < st.size() && IdentChar(st[e])) ++e;
+      std::string_view name = st.substr(0, e);
+      std::string_view rest = TrimView(st.substr(e));
+      if (e > 0 && StartsWith(rest, "=") && !StartsWith(rest, "==") && !rest.empty() && rest.back() == ';' &&
+          std::find(fields.begin(), fields.end(), name) != fields.end()) {
+        std::string value = Trim(rest.substr(1, rest.size() - 2));
+        if (method == c.class_name) {
+          // A constructor stores its argument: the field is that argument (a kParam of the
+          // constructor); any other constructor write is the initial state, no method's.
+          bool param = std::any_of(ctor_params.begin(), ctor_params.end(), [&](const ParamInfo& p) { return p.name == value; });
+          if (param) out.push_back({std::string(name), "__init__", "param:" + value});
+        } else if (!value.empty() && value.size() <= kMaxContextText) {
+          StateWrite w{std::string(name), method, value};
+          if (std::find(out.begin(), out.end(), w) == out.end()) out.push_back(std::move(w));
+        }
+      }
+    }
+    for (char ch : Line(l)) {
+      if (ch == '{') ++depth, opened = true;
+      else if (ch == '}') --depth;
+    }
+    if (opened && depth <= 0) break;
+  }
+  *writes = out;
 }
 
 }  // namespace errdex::doc

@@ -37,6 +37,12 @@ class BraceFile {
   // file, a NestJS `@Post("users")` right above its definition, or (an anonymous
   // handler) the nearest `.get("/path", ...` above the site.
   void Route(std::string_view def, int def_line, int site_line, SiteContext* c) const;
+  // Java: the fields of the class the site's method belongs to, and what its other
+  // methods assign them (SiteContext::writes) -- a field declaration as a write of
+  // method "", a constructor's `this.x = param` as "__init__" with "param:NAME".
+  void ClassState(const SiteContext& c, int def_line, std::vector<StateWrite>* writes) const;
+  // Per class line: the fields and writes of that class (read once per file and class).
+  mutable std::map<int, std::vector<StateWrite>> class_state_;
 
   std::string_view text_;
   std::string_view language_;

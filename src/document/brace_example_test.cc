@@ -201,6 +201,44 @@ TEST(BraceExampleFix, JavaCallsByConstructorStaticAndInstanceMethod) {
   EXPECT_TRUE(AnyHas(both.solutions, "Pass `s` and `t` to `Lev.distance` (none of them may be null).")) << Dump(both);
 }
 
+// A Java class's own state (commons-lang's StopWatch): a field the check tests is the
+// object's state, set by the class's other methods -- call the one that sets it first,
+// the one the message names when it names one ("must be reset"); a field the constructor
+// stores from its argument is that argument.
+TEST(BraceExampleFix, JavaFieldStateAndTheMethodsThatSetIt) {
+  std::string java =
+      "public class StopWatch {\n"
+      "    private State runningState = State.UNSTARTED;\n"
+      "    private final String name;\n"
+      "    public StopWatch(final String name) {\n        this.name = name;\n    }\n"
+      "    public void start() {\n"
+      "        if (runningState == State.STOPPED) {\n"
+      "            throw new IllegalStateException(\"Stopwatch must be reset before being restarted.\");\n        }\n"
+      "        runningState = State.RUNNING;\n    }\n"
+      "    public void resume() {\n        runningState = State.RUNNING;\n    }\n"
+      "    public void reset() {\n        runningState = State.UNSTARTED;\n    }\n"
+      "    public void split() {\n"
+      "        if (runningState != State.RUNNING) {\n            throw new IllegalStateException(\"Stopwatch is not running.\");\n        }\n"
+      "    }\n"
+      "    public String describe() {\n"
+      "        if (name == null) {\n            throw new IllegalStateException(\"no name\");\n        }\n        return name;\n    }\n}\n";
+  Record named = DocSite("src/StopWatch.java", java, 9, "Stopwatch must be reset before being restarted.", "StopWatch.start",
+                         {"runningState == State.STOPPED"}, "java");
+  SCOPED_TRACE(Dump(named));
+  EXPECT_TRUE(AnyHas(named.solutions, "Call `stopWatch.reset(...)` before `stopWatch.start(...)`: it sets `this.runningState` for it."))
+      << Dump(named);
+  Record any = DocSite("src/StopWatch.java", java, 21, "Stopwatch is not running.", "StopWatch.split",
+                       {"runningState != State.RUNNING"}, "java");
+  EXPECT_TRUE(AnyHas(any.solutions, "Call `stopWatch.start(...)` or `stopWatch.resume(...)` before `stopWatch.split(...)`"))
+      << Dump(any);
+  EXPECT_EQ(any.example_fix.value_or(""),
+            "# before\nStopWatch stopWatch = new StopWatch(...);\nstopWatch.split(...);  // this.runningState not set yet\n# after\n"
+            "StopWatch stopWatch = new StopWatch(...);\nstopWatch.start(...);  // sets this.runningState\nstopWatch.split(...);")
+      << Dump(any);
+  Record ctor = DocSite("src/StopWatch.java", java, 26, "no name", "StopWatch.describe", {"name == null"}, "java");
+  EXPECT_TRUE(Has(ctor.documentation, "the `name` the object was built with is left as null")) << Dump(ctor);
+}
+
 // The message's `--flag` read as this repository defines it: "use --model to run in
 // headless mode" gives --model no value "run"; a switch the repository defines ("add
 // --hidden to search hidden files") is given alone; a flag inside another program's

@@ -153,6 +153,9 @@ bool Triggers(const Fact& f, const std::string& v);          // v makes the fact
 Fact Positive(const Fact& f);                                // the fact negated back
 bool IsBoolFlag(const Subject& s);
 std::string CallName(const SiteFacts& sf);                   // how a caller spells the call (`obj.f`)
+// A value of the site's class in an example: `obj` (Python); Java's the class's name with a
+// lower-case first letter (`stopWatch`).
+std::string InstanceName(const SiteFacts& sf);
 std::string CalleeName(const SiteFacts& sf);                 // the function as prose names it: a method by its class (`C.f`)
 // The "no value" of a site's language, as its code spells it: a Go `client == nil` is
 // "left as nil", not Python's None (nil, nullptr, NULL, null; None for Python and Rust).

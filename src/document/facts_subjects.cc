@@ -405,6 +405,22 @@ Subject SubjectResolver::Resolve(Atom& a) const {
     s.kind = SubjectKind::kSelfState;
     return s;
   }
+  // Java's `this.x` or a bare field of the class (BraceFile::ClassState found it declared)
+  // that no setting claimed: the object's state, as Python's `self.x`.
+  if (site_.language == "java" && !ctx_.class_name.empty()) {
+    std::string attr = StartsWith(x, "this.") ? x.substr(5) : x;
+    if (IsIdent(attr) && !Param(attr) && !Assigned(attr) &&
+        std::any_of(ctx_.writes.begin(), ctx_.writes.end(), [&](const StateWrite& w) { return w.attr == attr && w.method.empty(); })) {
+      s.attr = attr;
+      s.kind = SubjectKind::kSelfState;
+      for (const auto& w : ctx_.writes)  // `this.name = name` in the constructor: its argument
+        if (w.attr == attr && w.method == "__init__" && StartsWith(w.value, "param:")) {
+          s.kind = SubjectKind::kParam;
+          s.param = w.value.substr(6);
+          s.ctor = true;
+        }
+    }
+  }
   return s;
 }
 

@@ -91,16 +91,47 @@ void StateMethods(const SiteFacts& sf, const Fact& f, std::vector<std::string>* 
     if ((a.op == "is not" || a.op == "!=") && rhs == "None") return v != "None";
     if ((a.op == "is" || a.op == "==") && (rhs == "True" || rhs == "False")) return !v.empty() && v == rhs;
     if ((a.op == "is not" || a.op == "!=") && (rhs == "True" || rhs == "False")) return v.empty() || v != rhs;
+    // An enum state (Java's `runningState != State.RUNNING`): a write of another constant.
+    if ((a.op == "==" || a.op == "!=") && IsDotted(rhs) && IsDotted(Trim(v)) && rhs.find('.') != std::string::npos &&
+        Trim(v).find('.') != std::string::npos)
+      return (Trim(v) == rhs) == (a.op == "==");
     *known = false;
     return false;
   };
   for (const auto& w : sf.ctx->writes) {
-    if (w.attr != f.subj.attr) continue;
+    // A declaration, the constructor's argument, or the checking method itself (it runs
+    // the check before its own writes).
+    if (w.attr != f.subj.attr || w.method.empty() || w.method == "__init__" || w.method == sf.ctx->def_name) continue;
     bool known;
     bool fails = holds(w.value, &known);
     if (!known) return;
     auto& dst = fails ? *resetters : *setters;
     if (std::find(dst.begin(), dst.end(), w.method) == dst.end()) dst.push_back(w.method);
+  }
+  // The message names the one to call ("Stopwatch must be reset before being restarted",
+  // "must be suspended to resume"): a setter whose name starts a word of it is the answer,
+  // the others (which leave the state by other paths) are noise.
+  if (setters->size() > 1 && sf.site->error_message) {
+    std::vector<std::string> named;
+    const std::string msg = Lower(*sf.site->error_message);
+    for (const auto& m : *setters) {
+      std::string lm = Lower(m);
+      if (lm.empty()) continue;
+      for (size_t at = msg.find(lm); at != std::string::npos; at = msg.find(lm, at + 1)) {
+        if (at > 0 && IsWordChar(msg[at - 1])) continue;
+        size_t e = at + lm.size();
+        while (e < msg.size() && IsWordChar(msg[e])) ++e;
+        // The name itself or an inflection of it (reset, started, stopped, suspending), not
+        // a longer word it begins ("stopwatch").
+        std::string tail = msg.substr(at + lm.size(), e - at - lm.size());
+        if (tail.empty() || tail == "s" || tail == "d" || tail == "ed" || tail == "ing" ||
+            tail == std::string(1, lm.back()) + "ed" || tail == std::string(1, lm.back()) + "ing") {
+          named.push_back(m);
+          break;
+        }
+      }
+    }
+    if (!named.empty()) *setters = std::move(named);
   }
 }
 
@@ -226,6 +257,12 @@ std::string CallSpelled(const SiteFacts& sf, const std::string& instance) {
 // A call example writes `obj.f(...)`; a sentence names the method by its class
 // (`DeviceInfo.get_running_npus`).
 std::string CallName(const SiteFacts& sf) { return CallSpelled(sf, "obj"); }
+std::string InstanceName(const SiteFacts& sf) {
+  std::string v = sf.ctx->class_name;
+  if (sf.site->language != "java" || v.empty()) return "obj";
+  v[0] = (char)std::tolower((unsigned char)v[0]);
+  return v == sf.ctx->class_name ? "obj" : v;
+}
 std::string CalleeName(const SiteFacts& sf) { return CallSpelled(sf, sf.ctx->class_name); }
 
 std::string TypePhrase(const SiteFacts& sf, const std::string& type) {
@@ -367,9 +404,10 @@ UserTermParts UserTermOf(const SiteFacts& sf, const Fact& f) {
       return whole(BT(f.code));
     }
     case SubjectKind::kSelfState: {
-      std::string x = BT("self." + s.attr);
+      const bool java = sf.site->language == "java";
+      std::string x = BT((java ? "this." : "self.") + s.attr);
       if ((a.op == "is" && Trim(a.rhs) == "None") || (a.op.empty() && a.falsy))
-        return whole(x + " is not set yet" + (a.op.empty() ? " (false or empty)" : " (None)"));
+        return whole(x + " is not set yet" + (a.op.empty() ? " (false or empty)" : " (" + NullWord(sf.site->language) + ")"));
       return whole(BT(f.code));
     }
     case SubjectKind::kRequest: {

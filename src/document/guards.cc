@@ -534,6 +534,7 @@ std::string ForeignCode(std::string_view code, std::string_view language) {
     if (code.compare(i, 5, " and ") == 0) { o += " && "; i += 5; continue; }
     if (code.compare(i, 4, " or ") == 0) { o += " || "; i += 4; continue; }
     if (word_at(i, "not") && i + 3 < n && code[i + 3] == ' ') { o += '!'; i += 4; continue; }
+    if (language == "java" && word_at(i, "self") && i + 4 < n && code[i + 4] == '.') { o += "this"; i += 4; continue; }
     if (word_at(i, "True")) { o += "true"; i += 4; continue; }
     if (word_at(i, "False")) { o += "false"; i += 5; continue; }
     if (language != "rust" && word_at(i, "None")) { o += null; i += 4; continue; }

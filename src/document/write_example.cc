@@ -186,14 +186,18 @@ std::optional<std::string> StateFix(const SiteFacts& sf) {
   const Fact& f = sf.facts.back();
   std::vector<std::string> set, reset;
   StateMethods(sf, f, &set, &reset);
-  std::string obj = "obj = " + c.class_name + "(...)\n";
-  std::string me = "obj." + c.def_name + "(...)";
+  // Python's `obj = C(...)`; Java's `C c = new C(...);` with statements ending in ';'.
+  const bool java = sf.site->language == "java";
+  const std::string o = InstanceName(sf), end = java ? ";" : "", note = java ? "  // " : "  # ";
+  const std::string attr = (java ? "this." : "self.") + f.subj.attr;
+  std::string obj = java ? c.class_name + " " + o + " = new " + c.class_name + "(...);\n" : "obj = " + c.class_name + "(...)\n";
+  std::string me = o + "." + c.def_name + "(...)" + end;
   if (!set.empty())
-    return "# before\n" + obj + me + "  # self." + f.subj.attr + " not set yet\n# after\n" + obj + "obj." + set[0] +
-           "(...)  # sets self." + f.subj.attr + "\n" + me;
+    return "# before\n" + obj + me + note + attr + " not set yet\n# after\n" + obj + o + "." + set[0] + "(...)" + end + note +
+           "sets " + attr + "\n" + me;
   if (!reset.empty())
-    return "# before\n" + obj + "obj." + reset[0] + "()\n" + me + "  # after " + reset[0] + "()\n# after\n" + obj + me + "\nobj." +
-           reset[0] + "()";
+    return "# before\n" + obj + o + "." + reset[0] + "()" + end + "\n" + me + note + "after " + reset[0] + "()\n# after\n" + obj + me +
+           "\n" + o + "." + reset[0] + "()" + end;
   return std::nullopt;
 }
 

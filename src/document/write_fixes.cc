@@ -259,14 +259,15 @@ std::string FlipSelfState(const SiteFacts& sf, const Fact& f) {
   if (sf.ctx->def_name.empty()) return "";
   std::vector<std::string> set, reset;
   StateMethods(sf, f, &set, &reset);
-  std::string me = BT("obj." + sf.ctx->def_name + "(...)");
+  const std::string obj = InstanceName(sf), self = sf.site->language == "java" ? "this." : "self.";
+  std::string me = BT(obj + "." + sf.ctx->def_name + "(...)");
   std::vector<std::string> a, b;
-  for (const auto& m : set) a.push_back(BT("obj." + m + "(...)"));
-  for (const auto& m : reset) b.push_back(BT("obj." + m + "()"));
+  for (const auto& m : set) a.push_back(BT(obj + "." + m + "(...)"));
+  for (const auto& m : reset) b.push_back(BT(obj + "." + m + "()"));
   if (!a.empty())
-    return "Call " + JoinWords(a, "or") + " before " + me + ": it sets " + BT("self." + f.subj.attr) + " for it.";
+    return "Call " + JoinWords(a, "or") + " before " + me + ": it sets " + BT(self + f.subj.attr) + " for it.";
   if (!b.empty())
-    return "Call " + me + " before " + JoinWords(b, "or") + " (which puts " + BT("self." + f.subj.attr) +
+    return "Call " + me + " before " + JoinWords(b, "or") + " (which puts " + BT(self + f.subj.attr) +
            " into the state this check rejects), or on a new object.";
   return "";
 }
