@@ -142,31 +142,34 @@ void CandidateSet::Evaluate(uint32_t pattern, std::string_view text, size_t hs_e
   if (me.kind == MessageEvidence::Kind::kPartial && loc->begin <= anchor && loc->end > anchor &&
       (!end_known || EndsSentenceBeforeProse(text, loc->end)))
     prose_tail_possible_ = true;
-  for (uint32_t entry : m_.EntriesOfPattern(pattern)) {
-    if (!Accept(entry)) continue;
-    Candidate& c = Of(entry);
-    const MessageEvidence& old = c.ev.message;
-    if (old.kind > me.kind || (old.kind == me.kind && old.explained >= me.explained)) continue;
-    c.ev.message = me;
-    ExplainHit& h = c.hit;
-    h.kind = ExplainHit::Kind::kPattern;
-    h.full = loc->whole_text;
-    h.begin = map(loc->begin);
-    h.end = loc->end > loc->begin ? map(loc->end - 1) + 1 : h.begin;
-    h.message = std::string(text);
-    h.message_offset = loc->begin;
-    h.message_length = loc->end - loc->begin;
-    h.captures.clear();
-    for (const PatternCapture& pc : loc->captures) {
-      ExplainCapture ec;
-      ec.group = pc.group;
-      ec.begin = map(pc.begin);
-      ec.end = pc.end > pc.begin ? map(pc.end - 1) + 1 : ec.begin;
-      ec.text = std::string(text.substr(pc.begin, pc.end - pc.begin));
-      ec.message_begin = pc.begin;
-      ec.message_end = pc.end;
-      h.captures.push_back(std::move(ec));
-    }
+  for (uint32_t entry : m_.EntriesOfPattern(pattern))
+    if (Accept(entry)) Record(entry, me, *loc, text, map);
+}
+
+void CandidateSet::Record(uint32_t entry, const MessageEvidence& me, const LocatedMatch& loc, std::string_view text,
+                          const MessageOffsetMap& map) {
+  Candidate& c = Of(entry);
+  const MessageEvidence& old = c.ev.message;
+  if (old.kind > me.kind || (old.kind == me.kind && old.explained >= me.explained)) return;
+  c.ev.message = me;
+  ExplainHit& h = c.hit;
+  h.kind = ExplainHit::Kind::kPattern;
+  h.full = loc.whole_text;
+  h.begin = map(loc.begin);
+  h.end = loc.end > loc.begin ? map(loc.end - 1) + 1 : h.begin;
+  h.message = std::string(text);
+  h.message_offset = loc.begin;
+  h.message_length = loc.end - loc.begin;
+  h.captures.clear();
+  for (const PatternCapture& pc : loc.captures) {
+    ExplainCapture ec;
+    ec.group = pc.group;
+    ec.begin = map(pc.begin);
+    ec.end = pc.end > pc.begin ? map(pc.end - 1) + 1 : ec.begin;
+    ec.text = std::string(text.substr(pc.begin, pc.end - pc.begin));
+    ec.message_begin = pc.begin;
+    ec.message_end = pc.end;
+    h.captures.push_back(std::move(ec));
   }
 }
 

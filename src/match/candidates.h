@@ -106,6 +106,9 @@ class CandidateSet {
 
  private:
   bool NearTie(const Candidate& a, const Candidate& b) const;
+  // `entry`'s message evidence (and its hit's span and captures), unless it has better.
+  void Record(uint32_t entry, const MessageEvidence& me, const LocatedMatch& loc, std::string_view text,
+              const MessageOffsetMap& map);
 
   const Matcher& m_;
   const PatternDatabase& db_;

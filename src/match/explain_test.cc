@@ -868,3 +868,36 @@ TEST(Explain, AlternativesEndInTheLineAndTheirOpenEndsAreFinds) {
 
 }  // namespace
 }  // namespace errdex
+
+namespace errdex {
+namespace {
+
+// A template too generic to search for alone (4 literal characters: unittest's
+// assertEqual "{} != {}") is the answer when the printed class is its site's and it
+// matches the whole message; not another class's, not a test suite's, and not a
+// message it matches only in part.
+TEST(Explain, AShortTemplateOfThePrintedClassExplainsItsWholeMessage) {
+  auto m = MakeMatcher({
+      {"AssertionError", "unittest/case.py", "TestCase._baseAssertEqual", 866, "{} != {}", "(.*?) != (.*?)"},
+      {"ValueError", "lib/other.py", "f", 10, "{a} != {b}", "(.*?) != (.*?)"},
+      {"AssertionError", "tests/test_x.py", "test_y", 5, "{a} in {b}", "(.*?) in (.*?)"},
+  });
+  ASSERT_EQ(m->db().compiled_count(), 0u) << "too generic to compile";
+  auto hits = Explain(*m, "AssertionError: 1 != 2\n");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0].entry, 0u);
+  EXPECT_FALSE(hits[0].approximate);
+  EXPECT_TRUE(hits[0].equal_entries.empty()) << "the ValueError template is another class's";
+  // Holes that hold most of the message: the shape of every comparison helper's text,
+  // an approximate answer.
+  auto shape = Explain(*m, "AssertionError: {'a': 1} != {'a': 2}\n");
+  ASSERT_FALSE(shape.empty());
+  EXPECT_EQ(shape[0].entry, 0u);
+  EXPECT_TRUE(shape[0].approximate);
+  for (const ExplainHit& h : Explain(*m, "AssertionError: 3 in [1, 2]\n"))
+    EXPECT_NE(h.entry, 2u) << "a test suite's template is not guessed by class";
+  for (const ExplainHit& h : Explain(*m, "KeyError: 1 != 2\n")) EXPECT_NE(h.entry, 0u) << "another class printed";
+}
+
+}  // namespace
+}  // namespace errdex

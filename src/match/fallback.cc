@@ -113,6 +113,7 @@ constexpr size_t kMaxBareClassSites = 8;
 constexpr size_t kMaxBareClassListed = 32;  // one "N sites match equally" hit at most lists this many
 constexpr size_t kMinCutPrefix = 12;   // a cut piece's characters before the user's own words
 constexpr size_t kMinCutLiteral = 30;  // literal characters a cut-off message must still show
+constexpr size_t kMaxShortTemplates = 256;  // short templates of one class tested by PCRE (fallback only)
 constexpr size_t kMinCutToEnd = 8;     // ... when it ends inside the template (and shows half of it)
 
 struct Query {
@@ -470,6 +471,35 @@ std::vector<ExplainHit> ExplainSession::FallbackHits() {
             h.score = 41 - ((e.flags & (kEntryInTests | kEntryVendored)) ? 15 : 0) - ((e.flags & kEntryOlderOnly) ? 3 : 0);
             keep(std::move(h));
           }
+      }
+    }
+    // A template too generic to be searched for alone ("{} != {}", unittest's assertEqual;
+    // "{coord}: {msg}") that matches the whole message of the class its site raises.
+    if (ec.ok) {
+      std::vector<uint32_t> entries;
+      m_.EntriesOfClass(ShortClassName(q.printed_class), &entries);
+      const PatternDatabase& db = m_.db();
+      size_t tested = 0;
+      for (uint32_t entry : entries) {
+        const MatchEntry& e = m_.entries()[entry];
+        if (e.pattern < 0 || (e.flags & kEntryInTests) || (opt_.accept && !opt_.accept(entry)) ||
+            !db.TooGenericOnly(static_cast<uint32_t>(e.pattern)))
+          continue;
+        if (++tested > kMaxShortTemplates) break;
+        if (!scratch_) break;
+        std::optional<LocatedMatch> loc = db.LocateWhole(static_cast<uint32_t>(e.pattern), message, *scratch_);
+        if (!loc || !loc->whole_text || loc->limit_hit) continue;
+        ExplainHit h = base_hit(entry, ExplainHit::Kind::kPattern);
+        h.full = true;
+        h.class_agreement = 1;
+        h.literal_shown = static_cast<size_t>(db.literal_chars(static_cast<uint32_t>(e.pattern)));
+        // The whole message by a template of the printed class -- a sure answer only when
+        // its own text is most of it ("1 != 2"); "{'a': 1} != {'a': 2}" is the shape of
+        // every comparison helper's message.
+        h.approximate = 2 * h.literal_shown < TrimmedLength(message);
+        h.score = 70 + 0.5 * static_cast<double>(h.literal_shown) - ((e.flags & kEntryVendored) ? 15 : 0) -
+                  ((e.flags & kEntryOlderOnly) ? 3 : 0);
+        keep(std::move(h));
       }
     }
     std::vector<std::pair<uint32_t, double>> cands;

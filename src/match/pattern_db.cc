@@ -802,6 +802,13 @@ std::optional<LocatedMatch> RunPcre(pcre2_code* re, std::string_view text, Patte
 }
 }  // namespace
 
+bool PatternDatabase::TooGenericOnly(uint32_t index) const {
+  if (index >= patterns_.size() || compiled_[index]) return false;
+  int lit = literal_chars_[index];
+  return lit >= 3 && lit < static_cast<int>(options_.min_literal_chars) && patterns_[index].size() <= options_.max_pattern_bytes &&
+         RepeatWithinLimit(patterns_[index]).ok();
+}
+
 std::optional<LocatedMatch> PatternDatabase::LocateWhole(uint32_t index, std::string_view text,
                                                          Scratch& scratch) const {
   // Patterns are compiled without the blanks they end with (MatchForm): a text's

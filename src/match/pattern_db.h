@@ -135,6 +135,10 @@ class PatternDatabase {
   const std::string& pattern(uint32_t index) const { return patterns_[index]; }
   int literal_chars(uint32_t index) const { return literal_chars_[index]; }
   bool compiled(uint32_t index) const { return compiled_[index]; }
+  // Left out of the scan only for being too generic (3 to min_literal_chars - 1 literal
+  // characters, within the size and repeat limits): a template such a match may still
+  // test by PCRE where something else (the printed class) has picked it out.
+  bool TooGenericOnly(uint32_t index) const;
   size_t compiled_count() const { return hs_ids_.size(); }
   const std::vector<RejectedPattern>& rejected() const { return rejected_; }
   // The Vectorscan database itself (patterns and markers), for the benchmark's raw
