@@ -549,6 +549,16 @@ TEST(DocumenterCode, TvmFfiTensorChecks) {
   EXPECT_EQ(out.example_fix.value_or(""),
             "# before\ngemm(..., out, ...)  # out is not contiguous\n# after\nout = torch.empty(...)  # a fresh buffer is contiguous\n"
             "gemm(..., out, ...)");
+  // ... and the solution says the same (not "Pass a contiguous out: out.contiguous()").
+  EXPECT_TRUE(AnyHas(out.solutions, "Allocate `out` fresh (`torch.empty(...)` is contiguous): a converted copy would not receive"))
+      << Dump(out);
+  Record out_dev = check(3, "out.device().device_type == kDLCUDA", "Check failed: out must be a CUDA tensor");
+  EXPECT_TRUE(AnyHas(out_dev.solutions, "Allocate `out` on CUDA (`torch.empty(..., device=\"cuda\")`)")) << Dump(out_dev);
+  // TVM_FFI_ICHECK(false) in a dispatch's default: the path the code does not support,
+  // not "every pass of its `while true` loop".
+  Record never = check(2, "false", "Check failed: (false) is false: failed to dispatch data type");
+  EXPECT_TRUE(Has(never.documentation, "its condition is the constant `false`")) << Dump(never);
+  EXPECT_FALSE(Has(never.documentation, "while"));
   Record dim = check(4, "a.ndim() == 2", "Check failed: a.ndim() == 2{value}: a must be a 2D tensor");
   SCOPED_TRACE(Dump(dim));
   EXPECT_TRUE(Has(dim.example_fix, "a.reshape(-1, a.shape[-1])"));

@@ -2,6 +2,7 @@
 #include "document/guards.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "document/py_tokens.h"
 #include "document/text.h"
@@ -546,12 +547,10 @@ std::string ForeignCode(std::string_view code, std::string_view language) {
       size_t e = i;
       while (e < n && IsWordChar(code[e])) ++e;
       std::string_view w = code.substr(i, e - i);
-      // `torch.bfloat16` stays: a dtype the Python caller passes (`x.to(torch.bfloat16)`),
-      // where C++'s own constants are `torch::kBFloat16`.
-      size_t name_end = e + 1;
-      while (name_end < n && IsWordChar(code[name_end])) ++name_end;
-      bool python_dtype = w == "torch" && e < n && code[e] == '.' &&
-                          !TorchDtype(std::string(code.substr(i, name_end - i))).empty() && code[e + 1] != 'k';
+      // `torch.bfloat16`, `torch.empty(...)` stay: the Python caller's code (`x.to(torch.bfloat16)`),
+      // where C++'s own names are `torch::kBFloat16`, `torch::Tensor`.
+      bool python_dtype = w == "torch" && e + 1 < n && code[e] == '.' && std::islower(static_cast<unsigned char>(code[e + 1])) &&
+                          code[e + 1] != 'k';
       if (!python_dtype && e < n && code[e] == '.' && e + 1 < n && IsWordChar(code[e + 1]) &&
           std::find(std::begin(kNamespaces), std::end(kNamespaces), w) != std::end(kNamespaces)) {
         o.append(w);

@@ -192,6 +192,18 @@ std::string FlipTensor(const SiteFacts& sf, const Fact& f) {
   const Atom& a = f.atom;
   std::string x = BT(s.tensor);
   std::string call = s.param.empty() ? "" : " to " + CallRef(sf);
+  // An output buffer (`out`, `*_out`): the kernel writes into it, so a converted copy
+  // would not receive the result -- allocate it right (as the exampleFix does).
+  if (IsOutputBuffer(s.tensor) && !s.param.empty()) {
+    const char* lost = ": a converted copy would not receive the result.";
+    if (s.pred == "contiguous" && s.missing) return "Allocate " + x + " fresh (" + BT("torch.empty(...)") + " is contiguous)" + lost;
+    if (s.pred == "cuda" && s.missing) return "Allocate " + x + " on the GPU (" + BT("torch.empty(..., device=\"cuda\")") + ")" + lost;
+    if (s.pred == "device" && a.rhs_strings && !a.values.empty() && (a.op == "!=" || a.op == "not in"))
+      return "Allocate " + x + " on " + Upper(a.values[0]) + " (" + BT("torch.empty(..., device=\"" + a.values[0] + "\")") + ")" + lost;
+    if (s.pred == "dtype" && (a.op == "!=" || a.op == "is not"))
+      if (std::string d = TorchDtype(Trim(a.rhs)); !d.empty())
+        return "Allocate " + x + " as " + BT(d) + " (" + BT("torch.empty(..., dtype=" + d + ")") + ")" + lost;
+  }
   if (s.pred == "contiguous" && s.missing) return "Pass a contiguous " + x + call + ": " + BT(s.tensor + ".contiguous()") + ".";
   if (s.pred == "cuda" && s.missing) return "Move " + x + " to the GPU before the call: " + BT(s.tensor + ".cuda()") + ".";
   if (s.pred == "cpu" && s.missing) return "Move " + x + " to the CPU before the call: " + BT(s.tensor + ".cpu()") + ".";

@@ -133,8 +133,12 @@ std::string WhenClause(const SiteFacts& sf, const Fact& f) {
 // C's `assert(false && "why")` fail whenever reached (a path the code does not support).
 enum class ConstantAssert { kNone, kHolds, kFails };
 ConstantAssert ConstantAssertOf(const Site& site, std::string* shown) {
-  if (site.kind != SiteKind::kAssert || !site.assert_condition) return ConstantAssert::kNone;
+  // An assert, or a checked raise (TVM_FFI_ICHECK(false) in a dispatch's default:, Rust's
+  // assert!(false)): C's and Java's `false`/`true` are Python's.
+  if (!site.assert_condition) return ConstantAssert::kNone;
   std::string c = Trim(OneLine(*site.assert_condition));
+  if (c == "false" || c == "(false)") c = "False";
+  else if (c == "true" || c == "(true)") c = "True";
   while (c.size() >= 2 && c.front() == '(' && c.back() == ')') c = Trim(c.substr(1, c.size() - 2));
   bool negated = StartsWith(c, "not ");
   std::string v = negated ? Trim(c.substr(4)) : c;
