@@ -603,6 +603,17 @@ TEST(DocumenterCode, TvmFfiTensorChecks) {
       << Dump(both);
 }
 
+// `if __name__ == "__main__": raise SystemExit(main())` runs when the file is a script: said
+// so, not "on every pass of its `while True` loop" (the constant guards' wording).
+TEST(DocumenterCode, RunAsAScript) {
+  std::string file = "def main():\n    return 0\n\n\nif __name__ == \"__main__\":\n    raise SystemExit(main())\n";
+  Record r = DocumentCode("tools/check.py", file, 6, "SystemExit", "", "<module>", {"__name__ == \"__main__\""});
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(Has(r.documentation, "when the file is run as a script (`python tools/check.py`)")) << *r.documentation;
+  EXPECT_FALSE(Has(r.documentation, "while True"));
+  EXPECT_EQ(r.trigger_scenarios.value_or(""), "Running `tools/check.py` as a script (`python tools/check.py`).");
+}
+
 // `not 1 <= day <= dim`: the literal end of the range gives the failing and the passing value;
 // the end the code computes (a month's days) is left to it.
 TEST(DocumenterCode, RangeWithOneLiteralEnd) {

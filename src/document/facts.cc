@@ -78,7 +78,8 @@ SiteFacts BuildSiteFacts(const Site& site, const SiteContext& ctx, const Knowled
       if ((f.atom.op.empty() && IsConstantExpr(f.atom.lhs)) ||
           (!f.atom.op.empty() && IsConstantExpr(f.atom.lhs) && IsConstantExpr(f.atom.rhs)) ||
           (Trim(f.atom.lhs) == "__name__" && f.atom.op == "==")) {  // run as a script: no condition a user meets
-        sf.constant_guard = true;  // `while True`, `if 1`: no condition at all
+        if (Trim(f.atom.lhs) == "__name__") sf.as_script = true;
+        else sf.constant_guard = true;  // `while True`, `if 1`: no condition at all
         continue;
       }
       if (k && !f.atom.rhs_strings && (f.atom.op == "==" || f.atom.op == "!=" || f.atom.op == "is" || f.atom.op == "is not")) {

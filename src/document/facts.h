@@ -98,6 +98,7 @@ struct SiteFacts {
   std::vector<Fact> facts;            // active facts, outermost first
   int guards_omitted = 0;             // outer guards beyond kMaxGuards
   bool constant_guard = false;        // a constant guard was dropped (`while True`)
+  bool as_script = false;             // under `if __name__ == "__main__":` (the file run as a script)
   Hints hints;
   std::map<std::string, Rewrite> rewrites;     // subject key -> an earlier branch's rewrite
   std::map<std::string, std::string> own_sets; // subject key -> what the site's own branch sets it to

@@ -187,6 +187,8 @@ std::string WriteDocumentation(const SiteFacts& sf) {
     doc += " when " + BT(Clip(OneLine(*site.assert_condition), 160)) + " is false";
   } else if (sf.constant_guard) {
     doc += ", on every pass of its `while True` loop that gets to this line";
+  } else if (sf.as_script) {
+    doc += ", when the file is run as a script (" + BT("python " + site.file_path) + "), not when it is imported";
   } else if (!IsErrorDefinition(site)) {
     doc += ", unconditionally once that line is reached";
   }
@@ -295,6 +297,8 @@ std::string WriteTriggers(const SiteFacts& sf) {
     else if (sf.constant_guard)
       trig.push_back("Every pass of the `while True` loop in " + BT(Clip(site.function, 120)) + " that gets to line " +
                      std::to_string(site.line) + (site.except_context ? " after " + BT(Clip(*site.except_context, 120)) + " caught an error" : "") + ".");
+    else if (sf.as_script)
+      trig.push_back("Running " + BT(site.file_path) + " as a script (" + BT("python " + site.file_path) + ").");
     else if (IsErrorDefinition(site))
       trig.push_back("Code that returns " + BT(DefinedError(sf)) + " (or passes it on with `?`): this is the text it displays.");
     else
