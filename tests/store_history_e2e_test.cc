@@ -265,6 +265,27 @@ TEST_P(History, ReverseOrderAndRescansGiveTheSameExports) {
   for (const std::string& sha : shas_) EXPECT_EQ(Export(db, sha), Fresh(sha)) << "commit " << sha;
 }
 
+// The same commit scanned again under other limits: no unit can be reused (the
+// limits name them), but every C file's dependency digest comes from the
+// cache of the tree's digests, so the #define table is read only when the
+// first C file is extracted -- and its macros still expand (cpp_table.h).
+TEST_P(History, CFilesExtractedAfterCachedDigestsStillExpandTheHeadersMacros) {
+  std::string db = NewDb();
+  if (!skip_.empty()) GTEST_SKIP() << skip_;
+  const std::string sha = shas_[4];
+  ScanInto(db, sha);
+  Outcome r = Errdex("scan " + Quote(repo_) + " --rev " + sha +
+                     " --repo o/hist -j2 -q --json --max-sites-per-file 4000 --db " + Quote(db));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  EXPECT_EQ(j["data"]["filesReused"].get<int>(), 0) << r.out;
+  Outcome fresh = Errdex("scan " + Quote(repo_) + " --rev " + sha + " --repo o/hist -j2 -q --max-sites-per-file 4000 -o -");
+  ASSERT_EQ(fresh.rc, 0) << fresh.err;
+  EXPECT_NE(fresh.out.find("must live on the GPU"), std::string::npos);
+  EXPECT_EQ(Export(db, sha), fresh.out);
+}
+
 TEST_P(History, DocumentRewritesWhatTheScanWrote) {
   // `errdex document` re-runs the prose from the stored facts, contexts and the
   // knowledge blob the catalog assembles: the result is the scan's own.

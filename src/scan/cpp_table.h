@@ -2,9 +2,11 @@
 // (a wrapper macro defined in one header is expanded in every .cu file), and,
 // with a catalog, each file's dependency digest (unit_key.h CppDependencies)
 // for its unit's key. Both come from the catalog's cache where they can: per
-// blob its #defines and #includes, per (table, file, blob) its digest -- so a
-// scan of a commit that changes a few C files reads those files only, and the
-// table itself is built only when a C file has to be extracted.
+// blob its #defines and #includes, per (table, file, blob) its digest, and per
+// tree (every C file's path and blob) all the digests -- so a scan of a commit
+// that changes a few C files reads those files only, one that changes none
+// reads one cache entry, and the table itself is built (its #defines read)
+// only when a C file has to be extracted.
 //
 // Thread-safety: Run from one thread; Table() from any.
 #pragma once
@@ -50,6 +52,10 @@ class CppTableBuilder {
   int jobs_;
   std::once_flag built_;
   std::vector<std::pair<std::string, cpp::LexResult>> defines_;  // until the table is built
+  // Set when Run took every digest from the cache: the files whose #defines
+  // Table() reads first (without their text).
+  std::vector<CppFile> lazy_files_;
+  void ReadDefinesLate();
   std::shared_ptr<const cpp::MacroTable> table_;
   size_t files_read_ = 0;
 };
