@@ -256,7 +256,7 @@ std::string CallSpelled(const SiteFacts& sf, const std::string& instance) {
 
 // A call example writes `obj.f(...)`; a sentence names the method by its class
 // (`DeviceInfo.get_running_npus`).
-std::string CallName(const SiteFacts& sf) { return CallSpelled(sf, "obj"); }
+std::string CallName(const SiteFacts& sf) { return CallSpelled(sf, InstanceName(sf)); }
 std::string InstanceName(const SiteFacts& sf) {
   std::string v = sf.ctx->class_name;
   if (sf.site->language != "java" || v.empty()) return "obj";
