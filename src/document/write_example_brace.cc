@@ -68,9 +68,7 @@ std::string CalleeOf(const SiteFacts& sf) {
   if (lang == "java") {
     if (Decorated(c, "constructor")) return "new " + c.class_name;
     if (Decorated(c, "static")) return c.class_name + "." + c.def_name;
-    std::string value = c.class_name;  // a value of the class, as its type names it
-    value[0] = (char)std::tolower((unsigned char)value[0]);
-    return (value == c.class_name ? "obj" : value) + "." + c.def_name;
+    return InstanceName(sf) + "." + c.def_name;  // a value of the class, as its type names it
   }
   return "";
 }
