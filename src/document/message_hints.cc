@@ -76,6 +76,12 @@ std::string ImperativeClause(const std::string& sent) {
   if (colon != std::string::npos && colon > 0) clauses.push_back(Trim(sent.substr(colon + 2)));
   size_t dash = sent.find(" - ");
   if (dash != std::string::npos) clauses.push_back(Trim(sent.substr(dash + 3)));
+  // "Invalid calendar X for pandas, try using `use_cftime=True`": advice after a comma.
+  const std::string low = sent.find(", ") != std::string::npos || sent.find("; ") != std::string::npos ? Lower(sent) : "";
+  for (const char* lead : {", try ", ", please ", "; try ", "; please ", ", consider "}) {
+    size_t at = low.find(lead);
+    if (at != std::string::npos) clauses.push_back(Trim(sent.substr(at + 2)));
+  }
   size_t paren = sent.find(" (");
   if (paren != std::string::npos && paren + 2 < sent.size()) {
     // "... (use --overwrite flag): {details}": the parenthesis only.
@@ -210,6 +216,97 @@ bool InQuotedCommand(std::string_view s, size_t p) {
   return !between.empty() && between.front() != '-';
 }
 
+// The name a message quotes or writes at `b`: 'x', `x`, "x" (anything but a space
+// inside), else a code-shaped word (a.b, a_b, --x, f(), CamelCase). *end is past it.
+std::string NameAt(const std::string& msg, size_t b, size_t* end) {
+  *end = b;
+  if (b >= msg.size()) return "";
+  char q = msg[b];
+  if (q == '\'' || q == '`' || q == '"') {
+    size_t e = msg.find(q, b + 1);
+    if (e == std::string::npos || e == b + 1 || e - b > 60) return "";
+    std::string x = msg.substr(b + 1, e - b - 1);
+    if (x.find(' ') != std::string::npos || x.find('{') != std::string::npos) return "";
+    *end = e + 1;
+    return x;
+  }
+  size_t e = b;
+  while (e < msg.size() && (IsWordChar(msg[e]) || msg[e] == '.' || msg[e] == '-' || msg[e] == '(' || msg[e] == ')')) ++e;
+  while (e > b && msg[e - 1] == '.') --e;
+  std::string x = msg.substr(b, e - b);
+  bool camel = x.size() > 2 && std::isupper((unsigned char)x[0]) &&
+               std::any_of(x.begin() + 1, x.end(), [](char c) { return std::islower((unsigned char)c); }) &&
+               std::any_of(x.begin() + 1, x.end(), [](char c) { return std::isupper((unsigned char)c); });
+  bool code = x.find('.') != std::string::npos || x.find('_') != std::string::npos || StartsWith(x, "--") ||
+              x.find('(') != std::string::npos || camel;
+  if (x.empty() || !code || x.find('{') != std::string::npos) return "";
+  *end = e;
+  return x;
+}
+
+// "use Y instead (of X)", "X is deprecated, use Y" / "'X' will be removed ... Use 'Y'
+// instead": the replacement and, when the message names it, what it replaces.
+void ReadReplacement(const std::string& msg, const std::string& lower, Hints* h) {
+  static const char* const kRetired[] = {" is deprecated", " are deprecated", " has been deprecated", " have been deprecated",
+                                         " was deprecated", " will be removed", " has been removed", " has been renamed",
+                                         " has merged", " is no longer supported"};
+  size_t retired_at = std::string::npos;
+  for (const char* w : kRetired) retired_at = std::min(retired_at, lower.find(w));
+  const bool retired = retired_at != std::string::npos || Has(lower, "deprecated");
+  for (size_t p = lower.find("use "); p != std::string::npos; p = lower.find("use ", p + 4)) {
+    if (p > 0 && IsWordChar(lower[p - 1])) continue;
+    size_t e;
+    std::string x = NameAt(msg, p + 4, &e);
+    if (x.empty()) continue;
+    size_t after = e;
+    while (after < msg.size() && msg[after] == ' ') ++after;
+    if (lower.compare(after, 9, "directly ") == 0) after += 9;
+    bool instead = lower.compare(after, 7, "instead") == 0;
+    if (!instead && !retired) continue;
+    h->replacement = x;
+    size_t of = lower.find("instead of ", after);
+    if (instead && of != std::string::npos) {
+      size_t unused;
+      h->replaced = NameAt(msg, of + 11, &unused);
+      if (h->replaced.empty()) {  // an unquoted plain word: "instead of foo"
+        size_t re = of + 11;
+        while (re < msg.size() && (IsWordChar(msg[re]) || msg[re] == '.' || msg[re] == '-' || msg[re] == '(' || msg[re] == ')')) ++re;
+        h->replaced = msg.substr(of + 11, re - of - 11);
+      }
+      return;
+    }
+    if (!retired) return;
+    // What is retired: the name right before " is deprecated" ("a.b is deprecated"), else
+    // the first name the message quotes ("The 'filename' attribute will be removed").
+    if (retired_at != std::string::npos && retired_at < p) {
+      size_t b2 = retired_at;
+      while (b2 > 0 && (IsWordChar(msg[b2 - 1]) || msg[b2 - 1] == '.' || msg[b2 - 1] == '-' || msg[b2 - 1] == '(' ||
+                        msg[b2 - 1] == ')' || msg[b2 - 1] == '`' || msg[b2 - 1] == '\''))
+        --b2;
+      std::string old_name = msg.substr(b2, retired_at - b2);
+      while (!old_name.empty() && (old_name.front() == '`' || old_name.front() == '\'')) old_name.erase(old_name.begin());
+      while (!old_name.empty() && (old_name.back() == '`' || old_name.back() == '\'')) old_name.pop_back();
+      if (old_name.find('.') != std::string::npos || old_name.find('_') != std::string::npos || StartsWith(old_name, "--") ||
+          old_name.find('(') != std::string::npos) {
+        h->replaced = old_name;
+        return;
+      }
+    }
+    for (size_t q = 0; q < p; ++q) {
+      if (msg[q] != '\'' && msg[q] != '`') continue;
+      if (q > 0 && IsWordChar(msg[q - 1])) continue;  // an apostrophe: "can't"
+      size_t qe;
+      std::string old_name = NameAt(msg, q, &qe);
+      if (!old_name.empty() && old_name != x) {
+        h->replaced = old_name;
+        return;
+      }
+      if (qe > q) q = qe - 1;
+    }
+    return;
+  }
+}
+
 }  // namespace
 
 bool LiteralBraces(const std::optional<std::string>& pattern, std::string_view text) {
@@ -307,6 +404,10 @@ Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
       while (e > p + 1 && (s[e - 1] == '.' || s[e - 1] == ',')) --e;
       if (IsUpperName(name) && e > p + 1 && name.find('_') != std::string::npos && h.env_sets.size() < 4)
         h.env_sets.push_back(s.substr(b, e - b));
+      // "try using `use_cftime=True`": a keyword argument and its value.
+      else if (IsIdent(name) && !IsUpperName(name) && e > p + 1 && (p + 1 >= s.size() || s[p + 1] != '=') &&
+               (b == 0 || s[b - 1] != '.') && h.kwargs.size() < 4)
+        h.kwargs.emplace_back(name, s.substr(p + 1, e - p - 1));
     }
     // "Please set the ANTHROPIC_API_KEY environment variable" / "export HF_TOKEN": a
     // variable to give a value, without one.
@@ -444,47 +545,7 @@ Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
     if (e > b) h.pip = msg.substr(b, e - b);
     break;
   }
-  // "use X instead (of Y)"
-  for (size_t p = lower.find("use "); p != std::string::npos; p = lower.find("use ", p + 4)) {
-    if (p > 0 && IsWordChar(lower[p - 1])) continue;
-    size_t b = p + 4;
-    if (b < msg.size() && msg[b] == '`') ++b;
-    if (b < msg.size() && msg[b] == '\'') ++b;
-    size_t e = b;
-    while (e < msg.size() && (IsWordChar(msg[e]) || msg[e] == '.' || msg[e] == '-' || msg[e] == '(' || msg[e] == ')')) ++e;
-    std::string x = msg.substr(b, e - b);
-    while (!x.empty() && (x.back() == '.' || x.back() == '`' || x.back() == '\'')) x.pop_back();
-    size_t after = e;
-    while (after < msg.size() && (msg[after] == '`' || msg[after] == '\'' || msg[after] == ' ')) ++after;
-    bool deprecated = Has(lower, "deprecated");
-    if (!x.empty() && (x.find('.') != std::string::npos || x.find('_') != std::string::npos || StartsWith(x, "--") ||
-                       x.find('(') != std::string::npos) &&
-        (lower.compare(after, 7, "instead") == 0 || deprecated)) {
-      h.replacement = x;
-      if (deprecated && lower.compare(after, 7, "instead") != 0) {
-        // "a.b is deprecated; use c.d": what is deprecated is the name before " is deprecated".
-        size_t d = lower.find(" is deprecated");
-        if (d != std::string::npos && d < p) {
-          size_t b2 = d;
-          while (b2 > 0 && (IsWordChar(msg[b2 - 1]) || msg[b2 - 1] == '.' || msg[b2 - 1] == '-' || msg[b2 - 1] == '`')) --b2;
-          std::string old_name = msg.substr(b2, d - b2);
-          while (!old_name.empty() && old_name.front() == '`') old_name.erase(old_name.begin());
-          while (!old_name.empty() && old_name.back() == '`') old_name.pop_back();
-          if (old_name.find('.') != std::string::npos || old_name.find('_') != std::string::npos || StartsWith(old_name, "--"))
-            h.replaced = old_name;
-        }
-        break;
-      }
-      size_t of = lower.find("instead of ", after);
-      if (of != std::string::npos) {
-        size_t rb = of + 11, re = rb;
-        if (rb < msg.size() && (msg[rb] == '`' || msg[rb] == '\'')) ++rb, re = rb;
-        while (re < msg.size() && (IsWordChar(msg[re]) || msg[re] == '.' || msg[re] == '-' || msg[re] == '(' || msg[re] == ')')) ++re;
-        h.replaced = msg.substr(rb, re - rb);
-      }
-      break;
-    }
-  }
+  ReadReplacement(msg, lower, &h);
   // "X must be called first" / "X must be called before ..." / "call X first".
   for (const char* w : {" must be called first", " must be called before", " should be called first", " needs to be called first"}) {
     size_t p = lower.find(w);
@@ -497,6 +558,42 @@ Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
     if (EndsWith(name, "()")) name = name.substr(0, name.size() - 2);
     if (!name.empty() && IsDotted(name) && name.size() < 80 && Has(name, "_")) h.call_first = name;
     break;
+  }
+  // "Call X first" / "please call X before forward".
+  for (size_t p = lower.find("call "); h.call_first.empty() && p != std::string::npos; p = lower.find("call ", p + 5)) {
+    if (p > 0 && IsWordChar(lower[p - 1])) continue;
+    size_t b = p + 5, e;
+    if (b < msg.size() && msg[b] == '`') ++b;
+    e = b;
+    while (e < msg.size() && (IsWordChar(msg[e]) || msg[e] == '.')) ++e;
+    std::string name = msg.substr(b, e - b);
+    if (lower.compare(e, 2, "()") == 0) e += 2;
+    if (e < msg.size() && msg[e] == '`') ++e;
+    if (lower.compare(e, 6, " first") != 0 && lower.compare(e, 7, " before") != 0) continue;
+    if (!name.empty() && IsDotted(name) && name.size() < 80 && Has(name, "_")) h.call_first = name;
+  }
+  // "Please install scipy" / "try installing cftime": a package to install, when no
+  // `pip install` line says it already.
+  for (size_t p = lower.find("install"); h.pip.empty() && p != std::string::npos; p = lower.find("install", p + 7)) {
+    if (p > 0 && IsWordChar(lower[p - 1])) continue;
+    size_t b = p + 7;
+    if (lower.compare(b, 3, "ing") == 0) b += 3;
+    if (b >= msg.size() || msg[b] != ' ') continue;
+    ++b;
+    if (lower.compare(b, 4, "the ") == 0) b += 4;
+    if (b < msg.size() && (msg[b] == '`' || msg[b] == '\'' || msg[b] == '"')) ++b;
+    size_t e = b;
+    while (e < msg.size() && (std::isalnum((unsigned char)msg[e]) || msg[e] == '_' || msg[e] == '-' || msg[e] == '.')) ++e;
+    while (e > b && msg[e - 1] == '.') --e;
+    std::string name = msg.substr(b, e - b);
+    if (name.empty() || !IsKnownPackage(name, {})) continue;
+    h.pip = Lower(name);
+    // "Install Flask with the 'async' extra": the extra in brackets, quoted for the shell.
+    if (lower.compare(e, 10, " with the ") == 0) {
+      size_t xe;
+      std::string extra = NameAt(msg, e + 10, &xe);
+      if (!extra.empty() && IsIdent(extra) && lower.compare(xe, 6, " extra") == 0) h.pip = "\"" + h.pip + "[" + extra + "]\"";
+    }
   }
   (void)Ci;
   return h;

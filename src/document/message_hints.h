@@ -35,6 +35,7 @@ struct Hints {
   // names (a value must be one of the flag's choices when they are known).
   std::vector<std::pair<std::string, std::string>> named_flags;
   std::string call_first;              // "register_pool must be called first": the call to make first
+  std::vector<std::pair<std::string, std::string>> kwargs;  // "try using `use_cftime=True`": keyword -> value
 };
 
 // The message analysed is at most kMaxHintBytes of errorMessage.

@@ -1,6 +1,7 @@
 // The advice a message gives about itself (message_hints.h): its holes shown as the
 // code that fills them, its own braces left as it prints them.
 #include "document/message_hints.h"
+#include "model/pattern.h"
 
 #include <gtest/gtest.h>
 
@@ -59,6 +60,32 @@ TEST(MessageHints, AllowedValuesStartAfterAWholePhrase) {
   EXPECT_EQ(h.allowed[0], "fp8 quantization");
   h = ReadHints(WithMessage("This kernel only supports bf16", "This kernel only supports bf16"), nullptr, nullptr);
   EXPECT_EQ(h.allowed, std::vector<std::string>{"bf16"});
+}
+
+// "use Y instead" with Y quoted or code-shaped, and what it replaces when the message
+// retires a name ("X is deprecated", "The 'x' attribute will be removed"); "instead of".
+TEST(MessageHints, ReplacementAndWhatItReplaces) {
+  auto read = [](const std::string& m) { return ReadHints(WithMessage(m, EscapePatternLiteral(m)), nullptr, nullptr); };
+  Hints h = read("dt.weekofyear and dt.week have been deprecated. Please use dt.isocalendar().week instead.");
+  EXPECT_EQ(h.replacement, "dt.isocalendar().week");
+  EXPECT_EQ(h.replaced, "dt.week");
+  h = read("'RequestContext' has merged with 'AppContext', and will be removed in Flask 4.0. Use 'AppContext' instead.");
+  EXPECT_EQ(h.replacement, "AppContext");
+  EXPECT_EQ(h.replaced, "RequestContext");
+  h = read("Use `fast_path` instead of `slow_path`.");
+  EXPECT_EQ(h.replacement, "fast_path");
+  EXPECT_EQ(h.replaced, "slow_path");
+  // Not retired, no "instead of": the replacement alone (two directives, which one is unknown).
+  h = read("Day of the year directive '%j' is not compatible with ISO year directive '%G'. Use '%Y' instead.");
+  EXPECT_EQ(h.replacement, "%Y");
+  EXPECT_EQ(h.replaced, "");
+  // English after "use" is no name; an apostrophe is no quote.
+  h = read("Can't use the old loader, it is deprecated.");
+  EXPECT_EQ(h.replacement, "");
+  h = read("Please call init_ascend_config first; try using `use_cftime=True` or mode == 'r'.");
+  EXPECT_EQ(h.call_first, "init_ascend_config");
+  ASSERT_EQ(h.kwargs.size(), 1u);
+  EXPECT_EQ(h.kwargs[0], (std::pair<std::string, std::string>{"use_cftime", "True"}));
 }
 
 }  // namespace

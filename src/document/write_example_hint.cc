@@ -7,6 +7,7 @@
 
 #include "document/text.h"
 #include "document/values.h"
+#include "document/write_example.h"
 #include "document/writers.h"
 
 namespace errdex::doc {
@@ -79,8 +80,31 @@ std::optional<std::string> HintFix(const SiteFacts& sf) {
     std::string fx = BeforeAfter(Trim(before), context + h.allowed_flag + " " + h.allowed[0]);
     if (!fx.empty()) return fx;
   }
-  if (!h.replacement.empty() && !h.replaced.empty() && h.replaced != h.replacement)
+  // "try using `use_cftime=True`" of an argument of this function: the call with it.
+  if (sf.site->language == "python" && sf.ctx->known)
+    for (const auto& [name, value] : h.kwargs)
+      for (const auto& p : sf.ctx->params) {
+        if (p.name != name || p.star || p.default_value == value) continue;
+        std::string call = PublicCallName(sf, name);
+        if (StartsWith(LastComponent(call), "_")) break;  // a private helper: not what the user calls
+        std::string fx = BeforeAfter(call + "(...)", CallWith(sf, name, value, ""));
+        if (!fx.empty()) return fx;
+      }
+  if (!h.replacement.empty() && !h.replaced.empty() && h.replaced != h.replacement) {
+    // The function that warns is the one retired ("reset_encoding is deprecated, use
+    // `drop_encoding` instead" inside reset_encoding): its call, then the new one's.
+    if (sf.site->language == "python" && IsIdent(h.replaced) && IsIdent(h.replacement) && h.replaced == sf.ctx->def_name) {
+      std::string call = CallName(sf);
+      // A property reads as an attribute; its setter (`@filename.setter`) as an assignment.
+      std::string args = "(...)";
+      for (const auto& d : sf.ctx->decorators)
+        if (d == "property" || d == "cached_property" || d == "functools.cached_property") args = "";
+        else if (d == "setter") args = " = value";  // file_index keeps a decorator's last component
+      if (EndsWith(call, h.replaced))
+        return "# before\n" + call + args + "\n# after\n" + call.substr(0, call.size() - h.replaced.size()) + h.replacement + args;
+    }
     return "# before\n" + h.replaced + "\n# after\n" + h.replacement;
+  }
   // "register_pool must be called first": that call before this one.
   if (!h.call_first.empty() && !sf.ctx->def_name.empty() && LastComponent(h.call_first) != sf.ctx->def_name) {
     bool method = !sf.ctx->class_name.empty() && !sf.ctx->params.empty() && sf.ctx->params[0].name == "self";

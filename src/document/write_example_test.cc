@@ -149,5 +149,58 @@ TEST(ExampleFix, DtypeTuplesIdentityDecimalBoundsAndEqualArguments) {
   EXPECT_FALSE(Has(c.example_fix, "compare(actual=expected")) << "a comparison helper reports the difference";
 }
 
+// What the message says to use instead, to pass, to install or to call first becomes the
+// example, in the form the user types it: the retired method's call and the new one's (an
+// attribute for a property, an assignment for its setter), the keyword argument in a call
+// of the function that takes it (not of a private helper), pip with an extra, the call first.
+TEST(ExampleFix, TheMessagesOwnReplacementKeywordPackageAndFirstCall) {
+  std::string file =
+      "class Dataset:\n    def reset_encoding(self):\n"
+      "        raise DeprecationWarning(\"reset_encoding is deprecated since 2023.11, use `drop_encoding` instead\")\n"
+      "    @property\n    def filename(self):\n        return self.source\n"
+      "    @filename.setter\n    def filename(self, value):\n"
+      "        raise DeprecationWarning(\"The 'filename' attribute will be removed in Python 3.12. Use 'source' instead.\")\n";
+  Record m = DocumentCode("d.py", file, 3, "DeprecationWarning",
+                          "reset_encoding is deprecated since 2023.11, use `drop_encoding` instead", "Dataset.reset_encoding", {});
+  SCOPED_TRACE(Dump(m));
+  EXPECT_EQ(m.example_fix.value_or(""), "# before\nobj.reset_encoding(...)\n# after\nobj.drop_encoding(...)");
+  Record set = DocumentCode("d.py", file, 9, "DeprecationWarning",
+                            "The 'filename' attribute will be removed in Python 3.12. Use 'source' instead.", "Dataset.filename", {});
+  SCOPED_TRACE(Dump(set));
+  EXPECT_EQ(set.example_fix.value_or(""), "# before\nobj.filename = value\n# after\nobj.source = value");
+
+  std::string times =
+      "def date_range(start, calendar=\"standard\", use_cftime=None):\n    if use_cftime is False:\n"
+      "        raise ValueError(f\"Invalid calendar {calendar} for pandas DatetimeIndex, try using `use_cftime=True`.\")\n"
+      "def _should_use(use_cftime):\n    if use_cftime is False:\n"
+      "        raise ValueError(\"Source time range is not valid. Try using `use_cftime=True`.\")\n";
+  Record kw = DocumentCode("t.py", times, 3, "ValueError",
+                           "Invalid calendar {calendar} for pandas DatetimeIndex, try using `use_cftime=True`.", "date_range",
+                           {"use_cftime is False"});
+  SCOPED_TRACE(Dump(kw));
+  EXPECT_EQ(kw.example_fix.value_or(""), "# before\ndate_range(...)\n# after\ndate_range(use_cftime=True)");
+  Record priv = DocumentCode("t.py", times, 6, "ValueError", "Source time range is not valid. Try using `use_cftime=True`.",
+                             "_should_use", {"use_cftime is False"});
+  SCOPED_TRACE(Dump(priv));
+  EXPECT_FALSE(Has(priv.example_fix, "_should_use(use_cftime=True)"));
+
+  std::string pkgs =
+      "def views():\n    raise RuntimeError(\"Install Flask with the 'async' extra in order to use async views.\")\n"
+      "def hadamard():\n    raise ImportError(\"This attention requires SciPy for Hadamard transform. Please install scipy.\")\n"
+      "def get_config():\n    raise RuntimeError(\"Ascend config is not initialized. Please call init_ascend_config first.\")\n";
+  Record extra = DocumentCode("p.py", pkgs, 2, "RuntimeError", "Install Flask with the 'async' extra in order to use async views.",
+                              "views", {});
+  SCOPED_TRACE(Dump(extra));
+  EXPECT_TRUE(Has(extra.example_fix, "pip install \"flask[async]\""));
+  Record scipy = DocumentCode("p.py", pkgs, 4, "ImportError",
+                              "This attention requires SciPy for Hadamard transform. Please install scipy.", "hadamard", {});
+  SCOPED_TRACE(Dump(scipy));
+  EXPECT_TRUE(Has(scipy.example_fix, "pip install scipy"));
+  Record first = DocumentCode("p.py", pkgs, 6, "RuntimeError",
+                              "Ascend config is not initialized. Please call init_ascend_config first.", "get_config", {});
+  SCOPED_TRACE(Dump(first));
+  EXPECT_EQ(first.example_fix.value_or(""), "# before\nget_config(...)\n# after\ninit_ascend_config(...)\nget_config(...)");
+}
+
 }  // namespace
 }  // namespace errdex
