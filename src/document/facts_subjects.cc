@@ -290,6 +290,18 @@ Subject SubjectResolver::Resolve(Atom& a) const {
       return s;
     }
   }
+  // callable(f): a type test as isinstance(f, Callable) is.
+  if (StartsWith(x, "callable(") && a.op.empty()) {
+    auto args = CallArgs(x, 8);
+    if (args.size() == 1 && IsIdent(Trim(args[0]))) {
+      s.kind = SubjectKind::kType;
+      s.expr = Show(Trim(args[0]));
+      s.pred = "Callable";
+      s.missing = a.falsy;
+      if (const ParamInfo* p = Param(Trim(args[0]))) s.param = p->name, s.param_info = p;
+      return s;
+    }
+  }
   if (Tensor(a, x, &s)) return s;
   if (Request(x, &s)) return s;
   auto shapey = [](std::string_view t) {

@@ -276,6 +276,7 @@ std::string TypePhrase(const SiteFacts& sf, const std::string& type) {
     if (type == "dict") return "an object";
     if (type == "Callable") return "a function";
   }
+  if (type == "Callable" || type == "typing.Callable" || type == "collections.abc.Callable") return "a callable";
   return "an instance of " + BT(type);
 }
 

@@ -162,6 +162,7 @@ class Parser {
   static bool IsCallerConstant(const std::string& v) {
     if (v.empty() || v.size() > 80) return false;
     if (IsConstantExpr(v)) return v.rfind("not ", 0) != 0 && v != "..." && v != "__debug__" && v.front() != '(';
+    if (IsBuiltinType(v)) return true;  // `element_type not in (str, bytes)`: types a caller types
     if (!IsDotted(v) || v.find('.') == std::string::npos) return false;
     return v.rfind("self.", 0) != 0 && v.rfind("cls.", 0) != 0 && v.front() != '_';
   }

@@ -319,6 +319,14 @@ std::string SpacedWords(std::string_view s) {
   return o;
 }
 
+bool IsBuiltinType(std::string_view s) {
+  static constexpr std::string_view kTypes[] = {"str",  "bytes", "int", "float",     "bool",      "list",
+                                                "tuple", "dict", "set", "frozenset", "bytearray", "complex"};
+  for (std::string_view t : kTypes)
+    if (s == t) return true;
+  return false;
+}
+
 bool IsConstantExpr(std::string_view s) {
   std::string_view t = TrimView(s);
   while (t.size() >= 2 && t.front() == '(' && t.back() == ')') t = TrimView(t.substr(1, t.size() - 2));

@@ -66,4 +66,8 @@ bool IntLiteral(const std::string& s, long* v);
 // Is `s` a Python literal constant (True, False, None, a number, "..." , ...)?
 bool IsConstantExpr(std::string_view s);
 
+// Is `s` the name of one of Python's built-in value types (str, bytes, int, float, bool,
+// list, tuple, dict, set, frozenset, bytearray, complex)?
+bool IsBuiltinType(std::string_view s);
+
 }  // namespace errdex::doc

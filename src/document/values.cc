@@ -187,7 +187,8 @@ std::string SampleOfType(const std::string& type) {
       {"str", "\"text\""}, {"int", "1"}, {"float", "1.0"}, {"bytes", "b\"data\""}, {"list", "[...]"},
       {"dict", "{...}"}, {"tuple", "(...)"}, {"bool", "True"}, {"bytearray", "bytearray(b\"data\")"},
       {"Path", "Path(\"...\")"}, {"PathLike", "Path(\"...\")"}, {"List", "[...]"}, {"Sequence", "[...]"},
-      {"Dict", "{...}"}, {"Mapping", "{...}"}, {"Tensor", "torch.tensor(...)"}, {"ndarray", "np.array(...)"}};
+      {"Dict", "{...}"}, {"Mapping", "{...}"}, {"Tensor", "torch.tensor(...)"}, {"ndarray", "np.array(...)"},
+      {"Callable", "my_function"}};
   auto it = m.find(LastComponent(type));
   return it == m.end() ? "" : it->second;
 }

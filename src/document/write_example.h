@@ -23,6 +23,9 @@ bool ReportsMismatch(const SiteFacts& sf);
 // constructor of this file that calls it passing `param` through (date(...) for
 // _check_date_fields(year, month, day)); the helper itself otherwise.
 std::string PublicCallName(const SiteFacts& sf, const std::string& param);
+// What parameter `s` holds: its annotation, else the type a guard around establishes
+// (`isinstance(name, str)` outside `not name`), else its default's type; "" unknown.
+std::string ParamTypeOf(const SiteFacts& sf, const Subject& s);
 // The call form `f(x=v)` / `obj.f(x=v)` / `C(x=v)`; `f(..., v, ...)` when the
 // parameter's place is unknown (another language).
 std::string CallWith(const SiteFacts& sf, const std::string& param, const std::string& value, const std::string& note,

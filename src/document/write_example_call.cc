@@ -103,6 +103,22 @@ std::string PublicCallName(const SiteFacts& sf, const std::string& param) {
   return CallName(sf);
 }
 
+std::string ParamTypeOf(const SiteFacts& sf, const Subject& s) {
+  if (!s.param_info) return "";
+  if (!Trim(s.param_info->annotation).empty()) return s.param_info->annotation;
+  for (const Fact& f : sf.facts)
+    if (f.subj.kind == SubjectKind::kType && f.subj.param == s.param && !f.subj.missing && !f.disjunction && f.subj.via.empty() &&
+        !f.from_else)
+      return f.subj.pred;
+  const std::string d = Trim(s.param_info->default_value);
+  long n;
+  if (d.size() >= 2 && (d.front() == '"' || d.front() == '\'') && d.back() == d.front()) return "str";
+  if (StartsWith(d, "[")) return "list";
+  if (StartsWith(d, "{")) return "dict";
+  if (IntLiteral(d, &n)) return "int";
+  return "";
+}
+
 std::string CallWith(const SiteFacts& sf, const std::string& param, const std::string& value, const std::string& note,
                      bool ctor) {
   std::string call = ctor ? sf.ctx->class_name : PublicCallName(sf, param);
@@ -276,7 +292,7 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
         bad = CallWith(sf, x, a.falsy ? "False" : "True", "");
         good = CallWith(sf, x, a.falsy ? "True" : "False", *def == (a.falsy ? "True" : "False") ? "the default is " + *def : "");
       } else if (a.falsy && s.param_info) {
-        std::string smp = SampleOf(s.param_info->annotation);
+        std::string smp = SampleOf(ParamTypeOf(sf, s));
         if (smp.empty() || smp == "True") continue;
         std::string empty = smp[0] == '"' ? "\"\"" : smp == "[...]" ? "[]" : smp == "{...}" ? "{}" : smp == "1" ? "0" : "None";
         bad = CallWith(sf, x, empty, "");
@@ -318,6 +334,7 @@ std::optional<std::string> CallFix(const SiteFacts& sf) {
       for (const auto& c : ok) texts &= c == "None" || c.front() == '"' || c.front() == '\'';
       std::vector<const char*> others;
       if (!TorchDtype(good_v).empty()) others = {"torch.float32", "torch.float16"};
+      else if (IsBuiltinType(good_v)) others = {"int", "float", "str", "list", "dict"};
       else if (texts) others = {"\"other\"", "\"unknown\""};
       for (const char* d : others)
         if (std::find(ok.begin(), ok.end(), d) == ok.end()) {

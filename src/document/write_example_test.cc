@@ -202,5 +202,36 @@ TEST(ExampleFix, TheMessagesOwnReplacementKeywordPackageAndFirstCall) {
   EXPECT_EQ(first.example_fix.value_or(""), "# before\nget_config(...)\n# after\ninit_ascend_config(...)\nget_config(...)");
 }
 
+// A parameter's type when it has no annotation: an isinstance test around the check, or
+// its default; built-in types a caller types (`element_type not in (str, bytes)`); and
+// `callable(f)` as the type test it is.
+TEST(ExampleFix, UnannotatedParametersAndTypesAsValues) {
+  std::string file =
+      "def check_name(name):\n    if isinstance(name, str):\n        if not name:\n"
+      "            raise ValueError(\"Invalid name: string must be length 1 or greater\")\n"
+      "def create_vlen_dtype(element_type):\n    if element_type not in (str, bytes):\n"
+      "        raise TypeError(f\"unsupported type for vlen_dtype: {element_type!r}\")\n"
+      "def coroutine(func):\n    if not callable(func):\n        raise TypeError(\"types.coroutine() expects a callable\")\n"
+      "def open_all(pattern=\"*.nc\"):\n    if not pattern:\n        raise ValueError(\"no pattern\")\n";
+  Record name = DocumentCode("c.py", file, 4, "ValueError", "Invalid name: string must be length 1 or greater", "check_name",
+                             {"isinstance(name, str)", "not name"});
+  SCOPED_TRACE(Dump(name));
+  EXPECT_EQ(name.example_fix.value_or(""), "# before\ncheck_name(name=\"\")\n# after\ncheck_name(name=\"text\")");
+  Record types = DocumentCode("c.py", file, 7, "TypeError", "unsupported type for vlen_dtype: {element_type!r}", "create_vlen_dtype",
+                              {"element_type not in (str, bytes)"});
+  SCOPED_TRACE(Dump(types));
+  EXPECT_EQ(types.example_fix.value_or(""),
+            "# before\ncreate_vlen_dtype(element_type=int)  # not str or bytes\n# after\ncreate_vlen_dtype(element_type=str)");
+  EXPECT_TRUE(AnyHas(types.solutions, "one of `str` or `bytes`"));
+  Record call = DocumentCode("c.py", file, 10, "TypeError", "types.coroutine() expects a callable", "coroutine",
+                             {"not callable(func)"});
+  SCOPED_TRACE(Dump(call));
+  EXPECT_TRUE(Has(call.trigger_scenarios, "`func` that is not a callable"));
+  EXPECT_TRUE(Has(call.example_fix, "coroutine(func=my_function)"));
+  Record def = DocumentCode("c.py", file, 13, "ValueError", "no pattern", "open_all", {"not pattern"});
+  SCOPED_TRACE(Dump(def));
+  EXPECT_EQ(def.example_fix.value_or(""), "# before\nopen_all(pattern=\"\")\n# after\nopen_all(pattern=\"text\")");
+}
+
 }  // namespace
 }  // namespace errdex
