@@ -500,8 +500,17 @@ Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
       while (ve < msg.size() && (std::isdigit((unsigned char)msg[ve]) || msg[ve] == '.')) ++ve;
       while (ve > v && msg[ve - 1] == '.') --ve;
       std::string pkg = msg.substr(b, ne - b);
+      // A package the message requires: a well-known one, or a distribution name
+      // (lower case with a hyphen: "cupti-python >= 13 is required") in a sentence
+      // about requiring or installing -- not `q_len >= 1`.
+      bool distribution = pkg.find('-') != std::string::npos && pkg.front() != '-' &&
+                          std::all_of(pkg.begin(), pkg.end(), [](char c) {
+                            return std::islower((unsigned char)c) || std::isdigit((unsigned char)c) || c == '-' || c == '_' || c == '.';
+                          }) &&
+                          (Has(lower, "require") || Has(lower, "install") || Has(lower, "need")) &&
+                          (ve - v >= 2);  // a version ("13", "2.1"), not a bound like `>= 1`
       if (ve > v && std::isdigit((unsigned char)msg[v]) && !pkg.empty() && std::isalpha((unsigned char)pkg[0]) &&
-          IsKnownPackage(pkg, {})) {
+          (IsKnownPackage(pkg, {}) || distribution)) {
         h.package = pkg;
         h.version_op = op;
         h.version = msg.substr(v, ve - v);

@@ -88,5 +88,17 @@ TEST(MessageHints, ReplacementAndWhatItReplaces) {
   EXPECT_EQ(h.kwargs[0], (std::pair<std::string, std::string>{"use_cftime", "True"}));
 }
 
+// A distribution the message requires at a version ("cupti-python >= 13"), not a bound of
+// a hyphenated name (`q-len >= 1`).
+TEST(MessageHints, ARequiredDistributionAndItsVersion) {
+  auto read = [](const std::string& m) { return ReadHints(WithMessage(m, EscapePatternLiteral(m)), nullptr, nullptr); };
+  Hints h = read("reportable timings require cupti-python >= 13");
+  EXPECT_EQ(h.package, "cupti-python");
+  EXPECT_EQ(h.version_op, ">=");
+  EXPECT_EQ(h.version, "13");
+  h = read("q-len >= 1 is required");
+  EXPECT_EQ(h.package, "");
+}
+
 }  // namespace
 }  // namespace errdex::doc
