@@ -429,17 +429,22 @@ SiteContext BraceFile::Gather(const Site& site) const {
 }
 
 void BraceFile::ClassState(const SiteContext& c, int def_line, std::vector<StateWrite>* writes) const {
-  // The class's header: the nearest `class Name` above the method.
-  int class_line = 0;
-  for (int l = def_line; l >= 1 && l > def_line - 20000; --l) {
-    std::string_view t = Line(l);
-    size_t at = t.find("class " + c.class_name);
-    if (at == std::string_view::npos || (at > 0 && IdentChar(t[at - 1]))) continue;
-    size_t end = at + 6 + c.class_name.size();
-    if (end < t.size() && IdentChar(t[end])) continue;
-    class_line = l;
-    break;
+  // The class's header: the nearest `class Name` above the method, searched once per
+  // method (its sites share it).
+  auto [known, inserted] = class_line_of_def_.try_emplace(def_line, 0);
+  if (inserted) {
+    const std::string header = "class " + c.class_name;
+    for (int l = def_line; l >= 1 && l > def_line - 20000; --l) {
+      std::string_view t = Line(l);
+      size_t at = t.find(header);
+      if (at == std::string_view::npos || (at > 0 && IdentChar(t[at - 1]))) continue;
+      size_t end = at + header.size();
+      if (end < t.size() && IdentChar(t[end])) continue;
+      known->second = l;
+      break;
+    }
   }
+  const int class_line = known->second;
   if (class_line == 0) return;
   auto cached = class_state_.find(class_line);
   if (cached != class_state_.end()) {

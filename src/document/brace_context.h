@@ -43,6 +43,7 @@ class BraceFile {
   void ClassState(const SiteContext& c, int def_line, std::vector<StateWrite>* writes) const;
   // Per class line: the fields and writes of that class (read once per file and class).
   mutable std::map<int, std::vector<StateWrite>> class_state_;
+  mutable std::map<int, int> class_line_of_def_;  // method's line -> its class's line (0: none)
 
   std::string_view text_;
   std::string_view language_;

@@ -203,7 +203,7 @@ bool AbstractMethod(const SiteFacts& sf) {
   if (!sf.facts.empty() || site.error_class.value_or("") != "NotImplementedError" || c.class_name.empty() || c.def_name.empty())
     return false;
   if (StartsWith(c.def_name, "__") && c.def_name != "__call__") return false;
-  if (std::find(c.decorators.begin(), c.decorators.end(), "abstractmethod") != c.decorators.end()) return true;
+  if (c.Decorated("abstractmethod")) return true;
   for (const auto& b : c.class_bases)
     if (HasWord(b, "ABC") || HasWord(b, "Protocol") || Has(b, "ABCMeta")) return true;
   for (const char* w : {"Base", "Abstract", "Interface", "Mixin", "Protocol"})
@@ -238,15 +238,13 @@ std::string CallSpelled(const SiteFacts& sf, const std::string& instance) {
   const SiteContext& c = *sf.ctx;
   if (sf.site->language == "java" && !c.class_name.empty()) {
     // A constructor by its class, a static method by its class, any other on a value.
-    auto has = [&](const char* w) { return std::find(c.decorators.begin(), c.decorators.end(), w) != c.decorators.end(); };
-    if (sf.func == "<init>" || has("constructor")) return c.class_name;
-    return (has("static") ? c.class_name : instance) + "." + sf.func;
+    if (sf.func == "<init>" || c.Decorated("constructor")) return c.class_name;
+    return (c.Decorated("static") ? c.class_name : instance) + "." + sf.func;
   }
   bool method = !c.params.empty() && (c.params[0].name == "self" || c.params[0].name == "cls") && !c.class_name.empty();
   if (sf.func == "__init__" && !c.class_name.empty()) return c.class_name;
   if (!method) {
-    bool cls_method = std::find(c.decorators.begin(), c.decorators.end(), "staticmethod") != c.decorators.end();
-    if (cls_method && !c.class_name.empty()) return c.class_name + "." + sf.func;
+    if (c.Decorated("staticmethod") && !c.class_name.empty()) return c.class_name + "." + sf.func;
     return sf.func;
   }
   return (c.params[0].name == "cls" ? c.class_name : instance) + "." + sf.func;
@@ -338,12 +336,9 @@ UserTermParts UserTermOf(const SiteFacts& sf, const Fact& f) {
           // A typed string or sequence (Rust's `name.is_empty()` on a `&str`): empty, never
           // false, and never null in Rust or for a Go string.
           if (s.param_info) {
-            std::string t = Trim(s.param_info->annotation);
+            const std::string& t = s.param_info->annotation;
             const std::string& lang = sf.site->language;
-            bool text = t == "&str" || t == "String" || t == "&String" || t == "string" || t == "CharSequence";
-            bool seq = StartsWith(t, "Vec<") || StartsWith(t, "&[") || StartsWith(t, "&Vec<") || StartsWith(t, "[]") ||
-                       StartsWith(t, "List<") || StartsWith(t, "Collection<") || EndsWith(t, "[]");
-            if ((text || seq) && (lang == "rust" || lang == "go" || lang == "java"))
+            if ((lang == "rust" || lang == "go" || lang == "java") && (IsStringType(lang, t) || IsSequenceType(lang, t)))
               return joined(Join::kState, ref, a.falsy ? "empty" : "non-empty");
           }
           return joined(Join::kState, ref, a.falsy ? "false, empty or " + NullWord(sf.site->language) : "true or non-empty");

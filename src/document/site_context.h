@@ -61,6 +61,11 @@ struct SiteContext {
   std::string class_name;             // the class around that def, or the class body holding the site
   std::vector<std::string> decorators;  // of the def: staticmethod, classmethod, property, abstractmethod, ...;
                                         // Rust: "self" when the fn takes self (a method of its impl)
+  bool Decorated(std::string_view word) const {
+    for (const auto& d : decorators)
+      if (d == word) return true;
+    return false;
+  }
   std::vector<ParamInfo> params;
   std::vector<std::pair<std::string, std::string>> assigned;  // local -> right-hand side on the path
   std::vector<BranchInfo> branches;

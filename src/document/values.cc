@@ -172,6 +172,22 @@ std::string NegatedForm(const Subject& s, const Atom& a) {
   return "";
 }
 
+bool IsStringType(const std::string& lang, const std::string& type) {
+  std::string t = Trim(type);
+  if (lang == "go") return t == "string";
+  if (lang == "rust") return t == "&str" || t == "String" || t == "&String";
+  if (lang == "java") return t == "String" || t == "CharSequence";
+  return t == "std::string" || t == "const std::string&" || t == "std::string_view" || t == "const std::string &";
+}
+
+bool IsSequenceType(const std::string& lang, const std::string& type) {
+  std::string t = Trim(type);
+  if (lang == "go") return StartsWith(t, "[]");
+  if (lang == "rust") return StartsWith(t, "Vec<") || StartsWith(t, "&[") || StartsWith(t, "&mut [") || StartsWith(t, "&Vec<");
+  if (lang == "java") return EndsWith(t, "[]") || StartsWith(t, "List<") || StartsWith(t, "Collection<");
+  return false;
+}
+
 std::string QuoteIfText(const std::string& v) {
   long n;
   if (v == "None" || v == "True" || v == "False" || IntLiteral(v, &n)) return v;

@@ -14,6 +14,13 @@
 
 namespace errdex::doc {
 
+// A typed language's string type: Go `string`, Rust `&str`/`String`, Java
+// `String`/`CharSequence`, C++ `std::string`/`std::string_view`.
+bool IsStringType(const std::string& lang, const std::string& type);
+// A typed language's sequence type: Go `[]T`, Rust `Vec<T>`/`&[T]`, Java `T[]`/`List<T>`/
+// `Collection<T>`.
+bool IsSequenceType(const std::string& lang, const std::string& type);
+
 // The choices and the default the repository declares for a setting/parameter.
 const std::vector<std::string>& ChoicesOf(const Subject& s);
 std::optional<std::string> DefaultOf(const Subject& s);

@@ -26,10 +26,6 @@ bool IsBraceLanguage(const std::string& l) {
   return l == "go" || l == "rust" || l == "c" || l == "cpp" || l == "cuda" || l == "java";
 }
 
-bool Decorated(const SiteContext& c, const char* word) {
-  return std::find(c.decorators.begin(), c.decorators.end(), word) != c.decorators.end();
-}
-
 // `LlavaProcessor` -> `llava_processor`: a Rust value of the type, as its code names one.
 std::string SnakeCase(const std::string& type) {
   std::string o;
@@ -64,10 +60,10 @@ std::string CalleeOf(const SiteFacts& sf) {
     if (recv == c.class_name) recv = "obj";  // an unexported type: its value has no name to borrow
     return recv + "." + c.def_name;
   }
-  if (lang == "rust") return Decorated(c, "self") ? SnakeCase(c.class_name) + "." + c.def_name : c.class_name + "::" + c.def_name;
+  if (lang == "rust") return c.Decorated("self") ? SnakeCase(c.class_name) + "." + c.def_name : c.class_name + "::" + c.def_name;
   if (lang == "java") {
-    if (Decorated(c, "constructor")) return "new " + c.class_name;
-    if (Decorated(c, "static")) return c.class_name + "." + c.def_name;
+    if (c.Decorated("constructor")) return "new " + c.class_name;
+    if (c.Decorated("static")) return c.class_name + "." + c.def_name;
     return InstanceName(sf) + "." + c.def_name;  // a value of the class, as its type names it
   }
   return "";
@@ -104,14 +100,6 @@ std::string SequenceOf(const std::string& lang, const std::string& type, long n)
 }
 
 std::string ItemsNote(long n) { return n == 0 ? "no items" : std::to_string(n) + (n == 1 ? " item" : " items"); }
-
-bool IsStringType(const std::string& lang, const std::string& type) {
-  std::string t = Trim(type);
-  if (lang == "go") return t == "string";
-  if (lang == "rust") return t == "&str" || t == "String" || t == "&String";
-  if (lang == "java") return t == "String" || t == "CharSequence";
-  return t == "std::string" || t == "const std::string&" || t == "std::string_view" || t == "const std::string &";
-}
 
 // `s == null || t == null` (Java's getLevenshteinDistance), `a == nil || b == nil`: every
 // atom a parameter compared with null. The call with the first of them null, and with
