@@ -216,6 +216,19 @@ bool InQuotedCommand(std::string_view s, size_t p) {
   return !between.empty() && between.front() != '-';
 }
 
+// Is position `p` of `s` inside the parentheses of a call, `name(... p`?
+bool InsideCall(std::string_view s, size_t p) {
+  int depth = 0;
+  for (size_t i = p; i-- > 0;) {
+    if (s[i] == ')') ++depth;
+    else if (s[i] == '(') {
+      if (depth == 0) return i > 0 && IsWordChar(s[i - 1]);
+      --depth;
+    }
+  }
+  return false;
+}
+
 // The name a message quotes or writes at `b`: 'x', `x`, "x" (anything but a space
 // inside), else a code-shaped word (a.b, a_b, --x, f(), CamelCase). *end is past it.
 std::string NameAt(const std::string& msg, size_t b, size_t* end) {
@@ -260,6 +273,9 @@ void ReadReplacement(const std::string& msg, const std::string& lower, Hints* h)
     if (x.empty()) continue;
     size_t after = e;
     while (after < msg.size() && msg[after] == ' ') ++after;
+    // "use `window_left` and `window_right` instead": two names replace one; neither alone
+    // is the replacement.
+    if (lower.compare(after, 4, "and ") == 0 || lower.compare(after, 3, "or ") == 0 || (after > e && msg[e] == ',')) continue;
     if (lower.compare(after, 9, "directly ") == 0) after += 9;
     bool instead = lower.compare(after, 7, "instead") == 0;
     if (!instead && !retired) continue;
@@ -286,8 +302,9 @@ void ReadReplacement(const std::string& msg, const std::string& lower, Hints* h)
       std::string old_name = msg.substr(b2, retired_at - b2);
       while (!old_name.empty() && (old_name.front() == '`' || old_name.front() == '\'')) old_name.erase(old_name.begin());
       while (!old_name.empty() && (old_name.back() == '`' || old_name.back() == '\'')) old_name.pop_back();
-      if (old_name.find('.') != std::string::npos || old_name.find('_') != std::string::npos || StartsWith(old_name, "--") ||
-          old_name.find('(') != std::string::npos) {
+      if (!old_name.empty() && old_name.front() != '.' &&  // ".plan()" after a hole: not the whole name
+          (old_name.find('.') != std::string::npos || old_name.find('_') != std::string::npos || StartsWith(old_name, "--") ||
+           old_name.find('(') != std::string::npos)) {
         h->replaced = old_name;
         return;
       }
@@ -404,9 +421,11 @@ Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
       while (e > p + 1 && (s[e - 1] == '.' || s[e - 1] == ',')) --e;
       if (IsUpperName(name) && e > p + 1 && name.find('_') != std::string::npos && h.env_sets.size() < 4)
         h.env_sets.push_back(s.substr(b, e - b));
-      // "try using `use_cftime=True`": a keyword argument and its value.
+      // "try using `use_cftime=True`": a keyword argument and its value -- not one inside
+      // a call the message writes out ("use other_fn(..., quant_mode='w4a16')"), which
+      // belongs to that other function.
       else if (IsIdent(name) && !IsUpperName(name) && e > p + 1 && (p + 1 >= s.size() || s[p + 1] != '=') &&
-               (b == 0 || s[b - 1] != '.') && h.kwargs.size() < 4)
+               (b == 0 || s[b - 1] != '.') && h.kwargs.size() < 4 && !InsideCall(s, b))
         h.kwargs.emplace_back(name, s.substr(p + 1, e - p - 1));
     }
     // "Please set the ANTHROPIC_API_KEY environment variable" / "export HF_TOKEN": a

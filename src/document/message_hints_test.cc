@@ -82,6 +82,16 @@ TEST(MessageHints, ReplacementAndWhatItReplaces) {
   // English after "use" is no name; an apostrophe is no quote.
   h = read("Can't use the old loader, it is deprecated.");
   EXPECT_EQ(h.replacement, "");
+  // Two names replace one: neither alone is the replacement. A hole before the retired
+  // name leaves no whole name: the first quoted one.
+  h = read("Passing `is_causal` to {api_name}.plan() is deprecated; use `window_left` and `window_right` instead.");
+  EXPECT_EQ(h.replacement, "");
+  h = read("Passing `is_causal` to {api_name}.plan() is deprecated; use `window_left` instead.");
+  EXPECT_EQ(h.replacement, "window_left");
+  EXPECT_EQ(h.replaced, "is_causal");
+  // A keyword inside another function's call is that function's.
+  h = read("only quant_mode='nvfp4' works here; use allocate_moe_workspace(..., quant_mode='w4a16') for W4A16.");
+  EXPECT_TRUE(h.kwargs.empty());
   h = read("Please call init_ascend_config first; try using `use_cftime=True` or mode == 'r'.");
   EXPECT_EQ(h.call_first, "init_ascend_config");
   ASSERT_EQ(h.kwargs.size(), 1u);
