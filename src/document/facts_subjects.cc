@@ -711,12 +711,31 @@ bool SettingsHolder(const std::string& base, const SiteContext& ctx) {
   }
   std::string last = LastComponent(base);
   if (EndsWith(last, "()")) last = last.substr(0, last.size() - 2);
-  static const char* const kWords[] = {"args", "arg", "cfg", "config", "configs", "conf", "opts", "opt", "options", "settings",
-                                       "view", "params", "flags", "ns", "namespace", "hparams", "hps"};
-  for (const std::string& w : NameWords(last))
-    for (const char* k : kWords)
+  // The words of NameWords(last), lowered, compared in place: this runs for every
+  // dotted name in every record's prose (FlagsAsOptions), so it allocates nothing.
+  static constexpr std::string_view kWords[] = {"args", "arg", "cfg", "config", "configs", "conf", "opts", "opt", "options",
+                                                "settings", "view", "params", "flags", "ns", "namespace", "hparams", "hps"};
+  char word[16];
+  size_t n = 0;
+  bool too_long = false;
+  auto matches = [&] {
+    if (too_long || n == 0) return false;
+    std::string_view w(word, n);
+    for (std::string_view k : kWords)
       if (w == k) return true;
-  return false;
+    return false;
+  };
+  for (char c : last) {
+    if (std::isalnum((unsigned char)c)) {
+      if (n < sizeof(word)) word[n++] = (char)std::tolower((unsigned char)c);
+      else too_long = true;  // longer than any of kWords
+      continue;
+    }
+    if (matches()) return true;
+    n = 0;
+    too_long = false;
+  }
+  return matches();
 }
 
 }  // namespace errdex::doc

@@ -43,11 +43,65 @@ FileIndex::Wanted FileIndex::WantedBy(const std::vector<const Site*>& sites) {
   return w;
 }
 
+namespace {
+
+// Bit min(size, 63) of each string of `set`: a name whose length has no bit set is
+// not in the set, so most names skip the hash (the index looks at every call).
+uint64_t LengthMask(const std::unordered_set<std::string_view>& set) {
+  uint64_t m = 0;
+  for (std::string_view s : set) m |= uint64_t{1} << std::min<size_t>(s.size(), 63);
+  return m;
+}
+bool MayHold(uint64_t mask, std::string_view s) { return (mask >> std::min<size_t>(s.size(), 63)) & 1; }
+
+// Indent -> the block last opened there (-1: a statement since, or none): a vector for
+// the indents real code has, a map beyond.
+class LastAtIndent {
+ public:
+  int Get(int indent) const {
+    if (indent >= 0 && indent < kDirect) return (size_t)indent < v_.size() ? v_[(size_t)indent] : -1;
+    auto it = far_.find(indent);
+    return it == far_.end() ? -1 : it->second;
+  }
+  void Set(int indent, int block) {
+    if (indent >= 0 && indent < kDirect) {
+      if ((size_t)indent >= v_.size()) v_.resize((size_t)indent + 1, -1);
+      v_[(size_t)indent] = block;
+    } else {
+      far_[indent] = block;
+    }
+  }
+
+ private:
+  static constexpr int kDirect = 1024;
+  std::vector<int> v_;
+  std::unordered_map<int, int> far_;
+};
+
+}  // namespace
+
+// A switch on the length: the header of every logical line is tested.
+int FileIndex::KeywordKind(std::string_view w) {
+  switch (w.size()) {
+    case 2: return w == "if" ? kIf : -1;
+    case 3: return w == "for" ? kFor : w == "try" ? kTry : w == "def" ? kDef : -1;
+    case 4: return w == "elif" ? kElif : w == "else" ? kElse : w == "with" ? kWith : w == "case" ? kCase : -1;
+    case 5: return w == "while" ? kWhile : w == "class" ? kClass : w == "match" ? kMatch : -1;
+    case 6: return w == "except" ? kExcept : -1;
+    case 7: return w == "finally" ? kFinally : -1;
+    default: return -1;
+  }
+}
+
 FileIndex::FileIndex(const Toks& t, const Wanted* wanted) : t_(t) {
   const auto& lines = t.lines();
   ll_.reserve(lines.size());
   std::vector<int> stack;
-  std::unordered_map<int, int> last_at_indent;  // indent -> the block last opened there (-1: a statement since)
+  LastAtIndent last_at_indent;
+  const uint64_t callee_mask = wanted ? LengthMask(wanted->callees) : ~uint64_t{0};
+  const uint64_t name_mask = wanted ? LengthMask(wanted->names) : ~uint64_t{0};
+  const py::Token* tk = t.tokens().data();
+  const char* src = t.text().data();
   auto close_to = [&](int indent) {
     while (!stack.empty() && blocks_[stack.back()].indent >= indent) {
       Block& b = blocks_[stack.back()];
@@ -72,12 +126,7 @@ FileIndex::FileIndex(const Toks& t, const Wanted* wanted) : t_(t) {
     std::string_view w = t.Text(k);
     int kind = -1;
     if (t.IsKind(k, TokenKind::kName)) {
-      static const std::pair<std::string_view, Kind> kKw[] = {
-          {"if", kIf},       {"elif", kElif},       {"else", kElse}, {"while", kWhile}, {"for", kFor},
-          {"try", kTry},     {"except", kExcept},   {"finally", kFinally}, {"with", kWith}, {"def", kDef},
-          {"class", kClass}, {"match", kMatch},     {"case", kCase}};
-      for (const auto& [kw, kd] : kKw)
-        if (w == kw) kind = kd;
+      kind = KeywordKind(w);
       // `match` / `case` are soft keywords: only as a statement ending in ':'.
       if ((kind == kMatch || kind == kCase) && !t.IsOp1(L.last - 1, ':')) kind = -1;
     }
@@ -106,29 +155,29 @@ FileIndex::FileIndex(const Toks& t, const Wanted* wanted) : t_(t) {
       }
       if ((kind == kDef || kind == kClass) && t.IsKind(k + 1, TokenKind::kName)) b.name = t.Text(k + 1);
       if (kind == kElif || kind == kElse) {
-        auto it = last_at_indent.find(L.indent);
-        if (it != last_at_indent.end() && it->second >= 0 &&
-            (blocks_[it->second].kind == kIf || blocks_[it->second].kind == kElif))
-          b.chain_prev = it->second;
+        int last = last_at_indent.Get(L.indent);
+        if (last >= 0 && (blocks_[last].kind == kIf || blocks_[last].kind == kElif)) b.chain_prev = last;
       }
       int bi = (int)blocks_.size();
       blocks_.push_back(b);
       l.opens = bi;
-      last_at_indent[L.indent] = bi;
+      last_at_indent.Set(L.indent, bi);
       if (colon + 1 >= L.last) stack.push_back(bi);  // a body on the following lines
     } else {
-      last_at_indent[L.indent] = -1;
+      last_at_indent.Set(L.indent, -1);
       // name = ..., name: T = ...
       if (t.IsKind(L.first, TokenKind::kName)) {
         uint32_t eq = L.first + 1;
         if (t.IsOp1(eq, ':')) {
           while (eq < L.last && !(t.IsOp1(eq, '=') && t.depth(eq) == t.depth(L.first))) ++eq;
         }
-        if (eq < L.last && t.IsOp1(eq, '=') && (!wanted || wanted->names.count(t.Text(L.first))))
+        if (eq < L.last && t.IsOp1(eq, '=') &&
+            (!wanted || (MayHold(name_mask, t.Text(L.first)) && wanted->names.count(t.Text(L.first)))))
           assigns_[t.Text(L.first)].push_back(li);
         // self.attr = ... / self.attr: T = ...
         if (t.IsName(L.first, "self") && t.IsOp1(L.first + 1, '.') && t.IsKind(L.first + 2, TokenKind::kName) &&
-            (t.IsOp1(L.first + 3, '=') || t.IsOp1(L.first + 3, ':')) && (!wanted || wanted->names.count(t.Text(L.first + 2))))
+            (t.IsOp1(L.first + 3, '=') || t.IsOp1(L.first + 3, ':')) &&
+            (!wanted || (MayHold(name_mask, t.Text(L.first + 2)) && wanted->names.count(t.Text(L.first + 2)))))
           self_assigns_[t.Text(L.first + 2)].push_back(li);
       }
       if (w == "import" || w == "from") {
@@ -149,9 +198,17 @@ FileIndex::FileIndex(const Toks& t, const Wanted* wanted) : t_(t) {
         }
       }
     }
-    for (uint32_t j = L.first; j + 1 < L.last; ++j)
-      if (t.IsKind(j, TokenKind::kName) && t.IsOp1(j + 1, '(') && !(j > L.first && (t.IsName(j - 1, "def") || t.IsName(j - 1, "class"))))
-        if (!wanted || wanted->callees.count(t.Text(j))) calls_[t.Text(j)].push_back(j);
+    // Every token of the file passes here: the token array is read directly (j + 1 <
+    // L.last <= size), and a name is hashed only when a wanted callee has its length.
+    for (uint32_t j = L.first; j + 1 < L.last; ++j) {
+      if (tk[j].kind != TokenKind::kName) continue;
+      const py::Token& next = tk[j + 1];
+      if (next.kind != TokenKind::kOp || next.end != next.begin + 1 || src[next.begin] != '(') continue;
+      std::string_view name(src + tk[j].begin, tk[j].end - tk[j].begin);
+      if (!MayHold(callee_mask, name)) continue;
+      if (j > L.first && (t.IsName(j - 1, "def") || t.IsName(j - 1, "class"))) continue;
+      if (!wanted || wanted->callees.count(name)) calls_[name].push_back(j);
+    }
     ll_.push_back(l);
   }
   close_to(INT_MIN);

@@ -59,6 +59,8 @@ class FileIndex {
     std::string_view name;       // def/class
   };
 
+  // The block kind a statement keyword opens, -1 none (`match`/`case`: checked by the caller).
+  static int KeywordKind(std::string_view w);
   int LogLineAt(int line) const;
   int InnermostBlock(int li) const;
   int DefOf(int block) const;  // the innermost def at or above `block`, -1 none

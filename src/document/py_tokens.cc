@@ -43,16 +43,22 @@ Toks Toks::Expression(std::string_view text) {
 }
 
 void Toks::ComputeDepth() {
-  depth_.resize(t_.size());
+  // Runs over every token of every file: plain pointers, so the loop bounds are not
+  // reloaded after each store.
+  const size_t n = t_.size();
+  depth_.reset(new int[n]);
+  int* out = depth_.get();
+  const py::Token* tk = t_.data();
+  const char* src = text_.data();
   int d = 0;
-  for (size_t i = 0; i < t_.size(); ++i) {
-    depth_[i] = d;
-    if (t_[i].kind != py::TokenKind::kOp || t_[i].end - t_[i].begin != 1) continue;
-    char c = text_[t_[i].begin];
+  for (size_t i = 0; i < n; ++i) {
+    out[i] = d;
+    if (tk[i].kind != py::TokenKind::kOp || tk[i].end - tk[i].begin != 1) continue;
+    char c = src[tk[i].begin];
     if (c == '(' || c == '[' || c == '{') ++d;
     else if ((c == ')' || c == ']' || c == '}') && d > 0) {
       --d;
-      depth_[i] = d;  // a closing bracket sits at its opener's depth
+      out[i] = d;  // a closing bracket sits at its opener's depth
     }
   }
 }

@@ -7,6 +7,7 @@
 // Thread-safety: a Toks is immutable after construction; the helpers are pure.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -33,7 +34,7 @@ class Toks {
   [[gnu::always_inline]] const py::Token& operator[](size_t i) const { return t_[i]; }
   const std::vector<py::Token>& tokens() const { return t_; }
   const std::vector<py::LogicalLine>& lines() const { return lines_; }
-  [[gnu::always_inline]] int depth(size_t i) const { return i < depth_.size() ? depth_[i] : 0; }
+  [[gnu::always_inline]] int depth(size_t i) const { return i < t_.size() ? depth_[i] : 0; }
   // 1-based physical line of token i (File only; Expression: 0).
   int line(size_t i) const { return i < t_.size() ? t_[i].line : 0; }
   // 1-based physical line of the last byte of token i (File only).
@@ -75,7 +76,7 @@ class Toks {
   std::string_view text_;
   std::vector<py::Token> t_;
   std::vector<py::LogicalLine> lines_;
-  std::vector<int> depth_;
+  std::unique_ptr<int[]> depth_;  // one per token; not zero-filled first (ComputeDepth writes each)
   std::vector<uint32_t> line_starts_;
 };
 

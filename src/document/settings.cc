@@ -208,10 +208,32 @@ std::vector<std::string> ChoicesOfType(std::string_view type, const SettingsData
 // Cheap gates: could `w` (a name) be an env reader get_*env* / env_* / os?
 bool MaybeEnvReader(std::string_view w) {
   if (w == "os") return true;
-  for (size_t k = 0; k + 3 <= w.size(); ++k)
-    if ((w[k] | 0x20) == 'e' && (w[k + 1] | 0x20) == 'n' && (w[k + 2] | 0x20) == 'v') return true;
+  const char* p = w.data();
+  for (size_t k = 0, n = w.size(); k + 3 <= n; ++k)
+    if ((p[k] | 0x20) == 'e' && (p[k + 1] | 0x20) == 'n' && (p[k + 2] | 0x20) == 'v') return true;
   return false;
 }
+
+namespace {
+
+// Has(w, "arg") || Has(w, "cli") || Has(w, "field") || Has(w, "parser") || Has(w, "dataclass")
+// in one pass over a short name (it runs for every call in every file).
+bool NamesFieldHelper(std::string_view w) {
+  auto at = [&](size_t k, std::string_view lit) { return w.compare(k, lit.size(), lit) == 0; };
+  for (size_t k = 0; k + 3 <= w.size(); ++k) {
+    switch (w[k]) {
+      case 'a': if (at(k, "arg")) return true; break;
+      case 'c': if (at(k, "cli")) return true; break;
+      case 'f': if (at(k, "field")) return true; break;
+      case 'p': if (at(k, "parser")) return true; break;
+      case 'd': if (at(k, "dataclass")) return true; break;
+      default: break;
+    }
+  }
+  return false;
+}
+
+}  // namespace
 
 void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
   const std::string_view text = t.text();
@@ -220,11 +242,17 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
   // the file can hold (each collector of the line pass needs its word) -- no scan of
   // the whole text.
   bool has_typer = false, has_click = false, saw_add_argument = false, saw_dash_name = false;
-  for (size_t i = 0; i < t.size(); ++i) {
-    const py::Token& tok = t[i];
+  // This loop sees every token of every file: it reads the token array directly
+  // (no bounds-checked accessors) and tests the cheapest conditions first.
+  const py::Token* tk = t.tokens().data();
+  const size_t n = t.size();
+  const char* src = text.data();
+  auto word = [&](size_t j) { return std::string_view(src + tk[j].begin, tk[j].end - tk[j].begin); };
+  for (size_t i = 0; i < n; ++i) {
+    const py::Token& tok = tk[i];
     if (tok.kind == TokenKind::kString) {
-      if (t.IsName(i + 1, "in")) CollectEnvAt(path, t, i, d);  // "X" in os.environ
-      std::string_view s = t.Text(i);
+      if (i + 1 < n && tk[i + 1].kind == TokenKind::kName && word(i + 1) == "in") CollectEnvAt(path, t, i, d);  // "X" in os.environ
+      std::string_view s = word(i);
       size_t p = s.find("--");
       if (p == std::string_view::npos) continue;
       // A "--" name built from a field: "--" + name, f"--{name}", "--%s" % name, "--{}".format(name).
@@ -242,10 +270,10 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
       continue;
     }
     if (tok.kind != TokenKind::kName) continue;
-    std::string_view w = t.Text(i);
+    std::string_view w = word(i);
     if (w == "typer") has_typer = true;
     else if (w == "click") has_click = true;
-    if (!t.IsOp1(i + 1, '(')) {
+    if (!(i + 1 < n && tk[i + 1].kind == TokenKind::kOp && tk[i + 1].end == tk[i + 1].begin + 1 && src[tk[i + 1].begin] == '(')) {
       if (w == "os") CollectEnvAt(path, t, i, d);  // os.environ[...] / os.environ.get / os.getenv
       continue;
     }
@@ -265,8 +293,7 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
       if (!hw.classes.empty()) d->walkers.push_back(std::move(hw));
     } else if (MaybeEnvReader(w)) {
       CollectEnvAt(path, t, i, d);
-    } else if (d->class_calls.size() < 64 && std::islower((unsigned char)w[0]) && PassesClass(t, i + 1) &&
-               (Has(w, "arg") || Has(w, "cli") || Has(w, "field") || Has(w, "parser") || Has(w, "dataclass"))) {
+    } else if (d->class_calls.size() < 64 && std::islower((unsigned char)w[0]) && NamesFieldHelper(w) && PassesClass(t, i + 1)) {
       // add_cli_args_from_dataclass(parser, ServerArgs): which classes a field walker is given.
       Call c = ParseCall(t, i + 1);
       for (auto [pb, pe] : c.positional)
@@ -283,7 +310,7 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
   const auto& lines = t.lines();
   auto close_to = [&](int indent, size_t next_tok) {
     while (!stack.empty() && stack.back().indent >= indent) {
-      Scope s = stack.back();
+      Scope s = std::move(stack.back());
       stack.pop_back();
       if (!s.is_class && s.first_tok < next_tok && file_walks) {
         // A field walker: a function that walks dataclass fields and adds the
