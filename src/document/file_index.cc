@@ -267,6 +267,15 @@ int FileIndex::MinIndent(int from, int to) const {
 }
 
 bool FileIndex::MutatedContainer(std::string_view n) const {
+  // A scan of the whole file: the sites of one file ask about the same few names.
+  auto known = mutated_.find(n);
+  if (known != mutated_.end()) return known->second;
+  bool found = ScanMutated(n);
+  mutated_.emplace(std::string(n), found);
+  return found;
+}
+
+bool FileIndex::ScanMutated(std::string_view n) const {
   for (size_t i = 0; i + 1 < t_.size(); ++i) {
     if (!t_.IsName(i, n) || (i > 0 && t_.IsOp1(i - 1, '.'))) continue;
     if (t_.IsOp1(i + 1, '.')) {

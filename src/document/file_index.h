@@ -10,7 +10,9 @@
 // and the parameters of defs on first use).
 #pragma once
 
+#include <map>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -68,7 +70,8 @@ class FileIndex {
   int MinIndent(int from, int to) const;  // over logical lines [from, to]
   std::string RhsOf(int li) const;
   // `n.add(...)`, `n.append(...)`, `n[k] = v`, `n += ...`, `del n[k]` anywhere in the file.
-  bool MutatedContainer(std::string_view n) const;
+  bool MutatedContainer(std::string_view n) const;  // ScanMutated, remembered per name
+  bool ScanMutated(std::string_view n) const;
   void Summarize(const Block& b, int until_line, BranchInfo* out) const;
   // Does every path through the body of block `bi` end in return/raise/continue/break?
   bool AlwaysExits(int bi) const;
@@ -94,6 +97,7 @@ class FileIndex {
   std::unordered_set<std::string_view> imports_;
   mutable std::vector<int> seg_;  // range-min over ll_ indents, built on first use
   mutable std::vector<std::optional<std::vector<ParamInfo>>> params_;  // by block, filled on first use (ParamsOf)
+  mutable std::map<std::string, bool, std::less<>> mutated_;            // MutatedContainer's answers
 };
 
 }  // namespace errdex::doc

@@ -235,13 +235,20 @@ bool NamesFieldHelper(std::string_view w) {
 
 }  // namespace
 
-void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
-  const std::string_view text = t.text();
-  // One pass over the tokens first: calls anywhere (add_argument, env reads,
-  // HfArgumentParser, classes passed to helpers, flags named in strings), and what
-  // the file can hold (each collector of the line pass needs its word) -- no scan of
-  // the whole text.
+namespace {
+
+// What the token pass learns about the file as a whole.
+struct TokenPass {
   bool has_typer = false, has_click = false, saw_add_argument = false, saw_dash_name = false;
+};
+
+// One pass over the tokens: calls anywhere (add_argument, env reads,
+// HfArgumentParser, classes passed to helpers, flags named in strings), and what
+// the file can hold (each collector of the line pass needs its word) -- no scan of
+// the whole text. A function of its own: in CollectSettings' body the loop's
+// variables lived on the stack.
+void ScanTokens(std::string_view path, const Toks& t, SettingsData* d, TokenPass* out) {
+  const std::string_view text = t.text();
   // This loop sees every token of every file: it reads the token array directly
   // (no bounds-checked accessors) and tests the cheapest conditions first.
   const py::Token* tk = t.tokens().data();
@@ -249,6 +256,10 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
   const char* src = text.data();
   auto word = [&](size_t j) { return std::string_view(src + tk[j].begin, tk[j].end - tk[j].begin); };
   for (size_t i = 0; i < n; ++i) {
+    // Most tokens are operators, numbers, newlines: skip them in a loop of their own
+    // (the body below holds calls, which cost the loop its registers).
+    while (i < n && tk[i].kind != TokenKind::kString && tk[i].kind != TokenKind::kName) ++i;
+    if (i >= n) break;
     const py::Token& tok = tk[i];
     if (tok.kind == TokenKind::kString) {
       if (i + 1 < n && tk[i + 1].kind == TokenKind::kName && word(i + 1) == "in") CollectEnvAt(path, t, i, d);  // "X" in os.environ
@@ -258,7 +269,7 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
       // A "--" name built from a field: "--" + name, f"--{name}", "--%s" % name, "--{}".format(name).
       if (s == "\"--\"" || s == "'--'" || StartsWith(s, "f\"--") || StartsWith(s, "f'--") || StartsWith(s, "\"--%s") ||
           StartsWith(s, "\"--{}"))
-        saw_dash_name = true;
+        out->saw_dash_name = true;
       for (; p != std::string_view::npos; p = s.find("--", p + 2)) {
         if (p > 0 && (IsWordChar(s[p - 1]) || s[p - 1] == '-')) continue;
         size_t q = p + 2;
@@ -271,14 +282,14 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
     }
     if (tok.kind != TokenKind::kName) continue;
     std::string_view w = word(i);
-    if (w == "typer") has_typer = true;
-    else if (w == "click") has_click = true;
+    if (w == "typer") out->has_typer = true;
+    else if (w == "click") out->has_click = true;
     if (!(i + 1 < n && tk[i + 1].kind == TokenKind::kOp && tk[i + 1].end == tk[i + 1].begin + 1 && src[tk[i + 1].begin] == '(')) {
       if (w == "os") CollectEnvAt(path, t, i, d);  // os.environ[...] / os.environ.get / os.getenv
       continue;
     }
     if (w == "add_argument") {
-      saw_add_argument = true;
+      out->saw_add_argument = true;
       CollectArgparse(path, t, i, d);
     } else if (w == "HfArgumentParser") {
       FieldWalker hw;
@@ -301,6 +312,16 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
           d->class_calls.emplace_back(std::string(w), std::string(t.Text(pb)));
     }
   }
+}
+
+}  // namespace
+
+void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
+  const std::string_view text = t.text();
+  TokenPass pass;
+  ScanTokens(path, t, d, &pass);
+  bool has_typer = pass.has_typer, has_click = pass.has_click;
+  const bool saw_add_argument = pass.saw_add_argument, saw_dash_name = pass.saw_dash_name;
   has_click = has_click || has_typer;
   // A field walker needs add_argument and a "--" name built from a field name.
   bool file_walks = saw_add_argument && saw_dash_name;
