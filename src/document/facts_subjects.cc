@@ -16,7 +16,7 @@ std::vector<std::string> NameWords(std::string_view s) {
   std::vector<std::string> out;
   std::string cur;
   for (char c : s) {
-    if (std::isalnum((unsigned char)c)) cur += (char)std::tolower((unsigned char)c);
+    if (IsAsciiAlnum(c)) cur += AsciiLower(c);
     else if (!cur.empty()) out.push_back(std::move(cur)), cur.clear();
   }
   if (!cur.empty()) out.push_back(std::move(cur));
@@ -726,8 +726,8 @@ bool SettingsHolder(const std::string& base, const SiteContext& ctx) {
     return false;
   };
   for (char c : last) {
-    if (std::isalnum((unsigned char)c)) {
-      if (n < sizeof(word)) word[n++] = (char)std::tolower((unsigned char)c);
+    if (IsAsciiAlnum(c)) {
+      if (n < sizeof(word)) word[n++] = AsciiLower(c);
       else too_long = true;  // longer than any of kWords
       continue;
     }

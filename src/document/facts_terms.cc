@@ -426,7 +426,7 @@ std::string UserTerm(const SiteFacts& sf, const Fact& f) { return UserTermOf(sf,
 
 std::string FlagsAsOptions(const SiteFacts& sf, std::string_view code, DocDeps* deps) {
   if (!sf.k || !sf.ctx) return std::string(code);
-  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  auto word = [](char c) { return IsAsciiAlnum(c) || c == '_'; };
   std::string out;
   out.reserve(code.size());
   char quote = 0;

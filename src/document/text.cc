@@ -80,7 +80,7 @@ std::vector<std::string> Ticked(const std::vector<std::string>& xs) {
 
 std::string Lower(std::string_view s) {
   std::string o(s);
-  for (char& c : o) c = (char)std::tolower((unsigned char)c);
+  for (char& c : o) c = AsciiLower(c);
   return o;
 }
 
@@ -108,7 +108,6 @@ std::string Kebab(std::string_view s) {
   return f == std::string::npos ? std::string() : o.substr(f);
 }
 
-bool IsWordChar(char c) { return std::isalnum((unsigned char)c) || c == '_' || (unsigned char)c >= 0x80; }
 
 bool IsIdent(std::string_view s) {
   if (s.empty() || !(std::isalpha((unsigned char)s[0]) || s[0] == '_' || (unsigned char)s[0] >= 0x80)) return false;
@@ -286,7 +285,7 @@ void ForEachWord(std::string_view s, size_t max, Take take) {
       continue;
     }
     if (hole) continue;
-    if (std::isalnum((unsigned char)c) || c == '_' || c == '-' || (unsigned char)c >= 0x80) {
+    if (IsAsciiAlnum(c) || c == '_' || c == '-' || (unsigned char)c >= 0x80) {
       if (cur == std::string_view::npos) cur = i;
       cur_end = i + 1;
     } else if (cur != std::string_view::npos) {
@@ -303,19 +302,22 @@ std::vector<std::string> Words(std::string_view s, size_t max) {
   std::vector<std::string> kept;
   ForEachWord(s, max, [&](size_t b, size_t e) {
     std::string w(e - b, '\0');
-    for (size_t i = b; i < e; ++i) w[i - b] = (char)std::tolower((unsigned char)s[i]);
+    for (size_t i = b; i < e; ++i) w[i - b] = AsciiLower(s[i]);
     kept.push_back(std::move(w));
   });
   return kept;
 }
 
 std::string SpacedWords(std::string_view s) {
-  std::string o;
-  o.reserve(s.size() + 1);
+  // Words are separated by at least one byte, so "w1 w2 ... " is at most s.size() + 1
+  // bytes: written in place, then cut.
+  std::string o(s.size() + 1, '\0');
+  char* out = o.data();
   ForEachWord(s, SIZE_MAX, [&](size_t b, size_t e) {
-    for (size_t i = b; i < e; ++i) o += (char)std::tolower((unsigned char)s[i]);
-    o += ' ';
+    for (size_t i = b; i < e; ++i) *out++ = AsciiLower(s[i]);
+    *out++ = ' ';
   });
+  o.resize((size_t)(out - o.data()));
   return o;
 }
 

@@ -34,7 +34,12 @@ std::string FirstComponent(std::string_view s);
 bool Has(std::string_view s, std::string_view lit);
 bool StartsWith(std::string_view s, std::string_view lit);
 bool EndsWith(std::string_view s, std::string_view lit);
-bool IsWordChar(char c);  // [A-Za-z0-9_] or a byte >= 0x80
+// The stage runs in the "C" locale (nothing calls setlocale): std::isalnum and
+// std::tolower are these ASCII tests, inline here because the scans below call them
+// for every byte of every record's prose.
+inline bool IsAsciiAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+inline char AsciiLower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c + ('a' - 'A')) : c; }
+inline bool IsWordChar(char c) { return IsAsciiAlnum(c) || c == '_' || (unsigned char)c >= 0x80; }  // [A-Za-z0-9_] or a byte >= 0x80
 // `word` occurs in `s` as a whole identifier (not inside a longer one).
 bool HasWord(std::string_view s, std::string_view word);
 // Python string literal for `s` (double quotes, escapes \\ \" \n \t).
