@@ -83,12 +83,17 @@ class LastAtIndent {
 // A switch on the length: the header of every logical line is tested.
 int FileIndex::KeywordKind(std::string_view w) {
   switch (w.size()) {
-    case 2: return w == "if" ? kIf : -1;
-    case 3: return w == "for" ? kFor : w == "try" ? kTry : w == "def" ? kDef : -1;
-    case 4: return w == "elif" ? kElif : w == "else" ? kElse : w == "with" ? kWith : w == "case" ? kCase : -1;
-    case 5: return w == "while" ? kWhile : w == "class" ? kClass : w == "match" ? kMatch : -1;
-    case 6: return w == "except" ? kExcept : -1;
-    case 7: return w == "finally" ? kFinally : -1;
+    case 2: return Toks::Same(w, "if") ? kIf : -1;
+    case 3: return Toks::Same(w, "for") ? kFor : Toks::Same(w, "try") ? kTry : Toks::Same(w, "def") ? kDef : -1;
+    case 4:
+      return Toks::Same(w, "elif")   ? kElif
+             : Toks::Same(w, "else") ? kElse
+             : Toks::Same(w, "with") ? kWith
+             : Toks::Same(w, "case") ? kCase
+                                     : -1;
+    case 5: return Toks::Same(w, "while") ? kWhile : Toks::Same(w, "class") ? kClass : Toks::Same(w, "match") ? kMatch : -1;
+    case 6: return Toks::Same(w, "except") ? kExcept : -1;
+    case 7: return Toks::Same(w, "finally") ? kFinally : -1;
     default: return -1;
   }
 }
@@ -180,9 +185,9 @@ FileIndex::FileIndex(const Toks& t, const Wanted* wanted) : t_(t) {
             (!wanted || (MayHold(name_mask, t.Text(L.first + 2)) && wanted->names.count(t.Text(L.first + 2)))))
           self_assigns_[t.Text(L.first + 2)].push_back(li);
       }
-      if (w == "import" || w == "from") {
+      if (Toks::Same(w, "import") || Toks::Same(w, "from")) {
         // import a.b -> a; import a as b -> b; from x import a, b as c -> a, c
-        bool from = w == "from";
+        bool from = Toks::Same(w, "from");
         uint32_t j = L.first + 1;
         if (from) {
           while (j < L.last && !t.IsName(j, "import")) ++j;

@@ -7,6 +7,7 @@
 // Thread-safety: a Toks is immutable after construction; the helpers are pure.
 #pragma once
 
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -47,12 +48,17 @@ class Toks {
   [[gnu::always_inline]] std::string_view Text(size_t i) const {
     return i < t_.size() ? std::string_view(text_.data() + t_[i].begin, t_[i].end - t_[i].begin) : std::string_view();
   }
-  [[gnu::always_inline]] bool IsOp(size_t i, std::string_view op) const { return i < t_.size() && t_[i].kind == py::TokenKind::kOp && Text(i) == op; }
+  // string_view's operator== is not inlined at -O2; with the length tested here and a
+  // literal's constant length, memcmp becomes a few inline compares.
+  [[gnu::always_inline]] static bool Same(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), b.size()) == 0;
+  }
+  [[gnu::always_inline]] bool IsOp(size_t i, std::string_view op) const { return i < t_.size() && t_[i].kind == py::TokenKind::kOp && Same(Text(i), op); }
   // A one-character operator (inline: the hot loops test `(`, `.`, `=`, `:` ...).
   [[gnu::always_inline]] bool IsOp1(size_t i, char op) const {
     return i < t_.size() && t_[i].kind == py::TokenKind::kOp && t_[i].end == t_[i].begin + 1 && text_[t_[i].begin] == op;
   }
-  [[gnu::always_inline]] bool IsName(size_t i, std::string_view n) const { return i < t_.size() && t_[i].kind == py::TokenKind::kName && Text(i) == n; }
+  [[gnu::always_inline]] bool IsName(size_t i, std::string_view n) const { return i < t_.size() && t_[i].kind == py::TokenKind::kName && Same(Text(i), n); }
   [[gnu::always_inline]] bool IsKind(size_t i, py::TokenKind k) const { return i < t_.size() && t_[i].kind == k; }
   bool IsString(size_t i) const { return IsKind(i, py::TokenKind::kString); }
   // Decoded value of a (non-f, non-bytes) string token; false otherwise.

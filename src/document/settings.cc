@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <set>
 
 #include "document/py_tokens.h"
@@ -205,32 +206,34 @@ std::vector<std::string> ChoicesOfType(std::string_view type, const SettingsData
   return out;
 }
 
-// Cheap gates: could `w` (a name) be an env reader get_*env* / env_* / os?
-bool MaybeEnvReader(std::string_view w) {
-  if (w == "os") return true;
-  const char* p = w.data();
-  for (size_t k = 0, n = w.size(); k + 3 <= n; ++k)
-    if ((p[k] | 0x20) == 'e' && (p[k + 1] | 0x20) == 'n' && (p[k + 2] | 0x20) == 'v') return true;
-  return false;
-}
-
 namespace {
 
-// Has(w, "arg") || Has(w, "cli") || Has(w, "field") || Has(w, "parser") || Has(w, "dataclass")
-// in one pass over a short name (it runs for every call in every file).
-bool NamesFieldHelper(std::string_view w) {
-  auto at = [&](size_t k, std::string_view lit) { return w.compare(k, lit.size(), lit) == 0; };
-  for (size_t k = 0; k + 3 <= w.size(); ++k) {
-    switch (w[k]) {
-      case 'a': if (at(k, "arg")) return true; break;
-      case 'c': if (at(k, "cli")) return true; break;
-      case 'f': if (at(k, "field")) return true; break;
-      case 'p': if (at(k, "parser")) return true; break;
-      case 'd': if (at(k, "dataclass")) return true; break;
+// What a called name can be, read in one pass (it runs for every call in every file).
+// kEnvReader: a cheap gate, could `w` be an env reader (get_*env* / env_* / os)?
+// kFieldHelper: Has(w, "arg") || Has(w, "cli") || Has(w, "field") || Has(w, "parser") ||
+// Has(w, "dataclass").
+enum : unsigned { kEnvReader = 1, kFieldHelper = 2 };
+unsigned CalleeWords(std::string_view w) {
+  if (w == "os") return kEnvReader;
+  const char* p = w.data();
+  const size_t n = w.size();
+  auto at = [&](size_t k, std::string_view lit) { return n - k >= lit.size() && std::memcmp(p + k, lit.data(), lit.size()) == 0; };
+  unsigned found = 0;
+  for (size_t k = 0; k + 3 <= n; ++k) {
+    switch (p[k]) {
+      case 'E':
+      case 'e':
+        if ((p[k + 1] | 0x20) == 'n' && (p[k + 2] | 0x20) == 'v') return kEnvReader;  // decides: env readers are tested first
+        break;
+      case 'a': if (at(k, "arg")) found = kFieldHelper; break;
+      case 'c': if (at(k, "cli")) found = kFieldHelper; break;
+      case 'f': if (at(k, "field")) found = kFieldHelper; break;
+      case 'p': if (at(k, "parser")) found = kFieldHelper; break;
+      case 'd': if (at(k, "dataclass")) found = kFieldHelper; break;
       default: break;
     }
   }
-  return false;
+  return found;
 }
 
 }  // namespace
@@ -247,7 +250,7 @@ struct TokenPass {
 // the file can hold (each collector of the line pass needs its word) -- no scan of
 // the whole text. A function of its own: in CollectSettings' body the loop's
 // variables lived on the stack.
-void ScanTokens(std::string_view path, const Toks& t, SettingsData* d, TokenPass* out) {
+[[gnu::noinline]] void ScanTokens(std::string_view path, const Toks& t, SettingsData* d, TokenPass* out) {
   const std::string_view text = t.text();
   // This loop sees every token of every file: it reads the token array directly
   // (no bounds-checked accessors) and tests the cheapest conditions first.
@@ -302,9 +305,12 @@ void ScanTokens(std::string_view path, const Toks& t, SettingsData* d, TokenPass
         if (t.IsKind(j, TokenKind::kName) && std::isupper((unsigned char)t.Text(j)[0]) && !t.IsOp1(j + 1, '.'))
           hw.classes.emplace_back(t.Text(j));
       if (!hw.classes.empty()) d->walkers.push_back(std::move(hw));
-    } else if (MaybeEnvReader(w)) {
+      continue;
+    }
+    unsigned kinds = CalleeWords(w);
+    if (kinds & kEnvReader) {
       CollectEnvAt(path, t, i, d);
-    } else if (d->class_calls.size() < 64 && std::islower((unsigned char)w[0]) && NamesFieldHelper(w) && PassesClass(t, i + 1)) {
+    } else if ((kinds & kFieldHelper) && d->class_calls.size() < 64 && std::islower((unsigned char)w[0]) && PassesClass(t, i + 1)) {
       // add_cli_args_from_dataclass(parser, ServerArgs): which classes a field walker is given.
       Call c = ParseCall(t, i + 1);
       for (auto [pb, pe] : c.positional)
