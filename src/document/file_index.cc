@@ -45,14 +45,27 @@ FileIndex::Wanted FileIndex::WantedBy(const std::vector<const Site*>& sites) {
 
 namespace {
 
-// Bit min(size, 63) of each string of `set`: a name whose length has no bit set is
-// not in the set, so most names skip the hash (the index looks at every call).
-uint64_t LengthMask(const std::unordered_set<std::string_view>& set) {
-  uint64_t m = 0;
-  for (std::string_view s : set) m |= uint64_t{1} << std::min<size_t>(s.size(), 63);
-  return m;
+// A 256-bit filter over (length, first byte, last byte) of each string of a set: a
+// name whose bit is clear is not in the set, so most names skip the hash (the index
+// looks at every call of the file).
+struct NameFilter {
+  uint64_t bits[4] = {0, 0, 0, 0};
+  static unsigned Slot(std::string_view s) {
+    if (s.empty()) return 0;
+    return (unsigned)(s.size() * 31 + (unsigned char)s.front() * 7 + (unsigned char)s.back()) & 255u;
+  }
+  explicit NameFilter(const std::unordered_set<std::string_view>* set) {
+    if (!set) {
+      for (uint64_t& b : bits) b = ~uint64_t{0};
+      return;
+    }
+    for (std::string_view s : *set) bits[Slot(s) >> 6] |= uint64_t{1} << (Slot(s) & 63);
+  }
+};
+bool MayHold(const NameFilter& f, std::string_view s) {
+  unsigned k = NameFilter::Slot(s);
+  return (f.bits[k >> 6] >> (k & 63)) & 1;
 }
-bool MayHold(uint64_t mask, std::string_view s) { return (mask >> std::min<size_t>(s.size(), 63)) & 1; }
 
 // Indent -> the block last opened there (-1: a statement since, or none): a vector for
 // the indents real code has, a map beyond.
@@ -103,10 +116,12 @@ FileIndex::FileIndex(const Toks& t, const Wanted* wanted) : t_(t) {
   ll_.reserve(lines.size());
   std::vector<int> stack;
   LastAtIndent last_at_indent;
-  const uint64_t callee_mask = wanted ? LengthMask(wanted->callees) : ~uint64_t{0};
-  const uint64_t name_mask = wanted ? LengthMask(wanted->names) : ~uint64_t{0};
+  const NameFilter callee_mask(wanted ? &wanted->callees : nullptr);
+  const NameFilter name_mask(wanted ? &wanted->names : nullptr);
   const py::Token* tk = t.tokens().data();
   const char* src = t.text().data();
+  const std::vector<uint32_t>& call_names = t.call_names();
+  size_t next_call = 0;  // cursor into call_names: logical lines come in token order
   auto close_to = [&](int indent) {
     while (!stack.empty() && blocks_[stack.back()].indent >= indent) {
       Block& b = blocks_[stack.back()];
@@ -203,12 +218,11 @@ FileIndex::FileIndex(const Toks& t, const Wanted* wanted) : t_(t) {
         }
       }
     }
-    // Every token of the file passes here: the token array is read directly (j + 1 <
-    // L.last <= size), and a name is hashed only when a wanted callee has its length.
-    for (uint32_t j = L.first; j + 1 < L.last; ++j) {
-      if (tk[j].kind != TokenKind::kName) continue;
-      const py::Token& next = tk[j + 1];
-      if (next.kind != TokenKind::kOp || next.end != next.begin + 1 || src[next.begin] != '(') continue;
+    // The line's `name(` tokens (Toks::call_names, so not every token is read); a name
+    // is hashed only when the filter lets it through.
+    while (next_call < call_names.size() && call_names[next_call] < L.first) ++next_call;
+    for (; next_call < call_names.size() && call_names[next_call] + 1 < L.last; ++next_call) {
+      uint32_t j = call_names[next_call];
       std::string_view name(src + tk[j].begin, tk[j].end - tk[j].begin);
       if (!MayHold(callee_mask, name)) continue;
       if (j > L.first && (t.IsName(j - 1, "def") || t.IsName(j - 1, "class"))) continue;

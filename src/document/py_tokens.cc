@@ -55,6 +55,7 @@ void Toks::ComputeDepth() {
     out[i] = d;
     if (tk[i].kind != py::TokenKind::kOp || tk[i].end - tk[i].begin != 1) continue;
     char c = src[tk[i].begin];
+    if (c == '(' && i > 0 && tk[i - 1].kind == py::TokenKind::kName) call_names_.push_back((uint32_t)(i - 1));
     if (c == '(' || c == '[' || c == '{') ++d;
     else if ((c == ')' || c == ']' || c == '}') && d > 0) {
       --d;

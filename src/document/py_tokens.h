@@ -35,6 +35,9 @@ class Toks {
   [[gnu::always_inline]] const py::Token& operator[](size_t i) const { return t_[i]; }
   const std::vector<py::Token>& tokens() const { return t_; }
   const std::vector<py::LogicalLine>& lines() const { return lines_; }
+  // Indices of the name tokens directly followed by a one-byte '(' (calls, defs,
+  // classes), ascending: FileIndex reads these instead of every token.
+  const std::vector<uint32_t>& call_names() const { return call_names_; }
   [[gnu::always_inline]] int depth(size_t i) const { return i < t_.size() ? depth_[i] : 0; }
   // 1-based physical line of token i (File only; Expression: 0).
   int line(size_t i) const { return i < t_.size() ? t_[i].line : 0; }
@@ -84,6 +87,7 @@ class Toks {
   std::vector<py::LogicalLine> lines_;
   std::unique_ptr<int[]> depth_;  // one per token; not zero-filled first (ComputeDepth writes each)
   std::vector<uint32_t> line_starts_;
+  std::vector<uint32_t> call_names_;
 };
 
 }  // namespace errdex::doc

@@ -214,7 +214,7 @@ namespace {
 // Has(w, "dataclass").
 enum : unsigned { kEnvReader = 1, kFieldHelper = 2 };
 unsigned CalleeWords(std::string_view w) {
-  if (w == "os") return kEnvReader;
+  if (Toks::Same(w, "os")) return kEnvReader;
   const char* p = w.data();
   const size_t n = w.size();
   auto at = [&](size_t k, std::string_view lit) { return n - k >= lit.size() && std::memcmp(p + k, lit.data(), lit.size()) == 0; };
@@ -265,7 +265,7 @@ struct TokenPass {
     if (i >= n) break;
     const py::Token& tok = tk[i];
     if (tok.kind == TokenKind::kString) {
-      if (i + 1 < n && tk[i + 1].kind == TokenKind::kName && word(i + 1) == "in") CollectEnvAt(path, t, i, d);  // "X" in os.environ
+      if (i + 1 < n && tk[i + 1].kind == TokenKind::kName && Toks::Same(word(i + 1), "in")) CollectEnvAt(path, t, i, d);  // "X" in os.environ
       std::string_view s = word(i);
       size_t p = s.find("--");
       if (p == std::string_view::npos) continue;
@@ -285,16 +285,16 @@ struct TokenPass {
     }
     if (tok.kind != TokenKind::kName) continue;
     std::string_view w = word(i);
-    if (w == "typer") out->has_typer = true;
-    else if (w == "click") out->has_click = true;
+    if (Toks::Same(w, "typer")) out->has_typer = true;
+    else if (Toks::Same(w, "click")) out->has_click = true;
     if (!(i + 1 < n && tk[i + 1].kind == TokenKind::kOp && tk[i + 1].end == tk[i + 1].begin + 1 && src[tk[i + 1].begin] == '(')) {
-      if (w == "os") CollectEnvAt(path, t, i, d);  // os.environ[...] / os.environ.get / os.getenv
+      if (Toks::Same(w, "os")) CollectEnvAt(path, t, i, d);  // os.environ[...] / os.environ.get / os.getenv
       continue;
     }
-    if (w == "add_argument") {
+    if (Toks::Same(w, "add_argument")) {
       out->saw_add_argument = true;
       CollectArgparse(path, t, i, d);
-    } else if (w == "HfArgumentParser") {
+    } else if (Toks::Same(w, "HfArgumentParser")) {
       FieldWalker hw;
       hw.file = std::string(path);
       hw.kebab = false;
