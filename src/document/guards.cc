@@ -513,6 +513,9 @@ std::string ForeignCode(std::string_view code, std::string_view language) {
     return code.compare(at, w.size(), w) == 0 && (at == 0 || !IsWordChar(code[at - 1])) &&
            (at + w.size() >= n || !IsWordChar(code[at + w.size()]));
   };
+  // Every byte of every foreign record's prose passes here: the language is read once,
+  // and each rewrite below is tried only at the byte it starts with.
+  const bool rust = language == "rust", java = language == "java", cpp = language == "cpp" || language == "cuda";
   while (i < n) {
     char c = code[i];
     if (c == '"' || c == '\'') {  // a literal, copied as it is
@@ -523,24 +526,26 @@ std::string ForeignCode(std::string_view code, std::string_view language) {
       i = e;
       continue;
     }
-    if (language == "rust" && (code.compare(i, 12, " is not None") == 0 || code.compare(i, 8, " is None") == 0)) {
-      // Rust reads an Option by method: `path.is_none()`, `cfg.is_some()` (what the
-      // parser's Python form `cfg is not None` came from).
-      bool some = code.compare(i, 12, " is not None") == 0;
-      o += some ? ".is_some()" : ".is_none()";
-      i += some ? 12 : 8;
-      continue;
+    if (c == ' ') {
+      if (rust && (code.compare(i, 12, " is not None") == 0 || code.compare(i, 8, " is None") == 0)) {
+        // Rust reads an Option by method: `path.is_none()`, `cfg.is_some()` (what the
+        // parser's Python form `cfg is not None` came from).
+        bool some = code.compare(i, 12, " is not None") == 0;
+        o += some ? ".is_some()" : ".is_none()";
+        i += some ? 12 : 8;
+        continue;
+      }
+      if (!rust && code.compare(i, 12, " is not None") == 0) { o += " != "; o += null; i += 12; continue; }
+      if (!rust && code.compare(i, 8, " is None") == 0) { o += " == "; o += null; i += 8; continue; }
+      if (code.compare(i, 5, " and ") == 0) { o += " && "; i += 5; continue; }
+      if (code.compare(i, 4, " or ") == 0) { o += " || "; i += 4; continue; }
     }
-    if (language != "rust" && code.compare(i, 12, " is not None") == 0) { o += " != "; o += null; i += 12; continue; }
-    if (language != "rust" && code.compare(i, 8, " is None") == 0) { o += " == "; o += null; i += 8; continue; }
-    if (code.compare(i, 5, " and ") == 0) { o += " && "; i += 5; continue; }
-    if (code.compare(i, 4, " or ") == 0) { o += " || "; i += 4; continue; }
-    if (word_at(i, "not") && i + 3 < n && code[i + 3] == ' ') { o += '!'; i += 4; continue; }
-    if (language == "java" && word_at(i, "self") && i + 4 < n && code[i + 4] == '.') { o += "this"; i += 4; continue; }
-    if (word_at(i, "True")) { o += "true"; i += 4; continue; }
-    if (word_at(i, "False")) { o += "false"; i += 5; continue; }
-    if (language != "rust" && word_at(i, "None")) { o += null; i += 4; continue; }
-    if ((language == "cpp" || language == "cuda") && (i == 0 || (!IsWordChar(code[i - 1]) && code[i - 1] != '.'))) {
+    if (c == 'n' && word_at(i, "not") && i + 3 < n && code[i + 3] == ' ') { o += '!'; i += 4; continue; }
+    if (c == 's' && java && word_at(i, "self") && i + 4 < n && code[i + 4] == '.') { o += "this"; i += 4; continue; }
+    if (c == 'T' && word_at(i, "True")) { o += "true"; i += 4; continue; }
+    if (c == 'F' && word_at(i, "False")) { o += "false"; i += 5; continue; }
+    if (c == 'N' && !rust && word_at(i, "None")) { o += null; i += 4; continue; }
+    if (cpp && (i == 0 || (!IsWordChar(code[i - 1]) && code[i - 1] != '.'))) {
       // The parser's form wrote C++'s `::` as `.`: a name qualified by a well-known
       // namespace is one again (`std::isfinite(x)`, `cutlass::WeightOnlyQuantOp::X`).
       static const char* const kNamespaces[] = {"std", "cutlass", "cute", "c10", "at", "torch", "tvm", "ffi",
