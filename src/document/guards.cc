@@ -344,15 +344,17 @@ std::string NormalizeGuard(std::string_view s, std::string_view language) {
       i = e;
       continue;
     }
-    if (s.compare(i, 3, "===") == 0 || s.compare(i, 3, "!==") == 0) {
+    // Each operator is tried only at its first byte (this loop sees every byte of every
+    // foreign guard).
+    if ((c == '=' || c == '!') && (s.compare(i, 3, "===") == 0 || s.compare(i, 3, "!==") == 0)) {
       o += s[i] == '=' ? "==" : "!=";
       i += 3;
       continue;
     }
-    if (s.compare(i, 2, "->") == 0) { o += '.'; i += 2; continue; }
-    if (s.compare(i, 2, "&&") == 0) { o += " and "; i += 2; continue; }
-    if (s.compare(i, 2, "||") == 0) { o += " or "; i += 2; continue; }
-    if (s.compare(i, 2, "??") == 0) { o += " or "; i += 2; continue; }
+    if (c == '-' && s.compare(i, 2, "->") == 0) { o += '.'; i += 2; continue; }
+    if (c == '&' && s.compare(i, 2, "&&") == 0) { o += " and "; i += 2; continue; }
+    if (c == '|' && s.compare(i, 2, "||") == 0) { o += " or "; i += 2; continue; }
+    if (c == '?' && s.compare(i, 2, "??") == 0) { o += " or "; i += 2; continue; }
     if (c == '!' && (i + 1 >= n || s[i + 1] != '=')) { o += " not "; ++i; continue; }
     if (IsWordChar(c) || c == '$') {
       size_t e = ident_at(i);

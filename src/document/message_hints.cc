@@ -91,9 +91,10 @@ std::string ImperativeClause(const std::string& sent) {
   // code was doing when the wrapped error came, not advice -- the sentence up to a
   // colon that only a value follows.
   const bool wraps_an_error = colon != std::string::npos && IsOneHole(Trim(sent.substr(colon + 2)));
+  std::string arena;
   for (const std::string& c : clauses) {
     if (c.empty() || c[0] == '{') continue;
-    std::vector<std::string> w = Words(c, 8);  // the verb and what follows it
+    std::vector<std::string_view> w = WordViews(c, 8, &arena);  // the verb and what follows it
     // ("Please define them in the class definition: {err}" is advice all the same.)
     if (wraps_an_error && &c == &clauses[0] && !w.empty() && w[0] != "please" && w[0] != "you") continue;
     if (w.empty()) continue;
@@ -108,8 +109,8 @@ std::string ImperativeClause(const std::string& sent) {
       if (polite) return c;
       continue;
     }
-    const std::string& v = w[i];
-    std::string next = i + 1 < w.size() ? w[i + 1] : "";
+    std::string_view v = w[i];
+    std::string_view next = i + 1 < w.size() ? w[i + 1] : std::string_view();
     bool verb = false;
     for (std::string_view iv : kVerbs)
       if (v == iv) verb = true;

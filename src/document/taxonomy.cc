@@ -11,7 +11,7 @@ namespace {
 
 std::string Lower(std::string_view s) {
   std::string o(s);
-  for (auto& c : o) c = (char)std::tolower((unsigned char)c);
+  for (auto& c : o) c = (c >= 'A' && c <= 'Z') ? (char)(c + ('a' - 'A')) : c;  // std::tolower in the "C" locale
   return o;
 }
 bool Has(const std::string& hay, std::initializer_list<std::string_view> needles) {
@@ -40,7 +40,7 @@ bool IsWarningClass(const Evidence& e) { return IsWarningName(e.error_class) || 
 
 std::string BackgroundTagFor(const Evidence& e) {
   const std::string msg = Lower(e.message);
-  const std::string ctx = e.except_context;
+  const std::string& ctx = e.except_context;
   if (ClassIs(e, {"DeprecationWarning", "FutureWarning", "PendingDeprecationWarning"}) || Has(msg, {"deprecated"}))
     return "deprecated-usage";
   if (e.kind == SiteKind::kHttp || e.kind == SiteKind::kHttpResponse) {

@@ -92,12 +92,14 @@ std::string Upper(std::string_view s) {
 
 std::string Kebab(std::string_view s) {
   std::string o;
+  auto upper = [](char c) { return c >= 'A' && c <= 'Z'; };
+  auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
   for (size_t i = 0; i < s.size(); ++i) {
     char c = s[i];
-    if (std::isupper((unsigned char)c)) {
-      if (i && std::islower((unsigned char)s[i - 1]) && !o.empty() && o.back() != '-') o += '-';
-      o += (char)std::tolower((unsigned char)c);
-    } else if (std::isalnum((unsigned char)c)) {
+    if (upper(c)) {
+      if (i && lower(s[i - 1]) && !o.empty() && o.back() != '-') o += '-';
+      o += AsciiLower(c);
+    } else if (IsAsciiAlnum(c)) {
       o += c;
     } else if (!o.empty() && o.back() != '-') {
       o += '-';
@@ -306,6 +308,21 @@ std::vector<std::string> Words(std::string_view s, size_t max) {
     kept.push_back(std::move(w));
   });
   return kept;
+}
+
+std::vector<std::string_view> WordViews(std::string_view s, size_t max, std::string* arena) {
+  // The lowered words are disjoint pieces of `s`: at most s.size() bytes in all, so the
+  // arena never reallocates and the views stay valid.
+  arena->clear();
+  arena->reserve(s.size());
+  std::vector<std::string_view> out;
+  out.reserve(max < 16 ? max + 1 : 16);
+  ForEachWord(s, max, [&](size_t b, size_t e) {
+    size_t at = arena->size();
+    for (size_t i = b; i < e; ++i) arena->push_back(AsciiLower(s[i]));
+    out.emplace_back(arena->data() + at, e - b);
+  });
+  return out;
 }
 
 std::string SpacedWords(std::string_view s) {

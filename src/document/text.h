@@ -62,6 +62,9 @@ std::string UpToClosingParen(std::string_view after_open);
 size_t TopLevelChar(std::string_view s, char c, bool last = false);
 // The first words only (at most `max`, maybe one more): cheap on long texts.
 std::vector<std::string> Words(std::string_view s, size_t max);
+// Words(s, max) as views into `arena` (overwritten; keep it alive while the views are
+// used): no string per word.
+std::vector<std::string_view> WordViews(std::string_view s, size_t max, std::string* arena);
 // Words(s), each followed by one space ("a b c "), built without the vector.
 std::string SpacedWords(std::string_view s);
 
