@@ -224,18 +224,28 @@ std::vector<std::string> WriteTags(const SiteFacts& sf) {
   static const std::set<std::string> skip = {"python", "src", "lib", "libs", "srt", "init", "main", "py", "pkg", "js", "ts",
                                              "source", "sources", "code", "core", "common", "utils", "util", "index"};
   const std::string& path = site.file_path;
-  size_t b = 0;
-  for (int n = 0; b < path.size() && n < 32; ++n) {
-    size_t e = path.find('/', b);
-    if (e == std::string::npos) e = path.size();
-    std::string comp = path.substr(b, e - b);
-    if (e == path.size()) {
-      size_t dot = comp.rfind('.');
-      if (dot != std::string::npos) comp = comp.substr(0, dot);
+  // The tags of the path are a function of the path alone, and the sites of one file
+  // are documented one after another: the last path's are kept per thread.
+  thread_local std::string last_path;
+  thread_local std::vector<std::string> last_path_tags;
+  if (!last_path_tags.empty() && path == last_path) {
+    tags = last_path_tags;
+  } else {
+    size_t b = 0;
+    for (int n = 0; b < path.size() && n < 32; ++n) {
+      size_t e = path.find('/', b);
+      if (e == std::string::npos) e = path.size();
+      std::string comp = path.substr(b, e - b);
+      if (e == path.size()) {
+        size_t dot = comp.rfind('.');
+        if (dot != std::string::npos) comp = comp.substr(0, dot);
+      }
+      std::string k = Kebab(comp);
+      if (!skip.count(k) && !k.empty() && k[0] != '-') add(k);
+      b = e + 1;
     }
-    std::string k = Kebab(comp);
-    if (!skip.count(k) && !k.empty() && k[0] != '-') add(k);
-    b = e + 1;
+    last_path = path;
+    last_path_tags = tags;
   }
   for (const auto& f : sf.facts) {
     const Subject& s = f.subj;
