@@ -95,11 +95,12 @@ std::optional<std::string> HintFix(const SiteFacts& sf) {
     // `drop_encoding` instead" inside reset_encoding): its call, then the new one's.
     if (sf.site->language == "python" && IsIdent(h.replaced) && IsIdent(h.replacement) && h.replaced == sf.ctx->def_name) {
       std::string call = CallName(sf);
-      // A property reads as an attribute; its setter (`@filename.setter`) as an assignment.
-      std::string args = "(...)";
-      for (const auto& d : sf.ctx->decorators)
-        if (d == "property" || d == "cached_property" || d == "functools.cached_property") args = "";
-        else if (d == "setter") args = " = value";  // file_index keeps a decorator's last component
+      // A property reads as an attribute; its setter (`@filename.setter`: file_index keeps a
+      // decorator's last component) as an assignment.
+      const SiteContext& c = *sf.ctx;
+      std::string args = c.Decorated("setter")                                           ? " = value"
+                         : c.Decorated("property") || c.Decorated("cached_property") ? ""
+                                                                                         : "(...)";
       if (EndsWith(call, h.replaced))
         return "# before\n" + call + args + "\n# after\n" + call.substr(0, call.size() - h.replaced.size()) + h.replacement + args;
     }
