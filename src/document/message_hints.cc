@@ -170,8 +170,17 @@ std::string FillHoles(const std::string& s, const std::optional<std::string>& pa
 std::vector<std::string> ValuesAfterFlag(std::string_view s, size_t p, bool to_sets) {
   size_t i = p;
   while (i < s.size() && s[i] == ' ') ++i;
-  if (i < s.size() && s[i] == '=') ++i;
-  else if (StartsWith(s.substr(i), "to ")) {
+  if (i < s.size() && s[i] == '=') {
+    ++i;
+    // "use `--gpu_ids='all'`": one quoted value, as the shell would pass it.
+    if (i < s.size() && (s[i] == '\'' || s[i] == '"')) {
+      size_t close = s.find(s[i], i + 1);
+      if (close == std::string_view::npos || close == i + 1) return {};
+      std::string_view v = s.substr(i + 1, close - i - 1);
+      if (!std::all_of(v.begin(), v.end(), ValueChar)) return {};
+      return {std::string(v)};
+    }
+  } else if (StartsWith(s.substr(i), "to ")) {
     if (!to_sets) return {};
     i += 3;
   } else if (i == p) return {};
@@ -191,6 +200,27 @@ std::vector<std::string> ValuesAfterFlag(std::string_view s, size_t p, bool to_s
   }
   if (e == b) return {};
   return SplitValues(s.substr(b, e - b));
+}
+
+// Is the flag at `p` an option of another program the sentence runs, unquoted ("Upgrade:
+// pip install --upgrade nvidia-cudnn-cu12")? Such a program's name is among the three
+// words before the flag.
+bool AfterOtherProgram(std::string_view s, size_t p) {
+  static const char* const kPrograms[] = {"pip", "pip3", "uv", "conda", "apt", "apt-get", "git", "docker",
+                                          "cmake", "npm", "cargo", "brew", "nvcc", "gcc", "make"};
+  size_t b = p;
+  for (int words = 0; words < 3 && b > 0; ++words) {
+    size_t e = b;
+    while (e > 0 && s[e - 1] == ' ') --e;
+    b = e;
+    while (b > 0 && s[b - 1] != ' ') --b;
+    std::string_view w = s.substr(b, e - b);
+    while (!w.empty() && (w.front() == '`' || w.front() == '(' || w.front() == '"' || w.front() == '\'')) w.remove_prefix(1);
+    for (const char* prog : kPrograms)
+      if (w == prog) return true;
+    if (w.empty() || w.back() == '.' || w.back() == ':' || w.back() == ';') break;  // a sentence or clause ends
+  }
+  return false;
 }
 
 bool Ci(std::string_view a, std::string_view b) {
@@ -365,7 +395,7 @@ Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
       while (!flag.empty() && flag.back() == '-') flag.pop_back();
       // A flag inside a quoted command ("Run 'cmake -S llama/server --preset cpu'") is that
       // program's, not one this repository's users pass.
-      if (InQuotedCommand(s, p)) continue;
+      if (InQuotedCommand(s, p) || AfterOtherProgram(s, p)) continue;
       std::vector<std::string> words = Words(s);
       size_t verb_at = !words.empty() && words[0] == "please" && words.size() > 1 ? 1 : 0;
       const std::string verb = words.empty() ? "" : words[verb_at];
@@ -391,7 +421,9 @@ Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
                                   return adverb || v == "or" || v == "and" || v == "to" || v == "if" || v == "in" || v == "with" ||
                                          v == "for" || v == "the" || v == "a" || v == "when" || v == "is" || v == "instead" ||
                                          v == "flag" || v == "option" || v == "argument" || v == "parameter" || v == "first" ||
-                                         v == "again" || v == "as" || v == "on" || v == "at" || v == "also";
+                                         v == "again" || v == "as" || v == "on" || v == "at" || v == "also" ||
+                                         v == "so" || v == "that" || v == "then" || v == "but" || v == "not" ||
+                                         v == "by" || v == "from" || v == "than" || v == "until" || v == "which";
                                 }),
                  vals.end());
       if (fi && !fi->choices.empty()) {

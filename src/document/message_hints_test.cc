@@ -110,5 +110,23 @@ TEST(MessageHints, ARequiredDistributionAndItsVersion) {
   EXPECT_EQ(h.package, "");
 }
 
+// A flag's value quoted as the shell takes it (`--gpu_ids='all'`); a flag of another
+// program the message runs (`pip install --upgrade x`) is not this repository's; English
+// after a flag ("Adjust --base-port so the paths differ") is not its value.
+TEST(MessageHints, FlagValuesAsTypedAndFlagsOfOtherPrograms) {
+  auto read = [](const std::string& m) { return ReadHints(WithMessage(m, EscapePatternLiteral(m)), nullptr, nullptr); };
+  Hints h = read("Please ensure at least two are specified for `--gpu_ids`, or use `--gpu_ids='all'`.");
+  ASSERT_EQ(h.flag_values["--gpu_ids"].size(), 1u);
+  EXPECT_EQ(h.flag_values["--gpu_ids"][0], "all");
+  h = read("cuDNN is too old. Upgrade: pip install --upgrade nvidia-cudnn-cu12");
+  EXPECT_EQ(h.flag_values.count("--upgrade"), 0u);
+  h = read("Port collision. Adjust --base-port so the paths differ.");
+  EXPECT_TRUE(h.flag_values["--base-port"].empty());
+  // The repository's own script run with python keeps its flag.
+  h = read("Please run python train.py --num-workers 1.");
+  ASSERT_EQ(h.flag_values["--num-workers"].size(), 1u);
+  EXPECT_EQ(h.flag_values["--num-workers"][0], "1");
+}
+
 }  // namespace
 }  // namespace errdex::doc

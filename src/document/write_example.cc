@@ -41,6 +41,15 @@ std::optional<std::string> SettingsFix(const SiteFacts& sf) {
   const Fact* flip = nullptr;
   std::string flip_to;
   bool drop = false;
+  // The flag the message itself says what to pass for ("or use `--gpu_ids='all'`") first.
+  for (auto it = settings.rbegin(); it != settings.rend() && !flip; ++it) {
+    const Fact* f = *it;
+    if (f->subj.kind != SubjectKind::kFlag) continue;
+    auto hv = sf.hints.flag_values.find(f->subj.flag->Primary());
+    if (hv == sf.hints.flag_values.end() || hv->second.empty()) continue;
+    std::string v = FixValue(sf, *f);
+    if (!v.empty()) flip = f, flip_to = v;
+  }
   for (auto it = settings.rbegin(); it != settings.rend() && !flip; ++it) {
     const Fact* f = *it;
     std::string v = FixValue(sf, *f);

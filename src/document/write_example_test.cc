@@ -233,5 +233,48 @@ TEST(ExampleFix, UnannotatedParametersAndTypesAsValues) {
   EXPECT_EQ(def.example_fix.value_or(""), "# before\nopen_all(pattern=\"\")\n# after\nopen_all(pattern=\"text\")");
 }
 
+// The requirements a user installs are the fix, not the platform tests that pick them:
+// several missing packages are one choice ("install one of"), a version test on a
+// platform's branch names no change of machine, and the message's "upgrade X" is not
+// said again beside the version fact of X. The flag whose value the message gives is
+// the example's change.
+TEST(ExampleFix, InstallableRequirementsAndTheFlagTheMessageNames) {
+  std::string file =
+      "from accel.utils import is_musa_available, is_torchao_available, is_msamp_available, compare_versions\n"
+      "def init(fp8):\n    if fp8:\n        if is_torchao_available():\n            return 1\n"
+      "        elif is_msamp_available():\n            return 2\n        else:\n"
+      "            raise ImportError(\"no FP8 backend was installed. Valid backends are: `torchao` and `msamp`\")\n"
+      "def ds():\n    if is_musa_available():\n        if compare_versions(\"deepspeed\", \"<\", \"0.14.3\"):\n"
+      "            raise ImportError(\"DeepSpeed MUSA version must be >= 0.14.3. Please update DeepSpeed.\")\n";
+  Record fp8 = DocumentCode("a.py", file, 9, "ImportError", "no FP8 backend was installed. Valid backends are: `torchao` and `msamp`",
+                            "init", {"fp8", "not is_torchao_available()", "not is_msamp_available()"});
+  SCOPED_TRACE(Dump(fp8));
+  EXPECT_TRUE(AnyHas(fp8.solutions, "Install one of the packages that provide `msamp` or `torchao`")) << Dump(fp8);
+  Record musa = DocumentCode("a.py", file, 13, "ImportError", "DeepSpeed MUSA version must be >= 0.14.3. Please update DeepSpeed.", "ds",
+                             {"is_musa_available()", "compare_versions(\"deepspeed\", \"<\", \"0.14.3\")"});
+  SCOPED_TRACE(Dump(musa));
+  EXPECT_TRUE(AnyHas(musa.solutions, "pip install \"deepspeed>=0.14.3\"")) << Dump(musa);
+  EXPECT_FALSE(AnyHas(musa.solutions, "Moore Threads"));
+  EXPECT_FALSE(AnyHas(musa.solutions, "pip install -U DeepSpeed"));
+
+  std::string launch =
+      "import argparse\n"
+      "def main():\n    parser = argparse.ArgumentParser()\n"
+      "    parser.add_argument(\"--gpu_ids\", default=None, help=\"GPUs\")\n"
+      "    parser.add_argument(\"--multi_gpu\", action=\"store_true\", help=\"many\")\n"
+      "    parser.add_argument(\"--num_machines\", type=int, default=1, help=\"machines\")\n"
+      "    args = parser.parse_args()\n"
+      "    if args.gpu_ids != \"all\" and args.multi_gpu and args.num_machines <= 1:\n"
+      "        raise ValueError(\"Less than two GPU ids were configured. Please ensure at least two are specified for `--gpu_ids`, "
+      "or use `--gpu_ids='all'`.\")\n";
+  Record gpu = DocumentCode("launch.py", launch, 9, "ValueError",
+                            "Less than two GPU ids were configured. Please ensure at least two are specified for `--gpu_ids`, "
+                            "or use `--gpu_ids='all'`.",
+                            "main", {"args.gpu_ids != \"all\" and args.multi_gpu and args.num_machines <= 1"});
+  SCOPED_TRACE(Dump(gpu));
+  EXPECT_TRUE(AnyHas(gpu.solutions, "Pass `--gpu_ids all` (the message's own hint).")) << Dump(gpu);
+  EXPECT_TRUE(Has(gpu.example_fix, "# after\n--gpu_ids all")) << Dump(gpu);
+}
+
 }  // namespace
 }  // namespace errdex

@@ -423,7 +423,12 @@ std::optional<std::vector<std::string>> WriteSolutions(const SiteFacts& sf) {
     for (auto& v : vals) forms.push_back(BT(flag + " " + v));
     // The message's own verb ("Use --device cuda", "Pass --deepep-mode auto").
     std::string verb = "Pass";
-    if (auto it = h.flag_verbs.find(flag); it != h.flag_verbs.end() && !it->second.empty() && it->second[0] >= 'a' && it->second[0] <= 'z') {
+    // The sentence's verb when it acts on the flag ("Use --device cuda"), not one about
+    // the outcome ("Ensure at least two ... or use --gpu_ids='all'").
+    static const std::set<std::string> kActs = {"pass", "use", "set", "add", "specify", "try", "change", "switch",
+                                                "choose", "select", "enable", "provide", "give", "launch", "run", "start",
+                                                "lower", "raise", "increase", "reduce", "decrease", "configure", "update"};
+    if (auto it = h.flag_verbs.find(flag); it != h.flag_verbs.end() && kActs.count(it->second)) {
       verb = it->second;
       verb[0] = (char)std::toupper((unsigned char)verb[0]);
     }
@@ -452,9 +457,36 @@ std::optional<std::vector<std::string>> WriteSolutions(const SiteFacts& sf) {
     else if (Words(h.allowed[0]).size() <= 6 && h.allowed[0].find(',') == std::string::npos)
       add("Use what the message says is supported: " + h.allowed[0] + ".");
   }
+  // A requirement the user can install (a version, a missing package) is the cause; the
+  // hardware tests beside it only pick which requirement applies ("on MUSA, deepspeed must
+  // be >= 0.14.3"): changing the machine is no fix for them.
+  // An earlier branch's package test, when the site's own guard names the requirement,
+  // only says which platform's branch this is (`elif is_sdaa_available(): return ...`
+  // above `if not is_torch_version(">=", "2.8.0"): raise`).
+  bool installable = false, own_installable = false;
+  std::vector<const Fact*> missing_modules;
+  for (const auto& f : sf.facts) {
+    const Subject& s = f.subj;
+    if ((s.kind == SubjectKind::kVersion && (!s.attr.empty() || !s.module.empty())) ||
+        ((s.kind == SubjectKind::kMissingModule || s.kind == SubjectKind::kMissingAttr) && s.missing)) {
+      installable = true;
+      own_installable |= !f.from_else;
+    }
+  }
+  for (const auto& f : sf.facts) {
+    const Subject& s = f.subj;
+    if (s.kind == SubjectKind::kMissingModule && s.missing && !f.disjunction && !(f.from_else && own_installable) &&
+        std::none_of(missing_modules.begin(), missing_modules.end(), [&](const Fact* m) { return m->subj.module == s.module; }))
+      missing_modules.push_back(&f);
+  }
+  auto version_fact_of = [&](const std::string& pkg) {
+    return std::any_of(sf.facts.begin(), sf.facts.end(), [&](const Fact& f) {
+      return f.subj.kind == SubjectKind::kVersion && !f.subj.attr.empty() && Lower(PipName(f.subj.module)) == Lower(PipName(pkg));
+    });
+  };
   if (!h.package.empty())
     add("Install a new enough " + BT(h.package) + ": " + BT("pip install -U \"" + h.package + h.version_op + h.version + "\"") + ".");
-  else if (!h.upgrade.empty())
+  else if (!h.upgrade.empty() && !version_fact_of(h.upgrade))  // else the version fact says it, with the version
     add("Upgrade " + BT(h.upgrade) + " as the message asks: " + BT("pip install -U " + PipName(h.upgrade)) + ".");
   if (!h.pip.empty()) add("Run " + BT("pip install " + h.pip) + " as the message says.");
   if (!h.replacement.empty())
@@ -501,13 +533,33 @@ std::optional<std::vector<std::string>> WriteSolutions(const SiteFacts& sf) {
     if (!done.insert(s.Key()).second) continue;
     switch (s.kind) {
       case SubjectKind::kFlag:
+        // The message's own hint already says what to pass for this flag.
+        if (auto hv = h.flag_values.find(s.flag->Primary()); hv != h.flag_values.end() && !hv->second.empty()) break;
+        [[fallthrough]];
       case SubjectKind::kField:
       case SubjectKind::kEnv:
         if (const Fact* p = PrimaryFact(sf, s.Key())) add(FlipSetting(sf, *p));
         break;
-      case SubjectKind::kMissingAttr:
       case SubjectKind::kMissingModule:
+        if (f.from_else && own_installable && s.missing) break;
+        // Several packages all missing ("no FP8 backend: torchao, transformer-engine and
+        // msamp are all absent"): any one of them avoids the raise.
+        if (missing_modules.size() > 1 && s.missing && !f.disjunction) {
+          std::vector<std::string> mods, pips;
+          for (auto m = missing_modules.rbegin(); m != missing_modules.rend(); ++m) {
+            mods.push_back(BT((*m)->subj.module));
+            pips.push_back(BT("pip install " + PipName((*m)->subj.module)));
+          }
+          add("Install one of the packages that provide " + JoinSome(mods, "or", 6) + " (" + JoinSome(pips, "or", 6) +
+              " when the distribution has the same name).");
+          break;
+        }
+        add(FlipCapability(sf, f));
+        break;
       case SubjectKind::kHardware:
+        if (!installable) add(FlipCapability(sf, f));
+        break;
+      case SubjectKind::kMissingAttr:
       case SubjectKind::kVersion: add(FlipCapability(sf, f)); break;
       case SubjectKind::kTensor: add(FlipTensor(sf, f)); break;
       case SubjectKind::kRequest: add(FlipRequest(f)); break;
