@@ -12,6 +12,9 @@ namespace errdex {
 namespace {
 
 using doctest::AnyHas;
+using doctest::Doc;
+using doctest::Knowledge;
+using doctest::RaiseSite;
 using doctest::DocumentCode;
 using doctest::Dump;
 using doctest::Has;
@@ -144,6 +147,30 @@ TEST(DocumenterCode, StateConditionQuotedOnceAndMethodsByTheirClass) {
                           {"self.tp_size < 1"});
   SCOPED_TRACE(Dump(d));
   EXPECT_FALSE(Has(d.trigger_scenarios, "is called from"));
+}
+
+// `warnings.warn(msg, DeprecationWarning)` issues a warning of that category (the filters
+// decide whether it shows or fails); a logger's warning is a log line.
+TEST(DocumenterCode, APythonWarningIsNotALogLine) {
+  std::string file =
+      "import warnings\ndef ssl_context(cert=None):\n    if cert:\n"
+      "        warnings.warn(\"`cert=...` is deprecated. Use `verify=<ssl_context>` instead.\", DeprecationWarning)\n";
+  auto k = Knowledge({{"c.py", file}});
+  Site s = RaiseSite("c.py", 4, "DeprecationWarning", "`cert=...` is deprecated. Use `verify=<ssl_context>` instead.", "ssl_context");
+  s.kind = SiteKind::kLog;
+  s.log_level = "warn";
+  s.guards = {"cert"};
+  Record r;
+  Doc(s, file, *k, &r);
+  SCOPED_TRACE(Dump(r));
+  EXPECT_TRUE(Has(r.documentation, "A `DeprecationWarning` issued with `warnings.warn` by `ssl_context`")) << Dump(r);
+  EXPECT_FALSE(Has(r.documentation, "log message"));
+  Site log = s;
+  log.error_class.reset();
+  log.log_level = "warning";
+  Record l;
+  Doc(log, file, *k, &l);
+  EXPECT_TRUE(Has(l.documentation, "A log message logged at warning level")) << Dump(l);
 }
 
 }  // namespace

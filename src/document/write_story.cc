@@ -12,9 +12,17 @@
 namespace errdex::doc {
 namespace {
 
+// `warnings.warn(msg, DeprecationWarning)`: a warning of that category, which the
+// warnings filters show once, hide, or turn into an error -- not a logger's line.
+bool IsPythonWarning(const Site& s) {
+  return s.kind == SiteKind::kLog && s.language == "python" && s.log_level == "warn" && s.error_class &&
+         EndsWith(*s.error_class, "Warning");
+}
+
 std::string Subjectless(const Site& s) {
   std::string o;
-  if (s.kind == SiteKind::kLog) o = "A log message";
+  if (IsPythonWarning(s)) o = "A " + BT(*s.error_class);
+  else if (s.kind == SiteKind::kLog) o = "A log message";
   else if (s.error_class) o = BT(*s.error_class);
   else if (s.error_class_expr) o = "The error " + BT(Clip(*s.error_class_expr, 80));
   else o = "An error";
@@ -26,7 +34,8 @@ std::string Subjectless(const Site& s) {
 std::string Verb(const Site& s) {
   switch (s.kind) {
     case SiteKind::kAssert: return "fails in an assert";
-    case SiteKind::kLog: return "logged at " + s.log_level.value_or("warning") + " level";
+    case SiteKind::kLog:
+      return IsPythonWarning(s) ? "issued with `warnings.warn`" : "logged at " + s.log_level.value_or("warning") + " level";
     case SiteKind::kHttpResponse: return "returned to the HTTP client";
     default: return "raised";
   }
@@ -69,7 +78,10 @@ std::string CategorySentence(const SiteFacts& sf) {
   if (tag == "http-server-error") return "The server reports a failure on its side.";
   if (tag == "deprecated-usage") return "A deprecated usage was detected.";
   if (tag == "invalid-state") return "The object or process is not in the state this operation requires.";
-  if (tag == "runtime-warning") return "The program goes on after logging it.";
+  if (tag == "runtime-warning")
+    return IsPythonWarning(*sf.site) ? "The program goes on after it, unless the warnings filters turn it into an error "
+                                       "(`python -W error`, `warnings.simplefilter(\"error\")`)."
+                                     : "The program goes on after logging it.";
   return "";
 }
 
