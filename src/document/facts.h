@@ -153,6 +153,11 @@ std::string SettingValue(const Subject& s, const std::string& v);  // --deepep-m
 bool Triggers(const Fact& f, const std::string& v);          // v makes the fact true
 Fact Positive(const Fact& f);                                // the fact negated back
 bool IsBoolFlag(const Subject& s);
+// A config field of type bool (`load_in_8bit: bool = False`): set as `name=True`/`False`.
+bool IsBoolField(const Subject& s);
+// Does a type test of the constructor argument `name` stand among the facts
+// (`elif not isinstance(self.name, int)` after `if self.name is None`)?
+bool TypeTestedArgument(const SiteFacts& sf, const std::string& name);
 std::string CallName(const SiteFacts& sf);                   // how a caller spells the call (`obj.f`)
 // A value of the site's class in an example: `obj` (Python); Java's the class's name with a
 // lower-case first letter (`stopWatch`).

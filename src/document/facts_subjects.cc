@@ -287,6 +287,16 @@ Subject SubjectResolver::Resolve(Atom& a) const {
       s.pred = Show(args[1]);
       s.missing = a.falsy;
       if (const ParamInfo* p = Param(Trim(args[0]))) s.param = p->name, s.param_info = p;
+      // isinstance(self.x, T) of a field the constructor took (a dataclass's __post_init__,
+      // `self.x = x` in __init__): the caller passed the wrong type when building it.
+      std::string own = Trim(args[0]);
+      if (s.param.empty() && StartsWith(own, "self.") && IsIdent(own.substr(5)) && !s.flag)
+        for (const auto& w : ctx_.writes)
+          if (w.attr == own.substr(5) && w.method == "__init__" && StartsWith(w.value, "param:") && !ctx_.class_name.empty()) {
+            s.param = w.value.substr(6);
+            s.ctor = true;
+            break;
+          }
       return s;
     }
   }

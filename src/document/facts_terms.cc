@@ -42,6 +42,18 @@ bool IsBoolFlag(const Subject& s) {
          (StartsWith(d, "enable_") || StartsWith(d, "disable_") || StartsWith(d, "use_") || StartsWith(d, "no_"));
 }
 
+bool IsBoolField(const Subject& s) {
+  if (s.kind != SubjectKind::kField) return false;
+  const ConfigField& f = *s.field;
+  if (f.type == "bool" || f.inner_type == "bool" || f.type == "Optional[bool]" || f.type == "bool | None") return true;
+  return f.type.empty() && f.default_value && (*f.default_value == "True" || *f.default_value == "False");
+}
+
+bool TypeTestedArgument(const SiteFacts& sf, const std::string& name) {
+  return std::any_of(sf.facts.begin(), sf.facts.end(),
+                     [&](const Fact& g) { return g.subj.kind == SubjectKind::kType && g.subj.ctor && g.subj.param == name; });
+}
+
 std::string SettingRef(const Subject& s) {
   if (s.kind == SubjectKind::kFlag) return BT(s.flag->Primary());
   if (s.kind == SubjectKind::kField) return "the " + BT(s.field->name) + " setting of " + BT(s.field->class_name);
@@ -343,6 +355,7 @@ UserTermParts UserTermOf(const SiteFacts& sf, const Fact& f) {
           }
           return joined(Join::kState, ref, a.falsy ? "false, empty or " + NullWord(sf.site->language) : "true or non-empty");
         }
+        if (IsBoolField(s)) return joined(Join::kState, ref, a.falsy ? "set to `False`" : "set to `True`");
         return joined(Join::kState, ref, a.falsy ? "unset or empty" : "set");
       }
       // os.Getenv("X") == "": the variable is not set (or set empty), not "X=" set on purpose.

@@ -146,6 +146,11 @@ std::string SettingForm(const Subject& s, const std::string& v, const Atom& a) {
     if (s.kind == SubjectKind::kEnv) return a.falsy ? s.env + "=0" : s.env + "=1";
     if (IsBoolFlag(s)) return a.falsy ? "" : (s.flag->action == "store_false" ? "" : s.flag->Primary());
     if (s.kind == SubjectKind::kFlag && s.flag->IsTrueFalseProperty()) return s.flag->With(a.falsy ? "false" : "true");
+    if (IsBoolField(s)) {
+      // The value that holds the test; left out when it is the field's default.
+      std::string v = a.falsy ? "False" : "True";
+      return s.field->default_value == v ? "" : s.field->name + "=" + v;
+    }
     // A flag that takes a value, tested for being given: the flag with argparse's metavar.
     if (s.kind == SubjectKind::kFlag && !a.falsy) return s.flag->With(Upper(s.flag->dest));
     return "";
@@ -169,6 +174,7 @@ std::string NegatedForm(const Subject& s, const Atom& a) {
   }
   if (s.kind == SubjectKind::kFlag && s.flag->IsTrueFalseProperty()) return s.flag->With(a.falsy ? "true" : "false");
   if (s.kind == SubjectKind::kFlag && a.falsy) return s.flag->With(Upper(s.flag->dest));
+  if (IsBoolField(s)) return s.field->name + (a.falsy ? "=True" : "=False");
   return "";
 }
 
@@ -205,6 +211,9 @@ std::string SampleOfType(const std::string& type) {
       {"Path", "Path(\"...\")"}, {"PathLike", "Path(\"...\")"}, {"List", "[...]"}, {"Sequence", "[...]"},
       {"Dict", "{...}"}, {"Mapping", "{...}"}, {"Tensor", "torch.tensor(...)"}, {"ndarray", "np.array(...)"},
       {"Callable", "my_function"}};
+  // Types a caller does not construct but names a value of.
+  if (type == "torch.dtype") return "torch.float16";
+  if (type == "torch.device") return "torch.device(\"cuda\")";
   auto it = m.find(LastComponent(type));
   return it == m.end() ? "" : it->second;
 }

@@ -54,7 +54,8 @@ std::optional<std::string> SettingsFix(const SiteFacts& sf) {
     const Fact* f = *it;
     std::string v = FixValue(sf, *f);
     bool given_test = f->subj.kind == SubjectKind::kFlag && (f->atom.op.empty() || Trim(f->atom.rhs) == "None");
-    if (!v.empty() || (f->atom.op.empty() && (IsBoolFlag(f->subj) || f->subj.kind == SubjectKind::kEnv)) || given_test) {
+    if (!v.empty() || (f->atom.op.empty() && (IsBoolFlag(f->subj) || IsBoolField(f->subj) || f->subj.kind == SubjectKind::kEnv)) ||
+        given_test) {
       flip = f;
       flip_to = v;
     }
@@ -70,6 +71,12 @@ std::optional<std::string> SettingsFix(const SiteFacts& sf) {
     }
   }
   if (!flip) return std::nullopt;
+  // A config class's fields are one call and flags one command line: the example shows
+  // the flip's kind only (a field and a flag of the same name elsewhere do not mix).
+  const bool fields = flip->subj.kind == SubjectKind::kField;
+  settings.erase(std::remove_if(settings.begin(), settings.end(),
+                                [&](const Fact* f) { return (f->subj.kind == SubjectKind::kField) != fields; }),
+                 settings.end());
   std::vector<std::string> before, after;
   std::string tail;  // a comment after the "before" line
   std::set<std::string> seen;
@@ -113,7 +120,6 @@ std::optional<std::string> SettingsFix(const SiteFacts& sf) {
   }
   // Env vars go first on a command line (X=1 cmd ...); fields are Python; `unset X`
   // is a command of its own, on the line before.
-  bool fields = settings[0]->subj.kind == SubjectKind::kField;
   std::string sep = fields ? ", " : " ";
   auto join = [&](const std::vector<std::string>& xs) {
     std::string o, unsets;
@@ -126,6 +132,7 @@ std::optional<std::string> SettingsFix(const SiteFacts& sf) {
   };
   std::string b = join(before), a = join(after);
   if (fields) {
+    // The first field's class: a subclass's own fields come before its base's.
     const std::string& cls = settings[0]->subj.field->class_name;
     b = cls + "(" + b + ")";
     a = cls + "(" + a + ")";

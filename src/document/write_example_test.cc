@@ -276,5 +276,43 @@ TEST(ExampleFix, InstallableRequirementsAndTheFlagTheMessageNames) {
   EXPECT_TRUE(Has(gpu.example_fix, "# after\n--gpu_ids all")) << Dump(gpu);
 }
 
+// A config dataclass that checks its own fields in __post_init__: the user builds it, so
+// the triggers say "Building `C` with ...", a bool field is set to True or False (not
+// "a non-empty value"), and a type test of a field is fixed in the constructor call --
+// not by leaving the field out.
+TEST(ExampleFix, ConfigFieldsCheckedAsTheObjectIsBuilt) {
+  std::string file =
+      "from dataclasses import dataclass, field\n\n\n@dataclass\nclass BnbConfig:\n"
+      "    load_in_8bit: bool = field(default=False, metadata={\"help\": \"8 bit\"})\n"
+      "    load_in_4bit: bool = field(default=False, metadata={\"help\": \"4 bit\"})\n"
+      "    min_num_params: int = None\n\n"
+      "    def __post_init__(self):\n"
+      "        if not isinstance(self.load_in_8bit, bool):\n            raise ValueError(\"load_in_8bit must be a boolean\")\n"
+      "        if not self.load_in_4bit and not self.load_in_8bit:\n"
+      "            raise ValueError(\"load_in_4bit and load_in_8bit can't be both False\")\n"
+      "        if self.min_num_params is None:\n            self.min_num_params = 0\n"
+      "        elif not isinstance(self.min_num_params, int):\n"
+      "            raise ValueError(f\"`min_num_params` must be an integer. Got {self.min_num_params}\")\n";
+  Record both = DocumentCode("cfg.py", file, 14, "ValueError", "load_in_4bit and load_in_8bit can't be both False", "BnbConfig.__post_init__",
+                             {"not self.load_in_4bit and not self.load_in_8bit"});
+  SCOPED_TRACE(Dump(both));
+  EXPECT_TRUE(Has(both.trigger_scenarios, "Building `BnbConfig` with `load_in_4bit` set to `False` and `load_in_8bit` set to `False`."));
+  EXPECT_TRUE(AnyHas(both.solutions, "Set the `load_in_8bit` setting of `BnbConfig` to `True`."));
+  EXPECT_EQ(both.example_fix.value_or(""), "# before\nBnbConfig()\n# after\nBnbConfig(load_in_8bit=True)");
+
+  Record type = DocumentCode("cfg.py", file, 12, "ValueError", "load_in_8bit must be a boolean", "BnbConfig.__post_init__",
+                             {"not isinstance(self.load_in_8bit, bool)"});
+  SCOPED_TRACE(Dump(type));
+  EXPECT_TRUE(Has(type.trigger_scenarios, "Building `BnbConfig` with `load_in_8bit` that is not an instance of `bool`."));
+  EXPECT_TRUE(Has(type.example_fix, "# after\nBnbConfig(load_in_8bit=True)"));
+
+  Record given = DocumentCode("cfg.py", file, 18, "ValueError", "`min_num_params` must be an integer. Got {self.min_num_params}",
+                              "BnbConfig.__post_init__", {"self.min_num_params is not None", "not isinstance(self.min_num_params, int)"});
+  SCOPED_TRACE(Dump(given));
+  EXPECT_FALSE(AnyHas(given.solutions, "unset"));
+  EXPECT_FALSE(Has(given.trigger_scenarios, "given"));
+  EXPECT_TRUE(Has(given.example_fix, "# after\nBnbConfig(min_num_params=1)"));
+}
+
 }  // namespace
 }  // namespace errdex

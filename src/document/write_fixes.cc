@@ -53,6 +53,7 @@ std::string FlipSetting(const SiteFacts& sf, const Fact& f) {
     // A true/false property is never bare (`-Dx` alone reads as false): give the other value.
     if (s.kind == SubjectKind::kFlag && s.flag->IsTrueFalseProperty()) return "Set " + BT(s.flag->With(a.falsy ? "true" : "false")) + ".";
     if (s.kind == SubjectKind::kFlag) return a.falsy ? "Pass " + BT(s.flag->With(Upper(s.flag->dest))) + "." : "Drop " + ref + ".";
+    if (IsBoolField(s)) return "Set " + ref + " to " + BT(a.falsy ? "True" : "False") + ".";
     return a.falsy ? "Set " + ref + " to a non-empty value." : "Leave " + ref + " unset.";
   }
   if (!a.rhs_strings) {
@@ -532,11 +533,16 @@ std::optional<std::vector<std::string>> WriteSolutions(const SiteFacts& sf) {
     const Subject& s = f.subj;
     if (!done.insert(s.Key()).second) continue;
     switch (s.kind) {
+      case SubjectKind::kField:
+        // `if self.x is None: ... elif not isinstance(self.x, int): raise`: the type is the
+        // fix, not leaving the field out.
+        if (TypeTestedArgument(sf, s.field->name)) break;
+        if (const Fact* p = PrimaryFact(sf, s.Key())) add(FlipSetting(sf, *p));
+        break;
       case SubjectKind::kFlag:
         // The message's own hint already says what to pass for this flag.
         if (auto hv = h.flag_values.find(s.flag->Primary()); hv != h.flag_values.end() && !hv->second.empty()) break;
         [[fallthrough]];
-      case SubjectKind::kField:
       case SubjectKind::kEnv:
         if (const Fact* p = PrimaryFact(sf, s.Key())) add(FlipSetting(sf, *p));
         break;

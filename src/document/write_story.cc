@@ -254,8 +254,20 @@ std::string WriteTriggers(const SiteFacts& sf) {
   std::vector<std::string> launch, env, caps, params, built, request, other;
   for (const auto& f : sf.facts) {
     switch (f.subj.kind) {
-      case SubjectKind::kFlag:
-      case SubjectKind::kField: launch.push_back(UserTerm(sf, f)); break;
+      case SubjectKind::kField:
+        if (TypeTestedArgument(sf, f.subj.field->name)) break;  // its type test says it
+        // A config class checking its own fields as it is built: the user builds it.
+        if (f.subj.field->class_name == sf.ctx->class_name && (EndsWith(site.function, ".__post_init__") ||
+                                                               EndsWith(site.function, ".__init__"))) {
+          std::string t = UserTerm(sf, f);
+          const std::string own = "the " + BT(f.subj.field->name) + " setting of " + BT(f.subj.field->class_name);
+          if (StartsWith(t, own)) t = BT(f.subj.field->name) + t.substr(own.size());
+          built.push_back(t);
+          break;
+        }
+        launch.push_back(UserTerm(sf, f));
+        break;
+      case SubjectKind::kFlag: launch.push_back(UserTerm(sf, f)); break;
       case SubjectKind::kEnv: env.push_back(UserTerm(sf, f)); break;
       case SubjectKind::kMissingAttr:
       case SubjectKind::kMissingModule:
@@ -278,7 +290,13 @@ std::string WriteTriggers(const SiteFacts& sf) {
       }
       case SubjectKind::kType:
       case SubjectKind::kTensor:
-        if (IsParamLike(f)) params.push_back(UserTermOf(sf, f).Passed());
+        if (f.subj.ctor && !f.subj.param.empty()) {
+          // "Building `C` with `x` that is not ...": the constructor's argument by its name.
+          std::string t = UserTermOf(sf, f).Passed();
+          const std::string own = BT(f.subj.expr);
+          if (size_t at = t.find(own); at != std::string::npos) t.replace(at, own.size(), BT(f.subj.param));
+          built.push_back(t);
+        } else if (IsParamLike(f)) params.push_back(UserTermOf(sf, f).Passed());
         else other.push_back(UserTerm(sf, f));
         break;
       case SubjectKind::kRequest: request.push_back(UserTerm(sf, f)); break;
