@@ -246,7 +246,10 @@ bool BraceFile::FindDefinition(std::string_view name, int line, size_t* pb, size
 namespace {
 
 // `.post("/users"` / `@Post('users')` at `p` (the verb's first letter) of `t`: the method and path.
-bool RouteAt(std::string_view t, size_t p, std::string* method, std::string* path) {
+// `decorator`: NestJS's `@Get('users')` takes a path without its leading `/`; a call
+// (`app.get("/users", ...)`) names one with it -- `this.get('X-Forwarded-Proto')` reads a
+// header, it registers no route.
+bool RouteAt(std::string_view t, size_t p, bool decorator, std::string* method, std::string* path) {
   static const char* const kVerbs[] = {"get", "post", "put", "delete", "patch"};
   for (const char* v : kVerbs) {
     size_t n = std::char_traits<char>::length(v);
@@ -264,6 +267,7 @@ bool RouteAt(std::string_view t, size_t p, std::string* method, std::string* pat
     if (e == std::string_view::npos) continue;
     std::string r(t.substr(q + 1, e - q - 1));
     if (r.find(' ') != std::string::npos || r.size() > 200) continue;
+    if (!decorator && (r.empty() || (r[0] != '/' && r != "*"))) continue;
     *method = Upper(v);
     *path = r.empty() || r[0] != '/' ? "/" + r : r;
     return true;
@@ -279,7 +283,7 @@ void BraceFile::Route(std::string_view def, int def_line, int site_line, SiteCon
   for (int l = def_line - 1; l >= 1 && l >= def_line - 4 && def_line > 0; --l) {
     std::string_view t = TrimView(Line(l));
     if (!StartsWith(t, "@")) break;
-    if (RouteAt(t, 1, &method, &path)) {
+    if (RouteAt(t, 1, true, &method, &path)) {
       c->route_method = method, c->route = path;
       return;
     }
@@ -290,7 +294,7 @@ void BraceFile::Route(std::string_view def, int def_line, int site_line, SiteCon
       if (p == 0 || p + def.size() >= text_.size() || IdentChar(text_[p + def.size()]) || IdentChar(text_[p - 1])) continue;
       std::string_view t = Line(LineOf(p));
       for (size_t d = t.find('.'); d != std::string_view::npos; d = t.find('.', d + 1))
-        if (RouteAt(t, d + 1, &method, &path)) {
+        if (RouteAt(t, d + 1, false, &method, &path)) {
           c->route_method = method, c->route = path;
           return;
         }
@@ -300,7 +304,7 @@ void BraceFile::Route(std::string_view def, int def_line, int site_line, SiteCon
     for (int l = site_line; l >= 1 && l > site_line - 60; --l) {
       std::string_view t = Line(l);
       for (size_t d = t.find('.'); d != std::string_view::npos; d = t.find('.', d + 1))
-        if (RouteAt(t, d + 1, &method, &path)) {
+        if (RouteAt(t, d + 1, false, &method, &path)) {
           c->route_method = method, c->route = path;
           return;
         }
@@ -417,6 +421,18 @@ SiteContext BraceFile::Gather(const Site& site) const {
       // after the block's end does not see it.
       if ((before == "if" || before == "switch" || before == "for") && !InsideBlockFrom(l, site.line)) continue;
       std::string rhs = Trim(StatementEnd(t.substr(q + (walrus ? 2 : 1))));
+      // A value that goes on on the next line (`var v = Array.isArray(val)` / `  ? a : b`,
+      // a method chain, a trailing operator) is not known from this line: no value.
+      if (!rhs.empty() && rhs.back() != ';' && rhs.back() != '{' &&
+          std::count(rhs.begin(), rhs.end(), '(') == std::count(rhs.begin(), rhs.end(), ')')) {
+        std::string_view next = l + 1 < site.line ? TrimView(Line(l + 1)) : std::string_view();
+        char last = rhs.back();
+        bool open_end = last == '+' || last == '-' || last == '*' || last == '/' || last == '%' || last == '&' || last == '|' ||
+                        last == '?' || last == ':' || last == '=' || last == '.';
+        bool next_goes_on = !next.empty() && (next[0] == '?' || next[0] == ':' || next[0] == '.' || next[0] == '+' ||
+                                              StartsWith(next, "||") || StartsWith(next, "&&"));
+        if (open_end || next_goes_on) break;
+      }
       while (!rhs.empty() && (rhs.back() == ';' || rhs.back() == ',')) rhs.pop_back();
       // A call whose arguments go on past this line: its name, `f(...)`, not a cut text.
       if (std::count(rhs.begin(), rhs.end(), '(') > std::count(rhs.begin(), rhs.end(), ')'))

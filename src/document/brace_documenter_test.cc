@@ -170,6 +170,9 @@ TEST(DocumenterForeign, GoNilAndBoolParametersInGosWords) {
   EXPECT_FALSE(Has(n.documentation, "None"));
   EXPECT_FALSE(Has(n.trigger_scenarios, "None"));
   EXPECT_TRUE(doctest::AnyHas(n.solutions, "(it must not be nil)"));
+  // typeGuard and validationCode are Python: not for a Go program.
+  EXPECT_FALSE(n.type_guard.has_value()) << *n.type_guard;
+  EXPECT_FALSE(n.validation_code.has_value());
   Record b = DocIn("go", "cmd/pick.go", file, 8, "restart confirmation is required", "pick", {"!restart"});
   SCOPED_TRACE(Dump(b));
   EXPECT_TRUE(Has(b.documentation, "argument `restart` is false")) << *b.documentation;
@@ -284,6 +287,40 @@ TEST(DocumenterForeign, SpringValuePropertiesInTheUsersTerms) {
 // The Rust/Go/Java settings scanner on hostile text: definitions cut off at the end of
 // the file, unbalanced brackets, a flag-dense file (the entries are capped), strings and
 // comments that only look like definitions. Nothing crashes; nothing in a comment or a
+
+// JavaScript's type tests are quoted as written (`typeof fn !== 'function'`,
+// `Array.isArray(value)`), not in the parser's Python form; a local whose value goes on
+// past its line (`var value = Array.isArray(val)` / `? ... : ...`) is not that line; and
+// no Python typeGuard or validationCode is written for JavaScript.
+TEST(DocumenterForeign, JavaScriptTypeTestsAsWritten) {
+  std::string file =
+      "res.set = function header(field, val) {\n  if (arguments.length === 2) {\n    var value = Array.isArray(val)\n"
+      "      ? val.map(String)\n      : String(val);\n    if (Array.isArray(value)) {\n"
+      "      throw new TypeError('Content-Type cannot be set to an Array');\n    }\n  }\n};\n"
+      "app.engine = function engine(ext, fn) {\n  if (typeof fn !== 'function') {\n"
+      "    throw new Error('callback function required');\n  }\n};\n";
+  Record fn = DocIn("javascript", "lib/app.js", file, 13, "callback function required", "engine", {"typeof fn !== 'function'"});
+  SCOPED_TRACE(Dump(fn));
+  EXPECT_TRUE(Has(fn.documentation, "(in the code: `typeof fn !== 'function'`)")) << *fn.documentation;
+  EXPECT_FALSE(Has(fn.documentation, "isinstance"));
+  EXPECT_FALSE(fn.type_guard.has_value());
+  EXPECT_FALSE(fn.validation_code.has_value());
+  Record arr = DocIn("javascript", "lib/app.js", file, 7, "Content-Type cannot be set to an Array", "header",
+                     {"arguments.length === 2", "Array.isArray(value)"});
+  SCOPED_TRACE(Dump(arr));
+  EXPECT_TRUE(Has(arr.documentation, "`value` is an array (in the code: `Array.isArray(value)`)")) << *arr.documentation;
+  EXPECT_FALSE(Has(arr.documentation, "= `Array.isArray(val)`"));
+  // `this.get('X-Forwarded-Proto')` reads a header: no route `GET /X-Forwarded-Proto`.
+  std::string req =
+      "req.protocol = function protocol() {\n  var proto = this.get('X-Forwarded-Proto') || 'http';\n  return proto;\n};\n"
+      "req.header = function header(name) {\n  if (!name) {\n    throw new TypeError('name argument is required');\n  }\n};\n";
+  Record hdr = DocIn("javascript", "lib/request.js", req, 7, "name argument is required", "header", {"!name"});
+  SCOPED_TRACE(Dump(hdr));
+  EXPECT_FALSE(Has(hdr.example_fix, "GET /")) << *hdr.example_fix;
+  EXPECT_EQ(doc::ForeignCode("not isinstance(x, Foo) and isinstance(y, (int, float))", "typescript"),
+            "!(x instanceof Foo) && typeof y === 'number'");
+}
+
 // string becomes a flag.
 TEST(Knowledge, BraceSettingsOnHostileText) {
   for (const char* cut : {"#[arg(", "#[arg(long)]", "#[arg(long)] pub", "#[arg(long)] x", "x := flag.Int(", "x := flag.Int(\"n\"",

@@ -285,6 +285,7 @@ std::string TypePhrase(const SiteFacts& sf, const std::string& type) {
     if (type == "list") return "an array";
     if (type == "dict") return "an object";
     if (type == "Callable") return "a function";
+    if (type == "int") return "an integer";
   }
   if (type == "Callable" || type == "typing.Callable" || type == "collections.abc.Callable") return "a callable";
   return "an instance of " + BT(type);

@@ -401,10 +401,10 @@ std::string NormalizeGuard(std::string_view s, std::string_view language) {
         o += "isinstance(" + x + ", " + t + ")";
         i = ae;
         continue;
-      } else if (js && w == "Array.isArray" && e < n && s[e] == '(') {
+      } else if (js && (w == "Array.isArray" || w == "Number.isInteger") && e < n && s[e] == '(') {
         size_t close = close_paren(e);
         if (close != std::string_view::npos) {
-          o += "isinstance(" + std::string(s.substr(e + 1, close - e - 1)) + ", list)";
+          o += "isinstance(" + std::string(s.substr(e + 1, close - e - 1)) + (w == "Array.isArray" ? ", list)" : ", int)");
           i = close + 1;
           continue;
         }
@@ -485,6 +485,39 @@ std::string NormalizeGuard(std::string_view s, std::string_view language) {
   return o;
 }
 
+namespace {
+
+// The parser's `isinstance(x, T)` as JavaScript writes the test: `typeof x === 'string'`,
+// `Array.isArray(x)`, `x instanceof T`; negated when `negated`. `at` is at "isinstance(";
+// *end is set past its ")". Empty when the call is not one to rewrite.
+std::string JsTypeTest(std::string_view code, size_t at, bool negated, size_t* end) {
+  size_t open = at + 10;
+  int depth = 0;
+  size_t close = std::string_view::npos;
+  for (size_t k = open; k < code.size(); ++k) {
+    if (code[k] == '(') ++depth;
+    else if (code[k] == ')' && --depth == 0) {
+      close = k;
+      break;
+    }
+  }
+  if (close == std::string_view::npos) return "";
+  std::string_view inner = code.substr(open + 1, close - open - 1);
+  size_t comma = TopLevelChar(inner, ',', true);
+  if (comma == std::string_view::npos) return "";
+  std::string x = Trim(inner.substr(0, comma)), t = Trim(inner.substr(comma + 1));
+  if (x.empty() || t.empty()) return "";
+  *end = close + 1;
+  std::string js_type = t == "str" ? "string" : t == "(int, float)" ? "number" : t == "bool" ? "boolean"
+                        : t == "dict" ? "object" : t == "Callable" ? "function" : "";
+  if (!js_type.empty()) return "typeof " + x + (negated ? " !== '" : " === '") + js_type + "'";
+  if (t == "list") return (negated ? "!" : "") + std::string("Array.isArray(") + x + ")";
+  if (t == "int") return (negated ? "!" : "") + std::string("Number.isInteger(") + x + ")";
+  return negated ? "!(" + x + " instanceof " + t + ")" : x + " instanceof " + t;
+}
+
+}  // namespace
+
 std::string ForeignCode(std::string_view code, std::string_view language) {
   std::string_view null = language == "go"                                           ? "nil"
                           : language == "c"                                          ? "NULL"
@@ -518,6 +551,7 @@ std::string ForeignCode(std::string_view code, std::string_view language) {
   // Every byte of every foreign record's prose passes here: the language is read once,
   // and each rewrite below is tried only at the byte it starts with.
   const bool rust = language == "rust", java = language == "java", cpp = language == "cpp" || language == "cuda";
+  const bool js = language == "javascript" || language == "typescript";
   while (i < n) {
     char c = code[i];
     if (c == '"' || c == '\'') {  // a literal, copied as it is
@@ -541,6 +575,20 @@ std::string ForeignCode(std::string_view code, std::string_view language) {
       if (!rust && code.compare(i, 8, " is None") == 0) { o += " == "; o += null; i += 8; continue; }
       if (code.compare(i, 5, " and ") == 0) { o += " && "; i += 5; continue; }
       if (code.compare(i, 4, " or ") == 0) { o += " || "; i += 4; continue; }
+    }
+    if (js && (c == 'n' || c == 'i')) {
+      // `isinstance(x, str)` / `not isinstance(...)`: the typeof / instanceof test it came from.
+      bool negated = c == 'n' && word_at(i, "not") && code.compare(i, 15, "not isinstance(") == 0;
+      size_t at = negated ? i + 4 : i;
+      if ((negated || (word_at(i, "isinstance") && code.compare(i, 11, "isinstance(") == 0))) {
+        size_t end = 0;
+        std::string t = JsTypeTest(code, at, negated, &end);
+        if (!t.empty()) {
+          o += t;
+          i = end;
+          continue;
+        }
+      }
     }
     if (c == 'n' && word_at(i, "not") && i + 3 < n && code[i + 3] == ' ') { o += '!'; i += 4; continue; }
     if (c == 's' && java && word_at(i, "self") && i + 4 < n && code[i + 4] == '.') { o += "this"; i += 4; continue; }

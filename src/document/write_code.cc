@@ -97,12 +97,15 @@ std::string PreflightExpr(const Fact& f, std::set<std::string>* imports) {
   }
 }
 
-// Both fields are Python code: right for Python and for the C++/CUDA kernels Python
-// calls (their errors reach it as RuntimeError), wrong for a Rust, Go or Java program,
-// whose panic or exit no Python code catches.
+// validationCode and typeGuard are Python code: right for Python and for the C/C++/CUDA
+// kernels Python calls (their errors reach it as RuntimeError), wrong for a Rust, Go,
+// Java or JavaScript program (`def err_is_set(value)` in a Go record).
 bool PythonCodeFits(const Site& site) {
-  return site.language != "rust" && site.language != "go" && site.language != "java";
+  const std::string& l = site.language;
+  return l == "python" || l == "cpp" || l == "cuda" || l == "c";
 }
+
+bool IsJavaScript(const Site& site) { return site.language == "javascript" || site.language == "typescript"; }
 
 }  // namespace
 
@@ -163,6 +166,7 @@ std::optional<std::string> WriteValidation(const SiteFacts& sf) {
 }
 
 std::optional<std::string> WriteTypeGuard(const SiteFacts& sf) {
+  if (!PythonCodeFits(*sf.site)) return std::nullopt;
   for (auto it = sf.facts.rbegin(); it != sf.facts.rend(); ++it) {
     const Fact& f = *it;
     const Subject& s = f.subj;
@@ -189,12 +193,13 @@ std::optional<std::string> WriteTypeGuard(const SiteFacts& sf) {
 
 std::optional<std::string> WriteTryCatch(const SiteFacts& sf) {
   const Site& site = *sf.site;
-  if (site.kind == SiteKind::kLog || site.dynamic || !PythonCodeFits(site)) return std::nullopt;
+  // Python's try/except, or JavaScript's try/catch (written below).
+  if (site.kind == SiteKind::kLog || site.dynamic || !(PythonCodeFits(site) || IsJavaScript(site))) return std::nullopt;
   std::string frag = StableFragment(site);
   if (frag.empty()) return std::nullopt;
   std::string cls = site.kind == SiteKind::kAssert ? "AssertionError" : site.error_class.value_or("");
   if (cls.empty() || !IsDotted(cls)) return std::nullopt;
-  bool js = site.language == "javascript" || site.language == "typescript";
+  bool js = IsJavaScript(site);
   if (site.kind == SiteKind::kHttp || site.kind == SiteKind::kHttpResponse) {
     std::string st = site.http_status ? std::to_string(*site.http_status) : "";
     if (js)
