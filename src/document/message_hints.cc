@@ -202,12 +202,29 @@ std::vector<std::string> ValuesAfterFlag(std::string_view s, size_t p, bool to_s
   return SplitValues(s.substr(b, e - b));
 }
 
+// Programs a message tells the user to run.
+constexpr const char* kPrograms[] = {"pip", "pip3", "uv", "conda", "apt", "apt-get", "git", "docker",
+                                     "cmake", "npm", "cargo", "brew", "nvcc", "gcc", "make"};
+
+// A line that is a command to run ("pip uninstall multipart", "export X=1"), not prose.
+bool IsCommandLine(std::string_view line) {
+  line = TrimView(line);
+  size_t sp = line.find(' ');
+  if (sp == std::string_view::npos || line.size() > 200) return false;
+  std::string_view first = line.substr(0, sp);
+  // The next word is an argument ("pip install", "npm -g"), not prose ("npm (Node.js): ...").
+  char next = sp + 1 < line.size() ? line[sp + 1] : ' ';
+  if (!(std::islower((unsigned char)next) || next == '-' || next == '.')) return false;
+  if (first == "export" || first == "python" || first == "python3") return true;
+  for (const char* prog : kPrograms)
+    if (first == prog) return true;
+  return false;
+}
+
 // Is the flag at `p` an option of another program the sentence runs, unquoted ("Upgrade:
 // pip install --upgrade nvidia-cudnn-cu12")? Such a program's name is among the three
 // words before the flag.
 bool AfterOtherProgram(std::string_view s, size_t p) {
-  static const char* const kPrograms[] = {"pip", "pip3", "uv", "conda", "apt", "apt-get", "git", "docker",
-                                          "cmake", "npm", "cargo", "brew", "nvcc", "gcc", "make"};
   size_t b = p;
   for (int words = 0; words < 3 && b > 0; ++words) {
     size_t e = b;
@@ -379,9 +396,18 @@ Hints ReadHints(const Site& site, const KnowledgeIndex* k, DocDeps* deps) {
   Hints h;
   if (!site.error_message) return h;
   const std::string msg = site.error_message->substr(0, kMaxHintBytes);
-  for (const std::string& sent : Sentences(msg)) {
-    std::string c = ImperativeClause(sent);
+  const std::vector<std::string> sents = Sentences(msg);
+  for (size_t i = 0; i < sents.size(); ++i) {
+    std::string c = ImperativeClause(sents[i]);
     if (c.empty() || h.sentences.size() >= 8) continue;
+    // "You can install it with:" / "pip install python-multipart": the command the
+    // sentence introduces, on the next line, is its end.
+    if (c.back() == ':' && i + 1 < sents.size() && IsCommandLine(sents[i + 1])) {
+      std::string cmd = Trim(sents[i + 1]);
+      // A full stop ends the sentence; `pip install -e .` keeps its argument.
+      if (cmd.size() >= 2 && cmd.back() == '.' && cmd[cmd.size() - 2] != ' ') cmd.pop_back();
+      c += " `" + cmd + "`";
+    }
     h.sentences.push_back(FillHoles(c, site.message_pattern));
   }
   // --flag values inside the imperative sentences.

@@ -128,5 +128,15 @@ TEST(MessageHints, FlagValuesAsTypedAndFlagsOfOtherPrograms) {
   EXPECT_EQ(h.flag_values["--num-workers"][0], "1");
 }
 
+// "You can install it with:" and the command on the next line: one piece of advice with
+// its command, not a sentence that stops at its colon.
+TEST(MessageHints, AdviceEndsWithTheCommandOnTheNextLine) {
+  std::string m = "Form data requires \"python-multipart\" to be installed.\nYou can install \"python-multipart\" with: \n\n"
+                  "pip install python-multipart\n";
+  Hints h = ReadHints(WithMessage(m, EscapePatternLiteral(m)), nullptr, nullptr);
+  ASSERT_FALSE(h.sentences.empty());
+  EXPECT_EQ(h.sentences[0], "You can install \"python-multipart\" with: `pip install python-multipart`");
+}
+
 }  // namespace
 }  // namespace errdex::doc

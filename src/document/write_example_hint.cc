@@ -104,6 +104,17 @@ std::optional<std::string> HintFix(const SiteFacts& sf) {
       if (EndsWith(call, h.replaced))
         return "# before\n" + call + args + "\n# after\n" + call.substr(0, call.size() - h.replaced.size()) + h.replacement + args;
     }
+    // A retired keyword of the function that warns ("`regex` has been deprecated, please
+    // use `pattern` instead" in Body(..., regex=None, pattern=None)): the call with each.
+    auto is_param = [&](const std::string& n) {
+      return std::any_of(sf.ctx->params.begin(), sf.ctx->params.end(), [&](const ParamInfo& p) { return p.name == n && !p.star; });
+    };
+    if (sf.site->language == "python" && IsIdent(h.replaced) && IsIdent(h.replacement) && is_param(h.replaced) &&
+        is_param(h.replacement)) {
+      std::string call = PublicCallName(sf, h.replaced);
+      if (!StartsWith(LastComponent(call), "_"))
+        return "# before\n" + call + "(..., " + h.replaced + "=...)\n# after\n" + call + "(..., " + h.replacement + "=...)";
+    }
     return "# before\n" + h.replaced + "\n# after\n" + h.replacement;
   }
   // "register_pool must be called first": that call before this one.

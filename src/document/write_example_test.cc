@@ -169,6 +169,15 @@ TEST(ExampleFix, TheMessagesOwnReplacementKeywordPackageAndFirstCall) {
   SCOPED_TRACE(Dump(set));
   EXPECT_EQ(set.example_fix.value_or(""), "# before\nobj.filename = value\n# after\nobj.source = value");
 
+  // A retired keyword of the function that warns: the call with the old keyword, then the new.
+  std::string params =
+      "import warnings\ndef Body(default=None, *, regex=None, pattern=None):\n    if regex is not None:\n"
+      "        warnings.warn(\"`regex` has been deprecated, please use `pattern` instead\", DeprecationWarning)\n";
+  Record kwd = DocumentCode("params.py", params, 4, "DeprecationWarning", "`regex` has been deprecated, please use `pattern` instead",
+                            "Body", {"regex is not None"});
+  SCOPED_TRACE(Dump(kwd));
+  EXPECT_EQ(kwd.example_fix.value_or(""), "# before\nBody(..., regex=...)\n# after\nBody(..., pattern=...)");
+
   std::string times =
       "def date_range(start, calendar=\"standard\", use_cftime=None):\n    if use_cftime is False:\n"
       "        raise ValueError(f\"Invalid calendar {calendar} for pandas DatetimeIndex, try using `use_cftime=True`.\")\n"
