@@ -277,6 +277,22 @@ bool InsideCall(std::string_view s, size_t p) {
   return false;
 }
 
+// The end of the run of name characters (word, `.`, `-`, `(`, `)`) from `b`.
+size_t NameRunEnd(const std::string& msg, size_t b) {
+  size_t e = b;
+  while (e < msg.size() && (IsWordChar(msg[e]) || msg[e] == '.' || msg[e] == '-' || msg[e] == '(' || msg[e] == ')')) ++e;
+  return e;
+}
+
+// A word written as code, not English: a.b, a_b, --x, f(); CamelCase when `camel_case`.
+bool IsCodeShaped(const std::string& x, bool camel_case) {
+  bool camel = camel_case && x.size() > 2 && std::isupper((unsigned char)x[0]) &&
+               std::any_of(x.begin() + 1, x.end(), [](char c) { return std::islower((unsigned char)c); }) &&
+               std::any_of(x.begin() + 1, x.end(), [](char c) { return std::isupper((unsigned char)c); });
+  return x.find('.') != std::string::npos || x.find('_') != std::string::npos || StartsWith(x, "--") ||
+         x.find('(') != std::string::npos || camel;
+}
+
 // The name a message quotes or writes at `b`: 'x', `x`, "x" (anything but a space
 // inside), else a code-shaped word (a.b, a_b, --x, f(), CamelCase). *end is past it.
 std::string NameAt(const std::string& msg, size_t b, size_t* end) {
@@ -291,16 +307,10 @@ std::string NameAt(const std::string& msg, size_t b, size_t* end) {
     *end = e + 1;
     return x;
   }
-  size_t e = b;
-  while (e < msg.size() && (IsWordChar(msg[e]) || msg[e] == '.' || msg[e] == '-' || msg[e] == '(' || msg[e] == ')')) ++e;
+  size_t e = NameRunEnd(msg, b);
   while (e > b && msg[e - 1] == '.') --e;
   std::string x = msg.substr(b, e - b);
-  bool camel = x.size() > 2 && std::isupper((unsigned char)x[0]) &&
-               std::any_of(x.begin() + 1, x.end(), [](char c) { return std::islower((unsigned char)c); }) &&
-               std::any_of(x.begin() + 1, x.end(), [](char c) { return std::isupper((unsigned char)c); });
-  bool code = x.find('.') != std::string::npos || x.find('_') != std::string::npos || StartsWith(x, "--") ||
-              x.find('(') != std::string::npos || camel;
-  if (x.empty() || !code || x.find('{') != std::string::npos) return "";
+  if (x.empty() || !IsCodeShaped(x, true) || x.find('{') != std::string::npos) return "";
   *end = e;
   return x;
 }
@@ -332,11 +342,8 @@ void ReadReplacement(const std::string& msg, const std::string& lower, Hints* h)
     if (instead && of != std::string::npos) {
       size_t unused;
       h->replaced = NameAt(msg, of + 11, &unused);
-      if (h->replaced.empty()) {  // an unquoted plain word: "instead of foo"
-        size_t re = of + 11;
-        while (re < msg.size() && (IsWordChar(msg[re]) || msg[re] == '.' || msg[re] == '-' || msg[re] == '(' || msg[re] == ')')) ++re;
-        h->replaced = msg.substr(of + 11, re - of - 11);
-      }
+      if (h->replaced.empty())  // an unquoted plain word: "instead of foo"
+        h->replaced = msg.substr(of + 11, NameRunEnd(msg, of + 11) - of - 11);
       return;
     }
     if (!retired) return;
@@ -351,8 +358,7 @@ void ReadReplacement(const std::string& msg, const std::string& lower, Hints* h)
       while (!old_name.empty() && (old_name.front() == '`' || old_name.front() == '\'')) old_name.erase(old_name.begin());
       while (!old_name.empty() && (old_name.back() == '`' || old_name.back() == '\'')) old_name.pop_back();
       if (!old_name.empty() && old_name.front() != '.' &&  // ".plan()" after a hole: not the whole name
-          (old_name.find('.') != std::string::npos || old_name.find('_') != std::string::npos || StartsWith(old_name, "--") ||
-           old_name.find('(') != std::string::npos)) {
+          IsCodeShaped(old_name, false)) {
         h->replaced = old_name;
         return;
       }
