@@ -159,6 +159,9 @@ bool IsBoolField(const Subject& s);
 // (`elif not isinstance(self.name, int)` after `if self.name is None`)?
 bool TypeTestedArgument(const SiteFacts& sf, const std::string& name);
 std::string CallName(const SiteFacts& sf);                   // how a caller spells the call (`obj.f`)
+// The operation a Python dunder method implements, as the user writes it: "Reading
+// `obj.<name>` of a `Shard`", "Using `obj - other` on a `Offset`"; "" for other functions.
+std::string DunderOperation(const SiteFacts& sf);
 // A value of the site's class in an example: `obj` (Python); Java's the class's name with a
 // lower-case first letter (`stopWatch`).
 std::string InstanceName(const SiteFacts& sf);

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
+#include <map>
 
 #include "document/text.h"
 #include "document/values.h"
@@ -274,6 +276,57 @@ std::string InstanceName(const SiteFacts& sf) {
   return v == sf.ctx->class_name ? "obj" : v;
 }
 std::string CalleeName(const SiteFacts& sf) { return CallSpelled(sf, sf.ctx->class_name); }
+
+std::string DunderOperation(const SiteFacts& sf) {
+  const std::string& f = sf.ctx->def_name;
+  if (sf.site->language != "python" || !StartsWith(f, "__") || !EndsWith(f, "__") || f == "__init__" || f == "__post_init__" ||
+      f == "__new__")
+    return "";
+  static const std::map<std::string, std::string> kOps = {
+      {"__getattr__", "Reading `obj.<name>`"},      {"__getattribute__", "Reading `obj.<name>`"},
+      {"__setattr__", "Setting `obj.<name> = value`"}, {"__delattr__", "Deleting `obj.<name>`"},
+      {"__getitem__", "Reading `obj[key]`"},        {"__setitem__", "Setting `obj[key] = value`"},
+      {"__delitem__", "Deleting `obj[key]`"},       {"__call__", "Calling `obj(...)`"},
+      {"__iter__", "Iterating over `obj`"},         {"__next__", "Calling `next(obj)`"},
+      {"__len__", "Taking `len(obj)`"},             {"__contains__", "Testing `x in obj`"},
+      {"__enter__", "Entering `with obj:`"},        {"__exit__", "Leaving `with obj:`"},
+      {"__aenter__", "Entering `async with obj:`"}, {"__aexit__", "Leaving `async with obj:`"},
+      {"__hash__", "Hashing `obj`"},                {"__bool__", "Testing `bool(obj)`"},
+      {"__round__", "Rounding `round(obj)`"},       {"__int__", "Converting `int(obj)`"},
+      {"__float__", "Converting `float(obj)`"},     {"__index__", "Using `obj` as an index"},
+      {"__str__", "Formatting `str(obj)`"},         {"__repr__", "Formatting `repr(obj)`"},
+      {"__format__", "Formatting `format(obj, spec)`"}};
+  static const std::map<std::string, std::string> kBinary = {
+      {"add", "+"}, {"sub", "-"},  {"mul", "*"},  {"truediv", "/"}, {"floordiv", "//"}, {"mod", "%"},  {"pow", "**"},
+      {"and", "&"}, {"or", "|"},   {"xor", "^"},  {"lshift", "<<"}, {"rshift", ">>"},   {"matmul", "@"}, {"eq", "=="},
+      {"ne", "!="}, {"lt", "<"},   {"le", "<="},  {"gt", ">"},      {"ge", ">="}};
+  std::string op;
+  if (auto it = kOps.find(f); it != kOps.end()) {
+    op = it->second;
+  } else {
+    std::string core = f.substr(2, f.size() - 4);
+    bool reflected = core.size() > 1 && core[0] == 'r' && kBinary.count(core.substr(1));
+    bool in_place = core.size() > 1 && core[0] == 'i' && kBinary.count(core.substr(1));
+    std::string base = reflected || in_place ? core.substr(1) : core;
+    auto b = kBinary.find(base);
+    if (b == kBinary.end()) return "";
+    op = reflected ? "Using `other " + b->second + " obj`" : in_place ? "Using `obj " + b->second + "= other`" : "Using `obj " + b->second + " other`";
+  }
+  if (const std::string& cls = sf.ctx->class_name; !cls.empty()) {
+    const char* article = std::strchr("AEIOUaeiou", cls[0]) ? "an " : "a ";
+    if (f == "__call__") return "Calling " + std::string(article) + BT(cls) + " object (`obj(...)`)";
+    return op + " on " + article + BT(cls);
+  }
+  // A module's own __getattr__ (PEP 562): `module.<name>`.
+  if (f == "__getattr__" || f == "__dir__") {
+    std::string mod = sf.site->file_path;
+    if (EndsWith(mod, ".py")) mod.resize(mod.size() - 3);
+    if (EndsWith(mod, "/__init__")) mod.resize(mod.size() - 9);
+    std::replace(mod.begin(), mod.end(), '/', '.');
+    return "Reading `" + LastComponent(mod) + ".<name>` of the module " + BT(mod);
+  }
+  return "";
+}
 
 std::string TypePhrase(const SiteFacts& sf, const std::string& type) {
   const std::string& lang = sf.site->language;

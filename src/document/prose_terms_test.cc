@@ -173,5 +173,25 @@ TEST(DocumenterCode, APythonWarningIsNotALogLine) {
   EXPECT_TRUE(Has(l.documentation, "A log message logged at warning level")) << Dump(l);
 }
 
+// Python calls a dunder method for an operation; the trigger says the operation the user
+// wrote (`obj.<name>`, `obj - other`, `obj(...)`), not "Calling `obj.__getattr__`".
+TEST(DocumenterCode, DunderMethodsAsTheOperationsTheyImplement) {
+  std::string file =
+      "class Shard:\n    def __getattr__(self, name):\n        if name == \"base\":\n            raise AttributeError()\n"
+      "class Offset:\n    def __sub__(self, other):\n        if isinstance(other, int):\n"
+      "            raise TypeError(\"cannot subtract an int\")\n"
+      "class Attention:\n    def __call__(self, sink):\n        if sink is None:\n            raise ValueError(\"sink is required\")\n";
+  Record get = DocumentCode("m.py", file, 4, "AttributeError", "", "Shard.__getattr__", {"name == \"base\""});
+  SCOPED_TRACE(Dump(get));
+  EXPECT_TRUE(Has(get.trigger_scenarios, "Reading `obj.<name>` on a `Shard` with")) << *get.trigger_scenarios;
+  EXPECT_FALSE(Has(get.trigger_scenarios, "Calling `obj.__getattr__`"));
+  Record sub = DocumentCode("m.py", file, 8, "TypeError", "cannot subtract an int", "Offset.__sub__", {"isinstance(other, int)"});
+  SCOPED_TRACE(Dump(sub));
+  EXPECT_TRUE(Has(sub.trigger_scenarios, "Using `obj - other` on an `Offset` with")) << *sub.trigger_scenarios;
+  Record call = DocumentCode("m.py", file, 12, "ValueError", "sink is required", "Attention.__call__", {"sink is None"});
+  SCOPED_TRACE(Dump(call));
+  EXPECT_TRUE(Has(call.trigger_scenarios, "Calling an `Attention` object (`obj(...)`) with")) << *call.trigger_scenarios;
+}
+
 }  // namespace
 }  // namespace errdex

@@ -309,7 +309,11 @@ std::string WriteTriggers(const SiteFacts& sf) {
   if (!launch.empty()) trig.push_back((StartsWith(launch[0], "without ") ? "Launching " : "Launching with ") + JoinSome(launch, "and", 6) + ".");
   if (!env.empty()) trig.push_back("Running with " + JoinSome(env, "and", 6) + " in the environment.");
   if (!caps.empty()) trig.push_back("Running where " + JoinSome(caps, "and", 6) + ".");
-  if (!params.empty()) trig.push_back("Calling " + BT(CallName(sf)) + " with " + JoinSome(params, "and", 6) + ".");
+  if (!params.empty()) {
+    // Python calls a dunder method for an operation: the operation is what the user wrote.
+    std::string op = DunderOperation(sf);
+    trig.push_back((op.empty() ? "Calling " + BT(CallName(sf)) : op) + " with " + JoinSome(params, "and", 6) + ".");
+  }
   if (!built.empty()) trig.push_back("Building " + BT(sf.ctx->class_name) + " with " + JoinSome(built, "and", 6) + ".");
   if (!request.empty())
     trig.push_back((sf.ctx->route.empty() ? std::string("A request where ") : "A " + sf.ctx->route_method + " " + BT(sf.ctx->route) + " request where ") +
