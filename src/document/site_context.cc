@@ -161,6 +161,23 @@ int IntAt(const nlohmann::json& o, const char* key, int fallback) {
 }
 }  // namespace
 
+size_t SiteContextTextBytes(const SiteContext& c) {
+  size_t n = 64 + c.def_name.size() + c.class_name.size() + c.route_method.size() + c.route.size();
+  for (const auto& d : c.decorators) n += d.size() + 3;
+  for (const auto& p : c.params) n += p.name.size() + p.annotation.size() + p.default_value.size() + 12;
+  for (const auto& [k, v] : c.assigned) n += k.size() + v.size() + 8;
+  for (const auto& b : c.branches) {
+    n += b.test.size() + b.raises.size() + 48;
+    for (const auto& [k, v] : b.sets) n += k.size() + v.size() + 8;
+  }
+  for (const auto& cl : c.callers) n += cl.scope.size() + cl.call.size() + 16;
+  for (const auto& m : c.modules) n += m.size() + 3;
+  for (const auto& b : c.class_bases) n += b.size() + 3;
+  for (const auto& [line, t] : c.exits) n += t.size() + 16;
+  for (const auto& w : c.writes) n += w.attr.size() + w.method.size() + w.value.size() + 12;
+  return n;
+}
+
 SiteContext SiteContextFromJson(std::string_view text) {
   using nlohmann::json;
   SiteContext c;

@@ -87,5 +87,8 @@ struct SiteContext {
 // malformed gives a SiteContext with known = false.
 std::string SiteContextToJson(const SiteContext& c);
 SiteContext SiteContextFromJson(std::string_view json);
+// The bytes of its strings: about the size of its JSON, without writing it (what
+// the scan's spool counts a context held in memory as).
+size_t SiteContextTextBytes(const SiteContext& c);
 
 }  // namespace errdex

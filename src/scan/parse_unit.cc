@@ -56,7 +56,8 @@ void Canonicalize(CatalogLine& line) {
 }  // namespace
 
 ParsedFile ParseUnit(const Extractor& extractor, const std::string& path, std::string_view text, const std::string& unit_key,
-                     const std::optional<std::string>& repo, const ExtractLimits& limits, bool document) {
+                     const std::optional<std::string>& repo, const ExtractLimits& limits, bool document,
+                     bool context_json) {
   auto unit = std::make_shared<Unit>();
   unit->kind = UnitKind::kDerived;
   unit->key = unit_key;
@@ -130,7 +131,7 @@ ParsedFile ParseUnit(const Extractor& extractor, const std::string& path, std::s
       if (ff.knowledge) unit->knowledge = SerializeFileKnowledge(*ff.knowledge);
       for (size_t k = 0; k < unit->records.size() && k < ff.contexts.size(); ++k)
         if (ff.contexts[k].known) {
-          unit->records[k].context = SiteContextToJson(ff.contexts[k]);
+          if (context_json) unit->records[k].context = SiteContextToJson(ff.contexts[k]);
           unit->records[k].gathered_context = std::make_shared<const SiteContext>(std::move(ff.contexts[k]));
         }
     } catch (const std::exception& e) {

@@ -21,6 +21,7 @@
 #include "check/program.h"
 #include "check/scan_hook.h"
 #include "document/documenter.h"
+#include "document/site_context.h"
 #include "extract/cpp/cpp_extractor.h"
 #include "extract/python/python_extractor.h"
 #include "extract/rust/rust_extractor.h"
@@ -123,6 +124,9 @@ class Pipeline {
   std::mutex own_mu_;
   std::mutex* store_mu_;
   bool wants_records_ = false;
+  // Each site's context as JSON too (UnitRecord::context): only for a catalog or
+  // a sink that keeps the knowledge (its sites); JSON Lines alone never read it.
+  bool context_json_ = true;
   int jobs_ = 1;
   Clock::time_point t0_ = Clock::now();
 
@@ -314,7 +318,7 @@ bool Pipeline::Lookup(const std::string& key, std::vector<StoredUnit>* out) {
 Result<std::shared_ptr<Unit>> Pipeline::Parse(size_t i, std::string text) {
   const Task& t = tasks_[i];
   const std::string& path = t.path;
-  ParsedFile parsed = ParseUnit(t.extractor, path, text, t.key, rs_.repo, o_.limits, o_.document);
+  ParsedFile parsed = ParseUnit(t.extractor, path, text, t.key, rs_.repo, o_.limits, o_.document, context_json_);
   std::shared_ptr<Unit> unit = std::move(parsed.unit);
   if (!parsed.text) return unit;
   // Only in the first pass, which parses each file once: a file parsed again in
@@ -436,7 +440,8 @@ void Pipeline::FirstPass(size_t i) {
   fs.knowledge = (*unit)->knowledge;
   size_t held = 256;
   for (const UnitRecord& r : (*unit)->records)
-    held += 1024 + r.line.record.source_code.size() + 2 * r.context.size() /* and gathered_context */ +
+    held += 1024 + r.line.record.source_code.size() +
+            2 * (r.gathered_context && r.context.empty() ? SiteContextTextBytes(*r.gathered_context) : r.context.size()) +
             (r.line.record.error_message ? r.line.record.error_message->size() * 3 : 0);
   sites_.fetch_add(static_cast<int64_t>((*unit)->records.size()));
   bytes_.fetch_add(size);
@@ -584,6 +589,7 @@ Result<ScanResult> Pipeline::Run() {
   result_.stats.list_seconds = SecondsSince(t0_);
   bool keeps_knowledge = false;
   for (ScanSink* sink : sinks_) keeps_knowledge = keeps_knowledge || sink->WantsKnowledge();
+  context_json_ = keeps_knowledge || store_ != nullptr;
   if (o_.document && keeps_knowledge) check_ = std::make_unique<check::ScanHook>(tasks_.size());
 
   // 2. Read + extract + facts, or find the file's unit in the catalog.
