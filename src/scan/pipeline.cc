@@ -382,6 +382,14 @@ void Pipeline::LoadForCheck(size_t i, std::string_view text) {
   check_->AddFile(i, tasks_[i].path, text, std::move(sites));
 }
 
+// What a record's context holds in memory until the second pass: its JSON and the
+// gathered context (about twice the JSON), or the gathered one alone when no sink
+// wants the JSON (context_json_).
+size_t ContextBytes(const UnitRecord& r) {
+  if (!r.context.empty()) return 2 * r.context.size();
+  return r.gathered_context ? SiteContextTextBytes(*r.gathered_context) : 0;
+}
+
 // Pass 1: a stored unit for the file, or the file parsed into the spool.
 void Pipeline::FirstPass(size_t i) {
   Task& t = tasks_[i];
@@ -440,8 +448,7 @@ void Pipeline::FirstPass(size_t i) {
   fs.knowledge = (*unit)->knowledge;
   size_t held = 256;
   for (const UnitRecord& r : (*unit)->records)
-    held += 1024 + r.line.record.source_code.size() +
-            2 * (r.gathered_context && r.context.empty() ? SiteContextTextBytes(*r.gathered_context) : r.context.size()) +
+    held += 1024 + r.line.record.source_code.size() + ContextBytes(r) +
             (r.line.record.error_message ? r.line.record.error_message->size() * 3 : 0);
   sites_.fetch_add(static_cast<int64_t>((*unit)->records.size()));
   bytes_.fetch_add(size);
