@@ -318,7 +318,7 @@ std::string DunderOperation(const SiteFacts& sf) {
     return op + " on " + article + BT(cls);
   }
   // A module's own __getattr__ (PEP 562): `module.<name>`.
-  if (f == "__getattr__" || f == "__dir__") {
+  if (f == "__getattr__") {
     std::string mod = sf.site->file_path;
     if (EndsWith(mod, ".py")) mod.resize(mod.size() - 3);
     if (EndsWith(mod, "/__init__")) mod.resize(mod.size() - 9);

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string_view>
+#include <utility>
 
 #include "document/py_tokens.h"
 #include "document/text.h"
@@ -10,6 +12,11 @@
 
 namespace errdex::doc {
 namespace {
+
+// JavaScript's `typeof` names and the Python types the parser reads them as; both
+// directions (NormalizeGuard, ForeignCode) use this one table.
+constexpr std::pair<std::string_view, std::string_view> kJsTypeofTypes[] = {
+    {"string", "str"}, {"number", "(int, float)"}, {"boolean", "bool"}, {"object", "dict"}, {"function", "Callable"}};
 
 struct Node {
   enum Kind { kAtom, kAnd, kOr } kind = kAtom;
@@ -379,7 +386,9 @@ std::string NormalizeGuard(std::string_view s, std::string_view language) {
             size_t q = s.find(s[p], p + 1);
             if (q != std::string_view::npos) {
               std::string t(s.substr(p + 1, q - p - 1));
-              std::string py = t == "string" ? "str" : t == "number" ? "(int, float)" : t == "boolean" ? "bool" : t == "object" ? "dict" : t == "function" ? "Callable" : t;
+              std::string py = t;
+              for (const auto& [js_type, python] : kJsTypeofTypes)
+                if (t == js_type) py = python;
               o += std::string(neg ? "not " : "") + "isinstance(" + x + ", " + py + ")";
               i = q + 1;
               continue;
@@ -508,9 +517,8 @@ std::string JsTypeTest(std::string_view code, size_t at, bool negated, size_t* e
   std::string x = Trim(inner.substr(0, comma)), t = Trim(inner.substr(comma + 1));
   if (x.empty() || t.empty()) return "";
   *end = close + 1;
-  std::string js_type = t == "str" ? "string" : t == "(int, float)" ? "number" : t == "bool" ? "boolean"
-                        : t == "dict" ? "object" : t == "Callable" ? "function" : "";
-  if (!js_type.empty()) return "typeof " + x + (negated ? " !== '" : " === '") + js_type + "'";
+  for (const auto& [js_type, py] : kJsTypeofTypes)
+    if (t == py) return "typeof " + x + (negated ? " !== '" : " === '") + std::string(js_type) + "'";
   if (t == "list") return (negated ? "!" : "") + std::string("Array.isArray(") + x + ")";
   if (t == "int") return (negated ? "!" : "") + std::string("Number.isInteger(") + x + ")";
   return negated ? "!(" + x + " instanceof " + t + ")" : x + " instanceof " + t;
