@@ -42,7 +42,7 @@ std::string Pct(int a, int b) {
 int Run(const LintArgs& a) {
   if (a.db.empty() == a.jsonl.empty()) return Fail("give either --db CATALOG or --jsonl FILE...");
   std::vector<CatalogLine> lines;
-  std::set<std::string> flag_dests;
+  std::map<std::string, std::vector<std::string>> flag_files;  // dest -> the files defining it
   if (!a.db.empty()) {
     auto store = CatalogStore::Open(a.db, /*create=*/false);
     if (!store.ok()) return Fail(store.status().ToString());
@@ -61,7 +61,12 @@ int Run(const LintArgs& a) {
       if (!blob.ok() || !blob.value()) continue;
       auto k = RepoKnowledge::Deserialize(*blob.value());
       if (const doc::KnowledgeIndex* idx = doc::AsIndex(*k))
-        for (const auto& fl : idx->data().flags) flag_dests.insert(fl.dest);
+        for (const auto& fl : idx->data().flags) {
+          // As the documenter reads them (KnowledgeIndex::FindFlagFrom): a flag only
+          // scripts define names the library's code too unless the library has such a field.
+          bool everywhere = !fl.file.empty() && !doc::FlagFileReaches(fl.file, "") && !idx->LibraryField(fl.dest);
+          flag_files[fl.dest].push_back(everywhere ? std::string() : fl.file);
+        }
     }
     for (auto& l : loaded.value()) lines.push_back(std::move(l.line));
   } else {
@@ -83,7 +88,7 @@ int Run(const LintArgs& a) {
     std::fprintf(stderr, "errdex: no records to check\n");
     return 1;
   }
-  doc::ProseLinter linter(flag_dests);
+  doc::ProseLinter linter(std::move(flag_files));
   for (const auto& l : lines) linter.Check(l.record, l.facts ? &*l.facts : nullptr);
   linter.Finish();
   const doc::LintStats& s = linter.stats();

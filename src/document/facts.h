@@ -158,6 +158,10 @@ bool IsBoolField(const Subject& s);
 // Does a type test of the constructor argument `name` stand among the facts
 // (`elif not isinstance(self.name, int)` after `if self.name is None`)?
 bool TypeTestedArgument(const SiteFacts& sf, const std::string& name);
+// The class the user builds to set field `f`, when the site checks its object's
+// own fields as it is built (`__post_init__`/`__init__` of the field's class or of
+// a subclass of it: AdaLoraConfig checks LoraConfig's `r`): the site's class; else "".
+std::string BuiltClass(const SiteFacts& sf, const ConfigField& f);
 std::string CallName(const SiteFacts& sf);                   // how a caller spells the call (`obj.f`)
 // The operation a Python dunder method implements, as the user writes it: "Reading
 // `obj.<name>` of a `Shard`", "Using `obj - other` on a `Offset`"; "" for other functions.

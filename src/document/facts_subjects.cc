@@ -208,7 +208,7 @@ Subject SubjectResolver::Resolve(Atom& a) const {
       if (!StartsWith(x, r.call) || !EndsWith(x, ")")) continue;
       auto args = CallArgs(x, r.call.size() - 1);
       if (args.empty() || !StringLit(Trim(args[0]), &name)) continue;
-      if (const Flag* f = k_->FindFlagFor("java", "-D" + name, deps_)) {
+      if (const Flag* f = k_->FindFlagFrom("java", "-D" + name, site_.file_path, deps_)) {
         s.kind = SubjectKind::kFlag;
         s.flag = f;
         return s;
@@ -283,7 +283,7 @@ Subject SubjectResolver::Resolve(Atom& a) const {
       s.expr = Show(arg);
       // isinstance(args.x, T): the flag's value has the wrong type.
       if (k_ && IsDotted(arg) && arg.find('.') != std::string::npos && SettingsHolder(arg.substr(0, arg.rfind('.')), ctx_))
-        s.flag = k_->FindFlagFor(site_.language, LastComponent(arg), deps_);
+        s.flag = k_->FindFlagFrom(site_.language, LastComponent(arg), site_.file_path, deps_);
       s.pred = Show(args[1]);
       s.missing = a.falsy;
       if (const ParamInfo* p = Param(Trim(args[0]))) s.param = p->name, s.param_info = p;
@@ -355,7 +355,7 @@ Subject SubjectResolver::Resolve(Atom& a) const {
   // Go: `*workers`, the value behind the pointer flag.Int("workers", ...) returned. Java: a
   // picocli @Option field, `workers` or `this.workers`, unless a parameter or local shadows it.
   if (k_ && site_.language == "go" && StartsWith(x, "*") && IsIdent(x.substr(1)))
-    if (const Flag* f = k_->FindFlagFor("go", x.substr(1), deps_)) {
+    if (const Flag* f = k_->FindFlagFrom("go", x.substr(1), site_.file_path, deps_)) {
       s.kind = SubjectKind::kFlag;
       s.flag = f;
       return s;
@@ -373,12 +373,13 @@ Subject SubjectResolver::Resolve(Atom& a) const {
     std::string base = x.substr(0, x.rfind('.'));
     std::string last = LastComponent(x);
     if (SettingsHolder(base, ctx_)) {
-      if (const Flag* f = k_->FindFlagFor(site_.language, last, deps_)) {
+      if (const Flag* f = k_->FindFlagFrom(site_.language, last, site_.file_path, deps_)) {
         s.kind = SubjectKind::kFlag;
         s.flag = f;
         return s;
       }
-      if (const ConfigField* f = k_->FindField(last, deps_)) {
+      std::string_view own_class = base == "self" || base == "cls" ? std::string_view(ctx_.class_name) : std::string_view();
+      if (const ConfigField* f = k_->FindFieldFrom(last, site_.file_path, own_class, deps_)) {
         // A field of a pydantic BaseSettings class: the user sets its environment variable.
         if (const EnvVar* e = SettingsEnv(*f)) {
           s.kind = SubjectKind::kEnv;

@@ -56,6 +56,19 @@ bool TypeTestedArgument(const SiteFacts& sf, const std::string& name) {
                      [&](const Fact& g) { return g.subj.kind == SubjectKind::kType && g.subj.ctor && g.subj.param == name; });
 }
 
+std::string BuiltClass(const SiteFacts& sf, const ConfigField& f) {
+  if (!sf.ctx || sf.ctx->class_name.empty() || !sf.site) return "";
+  if (!EndsWith(sf.site->function, ".__post_init__") && !EndsWith(sf.site->function, ".__init__")) return "";
+  std::string cur = sf.ctx->class_name;
+  for (int depth = 0; !cur.empty() && depth < 16; ++depth) {  // bounded: `class A(B)` / `class B(A)` loops
+    if (cur == f.class_name) return sf.ctx->class_name;
+    if (!sf.k) break;
+    auto b = sf.k->data().class_bases.find(cur);
+    cur = b == sf.k->data().class_bases.end() ? std::string() : b->second;
+  }
+  return "";
+}
+
 std::string SettingRef(const Subject& s) {
   if (s.kind == SubjectKind::kFlag) return BT(s.flag->Primary());
   if (s.kind == SubjectKind::kField) return "the " + BT(s.field->name) + " setting of " + BT(s.field->class_name);
@@ -526,7 +539,7 @@ std::string FlagsAsOptions(const SiteFacts& sf, std::string_view code, DocDeps* 
     const Flag* flag = nullptr;
     if (dot != std::string_view::npos && (e >= code.size() || code[e] != '(') &&
         SettingsHolder(std::string(name.substr(0, dot)), *sf.ctx))
-      flag = sf.k->FindFlagFor("python", name.substr(dot + 1), deps);
+      flag = sf.k->FindFlagFrom("python", name.substr(dot + 1), sf.site ? std::string_view(sf.site->file_path) : std::string_view(), deps);
     if (flag) out += flag->Primary();
     else out.append(name);
     i = e;

@@ -65,6 +65,20 @@ FileKnowledgePtr CollectFileKnowledge(std::string_view path, std::string_view te
 namespace doc {
 namespace {
 
+// The top directory of `path` when it holds scripts rather than the library
+// (examples/, scripts/, benchmarks/, tests/, docs/ ...), else "".
+std::string_view ScriptTree(std::string_view path) {
+  std::string_view top = path.substr(0, path.find('/'));
+  if (top.size() == path.size()) return {};
+  static constexpr std::string_view kTrees[] = {"examples", "example", "scripts", "script", "benchmarks", "benchmark",
+                                                "bench", "benches", "tests", "test", "testing", "docs", "doc", "demo",
+                                                "demos", "tutorials", "tutorial", "notebooks", "recipes", "cookbook"};
+  for (std::string_view t : kTrees)
+    if (top == t) return top;
+  return {};
+}
+
+
 bool IsSettingsClass(std::string_view name) {
   for (std::string_view suf : {"Args", "Arguments", "Config", "Options", "Settings", "Params", "Configuration"})
     if (EndsWith(name, suf)) return true;
@@ -78,17 +92,26 @@ KnowledgeIndex::KnowledgeIndex(SettingsData data, std::map<std::string, std::map
   std::set<std::string> settings_classes(data_.settings_classes.begin(), data_.settings_classes.end());
   for (size_t i = 0; i < data_.fields.size(); ++i) {
     const ConfigField& f = data_.fields[i];
-    if (IsSettingsClass(f.class_name) || settings_classes.count(f.class_name)) field_by_name_.emplace(f.name, i);
+    if (IsSettingsClass(f.class_name) || settings_classes.count(f.class_name)) {
+      field_by_name_.emplace(f.name, i);
+      fields_by_name_[f.name].push_back(i);
+    }
   }
   for (size_t i = 0; i < data_.flags.size(); ++i) {
     const Flag& f = data_.flags[i];
     // Another language's flags under "<language>:<name>" (FindFlagFor): a Rust router's
     // --workers is not the Python server's.
     std::string lang = f.Language().empty() ? "" : std::string(f.Language()) + ":";
-    flag_by_name_.emplace(lang + f.dest, i);
+    // One name defined both by a script (examples/...) and by the library: the library's.
+    auto put = [&](std::string key) {
+      auto [it, inserted] = flag_by_name_.emplace(std::move(key), i);
+      if (!inserted && !ScriptTree(data_.flags[it->second].file).empty() && ScriptTree(f.file).empty()) it->second = i;
+    };
+    put(lang + f.dest);
     flag_by_file_dest_.emplace(f.file + "\n" + lang + f.dest, i);
-    for (const auto& o : f.options) flag_by_name_.emplace(lang + o, i);
-    if (!f.negative.empty()) flag_by_name_.emplace(lang + f.negative, i);
+    flags_by_dest_[lang + f.dest].push_back(i);
+    for (const auto& o : f.options) put(lang + o);
+    if (!f.negative.empty()) put(lang + f.negative);
   }
   for (size_t i = 0; i < data_.envs.size(); ++i) {
     auto [it, inserted] = env_by_name_.emplace(data_.envs[i].name, i);
@@ -109,6 +132,36 @@ const Flag* KnowledgeIndex::FindFlagFor(std::string_view language, std::string_v
   if (language.empty() || language == "python") return FindFlag(name, deps);
   return FindFlag(std::string(language) + ":" + std::string(name), deps);
 }
+const Flag* KnowledgeIndex::FindFlagFrom(std::string_view language, std::string_view name, std::string_view file,
+                                         DocDeps* deps) const {
+  const Flag* any = FindFlagFor(language, name, deps);  // also records the dependency
+  if (!any || any->file == file) return any;
+  std::string lang = language.empty() || language == "python" ? "" : std::string(language) + ":";
+  auto it = flag_by_file_dest_.find(std::string(file) + "\n" + lang + std::string(name));
+  if (it != flag_by_file_dest_.end()) return &data_.flags[it->second];
+  if (FlagFileReaches(any->file, file)) return any;
+  if (auto d = flags_by_dest_.find(lang + std::string(name)); d != flags_by_dest_.end())
+    for (size_t i : d->second)
+      if (FlagFileReaches(data_.flags[i].file, file)) return &data_.flags[i];
+  // Only scripts define it. When the library has a settings field of that name (a
+  // config class the user builds: `LoraConfig(target_modules=...)`), that is what
+  // the code means; else the scripts' flag is the best word for it (a plugin's
+  // examples repeat the host program's `--enforce-eager`).
+  if (deps) deps->Add("field", name);
+  return LibraryField(name) ? nullptr : any;
+}
+
+bool KnowledgeIndex::LibraryField(std::string_view name) const {
+  if (auto f = fields_by_name_.find(name); f != fields_by_name_.end())
+    for (size_t i : f->second)
+      if (ScriptTree(data_.fields[i].file).empty()) return true;
+  return false;
+}
+
+bool FlagFileReaches(std::string_view flag_file, std::string_view file) {
+  std::string_view tree = ScriptTree(flag_file);
+  return tree.empty() || ScriptTree(file) == tree;
+}
 const Flag* KnowledgeIndex::FindFieldFlag(std::string_view language, std::string_view field, std::string_view file,
                                           DocDeps* deps) const {
   const Flag* any = FindFlagFor(language, field, deps);  // also records the dependency
@@ -120,6 +173,29 @@ const ConfigField* KnowledgeIndex::FindField(std::string_view name, DocDeps* dep
   if (deps) deps->Add("field", name);
   auto it = field_by_name_.find(name);
   return it == field_by_name_.end() ? nullptr : &data_.fields[it->second];
+}
+const ConfigField* KnowledgeIndex::FindFieldFrom(std::string_view name, std::string_view file,
+                                                 std::string_view class_name, DocDeps* deps) const {
+  if (deps) deps->Add("field", name);
+  auto it = fields_by_name_.find(name);
+  if (it == fields_by_name_.end()) return nullptr;
+  const ConfigField* reaching = nullptr;
+  for (size_t i : it->second) {
+    const ConfigField& f = data_.fields[i];
+    if (!class_name.empty() && f.class_name == class_name && f.file == file) return &f;
+    if (!reaching && FlagFileReaches(f.file, file)) reaching = &f;
+  }
+  // `self.r` in a subclass: the field its nearest base class declares
+  // (AdaLoraConfig(LoraConfig) reads LoraConfig's `r`, not another config's).
+  std::string cur(class_name);
+  for (int depth = 0; !cur.empty() && depth < 16; ++depth) {  // bounded: `class A(B)` / `class B(A)` loops
+    for (size_t i : it->second)
+      if (data_.fields[i].class_name == cur) return &data_.fields[i];
+    if (deps) deps->Add("class", cur);
+    auto b = data_.class_bases.find(cur);
+    cur = b == data_.class_bases.end() ? std::string() : b->second;
+  }
+  return reaching;
 }
 const EnvVar* KnowledgeIndex::FindEnv(std::string_view name, DocDeps* deps) const {
   if (deps) deps->Add("env", name);

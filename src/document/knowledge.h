@@ -41,6 +41,13 @@ class KnowledgeIndex final : public RepoKnowledge {
   // The flag a site of `language` means by `name` (a dest or an option): Python's
   // idioms for Python sites, clap's for Rust ones, flag/pflag's for Go ones.
   const Flag* FindFlagFor(std::string_view language, std::string_view name, DocDeps* deps = nullptr) const;
+  // FindFlagFor's flag as code in `file` (a site's, repo-relative) can mean it:
+  // `file`'s own flag of that name first, then one defined outside the script
+  // trees (examples/, scripts/, benchmarks/, tests/ ...) or in `file`'s own tree;
+  // a flag only scripts define, unless the library has a settings field of that
+  // name (`peft_config.target_modules` is LoraConfig's, not an example's --target_modules).
+  const Flag* FindFlagFrom(std::string_view language, std::string_view name, std::string_view file,
+                           DocDeps* deps = nullptr) const;
   // The flag a Java check of field `field` means (a picocli @Option, a Spring property):
   // the one `file` (the site's) binds, when it binds one -- `timeout` is a field of many
   // classes, and a check names its own class's -- else FindFlagFor's.
@@ -48,6 +55,13 @@ class KnowledgeIndex final : public RepoKnowledge {
                             DocDeps* deps = nullptr) const;
   // A field of a settings-like class (dataclass/pydantic) named `name`.
   const ConfigField* FindField(std::string_view name, DocDeps* deps = nullptr) const;
+  // Whether a settings class outside the script trees has a field `name`.
+  bool LibraryField(std::string_view name) const;
+  // The field `name` as code in `file` means it: the field of `class_name` (the
+  // site's class, for `self.x`) in `file` when there is one, else the first whose
+  // file reaches `file` (FlagFileReaches: an example's ScriptArguments is not the library's).
+  const ConfigField* FindFieldFrom(std::string_view name, std::string_view file, std::string_view class_name,
+                                   DocDeps* deps = nullptr) const;
   const EnvVar* FindEnv(std::string_view name, DocDeps* deps = nullptr) const;
   // The first ancestor of class `name` not defined in the repo (the built-in or
   // third-party class it derives from), or "" when `name` is not a repo class.
@@ -62,8 +76,15 @@ class KnowledgeIndex final : public RepoKnowledge {
   std::map<std::string, std::map<std::string, std::string>> file_class_bases_;
   std::map<std::string, size_t, std::less<>> flag_by_name_, field_by_name_, env_by_name_;
   std::map<std::string, size_t, std::less<>> flag_by_file_dest_;  // "<file>\n<language>:<dest>"
+  std::map<std::string, std::vector<size_t>, std::less<>> flags_by_dest_;
+  std::map<std::string, std::vector<size_t>, std::less<>> fields_by_name_;  // settings-like classes' fields only  // "<language>:<dest>" -> every definition
   std::map<std::string, SiteContext, std::less<>> sites_;
 };
+
+// Whether a flag defined in `flag_file` can be what code in `file` means: a flag
+// of a script tree (examples/, scripts/, benchmarks/, tests/, docs/ ...) only
+// within that tree; any other flag anywhere.
+bool FlagFileReaches(std::string_view flag_file, std::string_view file);
 
 // The index behind any RepoKnowledge made by Build/Deserialize (nullptr otherwise).
 const KnowledgeIndex* AsIndex(const RepoKnowledge& k);

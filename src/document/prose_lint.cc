@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "document/facts.h"
+#include "document/knowledge.h"
 #include "document/message_hints.h"
 #include "document/text.h"
 #include "extract/common/ts_front_end.h"
@@ -227,7 +228,20 @@ const std::vector<std::string>& ProseLinter::CheckNames() {
   return names;
 }
 
-ProseLinter::ProseLinter(std::set<std::string> flag_dests) : flag_dests_(std::move(flag_dests)) {
+ProseLinter::ProseLinter(std::map<std::string, std::vector<std::string>> flag_files) : flag_files_(std::move(flag_files)) {
+  for (const auto& n : CheckNames()) stats_.by_check[n] = 0;
+}
+
+bool ProseLinter::IsFlagFor(const std::string& dest, const std::string& file) const {
+  auto it = flag_files_.find(dest);
+  if (it == flag_files_.end()) return false;
+  for (const std::string& f : it->second)
+    if (f.empty() || FlagFileReaches(f, file)) return true;
+  return false;
+}
+
+ProseLinter::ProseLinter(std::set<std::string> flag_dests) {
+  for (const std::string& d : flag_dests) flag_files_[d].push_back("");
   for (const auto& n : CheckNames()) stats_.by_check[n] = 0;
 }
 
@@ -437,14 +451,14 @@ void ProseLinter::Check(const Record& r, const Site* facts) {
   // flag-as-attribute: a Python site's (a C++ struct's `args.top_k` is no flag, and
   // other languages' flags are matched in their own idioms).
   bool python = facts ? facts->language == "python" : EndsWith(r.file_path, ".py") || EndsWith(r.file_path, ".pyi");
-  if (!flag_dests_.empty() && python) {
+  if (!flag_files_.empty() && python) {
     auto named_as_attribute = [&](const std::string& text, std::string* what) {
       for (const auto& sp : Spans(text)) {
         if (StartsWith(sp, "--")) continue;
         size_t cut = sp.find_first_of(" =<>!([,");
         std::string head = sp.substr(0, cut);
         if (cut != std::string::npos && sp[cut] == '(') continue;  // a call (cfg.get("x")), not an attribute
-        if (head.find('.') == std::string::npos || !IsDotted(head) || !flag_dests_.count(LastComponent(head))) continue;
+        if (head.find('.') == std::string::npos || !IsDotted(head) || !IsFlagFor(LastComponent(head), r.file_path)) continue;
         // Only an attribute of a settings object names the setting: args.x, cfg.x,
         // self.server_args.x, ServerArgs.x -- not any object's attribute of that name
         // (the documenter's own test, doc::SettingsHolder; `self.x` needs the class,
@@ -476,7 +490,7 @@ void ProseLinter::Check(const Record& r, const Site* facts) {
         b = e + 1;
         if (StartsWith(line, "#")) continue;
         std::string lhs = Trim(line.substr(0, line.find('=')));
-        if (line.find('=') != std::string::npos && line.find("==") == std::string::npos && flag_dests_.count(lhs)) {
+        if (line.find('=') != std::string::npos && line.find("==") == std::string::npos && IsFlagFor(lhs, r.file_path)) {
           Add(r, "flag-as-attribute", "exampleFix", line);
           break;
         }

@@ -57,7 +57,11 @@ class ProseLinter {
  public:
   // `flag_dests`: attribute names the repository maps to flags (deepep_mode), from
   // the catalog's knowledge; may be empty.
+  // `flag_dests`: the repository's flags by dest, each reaching every file.
   explicit ProseLinter(std::set<std::string> flag_dests = {});
+  // dest -> the files defining it: a flag reaches a record as the documenter's
+  // lookups let it (KnowledgeIndex::FindFlagFrom: an example's flag is not the library's).
+  explicit ProseLinter(std::map<std::string, std::vector<std::string>> flag_files);
   // `facts` may be null (records without stored facts).
   void Check(const Record& r, const Site* facts);
   // Call once after the last Check (counts shared documentation).
@@ -68,7 +72,8 @@ class ProseLinter {
 
  private:
   void Add(const Record& r, const std::string& check, const std::string& field, const std::string& text);
-  std::set<std::string> flag_dests_;
+  bool IsFlagFor(const std::string& dest, const std::string& file) const;
+  std::map<std::string, std::vector<std::string>> flag_files_;
   std::vector<LintFinding> findings_;
   LintStats stats_;
   std::map<std::string, int> docs_;  // documentation -> records having it

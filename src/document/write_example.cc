@@ -133,7 +133,9 @@ std::optional<std::string> SettingsFix(const SiteFacts& sf) {
   std::string b = join(before), a = join(after);
   if (fields) {
     // The first field's class: a subclass's own fields come before its base's.
-    const std::string& cls = settings[0]->subj.field->class_name;
+    // The class the user builds (a subclass checking a base's field) else the field's.
+    std::string cls = BuiltClass(sf, *settings[0]->subj.field);
+    if (cls.empty()) cls = settings[0]->subj.field->class_name;
     b = cls + "(" + b + ")";
     a = cls + "(" + a + ")";
   }

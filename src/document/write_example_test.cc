@@ -323,5 +323,49 @@ TEST(ExampleFix, ConfigFieldsCheckedAsTheObjectIsBuilt) {
   EXPECT_TRUE(Has(given.example_fix, "# after\nBnbConfig(min_num_params=1)"));
 }
 
+// A flag of a script under examples/ is that script's, not the library's; a
+// subclass checking its base's field is built as itself, and a same-named field
+// of an unrelated config elsewhere is not it.
+TEST(ExampleFix, ScriptsFlagsAndOtherClassesFieldsAreNotTheLibrarys) {
+  std::string script =
+      "import argparse\n\n\ndef main():\n    parser = argparse.ArgumentParser()\n"
+      "    parser.add_argument(\"--target_modules\", type=str, default=None)\n"
+      "    parser.add_argument(\"--r\", type=int, default=16)\n    args = parser.parse_args()\n";
+  std::string other =
+      "from dataclasses import dataclass\n\n\n@dataclass\nclass OtherConfig:\n    r: int = 4\n";
+  std::string base =
+      "from dataclasses import dataclass\n\n\n@dataclass\nclass LoraConfig:\n    r: int = 8\n    target_modules: str = None\n";
+  std::string lib =
+      "from dataclasses import dataclass\n\nfrom .lora import LoraConfig\n\n\n@dataclass\nclass AdaConfig(LoraConfig):\n"
+      "    init_r: int = 12\n\n"
+      "    def __post_init__(self):\n"
+      "        if self.r != 8:\n"
+      "            raise ValueError(\"`r` is not used by AdaConfig; set `init_r` instead.\")\n\n\n"
+      "def inject(model, peft_config):\n"
+      "    if not peft_config.target_modules:\n"
+      "        raise ValueError(\"No layers were found. Please check `peft_config.target_modules`.\")\n";
+  auto k = Knowledge({{"examples/train.py", script}, {"src/pkg/other.py", other}, {"src/pkg/lora.py", base}, {"src/pkg/ada.py", lib}});
+
+  Site check = RaiseSite("src/pkg/ada.py", 17, "ValueError", "No layers were found. Please check `peft_config.target_modules`.", "inject");
+  check.guards = {"not peft_config.target_modules"};
+  Record c;
+  Doc(check, lib, *k, &c);
+  SCOPED_TRACE(Dump(c));
+  EXPECT_TRUE(AnyHas(c.solutions, "Please check `peft_config.target_modules`. (the message's advice)"));
+  for (const Record* r : {&c})
+    for (const auto& field : {r->trigger_scenarios, r->example_fix}) EXPECT_FALSE(Has(field, "--target_modules"));
+  EXPECT_FALSE(AnyHas(c.solutions, "--target_modules"));
+
+  Site sub = RaiseSite("src/pkg/ada.py", 12, "ValueError", "`r` is not used by AdaConfig; set `init_r` instead.", "AdaConfig.__post_init__");
+  sub.guards = {"self.r != 8"};
+  Record r;
+  Doc(sub, lib, *k, &r);
+  SCOPED_TRACE(Dump(r));
+  EXPECT_EQ(r.example_fix.value_or(""), "# before\nAdaConfig(r=9)\n# after\nAdaConfig(r=8)");
+  EXPECT_TRUE(Has(r.trigger_scenarios, "Building `AdaConfig` with `r` != `8`."));
+  EXPECT_FALSE(AnyHas(r.solutions, "OtherConfig"));
+  EXPECT_FALSE(AnyHas(r.solutions, "--r"));
+}
+
 }  // namespace
 }  // namespace errdex

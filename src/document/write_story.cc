@@ -257,8 +257,7 @@ std::string WriteTriggers(const SiteFacts& sf) {
       case SubjectKind::kField:
         if (TypeTestedArgument(sf, f.subj.field->name)) break;  // its type test says it
         // A config class checking its own fields as it is built: the user builds it.
-        if (f.subj.field->class_name == sf.ctx->class_name && (EndsWith(site.function, ".__post_init__") ||
-                                                               EndsWith(site.function, ".__init__"))) {
+        if (!BuiltClass(sf, *f.subj.field).empty()) {
           std::string t = UserTerm(sf, f);
           const std::string own = "the " + BT(f.subj.field->name) + " setting of " + BT(f.subj.field->class_name);
           if (StartsWith(t, own)) t = BT(f.subj.field->name) + t.substr(own.size());

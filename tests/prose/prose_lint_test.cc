@@ -2,6 +2,7 @@
 // in the form it was seen on real repositories, and leaves good prose alone.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -124,6 +125,19 @@ TEST(ProseLint, FlagNamedAsAttribute) {
   r.example_fix = "# before\n--deepep-mode normal\n# after\n--deepep-mode auto";
   r.trigger_scenarios = "Reaching `f` while `cfg.get(\"deepep_mode\")` is None.";  // a call, not the attribute
   EXPECT_EQ(Count(r, nullptr, "flag-as-attribute", {"deepep_mode"}), 0);
+
+  // A flag only an example script defines is not one a library record should name.
+  r.trigger_scenarios = "Reaching `f` while `cfg.deepep_mode == \"normal\"`.";
+  auto count_with_files = [&](std::vector<std::string> files) {
+    doc::ProseLinter l(std::map<std::string, std::vector<std::string>>{{"deepep_mode", std::move(files)}});
+    l.Check(r, nullptr);
+    l.Finish();
+    return l.stats().by_check.at("flag-as-attribute");
+  };
+  EXPECT_EQ(count_with_files({"examples/serve.py"}), 0);
+  EXPECT_EQ(count_with_files({"examples/serve.py", "pkg/server_args.py"}), 1);
+  r.file_path = "examples/other.py";
+  EXPECT_EQ(count_with_files({"examples/serve.py"}), 1);
 }
 
 TEST(ProseLint, ShareOfExampleFixCountsUserRecordsOnly) {
