@@ -152,7 +152,11 @@ std::string FillHoles(const std::string& s, const std::optional<std::string>& pa
         std::string in = s.substr(i + 1, e - i - 1);
         size_t bang = in.find_first_of("!:");
         if (bang != std::string::npos && bang > 0) in = in.substr(0, bang);
-        if (in_code) o += in.empty() ? std::string("…") : Trim(in);
+        // A hole inside a name (`limit_{stage.prefix}_batches`): a placeholder the
+        // reader fills, `limit_<prefix>_batches`, not the expression run into the name.
+        bool inside_name = (i > 0 && (IsWordChar(s[i - 1]) || s[i - 1] == '=')) || (e + 1 < s.size() && IsWordChar(s[e + 1]));
+        if (in_code && inside_name && !Trim(in).empty()) o += "<" + LastComponent(Trim(in)) + ">";
+        else if (in_code) o += in.empty() ? std::string("…") : Trim(in);
         else o += in.empty() ? std::string("`…`") : BT(Trim(in));
         i = e;
         continue;
