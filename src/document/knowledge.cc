@@ -179,11 +179,22 @@ const ConfigField* KnowledgeIndex::FindFieldFrom(std::string_view name, std::str
   if (deps) deps->Add("field", name);
   auto it = fields_by_name_.find(name);
   if (it == fields_by_name_.end()) return nullptr;
+  // Else the reaching one nearest `file` in the tree: ia3/model.py's `peft_config.target_modules`
+  // is ia3/config.py's IA3Config, not the first of forty configs with that field.
+  auto shared_dirs = [&](std::string_view a) {
+    size_t n = 0;
+    for (size_t i = 0; i < a.size() && i < file.size() && a[i] == file[i]; ++i)
+      if (a[i] == '/') ++n;
+    return n;
+  };
   const ConfigField* reaching = nullptr;
+  size_t nearest = 0;
   for (size_t i : it->second) {
     const ConfigField& f = data_.fields[i];
     if (!class_name.empty() && f.class_name == class_name && f.file == file) return &f;
-    if (!reaching && FlagFileReaches(f.file, file)) reaching = &f;
+    if (!FlagFileReaches(f.file, file)) continue;
+    size_t d = shared_dirs(f.file);
+    if (!reaching || d > nearest) reaching = &f, nearest = d;
   }
   // `self.r` in a subclass: the field its nearest base class declares
   // (AdaLoraConfig(LoraConfig) reads LoraConfig's `r`, not another config's).

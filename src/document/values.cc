@@ -3,10 +3,12 @@
 #include "document/values.h"
 
 #include <algorithm>
+#include <cstring>
 #include <cctype>
 #include <cstdio>
 #include <string>
 #include <map>
+#include <set>
 
 #include "document/text.h"
 #include "document/writers.h"
@@ -218,13 +220,66 @@ std::string SampleOfType(const std::string& type) {
   return it == m.end() ? "" : it->second;
 }
 
+namespace {
+
+// The members of `Union[A, B[C, D]]` or `A | B` at the top level, `None` left out.
+std::vector<std::string> UnionMembers(const std::string& t) {
+  std::string inner = t;
+  bool is_union = false;
+  for (const char* head : {"Union[", "typing.Union[", "Optional[", "typing.Optional["})
+    if (StartsWith(t, head) && EndsWith(t, "]")) {
+      inner = t.substr(std::strlen(head), t.size() - std::strlen(head) - 1);
+      is_union = true;
+      break;
+    }
+  std::vector<std::string> out;
+  int depth = 0;
+  size_t from = 0;
+  for (size_t i = 0; i <= inner.size(); ++i) {
+    bool end = i == inner.size();
+    char c = end ? ',' : inner[i];
+    if (c == '[' || c == '(') ++depth;
+    else if (c == ']' || c == ')') --depth;
+    else if (end || (depth == 0 && (c == '|' || (is_union && c == ',')))) {
+      std::string m = Trim(inner.substr(from, i - from));
+      if (!m.empty() && m != "None" && m != "NoneType") out.push_back(m);
+      from = i + 1;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string SampleOf(const std::string& annotation) {
   std::string t = Trim(annotation);
-  if (StartsWith(t, "Optional[") && EndsWith(t, "]")) t = t.substr(9, t.size() - 10);
-  size_t bar = t.find('|');
-  if (bar != std::string::npos) t = Trim(t.substr(0, bar));
+  std::vector<std::string> members = UnionMembers(t);
+  if (members.size() != 1 || members[0] != t) {
+    // A union: the plainest member to type (`int` of `Union[list[int], int]`).
+    std::string first;
+    for (const std::string& m : members) {
+      std::string smp = SampleOf(m);
+      if (smp.empty()) continue;
+      if (m == "str" || m == "int" || m == "float" || m == "bool") return smp;
+      if (first.empty()) first = smp;
+    }
+    return first;
+  }
   if (t == "None" || t.empty()) return "";
-  return SampleOfType(t.substr(0, t.find('[')));
+  size_t open = t.find('[');
+  std::string head = t.substr(0, open);
+  // A list of scalars: one element of them (`[1]`, `["text"]`).
+  static const std::set<std::string> kLists = {"list", "List", "Sequence", "typing.List", "typing.Sequence"};
+  if (open != std::string::npos && kLists.count(head) && EndsWith(t, "]")) {
+    std::string elem = Trim(t.substr(open + 1, t.size() - open - 2));
+    if (elem == "str" || elem == "int" || elem == "float") return "[" + SampleOfType(elem) + "]";
+  }
+  return SampleOfType(head);
+}
+
+std::string FieldSample(const ConfigField& f) {
+  if (!f.choices.empty()) return QuoteIfText(f.choices[0]);
+  return SampleOf(f.inner_type.empty() ? f.type : f.inner_type);
 }
 
 std::string TorchDtype(const std::string& expr) {

@@ -49,6 +49,9 @@ std::string NegatedForm(const Subject& s, const Atom& a);
 std::string QuoteIfText(const std::string& v);
 // A sample value of an annotation (`int` -> 1, `Optional[str]` -> "text"), "" unknown.
 std::string SampleOf(const std::string& annotation);
+// A value to give a settings field that takes one (`layers_to_transform=1`): its
+// first choice, else a sample of its type; "" when neither is known.
+std::string FieldSample(const ConfigField& f);
 // A sample value of a type name (`int` -> 1, `Path` -> Path("...")), "" unknown.
 std::string SampleOfType(const std::string& type);
 

@@ -27,6 +27,14 @@ std::string BeforeAfter(const std::string& before, const std::string& after) {
 
 namespace {
 
+// A settings field that takes a value (not a bool) of a type with a sample, and
+// whose type is not what the site tests (`elif not isinstance(self.x, int)` after
+// `if self.x is None`: the type example says it).
+bool ValueField(const SiteFacts& sf, const Subject& s) {
+  return s.kind == SubjectKind::kField && !IsBoolField(s) && !FieldSample(*s.field).empty() &&
+         !TypeTestedArgument(sf, s.field->name);
+}
+
 // Command line (or config constructor) before/after for the setting facts.
 std::optional<std::string> SettingsFix(const SiteFacts& sf) {
   std::vector<const Fact*> settings;
@@ -53,7 +61,8 @@ std::optional<std::string> SettingsFix(const SiteFacts& sf) {
   for (auto it = settings.rbegin(); it != settings.rend() && !flip; ++it) {
     const Fact* f = *it;
     std::string v = FixValue(sf, *f);
-    bool given_test = f->subj.kind == SubjectKind::kFlag && (f->atom.op.empty() || Trim(f->atom.rhs) == "None");
+    bool given_test = (f->subj.kind == SubjectKind::kFlag || ValueField(sf, f->subj)) &&
+                      (f->atom.op.empty() || Trim(f->atom.rhs) == "None");
     if (!v.empty() || (f->atom.op.empty() && (IsBoolFlag(f->subj) || IsBoolField(f->subj) || f->subj.kind == SubjectKind::kEnv)) ||
         given_test) {
       flip = f;
@@ -91,7 +100,13 @@ std::optional<std::string> SettingsFix(const SiteFacts& sf) {
     const Atom& ua = use->atom;
     bool is_flip = flip->subj.Key() == key;
     std::string bform, aform;
-    if (us.kind == SubjectKind::kFlag && !IsBoolFlag(us) && (ua.op.empty() || Trim(ua.rhs) == "None") &&
+    if (ValueField(sf, us) && (ua.op.empty() || Trim(ua.rhs) == "None")) {
+      // A field that takes a value, tested for being given: a value of its type.
+      bool given_fails = ua.op.empty() ? !ua.falsy : ua.op == "is not";
+      std::string with = us.field->name + "=" + FieldSample(*us.field);
+      bform = given_fails ? with : "";
+      aform = given_fails ? "" : with;
+    } else if (us.kind == SubjectKind::kFlag && !IsBoolFlag(us) && (ua.op.empty() || Trim(ua.rhs) == "None") &&
         !us.flag->IsTrueFalseProperty()) {
       // A flag that takes a value, tested for being given (`if args.x:` / `x is not None`).
       bool given_fails = ua.op.empty() ? !ua.falsy : ua.op == "is not";

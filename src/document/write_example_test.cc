@@ -367,5 +367,42 @@ TEST(ExampleFix, ScriptsFlagsAndOtherClassesFieldsAreNotTheLibrarys) {
   EXPECT_FALSE(AnyHas(r.solutions, "--r"));
 }
 
+// A field tested for being given takes a value of its type (the plainest member of a
+// Union); a field many configs share is the one nearest the site in the tree.
+TEST(ExampleFix, FieldsGivenAValueOfTheirTypeFromTheNearestConfig) {
+  auto config = [](const std::string& cls) {
+    return "from dataclasses import dataclass, field\nfrom typing import Optional, Union\n\n\n@dataclass\nclass " + cls +
+           ":\n    target_modules: Optional[Union[list[str], str]] = None\n"
+           "    layers_to_transform: Optional[Union[list[int], int]] = None\n"
+           "    layers_pattern: Optional[Union[list[str], str]] = None\n\n"
+           "    def __post_init__(self):\n"
+           "        if self.layers_pattern and self.layers_to_transform is None:\n"
+           "            raise ValueError(\"When `layers_pattern` is specified, `layers_to_transform` must also be specified.\")\n";
+  };
+  std::string model =
+      "def inject(peft_config):\n"
+      "    if peft_config.target_modules is None:\n"
+      "        raise ValueError(\"Please specify `target_modules` in `peft_config`\")\n";
+  std::string b = config("BConfig");
+  auto k = Knowledge({{"pkg/a/config.py", config("AConfig")}, {"pkg/b/config.py", b}, {"pkg/b/model.py", model}});
+
+  Site given = RaiseSite("pkg/b/config.py", 12, "ValueError",
+                         "When `layers_pattern` is specified, `layers_to_transform` must also be specified.", "BConfig.__post_init__");
+  given.guards = {"self.layers_pattern and self.layers_to_transform is None"};
+  Record g;
+  Doc(given, b, *k, &g);
+  SCOPED_TRACE(Dump(g));
+  EXPECT_EQ(g.example_fix.value_or(""),
+            "# before\nBConfig(layers_pattern=\"text\")\n# after\nBConfig(layers_pattern=\"text\", layers_to_transform=1)");
+
+  Site inject = RaiseSite("pkg/b/model.py", 3, "ValueError", "Please specify `target_modules` in `peft_config`", "inject");
+  inject.guards = {"peft_config.target_modules is None"};
+  Record r;
+  Doc(inject, model, *k, &r);
+  SCOPED_TRACE(Dump(r));
+  EXPECT_EQ(r.example_fix.value_or(""), "# before\nBConfig()\n# after\nBConfig(target_modules=\"text\")");
+  EXPECT_FALSE(AnyHas(r.solutions, "AConfig"));
+}
+
 }  // namespace
 }  // namespace errdex
