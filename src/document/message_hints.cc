@@ -155,7 +155,10 @@ std::string FillHoles(const std::string& s, const std::optional<std::string>& pa
         // A hole inside a name (`limit_{stage.prefix}_batches`): a placeholder the
         // reader fills, `limit_<prefix>_batches`, not the expression run into the name.
         bool inside_name = (i > 0 && (IsWordChar(s[i - 1]) || s[i - 1] == '=')) || (e + 1 < s.size() && IsWordChar(s[e + 1]));
-        if (in_code && inside_name && !Trim(in).empty()) o += "<" + LastComponent(Trim(in)) + ">";
+        // An expression with backticks of its own (`{'`, `'.join(keys)}` inside a code
+        // span) cannot be quoted: the reader gets a placeholder.
+        if (in.find('`') != std::string::npos) o += in_code ? "…" : "`…`";
+        else if (in_code && inside_name && !Trim(in).empty()) o += "<" + LastComponent(Trim(in)) + ">";
         else if (in_code) o += in.empty() ? std::string("…") : Trim(in);
         else o += in.empty() ? std::string("`…`") : BT(Trim(in));
         i = e;

@@ -37,6 +37,13 @@ TEST(MessageHints, HolesBecomeCodeAndTheMessagesOwnBracesStay) {
                 nullptr, nullptr);
   ASSERT_EQ(h.sentences.size(), 1u);
   EXPECT_EQ(h.sentences[0], "Try at least `limit_<dataloader_prefix>_batches=<min_percentage>`");
+  // A hole whose expression has backticks of its own (lightning's EarlyStopping:
+  // "any of the following: `{'`, `'.join(list(logs.keys()))}`").
+  h = ReadHints(WithMessage("Pass in or modify your `EarlyStopping` callback to use any of the following: `{'`, `'.join(list(logs.keys()))}`",
+                            "Pass in or modify your `EarlyStopping` callback to use any of the following: `(.*?)`"),
+                nullptr, nullptr);
+  ASSERT_EQ(h.sentences.size(), 1u);
+  EXPECT_EQ(h.sentences[0], "Pass in or modify your `EarlyStopping` callback to use any of the following: `…`");
 }
 
 // Go wraps an error with what the code was doing (`fmt.Errorf("check Ollama account:
