@@ -155,5 +155,34 @@ TEST(JsonDump, HashDepsHashesTheDomsDump) {
   }
 }
 
+// A name defined twice (an example's --r and the library's): the lookup from a
+// site picks one by its file, so a change to either changes the hash; so does a
+// change to a class's bases in the repository.
+TEST(JsonDump, HashDepsSeesEveryDefinitionOfAName) {
+  auto hash = [](SettingsData d, const char* kind, const char* name) {
+    KnowledgeIndex k(std::move(d), {});
+    DocDeps deps;
+    deps.Add(kind, name);
+    return k.HashDeps(deps);
+  };
+  SettingsData d;
+  Flag lib, script;
+  lib.dest = script.dest = "r";
+  lib.options = script.options = {"--r"};
+  lib.file = "pkg/args.py";
+  script.file = "examples/train.py";
+  script.default_value = "16";
+  d.flags = {script, lib};
+  SettingsData changed = d;
+  changed.flags[1].default_value = "8";
+  EXPECT_NE(hash(d, "flag", "r"), hash(changed, "flag", "r"));
+
+  d.class_bases = {{"AdaConfig", "LoraConfig"}, {"LoraConfig", "object"}};
+  changed = d;
+  changed.class_bases["AdaConfig"] = "BaseConfig";
+  changed.class_bases["BaseConfig"] = "object";
+  EXPECT_NE(hash(d, "class", "AdaConfig"), hash(changed, "class", "AdaConfig"));
+}
+
 }  // namespace
 }  // namespace errdex::doc

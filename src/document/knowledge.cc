@@ -474,14 +474,29 @@ uint64_t KnowledgeIndex::HashDeps(const DocDeps& deps) const {
     // An entry as the blob writes it (the same bytes as its FlagJson/... dump,
     // which variants stored by earlier scans were hashed from).
     std::string v = "miss";
+    // Every definition of a name defined more than once: FindFlagFrom and
+    // FindFieldFrom pick among them by the site's file, so a change to any of them
+    // may change the prose (one definition hashes as it always did).
     if (kind == "flag") {
       if (const Flag* f = FindFlag(name)) v.clear(), AppendFlag(v, *f);
+      if (auto d = flags_by_dest_.find(name); d != flags_by_dest_.end() && d->second.size() > 1)
+        for (size_t i : d->second) v += '\n', v += data_.flags[i].file, AppendFlag(v, data_.flags[i]);
     } else if (kind == "field") {
       if (const ConfigField* f = FindField(name)) v.clear(), AppendField(v, *f);
+      if (auto d = fields_by_name_.find(name); d != fields_by_name_.end() && d->second.size() > 1)
+        for (size_t i : d->second) v += '\n', v += data_.fields[i].file, AppendField(v, data_.fields[i]);
     } else if (kind == "env") {
       if (const EnvVar* e = FindEnv(name)) v.clear(), AppendEnv(v, *e);
     } else if (kind == "class") {
       v = ExternalBase(name);
+      // And its bases in the repository (FindFieldFrom walks them).
+      std::string cur = name;
+      for (int depth = 0; depth < 16; ++depth) {  // bounded: `class A(B)` / `class B(A)` loops
+        auto b = data_.class_bases.find(cur);
+        if (b == data_.class_bases.end()) break;
+        cur = b->second;
+        v += '<', v += cur;
+      }
     }
     feed(v);
   }
