@@ -3,6 +3,7 @@
 #include "document/facts_subjects.h"
 
 #include <algorithm>
+#include <cstring>
 #include <cctype>
 
 #include "document/text.h"
@@ -272,6 +273,7 @@ Subject SubjectResolver::Resolve(Atom& a) const {
     }
   }
   if (a.op.empty() && VersionHelper(x, a.falsy, &s)) return s;
+  if (a.op.empty() && RequirementConstant(x, a.falsy, &s)) return s;
   if (VersionComparison(a, x, &s)) return s;
   if (StartsWith(x, "isinstance(") && a.op.empty()) {
     auto args = CallArgs(x, 10);
@@ -595,6 +597,68 @@ bool SubjectResolver::VersionHelper(const std::string& x, bool falsy, Subject* s
   s->missing = true;
   s->module = pkg;
   if (!v.empty()) s->attr = pkg + (falsy ? op : FlipOp(op)) + v;
+  return true;
+}
+
+std::string RequirementOfCall(const std::string& x) {
+  size_t open = x.find('(');
+  if (open == std::string::npos || !EndsWith(x, ")")) return "";
+  std::string fn = LastComponent(x.substr(0, open));
+  std::vector<std::string> args = CallArgs(x, open);
+  std::string first;
+  if (args.empty() || !StringLit(Trim(args[0]), &first) || first.empty()) return "";
+  if (fn == "RequirementCache" || fn == "package_available" || fn == "module_available") {
+    // Only a well-formed requirement: a name, then an optional version clause.
+    for (char c : first)
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_-.<>=!~, []", c))) return "";
+    return first;
+  }
+  if (fn != "compare_version" || args.size() < 3) return "";
+  static const std::pair<const char*, const char*> kOps[] = {
+      {"operator.ge", ">="}, {"operator.gt", ">"}, {"operator.le", "<="}, {"operator.lt", "<"}, {"operator.eq", "=="}, {"operator.ne", "!="}};
+  std::string ver;
+  for (const auto& [name, sym] : kOps)
+    if (Trim(args[1]) == name && StringLit(Trim(args[2]), &ver) && !ver.empty()) return first + sym + ver;
+  return "";
+}
+
+bool SubjectResolver::RequirementConstant(const std::string& x, bool falsy, Subject* s) const {
+  // A module constant (UPPER_CASE: the only names looked up, so the only ones a
+  // record's prose depends on) defined anywhere, or the call itself (a constant of
+  // this file, replaced by what it was assigned).
+  std::string spec = RequirementOfCall(x);
+  if (spec.empty()) {
+    if (!k_ || !IsIdent(x) || std::any_of(x.begin(), x.end(), [](char c) { return std::islower((unsigned char)c); }) ||
+        Param(x))
+      return false;
+    if (deps_) deps_->Add("requirement", x);
+    const auto& reqs = k_->data().requirement_constants;
+    auto it = reqs.find(x);
+    if (it == reqs.end()) return false;
+    spec = it->second;
+  }
+  const std::string shown = s->via.empty() ? x : s->via;
+  size_t cut = spec.find_first_of("<>=!~[ ,");
+  std::string pkg = spec.substr(0, cut);
+  if (pkg.empty()) return false;
+  s->pred = Show(falsy ? "not " + shown : shown);
+  s->module = pkg;
+  size_t op_at = spec.find_first_of("<>=!~");
+  if (op_at == std::string::npos) {
+    // Only whether it is installed.
+    s->kind = SubjectKind::kMissingModule;
+    s->missing = falsy;
+    return true;
+  }
+  s->kind = SubjectKind::kVersion;
+  s->missing = true;
+  // `not NAME` fails without the requirement: it is the fix. `NAME` fails with it: its
+  // opposite, when the requirement is one comparison.
+  std::string clause = spec.substr(op_at);
+  size_t op_end = clause.find_first_not_of("<>=!~");
+  std::string op = clause.substr(0, op_end), ver = op_end == std::string::npos ? "" : clause.substr(op_end);
+  if (falsy) s->attr = pkg + clause;
+  else if (!ver.empty() && ver.find_first_of(",<>=!~") == std::string::npos && op != "~=") s->attr = pkg + FlipOp(op) + ver;
   return true;
 }
 

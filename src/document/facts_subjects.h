@@ -13,6 +13,12 @@
 
 namespace errdex::doc {
 
+// The requirement a call of lightning_utilities' package tests names, as pip reads
+// it: RequirementCache("wandb>=0.12.10"[, "wandb"]) -> "wandb>=0.12.10",
+// compare_version("torch", operator.ge, "2.3.0") -> "torch>=2.3.0",
+// package_available("x") / module_available("x") -> "x"; "" for other calls.
+std::string RequirementOfCall(const std::string& call);
+
 class SubjectResolver {
  public:
   SubjectResolver(const Site& site, const SiteContext& ctx, const KnowledgeIndex* k, DocDeps* deps);
@@ -31,6 +37,9 @@ class SubjectResolver {
   bool Tensor(Atom& a, const std::string& x, Subject* s) const;
   bool Request(const std::string& x, Subject* s) const;
   bool VersionHelper(const std::string& x, bool falsy, Subject* s) const;
+  // A module constant that tests an installed package (`not _WANDB_AVAILABLE`, with
+  // `_WANDB_AVAILABLE = RequirementCache("wandb>=0.12.10")` anywhere in the repository).
+  bool RequirementConstant(const std::string& x, bool falsy, Subject* s) const;
   bool VersionComparison(const Atom& a, const std::string& x, Subject* s) const;
   static bool VersionLike(std::string_view t);
   bool EnvOf(const std::string& x, Subject* s) const;

@@ -24,7 +24,7 @@ namespace {
 // cli_name, action, no_cli), FieldWalker::function, SettingsData's all_bases and
 // class_calls (merge-time only in the repository's JSON, but a file's knowledge
 // is merged again from these bytes).
-constexpr uint8_t kVersion = 2;
+constexpr uint8_t kVersion = 3;  // 3: requirement_constants
 
 class Writer {
  public:
@@ -283,7 +283,7 @@ std::map<std::string, std::string> GetMapOfStrings(Reader& r) {
 }
 
 bool Empty(const doc::SettingsData& d) {
-  return d.flags.empty() && d.fields.empty() && d.envs.empty() && d.walkers.empty() && d.list_constants.empty() &&
+  return d.flags.empty() && d.fields.empty() && d.envs.empty() && d.walkers.empty() && d.list_constants.empty() && d.requirement_constants.empty() &&
          d.literal_aliases.empty() && d.enums.empty() && d.env_prefixes.empty() && d.class_bases.empty() &&
          d.settings_classes.empty() && d.mentioned_flags.empty() && d.all_bases.empty() && d.class_calls.empty();
 }
@@ -325,6 +325,7 @@ std::string SerializeFileKnowledge(const FileKnowledge& k) {
     w.Str(callee);
     w.Str(cls);
   }
+  PutMap(w, d.requirement_constants);
   return out;
 }
 
@@ -364,6 +365,7 @@ FileKnowledgePtr DeserializeFileKnowledge(std::string_view path, std::string_vie
     std::string callee = r.Str();
     d.class_calls.emplace_back(std::move(callee), r.Str());
   }
+  d.requirement_constants = GetMapOfStrings(r);
   if (r.ok() && r.done()) k->data = std::move(d);  // else unreadable: the file teaches nothing
   return k;
 }

@@ -190,12 +190,24 @@ def register(parser):
 
 // A file's knowledge in the first format (before the fields above) is read as a
 // file that teaches nothing, never as garbage: the version byte says which.
+TEST(FileKnowledgeCodec, RequirementConstantsRoundTrip) {
+  FileKnowledgePtr k = CollectFileKnowledge(
+      "pkg/imports.py",
+      "import operator\n_TORCH_GE_2_3 = compare_version(\"torch\", operator.ge, \"2.3.0\")\n"
+      "_WANDB_AVAILABLE = RequirementCache(\"wandb>=0.12.10\")\nNOT_ONE = RequirementCache(name)\n");
+  ASSERT_TRUE(k);
+  EXPECT_EQ(k->data.requirement_constants,
+            (std::map<std::string, std::string>{{"_TORCH_GE_2_3", "torch>=2.3.0"}, {"_WANDB_AVAILABLE", "wandb>=0.12.10"}}));
+  FileKnowledgePtr back = DeserializeFileKnowledge("pkg/imports.py", SerializeFileKnowledge(*k));
+  EXPECT_EQ(back->data.requirement_constants, k->data.requirement_constants);
+}
+
 TEST(FileKnowledgeCodec, AnOlderVersionTeachesNothing) {
   FileKnowledgePtr k = CollectFileKnowledge("pkg/idioms.py", kIdioms);
   std::string bytes = SerializeFileKnowledge(*k);
   ASSERT_FALSE(bytes.empty());
-  EXPECT_EQ(static_cast<uint8_t>(bytes[0]), 2);
-  bytes[0] = 1;
+  EXPECT_EQ(static_cast<uint8_t>(bytes[0]), 3);
+  bytes[0] = 2;
   EXPECT_EQ(SerializeFileKnowledge(*DeserializeFileKnowledge("pkg/idioms.py", bytes)), "");
 }
 

@@ -426,6 +426,8 @@ std::string KnowledgeIndex::SerializeChunks(const std::vector<std::string>& site
     jd::StringMap(k.Member("envPrefixes"), data_.env_prefixes);
     jd::StringArray(k.Member("settingsClasses"), data_.settings_classes);
     jd::StringMap(k.Member("classBases"), data_.class_bases);
+    // Only when there are some: the blobs of repositories without any stay as they were.
+    if (!data_.requirement_constants.empty()) jd::StringMap(k.Member("requirementConstants"), data_.requirement_constants);
     std::string& fcb = k.Member("fileClassBases");
     fcb.push_back('{');
     first = true;
@@ -487,6 +489,8 @@ uint64_t KnowledgeIndex::HashDeps(const DocDeps& deps) const {
         for (size_t i : d->second) v += '\n', v += data_.fields[i].file, AppendField(v, data_.fields[i]);
     } else if (kind == "env") {
       if (const EnvVar* e = FindEnv(name)) v.clear(), AppendEnv(v, *e);
+    } else if (kind == "requirement") {
+      if (auto r = data_.requirement_constants.find(name); r != data_.requirement_constants.end()) v = r->second;
     } else if (kind == "class") {
       v = ExternalBase(name);
       // And its bases in the repository (FindFieldFrom walks them).
@@ -583,6 +587,7 @@ std::unique_ptr<RepoKnowledge> RepoKnowledge::Deserialize(std::string_view text)
       d.env_prefixes = k.value("envPrefixes", std::map<std::string, std::string>{});
       d.settings_classes = k.value("settingsClasses", std::vector<std::string>{});
       d.class_bases = k.value("classBases", std::map<std::string, std::string>{});
+      d.requirement_constants = k.value("requirementConstants", std::map<std::string, std::string>{});
       fcb = k.value("fileClassBases", std::map<std::string, std::map<std::string, std::string>>{});
       if (j.contains("sites"))
         for (const auto& [id, ctx] : j["sites"].items()) sites.emplace(id, SiteContextFromJson(ctx.dump()));

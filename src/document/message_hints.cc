@@ -154,7 +154,8 @@ std::string FillHoles(const std::string& s, const std::optional<std::string>& pa
         if (bang != std::string::npos && bang > 0) in = in.substr(0, bang);
         // A hole inside a name (`limit_{stage.prefix}_batches`): a placeholder the
         // reader fills, `limit_<prefix>_batches`, not the expression run into the name.
-        bool inside_name = (i > 0 && (IsWordChar(s[i - 1]) || s[i - 1] == '=')) || (e + 1 < s.size() && IsWordChar(s[e + 1]));
+        // (After `=` the expression stays: `num_nodes=nnodes` is read as a keyword hint.)
+        bool inside_name = (i > 0 && IsWordChar(s[i - 1])) || (e + 1 < s.size() && IsWordChar(s[e + 1]));
         // An expression with backticks of its own (`{'`, `'.join(keys)}` inside a code
         // span) cannot be quoted: the reader gets a placeholder.
         if (in.find('`') != std::string::npos) o += in_code ? "…" : "`…`";

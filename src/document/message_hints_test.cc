@@ -30,13 +30,13 @@ TEST(MessageHints, HolesBecomeCodeAndTheMessagesOwnBracesStay) {
                 nullptr, nullptr);
   ASSERT_EQ(h.sentences.size(), 1u);
   EXPECT_EQ(h.sentences[0], "Please rerun with `python {{myscript.py}}`.");
-  // A hole inside a name, or a value after `=`, is a placeholder the reader fills
-  // (lightning: `limit_{stage.dataloader_prefix}_batches={min_percentage}`).
+  // A hole inside a name is a placeholder the reader fills (lightning:
+  // `limit_{stage.dataloader_prefix}_batches={min_percentage}`).
   h = ReadHints(WithMessage("Try at least `limit_{stage.dataloader_prefix}_batches={min_percentage}`",
                             "Try at least `limit_(.*?)_batches=(.*?)`"),
                 nullptr, nullptr);
   ASSERT_EQ(h.sentences.size(), 1u);
-  EXPECT_EQ(h.sentences[0], "Try at least `limit_<dataloader_prefix>_batches=<min_percentage>`");
+  EXPECT_EQ(h.sentences[0], "Try at least `limit_<dataloader_prefix>_batches=min_percentage`");
   // A hole whose expression has backticks of its own (lightning's EarlyStopping:
   // "any of the following: `{'`, `'.join(list(logs.keys()))}`").
   h = ReadHints(WithMessage("Pass in or modify your `EarlyStopping` callback to use any of the following: `{'`, `'.join(list(logs.keys()))}`",

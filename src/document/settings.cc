@@ -8,6 +8,7 @@
 #include <cstring>
 #include <set>
 
+#include "document/facts_subjects.h"
 #include "document/py_tokens.h"
 #include "document/settings_idioms.h"
 #include "document/text.h"
@@ -546,6 +547,9 @@ void CollectSettings(std::string_view path, const Toks& t, SettingsData* d) {
           d->literal_aliases.emplace(std::string(t.Text(b)), std::move(vals));
         else if (t.IsOp1(eq + 1, '{') && t.MatchBracket(eq + 1) == e - 1 && DictKeys(t, eq + 1, &vals))
           d->list_constants.emplace(std::string(t.Text(b)), std::move(vals));
+        else if (std::string req = module_level && t.IsKind(eq + 1, TokenKind::kName) ? RequirementOfCall(OneLine(t.Span(eq + 1, e))) : "";
+                 !req.empty())
+          d->requirement_constants.emplace(std::string(t.Text(b)), std::move(req));
       }
     }
   }
@@ -599,6 +603,7 @@ SettingsData MergeSettings(std::vector<SettingsData*> files) {
     take(all.walkers, f->walkers);
     // The first file's entry of a name wins (emplace keeps what is there).
     for (auto& [k, v] : f->list_constants) all.list_constants.emplace(k, std::move(v));
+    for (auto& [k, v] : f->requirement_constants) all.requirement_constants.emplace(k, std::move(v));
     for (auto& [k, v] : f->literal_aliases) all.literal_aliases.emplace(k, std::move(v));
     for (auto& [k, v] : f->enums) all.enums.emplace(k, std::move(v));
     for (auto& [k, v] : f->env_prefixes) all.env_prefixes.emplace(k, std::move(v));

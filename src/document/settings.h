@@ -145,6 +145,10 @@ struct SettingsData {
   std::vector<EnvVar> envs;
   std::vector<FieldWalker> walkers;
   std::map<std::string, std::vector<std::string>> list_constants;   // NAME = ["a", "b"]
+  // Module constants that test an installed package (lightning_utilities' idiom):
+  // NAME = RequirementCache("wandb>=0.12.10") / compare_version("torch", operator.ge, "2.3.0")
+  // / package_available("x") / module_available("x") -> "wandb>=0.12.10", "torch>=2.3.0", "x".
+  std::map<std::string, std::string> requirement_constants;
   std::map<std::string, std::vector<std::string>> literal_aliases;  // Mode = Literal["a", "b"]
   std::map<std::string, std::vector<std::pair<std::string, std::string>>> enums;  // class -> (member, value)
   std::map<std::string, std::string> env_prefixes;                  // BaseSettings class -> env prefix

@@ -404,5 +404,50 @@ TEST(ExampleFix, FieldsGivenAValueOfTheirTypeFromTheNearestConfig) {
   EXPECT_FALSE(AnyHas(r.solutions, "AConfig"));
 }
 
+// lightning_utilities' requirement constants, defined in one module and tested in
+// others (or in their own): the requirement is what to install.
+TEST(ExampleFix, RequirementConstantsNameWhatToInstall) {
+  std::string imports =
+      "import operator\n\nfrom lightning_utilities.core.imports import RequirementCache, compare_version\n\n"
+      "_TORCH_GREATER_EQUAL_2_3 = compare_version(\"torch\", operator.ge, \"2.3.0\")\n"
+      "_XLA_AVAILABLE = RequirementCache(\"torch_xla\")\n";
+  std::string user =
+      "from pkg.imports import _TORCH_GREATER_EQUAL_2_3, _XLA_AVAILABLE\n"
+      "from lightning_utilities.core.imports import RequirementCache\n\n"
+      "_WANDB_AVAILABLE = RequirementCache(\"wandb>=0.12.10\")\n\n\n"
+      "def consolidate(path):\n"
+      "    if not _TORCH_GREATER_EQUAL_2_3:\n"
+      "        raise RuntimeError(\"Processing distributed checkpoints requires PyTorch >= 2.3.\")\n\n\n"
+      "def log(x):\n"
+      "    if not _WANDB_AVAILABLE:\n"
+      "        raise ModuleNotFoundError(str(_WANDB_AVAILABLE))\n\n\n"
+      "def xla():\n"
+      "    if not _XLA_AVAILABLE:\n"
+      "        raise ModuleNotFoundError(str(_XLA_AVAILABLE))\n";
+  auto k = Knowledge({{"pkg/imports.py", imports}, {"pkg/user.py", user}});
+
+  Site torch = RaiseSite("pkg/user.py", 9, "RuntimeError", "Processing distributed checkpoints requires PyTorch >= 2.3.", "consolidate");
+  torch.guards = {"not _TORCH_GREATER_EQUAL_2_3"};
+  Record t;
+  Doc(torch, user, *k, &t);
+  SCOPED_TRACE(Dump(t));
+  EXPECT_TRUE(AnyHas(t.solutions, "pip install \"torch>=2.3.0\""));
+  EXPECT_TRUE(Has(t.example_fix, "# after\npip install \"torch>=2.3.0\""));
+
+  Site wandb = RaiseSite("pkg/user.py", 14, "ModuleNotFoundError", "", "log");
+  wandb.guards = {"not _WANDB_AVAILABLE"};
+  Record w;
+  Doc(wandb, user, *k, &w);
+  SCOPED_TRACE(Dump(w));
+  EXPECT_TRUE(Has(w.example_fix, "pip install \"wandb>=0.12.10\""));
+
+  Site xla = RaiseSite("pkg/user.py", 19, "ModuleNotFoundError", "", "xla");
+  xla.guards = {"not _XLA_AVAILABLE"};
+  Record x;
+  Doc(xla, user, *k, &x);
+  SCOPED_TRACE(Dump(x));
+  EXPECT_TRUE(Has(x.example_fix, "pip install torch-xla"));
+}
+
 }  // namespace
 }  // namespace errdex
