@@ -611,6 +611,14 @@ std::string RequirementOfCall(const std::string& x) {
     // Only a well-formed requirement: a name, then an optional version clause.
     for (char c : first)
       if (!(std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_-.<>=!~, []", c))) return "";
+    // module_available("dask", minversion="2024.08.1") (xarray's): at least that version.
+    std::string min;
+    for (size_t i = 1; i < args.size(); ++i) {
+      std::string arg = Trim(args[i]);
+      if (StartsWith(arg, "minversion=") && StringLit(Trim(arg.substr(11)), &min) && !min.empty() &&
+          first.find_first_of("<>=!~") == std::string::npos)
+        return first + ">=" + min;
+    }
     return first;
   }
   if (fn != "compare_version" || args.size() < 3) return "";
@@ -645,7 +653,9 @@ bool SubjectResolver::RequirementConstant(const std::string& x, bool falsy, Subj
   s->module = pkg;
   size_t op_at = spec.find_first_of("<>=!~");
   if (op_at == std::string::npos) {
-    // Only whether it is installed.
+    // Only whether it is installed; that it is (`if module_available("dask"): raise`)
+    // says which path the code took, not what to change.
+    if (!falsy) return false;
     s->kind = SubjectKind::kMissingModule;
     s->missing = falsy;
     return true;

@@ -447,6 +447,20 @@ TEST(ExampleFix, RequirementConstantsNameWhatToInstall) {
   Doc(xla, user, *k, &x);
   SCOPED_TRACE(Dump(x));
   EXPECT_TRUE(Has(x.example_fix, "pip install torch-xla"));
+
+  // The call in the guard itself (xarray's module_available, with a minimum version).
+  std::string direct =
+      "from xarray.namedarray.utils import module_available\n\n\n"
+      "def shuffle(x):\n"
+      "    if not module_available(\"dask\", minversion=\"2024.08.1\"):\n"
+      "        raise ValueError(\"This method is very inefficient on dask<2024.08.1. Please upgrade.\")\n";
+  auto k2 = Knowledge({{"pkg/dask.py", direct}});
+  Site dask = RaiseSite("pkg/dask.py", 6, "ValueError", "This method is very inefficient on dask<2024.08.1. Please upgrade.", "shuffle");
+  dask.guards = {"not module_available(\"dask\", minversion=\"2024.08.1\")"};
+  Record d;
+  Doc(dask, direct, *k2, &d);
+  SCOPED_TRACE(Dump(d));
+  EXPECT_TRUE(Has(d.example_fix, "pip install \"dask>=2024.08.1\""));
 }
 
 }  // namespace
