@@ -115,6 +115,12 @@ std::optional<std::string> HintFix(const SiteFacts& sf) {
       if (!StartsWith(LastComponent(call), "_"))
         return "# before\n" + call + "(..., " + h.replaced + "=...)\n# after\n" + call + "(..., " + h.replacement + "=...)";
     }
+    // "The `'keep_end'` mode is deprecated. Use `truncation_mode='keep_start'` instead":
+    // the old value in the same keyword.
+    size_t eq = h.replacement.find('=');
+    if (eq != std::string::npos && eq > 0 && IsIdent(h.replacement.substr(0, eq)) && h.replacement.compare(eq, 2, "==") != 0 &&
+        h.replaced.find('=') == std::string::npos && !IsIdent(h.replaced))
+      return "# before\n" + h.replacement.substr(0, eq + 1) + h.replaced + "\n# after\n" + h.replacement;
     return "# before\n" + h.replaced + "\n# after\n" + h.replacement;
   }
   // "register_pool must be called first": that call before this one.

@@ -178,6 +178,16 @@ TEST(ExampleFix, TheMessagesOwnReplacementKeywordPackageAndFirstCall) {
   SCOPED_TRACE(Dump(kwd));
   EXPECT_EQ(kwd.example_fix.value_or(""), "# before\nBody(..., regex=...)\n# after\nBody(..., pattern=...)");
 
+  // A retired value, the replacement given as the keyword with its new value (trl's
+  // "The `'keep_end'` truncation mode is deprecated ... Use `truncation_mode='keep_start'`").
+  std::string mode =
+      "import warnings\ndef check(mode):\n"
+      "    warnings.warn(\"The `'keep_end'` truncation mode is deprecated. Use `truncation_mode='keep_start'` instead.\")\n";
+  Record val = DocumentCode("mode.py", mode, 3, "UserWarning",
+                            "The `'keep_end'` truncation mode is deprecated. Use `truncation_mode='keep_start'` instead.", "check", {});
+  SCOPED_TRACE(Dump(val));
+  EXPECT_EQ(val.example_fix.value_or(""), "# before\ntruncation_mode='keep_end'\n# after\ntruncation_mode='keep_start'");
+
   std::string times =
       "def date_range(start, calendar=\"standard\", use_cftime=None):\n    if use_cftime is False:\n"
       "        raise ValueError(f\"Invalid calendar {calendar} for pandas DatetimeIndex, try using `use_cftime=True`.\")\n"
