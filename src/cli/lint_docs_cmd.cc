@@ -64,7 +64,7 @@ int Run(const LintArgs& a) {
         for (const auto& fl : idx->data().flags) {
           // As the documenter reads them (KnowledgeIndex::FindFlagFrom): a flag only
           // scripts define names the library's code too unless the library has such a field.
-          bool everywhere = !fl.file.empty() && !doc::FlagFileReaches(fl.file, "") && !idx->LibraryField(fl.dest);
+          bool everywhere = doc::InScriptTree(fl.file) && !idx->LibraryField(fl.dest);
           flag_files[fl.dest].push_back(everywhere ? std::string() : fl.file);
         }
     }

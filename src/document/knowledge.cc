@@ -158,6 +158,8 @@ bool KnowledgeIndex::LibraryField(std::string_view name) const {
   return false;
 }
 
+bool InScriptTree(std::string_view path) { return !ScriptTree(path).empty(); }
+
 bool FlagFileReaches(std::string_view flag_file, std::string_view file) {
   std::string_view tree = ScriptTree(flag_file);
   return tree.empty() || ScriptTree(file) == tree;

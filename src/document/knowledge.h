@@ -85,6 +85,8 @@ class KnowledgeIndex final : public RepoKnowledge {
 // of a script tree (examples/, scripts/, benchmarks/, tests/, docs/ ...) only
 // within that tree; any other flag anywhere.
 bool FlagFileReaches(std::string_view flag_file, std::string_view file);
+// Whether `path` lies in a script tree (examples/, scripts/, benchmarks/, tests/, docs/ ...).
+bool InScriptTree(std::string_view path);
 
 // The index behind any RepoKnowledge made by Build/Deserialize (nullptr otherwise).
 const KnowledgeIndex* AsIndex(const RepoKnowledge& k);

@@ -435,26 +435,24 @@ TEST(ExampleFix, RequirementConstantsNameWhatToInstall) {
       "    if not _XLA_AVAILABLE:\n"
       "        raise ModuleNotFoundError(str(_XLA_AVAILABLE))\n";
   auto k = Knowledge({{"pkg/imports.py", imports}, {"pkg/user.py", user}});
+  auto doc = [&](const RepoKnowledge& kn, const std::string& path, const std::string& text, int line, const std::string& cls,
+                 const std::string& msg, const std::string& fn, const std::string& guard) {
+    Site s = RaiseSite(path, line, cls, msg, fn);
+    s.guards = {guard};
+    Record r;
+    Doc(s, text, kn, &r);
+    return r;
+  };
 
-  Site torch = RaiseSite("pkg/user.py", 9, "RuntimeError", "Processing distributed checkpoints requires PyTorch >= 2.3.", "consolidate");
-  torch.guards = {"not _TORCH_GREATER_EQUAL_2_3"};
-  Record t;
-  Doc(torch, user, *k, &t);
+  Record t = doc(*k, "pkg/user.py", user, 9, "RuntimeError", "Processing distributed checkpoints requires PyTorch >= 2.3.",
+                 "consolidate", "not _TORCH_GREATER_EQUAL_2_3");
   SCOPED_TRACE(Dump(t));
   EXPECT_TRUE(AnyHas(t.solutions, "pip install \"torch>=2.3.0\""));
   EXPECT_TRUE(Has(t.example_fix, "# after\npip install \"torch>=2.3.0\""));
-
-  Site wandb = RaiseSite("pkg/user.py", 14, "ModuleNotFoundError", "", "log");
-  wandb.guards = {"not _WANDB_AVAILABLE"};
-  Record w;
-  Doc(wandb, user, *k, &w);
+  Record w = doc(*k, "pkg/user.py", user, 14, "ModuleNotFoundError", "", "log", "not _WANDB_AVAILABLE");
   SCOPED_TRACE(Dump(w));
   EXPECT_TRUE(Has(w.example_fix, "pip install \"wandb>=0.12.10\""));
-
-  Site xla = RaiseSite("pkg/user.py", 19, "ModuleNotFoundError", "", "xla");
-  xla.guards = {"not _XLA_AVAILABLE"};
-  Record x;
-  Doc(xla, user, *k, &x);
+  Record x = doc(*k, "pkg/user.py", user, 19, "ModuleNotFoundError", "", "xla", "not _XLA_AVAILABLE");
   SCOPED_TRACE(Dump(x));
   EXPECT_TRUE(Has(x.example_fix, "pip install torch-xla"));
 
@@ -464,11 +462,9 @@ TEST(ExampleFix, RequirementConstantsNameWhatToInstall) {
       "def shuffle(x):\n"
       "    if not module_available(\"dask\", minversion=\"2024.08.1\"):\n"
       "        raise ValueError(\"This method is very inefficient on dask<2024.08.1. Please upgrade.\")\n";
-  auto k2 = Knowledge({{"pkg/dask.py", direct}});
-  Site dask = RaiseSite("pkg/dask.py", 6, "ValueError", "This method is very inefficient on dask<2024.08.1. Please upgrade.", "shuffle");
-  dask.guards = {"not module_available(\"dask\", minversion=\"2024.08.1\")"};
-  Record d;
-  Doc(dask, direct, *k2, &d);
+  Record d = doc(*Knowledge({{"pkg/dask.py", direct}}), "pkg/dask.py", direct, 6, "ValueError",
+                 "This method is very inefficient on dask<2024.08.1. Please upgrade.", "shuffle",
+                 "not module_available(\"dask\", minversion=\"2024.08.1\")");
   SCOPED_TRACE(Dump(d));
   EXPECT_TRUE(Has(d.example_fix, "pip install \"dask>=2024.08.1\""));
 }
