@@ -3,8 +3,8 @@
 #include "document/facts_subjects.h"
 
 #include <algorithm>
-#include <cstring>
 #include <cctype>
+#include <cstring>
 
 #include "document/text.h"
 #include "document/values.h"
@@ -636,9 +636,7 @@ bool SubjectResolver::RequirementConstant(const std::string& x, bool falsy, Subj
   // this file, replaced by what it was assigned).
   std::string spec = RequirementOfCall(x);
   if (spec.empty()) {
-    if (!k_ || !IsIdent(x) || std::any_of(x.begin(), x.end(), [](char c) { return std::islower((unsigned char)c); }) ||
-        Param(x))
-      return false;
+    if (!k_ || !IsUpperName(x) || Param(x)) return false;
     if (deps_) deps_->Add("requirement", x);
     const auto& reqs = k_->data().requirement_constants;
     auto it = reqs.find(x);

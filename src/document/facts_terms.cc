@@ -59,13 +59,10 @@ bool TypeTestedArgument(const SiteFacts& sf, const std::string& name) {
 std::string BuiltClass(const SiteFacts& sf, const ConfigField& f) {
   if (!sf.ctx || sf.ctx->class_name.empty() || !sf.site) return "";
   if (!EndsWith(sf.site->function, ".__post_init__") && !EndsWith(sf.site->function, ".__init__")) return "";
-  std::string cur = sf.ctx->class_name;
-  for (int depth = 0; !cur.empty() && depth < 16; ++depth) {  // bounded: `class A(B)` / `class B(A)` loops
-    if (cur == f.class_name) return sf.ctx->class_name;
-    if (!sf.k) break;
-    auto b = sf.k->data().class_bases.find(cur);
-    cur = b == sf.k->data().class_bases.end() ? std::string() : b->second;
-  }
+  if (f.class_name == sf.ctx->class_name) return sf.ctx->class_name;
+  if (sf.k)
+    for (const std::string& base : sf.k->Bases(sf.ctx->class_name))
+      if (base == f.class_name) return sf.ctx->class_name;
   return "";
 }
 

@@ -92,10 +92,7 @@ KnowledgeIndex::KnowledgeIndex(SettingsData data, std::map<std::string, std::map
   std::set<std::string> settings_classes(data_.settings_classes.begin(), data_.settings_classes.end());
   for (size_t i = 0; i < data_.fields.size(); ++i) {
     const ConfigField& f = data_.fields[i];
-    if (IsSettingsClass(f.class_name) || settings_classes.count(f.class_name)) {
-      field_by_name_.emplace(f.name, i);
-      fields_by_name_[f.name].push_back(i);
-    }
+    if (IsSettingsClass(f.class_name) || settings_classes.count(f.class_name)) fields_by_name_[f.name].push_back(i);
   }
   for (size_t i = 0; i < data_.flags.size(); ++i) {
     const Flag& f = data_.flags[i];
@@ -108,7 +105,6 @@ KnowledgeIndex::KnowledgeIndex(SettingsData data, std::map<std::string, std::map
       if (!inserted && !ScriptTree(data_.flags[it->second].file).empty() && ScriptTree(f.file).empty()) it->second = i;
     };
     put(lang + f.dest);
-    flag_by_file_dest_.emplace(f.file + "\n" + lang + f.dest, i);
     flags_by_dest_[lang + f.dest].push_back(i);
     for (const auto& o : f.options) put(lang + o);
     if (!f.negative.empty()) put(lang + f.negative);
@@ -136,11 +132,10 @@ const Flag* KnowledgeIndex::FindFlagFrom(std::string_view language, std::string_
                                          DocDeps* deps) const {
   const Flag* any = FindFlagFor(language, name, deps);  // also records the dependency
   if (!any || any->file == file) return any;
-  std::string lang = language.empty() || language == "python" ? "" : std::string(language) + ":";
-  auto it = flag_by_file_dest_.find(std::string(file) + "\n" + lang + std::string(name));
-  if (it != flag_by_file_dest_.end()) return &data_.flags[it->second];
+  std::string key = (language.empty() || language == "python" ? "" : std::string(language) + ":") + std::string(name);
+  if (const Flag* own = FlagInFile(key, file)) return own;
   if (FlagFileReaches(any->file, file)) return any;
-  if (auto d = flags_by_dest_.find(lang + std::string(name)); d != flags_by_dest_.end())
+  if (auto d = flags_by_dest_.find(key); d != flags_by_dest_.end())
     for (size_t i : d->second)
       if (FlagFileReaches(data_.flags[i].file, file)) return &data_.flags[i];
   // Only scripts define it. When the library has a settings field of that name (a
@@ -168,13 +163,19 @@ const Flag* KnowledgeIndex::FindFieldFlag(std::string_view language, std::string
                                           DocDeps* deps) const {
   const Flag* any = FindFlagFor(language, field, deps);  // also records the dependency
   if (!any || any->file == file) return any;
-  auto it = flag_by_file_dest_.find(std::string(file) + "\n" + std::string(language) + ":" + std::string(field));
-  return it == flag_by_file_dest_.end() ? any : &data_.flags[it->second];
+  const Flag* own = FlagInFile(std::string(language) + ":" + std::string(field), file);
+  return own ? own : any;
+}
+const Flag* KnowledgeIndex::FlagInFile(const std::string& lang_dest, std::string_view file) const {
+  if (auto d = flags_by_dest_.find(lang_dest); d != flags_by_dest_.end())
+    for (size_t i : d->second)
+      if (data_.flags[i].file == file) return &data_.flags[i];
+  return nullptr;
 }
 const ConfigField* KnowledgeIndex::FindField(std::string_view name, DocDeps* deps) const {
   if (deps) deps->Add("field", name);
-  auto it = field_by_name_.find(name);
-  return it == field_by_name_.end() ? nullptr : &data_.fields[it->second];
+  auto it = fields_by_name_.find(name);
+  return it == fields_by_name_.end() ? nullptr : &data_.fields[it->second.front()];
 }
 const ConfigField* KnowledgeIndex::FindFieldFrom(std::string_view name, std::string_view file,
                                                  std::string_view class_name, DocDeps* deps) const {
@@ -200,13 +201,13 @@ const ConfigField* KnowledgeIndex::FindFieldFrom(std::string_view name, std::str
   }
   // `self.r` in a subclass: the field its nearest base class declares
   // (AdaLoraConfig(LoraConfig) reads LoraConfig's `r`, not another config's).
-  std::string cur(class_name);
-  for (int depth = 0; !cur.empty() && depth < 16; ++depth) {  // bounded: `class A(B)` / `class B(A)` loops
-    for (size_t i : it->second)
-      if (data_.fields[i].class_name == cur) return &data_.fields[i];
-    if (deps) deps->Add("class", cur);
-    auto b = data_.class_bases.find(cur);
-    cur = b == data_.class_bases.end() ? std::string() : b->second;
+  if (!class_name.empty()) {
+    if (deps) deps->Add("class", class_name);  // its hash covers the chain of bases
+    std::vector<std::string> chain = Bases(class_name);
+    chain.insert(chain.begin(), std::string(class_name));
+    for (const std::string& c : chain)
+      for (size_t i : it->second)
+        if (data_.fields[i].class_name == c) return &data_.fields[i];
   }
   return reaching;
 }
@@ -234,6 +235,18 @@ std::string KnowledgeIndex::ExternalBase(std::string_view name, std::string_view
     cur = *base;
   }
   return "";
+}
+
+std::vector<std::string> KnowledgeIndex::Bases(std::string_view name) const {
+  std::vector<std::string> out;
+  std::string cur(name);
+  for (int depth = 0; depth < 16; ++depth) {  // bounded: `class A(B)` / `class B(A)` loops
+    auto b = data_.class_bases.find(cur);
+    if (b == data_.class_bases.end()) break;
+    cur = b->second;
+    out.push_back(cur);
+  }
+  return out;
 }
 
 const SiteContext* KnowledgeIndex::StoredContext(std::string_view id) const {
@@ -495,14 +508,7 @@ uint64_t KnowledgeIndex::HashDeps(const DocDeps& deps) const {
       if (auto r = data_.requirement_constants.find(name); r != data_.requirement_constants.end()) v = r->second;
     } else if (kind == "class") {
       v = ExternalBase(name);
-      // And its bases in the repository (FindFieldFrom walks them).
-      std::string cur = name;
-      for (int depth = 0; depth < 16; ++depth) {  // bounded: `class A(B)` / `class B(A)` loops
-        auto b = data_.class_bases.find(cur);
-        if (b == data_.class_bases.end()) break;
-        cur = b->second;
-        v += '<', v += cur;
-      }
+      for (const std::string& base : Bases(name)) v += '<', v += base;  // FindFieldFrom walks them
     }
     feed(v);
   }

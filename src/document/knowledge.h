@@ -58,8 +58,9 @@ class KnowledgeIndex final : public RepoKnowledge {
   // Whether a settings class outside the script trees has a field `name`.
   bool LibraryField(std::string_view name) const;
   // The field `name` as code in `file` means it: the field of `class_name` (the
-  // site's class, for `self.x`) in `file` when there is one, else the first whose
-  // file reaches `file` (FlagFileReaches: an example's ScriptArguments is not the library's).
+  // site's class, for `self.x`) in `file`, else of its nearest base class, else the
+  // definition nearest `file` in the tree among those whose file reaches it
+  // (FlagFileReaches: an example's ScriptArguments is not the library's).
   const ConfigField* FindFieldFrom(std::string_view name, std::string_view file, std::string_view class_name,
                                    DocDeps* deps = nullptr) const;
   const EnvVar* FindEnv(std::string_view name, DocDeps* deps = nullptr) const;
@@ -67,6 +68,9 @@ class KnowledgeIndex final : public RepoKnowledge {
   // third-party class it derives from), or "" when `name` is not a repo class.
   // `file` (repo-relative) is where the name is used: its own definitions win.
   std::string ExternalBase(std::string_view name, std::string_view file = {}, DocDeps* deps = nullptr) const;
+  // Class `name`'s bases in the repository, nearest first (bounded: `class A(B)` /
+  // `class B(A)` loops end).
+  std::vector<std::string> Bases(std::string_view name) const;
   const SettingsData& data() const { return data_; }
 
   void SetStoredContexts(std::map<std::string, SiteContext, std::less<>> sites) { sites_ = std::move(sites); }
@@ -74,10 +78,11 @@ class KnowledgeIndex final : public RepoKnowledge {
  private:
   SettingsData data_;
   std::map<std::string, std::map<std::string, std::string>> file_class_bases_;
-  std::map<std::string, size_t, std::less<>> flag_by_name_, field_by_name_, env_by_name_;
-  std::map<std::string, size_t, std::less<>> flag_by_file_dest_;  // "<file>\n<language>:<dest>"
-  std::map<std::string, std::vector<size_t>, std::less<>> flags_by_dest_;
-  std::map<std::string, std::vector<size_t>, std::less<>> fields_by_name_;  // settings-like classes' fields only  // "<language>:<dest>" -> every definition
+  // The flag of `lang_dest` ("<language>:<dest>", Python's bare) that `file` defines.
+  const Flag* FlagInFile(const std::string& lang_dest, std::string_view file) const;
+  std::map<std::string, size_t, std::less<>> flag_by_name_, env_by_name_;  // by dest and by option
+  std::map<std::string, std::vector<size_t>, std::less<>> flags_by_dest_;   // "<language>:<dest>" -> every definition
+  std::map<std::string, std::vector<size_t>, std::less<>> fields_by_name_;  // settings-like classes' fields, every definition
   std::map<std::string, SiteContext, std::less<>> sites_;
 };
 

@@ -100,17 +100,13 @@ std::optional<std::string> SettingsFix(const SiteFacts& sf) {
     const Atom& ua = use->atom;
     bool is_flip = flip->subj.Key() == key;
     std::string bform, aform;
-    if (ValueField(sf, us) && (ua.op.empty() || Trim(ua.rhs) == "None")) {
-      // A field that takes a value, tested for being given: a value of its type.
+    const bool given_test = ua.op.empty() || Trim(ua.rhs) == "None";
+    const bool value_flag = us.kind == SubjectKind::kFlag && !IsBoolFlag(us) && !us.flag->IsTrueFalseProperty();
+    if (given_test && (value_flag || ValueField(sf, us))) {
+      // A setting that takes a value, tested for being given (`if args.x:` / `x is not None`):
+      // a flag with argparse's metavar, a field with a value of its type.
       bool given_fails = ua.op.empty() ? !ua.falsy : ua.op == "is not";
-      std::string with = us.field->name + "=" + FieldSample(*us.field);
-      bform = given_fails ? with : "";
-      aform = given_fails ? "" : with;
-    } else if (us.kind == SubjectKind::kFlag && !IsBoolFlag(us) && (ua.op.empty() || Trim(ua.rhs) == "None") &&
-        !us.flag->IsTrueFalseProperty()) {
-      // A flag that takes a value, tested for being given (`if args.x:` / `x is not None`).
-      bool given_fails = ua.op.empty() ? !ua.falsy : ua.op == "is not";
-      std::string with = us.flag->With(Upper(us.flag->dest));
+      std::string with = value_flag ? us.flag->With(Upper(us.flag->dest)) : us.field->name + "=" + FieldSample(*us.field);
       bform = given_fails ? with : "";
       aform = given_fails ? "" : with;
     } else {
